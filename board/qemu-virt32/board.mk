@@ -1,0 +1,14 @@
+# Board: QEMU virt, RV32 (no FPU). Read by the top-level Makefile and by qemu/hp-qemu.
+BOARD_ARCH        := rv32imac_zicsr_zifencei
+BOARD_ABI         := ilp32
+# ISA string that selects the matching picolibc/libgcc multilib at link time.
+BOARD_LIB_ARCH    := rv32imac
+BOARD_XLEN        := 32
+BOARD_MAX_HARTS   := 512
+BOARD_STACK_SIZE  := 16384
+BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
+                     hal/exit_sifive_test.c hal/sleep_wfi.c
+QEMU_SYSTEM       := qemu-system-riscv32
+QEMU_MACHINE      := virt
+QEMU_CPU          := rv32
+QEMU_MEM          := 256M

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/* C side of the boot sequence; the order is in boot/start.S and docs/boot.md. */
+#include <board.h>
+#include <boot/app.h>
+#include <hal/barrier.h>
+#include <hal/console.h>
+#include <hal/csr.h>
+#include <hal/exit.h>
+#include <hal/fdt.h>
+#include <hal/hart.h>
+#include <hal/ipi.h>
+#include <hal/timer.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Set by the hart table code in hal/hart.c; read by start.S. */
+extern uint32_t hal_hart_ids[];
+extern unsigned hal_hart_found, hal_hart_used;
+
+/* Linker symbols (linker/common.ld). */
+extern char __data_start[], __data_end[], __data_load[];
+extern char __bss_start[], __bss_end[];
+extern char __tdata_start[], __tdata_end[], __tbss_start[], __tbss_end[];
+extern char __hart_tls_start[], __hart_tls_stride[];
+
+/* Touched by every hart before .bss is cleared, so not in .bss. */
+__attribute__((section(".boot.data"))) unsigned boot_lottery;
+__attribute__((section(".boot.data"))) unsigned boot_released;
+
+unsigned long long boot_time_start;
+static hal_barrier boot_barrier;
+static unsigned boot_exit_status;
+
+__attribute__((noreturn)) void boot_park(void);
+
+/* Point tp at the TLS block `slot` and initialise it from the image. Must
+ * not itself touch thread-local variables. */
+static void boot_tls_setup(unsigned slot)
+{
+	char *tls = __hart_tls_start + slot * (uintptr_t)__hart_tls_stride;
+	size_t tdata = (size_t)(__tdata_end - __tdata_start);
+	memcpy(tls, __tdata_start, tdata);
+	memset(tls + tdata, 0, (size_t)(__tbss_end - __tbss_start));
+	__asm__ volatile("mv tp, %0" : : "r"(tls) : "memory");
+}
+
+__attribute__((noreturn, format(printf, 1, 2))) static void
+boot_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hal_printf("hartpool: fatal boot error: ");
+	hal_vprintf(fmt, ap);
+	va_end(ap);
+	hal_exit(HAL_EXIT_BOOT);
+}
+
+/* Runs on the boot hart only, on the boot stack, while the others sleep. */
+void boot_init(unsigned long hart_id, const void *dtb)
+{
+	/* The boot hart uses the spare TLS block past the per-index ones, as
+	 * its own index is not known yet. */
+	boot_tls_setup(HAL_MAX_HARTS);
+	if ((uintptr_t)__data_load != (uintptr_t)__data_start)
+		memcpy(__data_start, __data_load,
+		       (size_t)(__data_end - __data_start));
+	memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
+
+	hal_console_init();
+	boot_time_start = hal_timer_now();
+
+	fdt_info fi = {.hart_ids = hal_hart_ids, .hart_ids_cap = HAL_MAX_HARTS};
+	size_t size = fdt_total_size(dtb);
+	int rc = fdt_read(dtb, size, &fi);
+	if (rc != FDT_OK)
+		boot_fatal("no usable device tree at %p (fdt error %d)\n", dtb,
+			   rc);
+	if (fi.hart_num == 0)
+		boot_fatal("the device tree lists no enabled harts\n");
+	hal_hart_found = fi.hart_num < HAL_MAX_HARTS ? fi.hart_num
+						     : HAL_MAX_HARTS;
+	hal_hart_used = hal_hart_found;
+
+	unsigned long cap;
+	int have_cap = fdt_bootarg_uint(fi.bootargs, fi.bootargs_len,
+					"hartpool.harts", &cap);
+	if (have_cap < 0 || (have_cap > 0 && cap == 0))
+		hal_printf("hartpool: warning: ignoring malformed "
+			   "hartpool.harts= in bootargs\n");
+	else if (have_cap > 0 && cap < hal_hart_used)
+		hal_hart_used = (unsigned)cap;
+
+	hal_timer_init(fi.timebase_hz);
+	hal_barrier_init(&boot_barrier, hal_hart_used);
+
+	hal_printf("hartpool: board " BOARD_NAME ", %u harts in use of %u "
+		   "found (%u parked), boot hart id %lu, timebase %lu Hz\n",
+		   hal_hart_used, fi.hart_num, fi.hart_num - hal_hart_used,
+		   hart_id, (unsigned long)hal_timer_freq());
+
+	/* Release: everything above is published by this store. */
+	hal_store_release(&boot_released, 1u);
+	for (unsigned i = 0; i < hal_hart_found; i++)
+		if (hal_hart_ids[i] != hart_id)
+			hal_ipi_send(i);
+}
+
+/* Every hart in use, on its own stack, once the hart table is ready. */
+__attribute__((noreturn)) void boot_hart_main(unsigned idx)
+{
+	boot_tls_setup(idx);
+	hal_tls_hart_idx = idx;
+	hal_ipi_clear_self(); /* the release IPI */
+	csr_write(mie, MIP_MSIP);
+
+	hal_barrier_wait(&boot_barrier); /* everyone online */
+	int rc = app_main();
+	if (rc) {
+		unsigned zero = 0;
+		hal_cas(&boot_exit_status, &zero, (unsigned)rc);
+	}
+	hal_barrier_wait(&boot_barrier); /* everyone done */
+	if (idx == 0)
+		hal_exit(hal_load_acquire(&boot_exit_status));
+	boot_park();
+}
+
+void boot_barrier_all(void) { hal_barrier_wait(&boot_barrier); }
+
+__attribute__((weak)) bool app_trap_hook(boot_trap_frame *frame,
+					 unsigned long cause,
+					 unsigned long tval)
+{
+	(void)frame;
+	(void)cause;
+	(void)tval;
+	return false;
+}
+
+static const char *boot_cause_name(unsigned long cause)
+{
+	static const char *const names[] = {
+	    [CAUSE_MISALIGNED_FETCH] = "instruction address misaligned",
+	    [CAUSE_FETCH_ACCESS] = "instruction access fault",
+	    [CAUSE_ILLEGAL_INSTRUCTION] = "illegal instruction",
+	    [CAUSE_BREAKPOINT] = "breakpoint",
+	    [CAUSE_MISALIGNED_LOAD] = "load address misaligned",
+	    [CAUSE_LOAD_ACCESS] = "load access fault",
+	    [CAUSE_MISALIGNED_STORE] = "store address misaligned",
+	    [CAUSE_STORE_ACCESS] = "store access fault",
+	    [CAUSE_USER_ECALL] = "ecall from U-mode",
+	    [CAUSE_SUPERVISOR_ECALL] = "ecall from S-mode",
+	    [CAUSE_MACHINE_ECALL] = "ecall from M-mode",
+	    [CAUSE_FETCH_PAGE_FAULT] = "instruction page fault",
+	    [CAUSE_LOAD_PAGE_FAULT] = "load page fault",
+	    [CAUSE_STORE_PAGE_FAULT] = "store page fault",
+	};
+	if (cause >> (8 * sizeof(long) - 1))
+		return "interrupt";
+	if (cause < sizeof(names) / sizeof(names[0]) && names[cause])
+		return names[cause];
+	return "unknown";
+}
+
+/* Index of hart_id without using TLS (a trap may come before tp is set). */
+static long boot_idx_of(unsigned long hart_id)
+{
+	unsigned n = hal_load_acquire(&boot_released) ? hal_hart_found : 0;
+	for (unsigned i = 0; i < n; i++)
+		if (hal_hart_ids[i] == hart_id)
+			return i;
+	return -1;
+}
+
+/* Hart id + 1 of the first hart that reported a fatal trap. */
+static unsigned long boot_trap_owner;
+
+void boot_trap_handler(boot_trap_frame *f)
+{
+	unsigned long cause = csr_read(mcause), tval = csr_read(mtval);
+	unsigned long hart_id = csr_read(mhartid);
+
+	unsigned long none = 0;
+	if (!hal_cas(&boot_trap_owner, &none, hart_id + 1)) {
+		/* Another report is under way: a trap inside the report ends
+		 * the run now, a trap on another hart waits for the report. */
+		if (none == hart_id + 1)
+			hal_exit(HAL_EXIT_TRAP);
+		boot_park();
+	}
+	if (app_trap_hook(f, cause, tval)) {
+		hal_store_release(&boot_trap_owner, 0UL);
+		return;
+	}
+	char line[HAL_PRINTF_MAX];
+	int n = snprintf(line, sizeof(line),
+			 "hartpool: unexpected trap on hart %ld (id %lu): "
+			 "cause %lu (%s) epc 0x%lx tval 0x%lx ra 0x%lx sp "
+			 "0x%lx\n",
+			 boot_idx_of(hart_id), hart_id, cause,
+			 boot_cause_name(cause), f->x[0], tval, f->x[1],
+			 f->x[2]);
+	hal_console_write_fatal(line, n > 0 ? (size_t)n : 0);
+	hal_exit(HAL_EXIT_TRAP);
+}

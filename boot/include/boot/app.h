@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file What boot hands over to: the program linked with boot + hal (the
+ * firmware's main program, a test image, a benchmark image).
+ */
+#ifndef BOOT_APP_H
+#define BOOT_APP_H
+
+#include <stdbool.h>
+
+/** Registers saved at a trap. x[0] holds mepc (x0 is always zero). */
+typedef struct {
+	unsigned long x[32];
+} boot_trap_frame;
+
+/**
+ * Runs on every hart in use, once all of them are online. The first
+ * non-zero return value of any hart becomes the run's exit status (after all
+ * harts have returned); 0 everywhere means pass.
+ */
+int app_main(void);
+
+/**
+ * Optional (weak): called first on any trap. Return true to resume at
+ * frame->x[0] (after fixing the cause); false to let boot report the trap
+ * and stop the run with HAL_EXIT_TRAP.
+ */
+bool app_trap_hook(boot_trap_frame *frame, unsigned long cause,
+		   unsigned long tval);
+
+/** Barrier over all harts in use (every one of them must call it). */
+void boot_barrier_all(void);
+
+/** Time (hal_timer_now) when the boot hart started boot_init. */
+extern unsigned long long boot_time_start;
+
+#endif

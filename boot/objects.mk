@@ -1,0 +1,1 @@
+boot-srcs := boot/start.S boot/boot.c

@@ -1,0 +1,2 @@
+# The firmware's main program.
+executor-srcs := executor/main.c

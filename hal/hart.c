@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+/* The hart table: filled by the boot hart, read by boot/start.S to turn a
+ * hart id into an index, and by hal_hart_id() afterwards. */
+#include <hal/hart.h>
+
+__thread unsigned hal_tls_hart_idx;
+
+/* Sorted hart ids from the device tree (the lowest HAL_MAX_HARTS). */
+uint32_t hal_hart_ids[HAL_MAX_HARTS];
+/* Entries of hal_hart_ids that are valid. */
+unsigned hal_hart_found;
+/* Harts in use: hal_hart_found capped by the run-time limit. */
+unsigned hal_hart_used;
+
+unsigned hal_hart_num(void) { return hal_hart_used; }
+
+uint32_t hal_hart_id(unsigned idx) { return hal_hart_ids[idx]; }

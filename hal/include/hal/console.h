@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file Console. hal_printf() formats on the caller's stack and writes
+ * whole lines under a lock, so lines of different harts never interleave.
+ * Plain printf() from picolibc also works (stdout is the console) but is not
+ * serialised between harts.
+ */
+#ifndef HAL_CONSOLE_H
+#define HAL_CONSOLE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/** Initialise the console device (boot hart, first thing). */
+void hal_console_init(void);
+/** Write one byte (no locking). */
+void hal_console_putc(char c);
+/** Write @p len bytes without locking (used by fatal paths). */
+void hal_console_write_raw(const char *s, size_t len);
+
+/** Write a last message before the run ends (bounded wait for the lock). */
+void hal_console_write_fatal(const char *s, size_t len);
+
+/** printf to the console, whole line(s) at once. Returns bytes written. */
+int hal_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int hal_vprintf(const char *fmt, va_list ap);
+
+/** Longest output of one hal_printf call; longer output is cut. */
+#define HAL_PRINTF_MAX 256
+
+#endif

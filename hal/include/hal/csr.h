@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/** @file CSR numbers, bits and access macros (usable from assembly). */
+#ifndef HAL_CSR_H
+#define HAL_CSR_H
+
+#define MSTATUS_MIE 0x00000008
+#define MSTATUS_FS_INITIAL 0x00002000
+
+#define MIP_MSIP 0x00000008 /**< machine software interrupt (IPI) pending */
+#define MIP_MTIP 0x00000080 /**< machine timer interrupt pending */
+
+/* Exception causes (mcause with the interrupt bit clear). */
+#define CAUSE_MISALIGNED_FETCH 0
+#define CAUSE_FETCH_ACCESS 1
+#define CAUSE_ILLEGAL_INSTRUCTION 2
+#define CAUSE_BREAKPOINT 3
+#define CAUSE_MISALIGNED_LOAD 4
+#define CAUSE_LOAD_ACCESS 5
+#define CAUSE_MISALIGNED_STORE 6
+#define CAUSE_STORE_ACCESS 7
+#define CAUSE_USER_ECALL 8
+#define CAUSE_SUPERVISOR_ECALL 9
+#define CAUSE_MACHINE_ECALL 11
+#define CAUSE_FETCH_PAGE_FAULT 12
+#define CAUSE_LOAD_PAGE_FAULT 13
+#define CAUSE_STORE_PAGE_FAULT 15
+
+#ifndef __ASSEMBLER__
+
+#define csr_read(csr)                                                          \
+	({                                                                     \
+		unsigned long v_;                                              \
+		__asm__ volatile("csrr %0, " #csr : "=r"(v_) : : "memory");   \
+		v_;                                                            \
+	})
+
+#define csr_write(csr, val)                                                    \
+	__asm__ volatile("csrw " #csr ", %0" : : "rK"(val) : "memory")
+
+#define csr_set(csr, bits)                                                     \
+	__asm__ volatile("csrs " #csr ", %0" : : "rK"(bits) : "memory")
+
+#define csr_clear(csr, bits)                                                   \
+	__asm__ volatile("csrc " #csr ", %0" : : "rK"(bits) : "memory")
+
+#endif /* __ASSEMBLER__ */
+#endif

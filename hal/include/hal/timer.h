@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/** @file The platform timer (RISC-V mtime) and timed sleeps. */
+#ifndef HAL_TIMER_H
+#define HAL_TIMER_H
+
+#include <stdint.h>
+
+/** Set the tick rate (from the device tree) at boot. */
+void hal_timer_init(uint64_t freq_hz);
+
+/** Current time in ticks. */
+uint64_t hal_timer_now(void);
+
+/** Ticks per second. */
+uint64_t hal_timer_freq(void);
+
+/** Sleep (wfi, timer interrupt pending bit) until hal_timer_now() >= t. */
+void hal_timer_sleep_until(uint64_t t);
+
+/** Sleep for at least @p us microseconds. */
+void hal_timer_sleep_us(uint64_t us);
+
+static inline uint64_t hal_timer_ticks_to_us(uint64_t ticks)
+{
+	return ticks * 1000000u / hal_timer_freq();
+}
+
+#endif

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+/* Portable part of the IPI interface. */
+#include <hal/ipi.h>
+
+void hal_ipi_send_mask_clear(hal_hartmask *m)
+{
+	for (unsigned w = 0; w < HAL_HARTMASK_WORDS; w++) {
+		if (!hal_load_relaxed(&m->w[w]))
+			continue;
+		unsigned long bits = hal_swap(&m->w[w], 0UL);
+		while (bits) {
+			unsigned b = (unsigned)__builtin_ctzl(bits);
+			bits &= bits - 1;
+			hal_ipi_send(w * HAL_HARTMASK_BITS + b);
+		}
+	}
+}

@@ -1,0 +1,4 @@
+# Portable HAL code (also built for the host) plus the board's mechanism files.
+hal-portable-srcs := hal/fdt.c hal/barrier.c hal/lock.c hal/ipi.c
+hal-srcs := $(hal-portable-srcs) hal/hart.c hal/console.c hal/libc_picolibc.c \
+            $(BOARD_HAL_SRCS)

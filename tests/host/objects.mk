@@ -1,0 +1,7 @@
+# Host unit tests: each is one program, built plain, with ASan+UBSan and
+# with TSan (see HOST_VARIANTS in the Makefile).
+host-common-srcs := hal/host/hal_host.c $(hal-portable-srcs)
+host-tests := test_fdt test_barrier test_lock
+host-test-test_fdt-srcs := tests/host/test_fdt.c
+host-test-test_barrier-srcs := tests/host/test_barrier.c
+host-test-test_lock-srcs := tests/host/test_lock.c

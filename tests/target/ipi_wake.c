@@ -1,0 +1,1 @@
+int app_main(void){return 0;}

@@ -1,0 +1,3 @@
+# On-target test images (one .c each); tests/target/tests.list says how
+# each one is run and what it must print.
+target-tests := rollcall amo_counter barrier ipi_wake illegal
