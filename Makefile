@@ -92,7 +92,7 @@ $(O)/%.S.o: %.S
 # ---- host build of the portable code (threads as harts) -------------------
 HOST_CC ?= gcc
 HOST_CFLAGS := -O1 -g -std=gnu11 $(WARN) -pthread -Iinclude -Ihal/include \
-               -Itests/host -DBOARD_MAX_HARTS=512
+               -Itests/host -Ihal/host -DBOARD_MAX_HARTS=512
 HOST_SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer \
                  -fno-sanitize-recover=all
 HOST_SAN_tsan := -fsanitize=thread

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* C side of the boot sequence; the order is in boot/start.S and docs/boot.md. */
+/* C side of the boot sequence; the order is in boot/start.S and docs/boot.md.
+ */
 #include <board.h>
 #include <boot/app.h>
 #include <hal/barrier.h>
@@ -78,8 +79,8 @@ void boot_init(unsigned long hart_id, const void *dtb)
 			   rc);
 	if (fi.hart_num == 0)
 		boot_fatal("the device tree lists no enabled harts\n");
-	hal_hart_found = fi.hart_num < HAL_MAX_HARTS ? fi.hart_num
-						     : HAL_MAX_HARTS;
+	hal_hart_found =
+		fi.hart_num < HAL_MAX_HARTS ? fi.hart_num : HAL_MAX_HARTS;
 	hal_hart_used = hal_hart_found;
 
 	unsigned long cap;
@@ -126,11 +127,13 @@ __attribute__((noreturn)) void boot_hart_main(unsigned idx)
 	boot_park();
 }
 
-void boot_barrier_all(void) { hal_barrier_wait(&boot_barrier); }
+void boot_barrier_all(void)
+{
+	hal_barrier_wait(&boot_barrier);
+}
 
-__attribute__((weak)) bool app_trap_hook(boot_trap_frame *frame,
-					 unsigned long cause,
-					 unsigned long tval)
+__attribute__((weak)) bool
+app_trap_hook(boot_trap_frame *frame, unsigned long cause, unsigned long tval)
 {
 	(void)frame;
 	(void)cause;
@@ -141,20 +144,20 @@ __attribute__((weak)) bool app_trap_hook(boot_trap_frame *frame,
 static const char *boot_cause_name(unsigned long cause)
 {
 	static const char *const names[] = {
-	    [CAUSE_MISALIGNED_FETCH] = "instruction address misaligned",
-	    [CAUSE_FETCH_ACCESS] = "instruction access fault",
-	    [CAUSE_ILLEGAL_INSTRUCTION] = "illegal instruction",
-	    [CAUSE_BREAKPOINT] = "breakpoint",
-	    [CAUSE_MISALIGNED_LOAD] = "load address misaligned",
-	    [CAUSE_LOAD_ACCESS] = "load access fault",
-	    [CAUSE_MISALIGNED_STORE] = "store address misaligned",
-	    [CAUSE_STORE_ACCESS] = "store access fault",
-	    [CAUSE_USER_ECALL] = "ecall from U-mode",
-	    [CAUSE_SUPERVISOR_ECALL] = "ecall from S-mode",
-	    [CAUSE_MACHINE_ECALL] = "ecall from M-mode",
-	    [CAUSE_FETCH_PAGE_FAULT] = "instruction page fault",
-	    [CAUSE_LOAD_PAGE_FAULT] = "load page fault",
-	    [CAUSE_STORE_PAGE_FAULT] = "store page fault",
+		[CAUSE_MISALIGNED_FETCH] = "instruction address misaligned",
+		[CAUSE_FETCH_ACCESS] = "instruction access fault",
+		[CAUSE_ILLEGAL_INSTRUCTION] = "illegal instruction",
+		[CAUSE_BREAKPOINT] = "breakpoint",
+		[CAUSE_MISALIGNED_LOAD] = "load address misaligned",
+		[CAUSE_LOAD_ACCESS] = "load access fault",
+		[CAUSE_MISALIGNED_STORE] = "store address misaligned",
+		[CAUSE_STORE_ACCESS] = "store access fault",
+		[CAUSE_USER_ECALL] = "ecall from U-mode",
+		[CAUSE_SUPERVISOR_ECALL] = "ecall from S-mode",
+		[CAUSE_MACHINE_ECALL] = "ecall from M-mode",
+		[CAUSE_FETCH_PAGE_FAULT] = "instruction page fault",
+		[CAUSE_LOAD_PAGE_FAULT] = "load page fault",
+		[CAUSE_STORE_PAGE_FAULT] = "store page fault",
 	};
 	if (cause >> (8 * sizeof(long) - 1))
 		return "interrupt";

@@ -28,15 +28,15 @@ bool hal_barrier_wait(hal_barrier *b)
 	}
 
 	unsigned me = hal_hart_idx();
-	for (unsigned polls = 0;
-	     hal_load_acquire(&b->generation) == gen;) {
+	for (unsigned polls = 0; hal_load_acquire(&b->generation) == gen;) {
 		if (polls < HAL_WAIT_POLLS) {
 			polls++;
 			hal_cpu_relax();
 			continue;
 		}
 		/* Announce the sleep before the last check: the last arriver
-		 * either sees the bit (and IPIs) or we see the new generation. */
+		 * either sees the bit (and IPIs) or we see the new generation.
+		 */
 		hal_sleep_prepare();
 		hal_hartmask_set(&b->sleepers, me);
 		if (hal_load_acquire(&b->generation) != gen)

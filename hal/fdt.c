@@ -115,7 +115,8 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 				kind[depth] = OTHER;
 				if (depth == 2 && strcmp(name, "cpus") == 0)
 					kind[depth] = CPUS;
-				else if (depth == 2 && strcmp(name, "chosen") == 0)
+				else if (depth == 2 &&
+					 strcmp(name, "chosen") == 0)
 					kind[depth] = CHOSEN;
 				else if (depth == 3 && kind[2] == CPUS &&
 					 strncmp(name, "cpu@", 4) == 0)
@@ -139,11 +140,13 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 		} else if (tok == FDT_PROP) {
 			if (size_struct - pos < 8)
 				return FDT_ERR_BADSTRUCT;
-			uint32_t len = be32(st + pos), nameoff = be32(st + pos + 4);
+			uint32_t len = be32(st + pos),
+				 nameoff = be32(st + pos + 4);
 			pos += 8;
 			if (len > size_struct - pos || nameoff >= size_strings)
 				return FDT_ERR_BADSTRUCT;
-			long n = str_len(strs + nameoff, size_strings - nameoff);
+			long n =
+				str_len(strs + nameoff, size_strings - nameoff);
 			if (n < 0)
 				return FDT_ERR_BADSTRUCT;
 			const char *pname = (const char *)strs + nameoff;
@@ -164,14 +167,15 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 			} else if (depth == 3 && kind[3] == CPU) {
 				if (strcmp(pname, "device_type") == 0)
 					cpu_is_cpu = prop_is(v, len, "cpu");
-				else if (strcmp(pname, "reg") == 0 && len >= 4 &&
-					 len % 4 == 0) {
+				else if (strcmp(pname, "reg") == 0 &&
+					 len >= 4 && len % 4 == 0) {
 					cpu_reg = be32(v + len - 4);
 					cpu_has_reg = true;
 				} else if (strcmp(pname, "status") == 0)
 					cpu_enabled = prop_is(v, len, "okay") ||
 						      prop_is(v, len, "ok");
-				else if (strcmp(pname, "timebase-frequency") == 0)
+				else if (strcmp(pname, "timebase-frequency") ==
+					 0)
 					cpu_timebase = prop_uint(v, len);
 			}
 		} else if (tok == FDT_NOP) {

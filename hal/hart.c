@@ -12,6 +12,12 @@ unsigned hal_hart_found;
 /* Harts in use: hal_hart_found capped by the run-time limit. */
 unsigned hal_hart_used;
 
-unsigned hal_hart_num(void) { return hal_hart_used; }
+unsigned hal_hart_num(void)
+{
+	return hal_hart_used;
+}
 
-uint32_t hal_hart_id(unsigned idx) { return hal_hart_ids[idx]; }
+uint32_t hal_hart_id(unsigned idx)
+{
+	return hal_hart_ids[idx];
+}

@@ -11,10 +11,13 @@ static int console_put(char c, FILE *f)
 	return (unsigned char)c;
 }
 
-static FILE console_file = FDEV_SETUP_STREAM(console_put, NULL, NULL,
-					     _FDEV_SETUP_WRITE);
+static FILE console_file =
+	FDEV_SETUP_STREAM(console_put, NULL, NULL, _FDEV_SETUP_WRITE);
 FILE *const stdin = &console_file;
 FILE *const stdout = &console_file;
 FILE *const stderr = &console_file;
 
-void _exit(int status) { hal_exit(status ? (unsigned)status : 0); }
+void _exit(int status)
+{
+	hal_exit(status ? (unsigned)status : 0);
+}

@@ -20,8 +20,8 @@ void hal_lock_acquire(hal_lock *l)
 			continue;
 		}
 		/* Register, then re-check: a release after the registration
-		 * finds our bit and wakes us, a release before it is seen by the
-		 * try. */
+		 * finds our bit and wakes us, a release before it is seen by
+		 * the try. */
 		hal_sleep_prepare();
 		hal_hartmask_set(&l->waiters, me);
 		if (hal_lock_try(l)) {

@@ -4,6 +4,12 @@
 #include <hal/ipi.h>
 #include <hal/sleep.h>
 
-void hal_sleep_prepare(void) { hal_ipi_clear_self(); }
+void hal_sleep_prepare(void)
+{
+	hal_ipi_clear_self();
+}
 
-void hal_sleep(void) { __asm__ volatile("wfi" ::: "memory"); }
+void hal_sleep(void)
+{
+	__asm__ volatile("wfi" ::: "memory");
+}

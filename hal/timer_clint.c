@@ -13,7 +13,10 @@ void hal_timer_init(uint64_t freq_hz)
 		timer_freq = freq_hz;
 }
 
-uint64_t hal_timer_freq(void) { return timer_freq; }
+uint64_t hal_timer_freq(void)
+{
+	return timer_freq;
+}
 
 uint64_t hal_timer_now(void)
 {

@@ -10,9 +10,9 @@
 #include <hal/hartmask.h>
 
 typedef struct {
-	unsigned num;        /**< participants */
-	unsigned remaining;  /**< arrivals still missing this generation */
-	unsigned generation; /**< bumped by the last arriver */
+	unsigned num;	       /**< participants */
+	unsigned remaining;    /**< arrivals still missing this generation */
+	unsigned generation;   /**< bumped by the last arriver */
 	hal_hartmask sleepers; /**< harts that may be in wfi */
 } hal_barrier;
 

@@ -30,7 +30,7 @@
 #define csr_read(csr)                                                          \
 	({                                                                     \
 		unsigned long v_;                                              \
-		__asm__ volatile("csrr %0, " #csr : "=r"(v_) : : "memory");   \
+		__asm__ volatile("csrr %0, " #csr : "=r"(v_) : : "memory");    \
 		v_;                                                            \
 	})
 

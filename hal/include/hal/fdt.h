@@ -12,19 +12,19 @@
 #include <stdint.h>
 
 #define FDT_OK 0
-#define FDT_ERR_MAGIC (-1)   /**< not a device tree (bad magic / version) */
-#define FDT_ERR_BADSIZE (-2) /**< header sizes or offsets inconsistent */
+#define FDT_ERR_MAGIC (-1)     /**< not a device tree (bad magic / version) */
+#define FDT_ERR_BADSIZE (-2)   /**< header sizes or offsets inconsistent */
 #define FDT_ERR_BADSTRUCT (-3) /**< structure block malformed */
-#define FDT_ERR_TOOMANY (-4) /**< more harts than the caller's array */
+#define FDT_ERR_TOOMANY (-4)   /**< more harts than the caller's array */
 
 /** What boot learns from the device tree. */
 typedef struct {
-	uint32_t *hart_ids;     /**< caller's array, filled sorted ascending */
-	unsigned hart_ids_cap;  /**< its capacity */
-	unsigned hart_num;      /**< harts found (enabled cpus) */
-	uint64_t timebase_hz;   /**< /cpus/timebase-frequency, 0 if absent */
-	const char *bootargs;   /**< /chosen/bootargs inside the blob, or NULL */
-	unsigned bootargs_len;  /**< its length without the NUL */
+	uint32_t *hart_ids;    /**< caller's array, filled sorted ascending */
+	unsigned hart_ids_cap; /**< its capacity */
+	unsigned hart_num;     /**< harts found (enabled cpus) */
+	uint64_t timebase_hz;  /**< /cpus/timebase-frequency, 0 if absent */
+	const char *bootargs;  /**< /chosen/bootargs inside the blob, or NULL */
+	unsigned bootargs_len; /**< its length without the NUL */
 } fdt_info;
 
 /** Total size the header claims, or 0 if @p blob is not a device tree. */

@@ -20,7 +20,10 @@
 extern __thread unsigned hal_tls_hart_idx;
 
 /** Index of the calling hart. */
-static inline unsigned hal_hart_idx(void) { return hal_tls_hart_idx; }
+static inline unsigned hal_hart_idx(void)
+{
+	return hal_tls_hart_idx;
+}
 
 /** Number of harts in use (fixed after boot). */
 unsigned hal_hart_num(void);

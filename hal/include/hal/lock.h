@@ -14,7 +14,10 @@ typedef struct {
 	hal_hartmask waiters;
 } hal_lock;
 
-#define HAL_LOCK_INIT {0}
+#define HAL_LOCK_INIT                                                          \
+	{                                                                      \
+		0                                                              \
+	}
 
 /** Take the lock (acquire). */
 void hal_lock_acquire(hal_lock *l);

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/* Threads as harts: each "hart" has a pending-IPI flag guarded by a mutex
+ * and a condition variable, which is what CLINT msip + wfi give in the
+ * firmware (hal/ipi_clint.c, hal/sleep_wfi.c). */
+#include "hal_host.h"
+#include <hal/hart.h>
+#include <hal/ipi.h>
+#include <hal/sleep.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+__thread unsigned hal_tls_hart_idx;
+
+static struct host_hart {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int pending;
+	pthread_t thread;
+	void (*fn)(void *);
+	void *arg;
+	unsigned idx;
+} harts[HAL_MAX_HARTS];
+
+static unsigned host_hart_num;
+static unsigned long host_sleeps;
+
+unsigned hal_hart_num(void) { return host_hart_num; }
+
+uint32_t hal_hart_id(unsigned idx) { return idx; }
+
+void hal_ipi_send(unsigned idx)
+{
+	struct host_hart *h = &harts[idx];
+	pthread_mutex_lock(&h->mu);
+	h->pending = 1;
+	pthread_cond_signal(&h->cv);
+	pthread_mutex_unlock(&h->mu);
+}
+
+void hal_ipi_clear_self(void)
+{
+	struct host_hart *h = &harts[hal_hart_idx()];
+	pthread_mutex_lock(&h->mu);
+	h->pending = 0;
+	pthread_mutex_unlock(&h->mu);
+}
+
+void hal_sleep_prepare(void) { hal_ipi_clear_self(); }
+
+void hal_sleep(void)
+{
+	struct host_hart *h = &harts[hal_hart_idx()];
+	pthread_mutex_lock(&h->mu);
+	if (!h->pending) {
+		__atomic_fetch_add(&host_sleeps, 1, __ATOMIC_RELAXED);
+		while (!h->pending)
+			pthread_cond_wait(&h->cv, &h->mu);
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+unsigned long hal_host_sleeps(void)
+{
+	return __atomic_load_n(&host_sleeps, __ATOMIC_RELAXED);
+}
+
+static void *host_hart_main(void *p)
+{
+	struct host_hart *h = p;
+	hal_tls_hart_idx = h->idx;
+	h->fn(h->arg);
+	return NULL;
+}
+
+void hal_host_run(unsigned num, void (*fn)(void *arg), void *arg)
+{
+	if (num == 0 || num > HAL_MAX_HARTS) {
+		fprintf(stderr, "hal_host_run: bad hart count %u\n", num);
+		exit(2);
+	}
+	host_hart_num = num;
+	for (unsigned i = 0; i < num; i++) {
+		struct host_hart *h = &harts[i];
+		pthread_mutex_init(&h->mu, NULL);
+		pthread_cond_init(&h->cv, NULL);
+		h->pending = 0;
+		h->fn = fn;
+		h->arg = arg;
+		h->idx = i;
+	}
+	for (unsigned i = 0; i < num; i++)
+		if (pthread_create(&harts[i].thread, NULL, host_hart_main,
+				   &harts[i])) {
+			fprintf(stderr, "hal_host_run: pthread_create failed\n");
+			exit(2);
+		}
+	for (unsigned i = 0; i < num; i++)
+		pthread_join(harts[i].thread, NULL);
+	for (unsigned i = 0; i < num; i++) {
+		pthread_mutex_destroy(&harts[i].mu);
+		pthread_cond_destroy(&harts[i].cv);
+	}
+}

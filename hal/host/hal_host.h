@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file Host implementation of the HAL's hart, IPI and sleep interfaces:
+ * threads play harts, so the portable code can run under sanitizers.
+ */
+#ifndef HAL_HOST_H
+#define HAL_HOST_H
+
+/**
+ * Run @p fn on @p num threads, each with its own hart index 0 .. num-1, and
+ * wait for all of them. hal_hart_num() returns @p num meanwhile.
+ */
+void hal_host_run(unsigned num, void (*fn)(void *arg), void *arg);
+
+/** Times hal_sleep() actually blocked, over all threads so far. */
+unsigned long hal_host_sleeps(void);
+
+#endif

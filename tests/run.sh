@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Runs every test tier and ends with the line "N passed, N failed":
+#   1. format check (clang-format),
+#   2. host unit tests of the portable code: plain, ASan+UBSan, TSan,
+#   3. on-target tests in QEMU on every board (tests/target/tests.list).
+# Environment: HP_TEST_BOARDS (default: every board but the template),
+# HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180).
+set -u
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+boards=${HP_TEST_BOARDS:-$(cd board && ls -d */ | tr -d / | grep -v '^template$')}
+jobs=${HP_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+tmo=${HP_TEST_TIMEOUT:-180}
+out=build/test-results
+rm -rf "$out" && mkdir -p "$out"
+
+passed=0 failed=0
+failures=()
+
+# report NAME STATUS LOG SECONDS
+report() {
+	if [ "$2" = 0 ]; then
+		passed=$((passed + 1))
+		printf 'PASS  %-52s %6ss\n' "$1" "$4"
+	else
+		failed=$((failed + 1))
+		failures+=("$1")
+		printf 'FAIL  %-52s %6ss  (log: %s)\n' "$1" "$4" "$3"
+		sed 's/^/      | /' "$3" | tail -n 15
+	fi
+}
+
+# timed NAME LOG CMD...: run a command as one test.
+timed() {
+	local name=$1 log=$2 t0 rc
+	shift 2
+	t0=$(date +%s.%N)
+	"$@" >"$log" 2>&1
+	rc=$?
+	report "$name" "$rc" "$log" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b-a}')"
+}
+
+echo "== build"
+for b in $boards; do
+	timed "build firmware and test images ($b)" "$out/build-$b.log" make -s BOARD="$b" target-tests
+done
+timed "build host unit tests" "$out/build-host.log" make -s host-tests
+
+echo "== format"
+timed "clang-format check" "$out/format.log" make -s format-check
+
+echo "== host unit tests"
+dtb=build/host/dtb
+mkdir -p "$dtb"
+gen_dtbs() {
+	for n in 1 8 512; do
+		qemu-system-riscv64 -machine virt,dumpdtb="$dtb/virt-$n.dtb" -smp "$n" -bios none -nographic || return 1
+	done
+	qemu-system-riscv64 -machine virt,dumpdtb="$dtb/virt-8-args.dtb" -smp 8 -bios none -nographic \
+		-kernel "build/qemu-virt/hartpool.elf" -append "quiet hartpool.harts=4"
+}
+timed "dump QEMU device trees for test_fdt" "$out/dtb.log" gen_dtbs
+for t in $(make -s --no-print-directory -f tests/host/objects.mk -f /dev/stdin <<<'p: ; @echo $(host-tests)' p); do
+	for v in plain asan tsan; do
+		timed "host $t ($v)" "$out/host-$t-$v.log" timeout "$tmo" "build/host/$v/$t" "$dtb"
+	done
+done
+
+echo "== on-target tests"
+# One QEMU run: writes "<status> <seconds>" to $res, output to $log.
+run_target() {
+	local b=$1 image=$2 harts=$3 want=$4 opts=$5 patterns=$6 log=$7 res=$8
+	local t0 rc msg="" p n re count
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086 # opts are words
+	timeout -k 5 "$tmo" qemu/hp-qemu --board "$b" --harts "$harts" $opts \
+		"build/$b/tests/$image.elf" </dev/null >"$log" 2>&1
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		msg="exit status $rc, expected $want"
+	else
+		patterns=${patterns//\{harts\}/$harts}
+		while [ -n "$patterns" ]; do
+			p=${patterns%% && *}
+			[ "$p" = "$patterns" ] && patterns="" || patterns=${patterns#* && }
+			if [[ "$p" =~ ^([0-9]+)\*(.*)$ ]]; then
+				n=${BASH_REMATCH[1]} re=${BASH_REMATCH[2]}
+				count=$(grep -cE -- "$re" "$log")
+				[ "$count" = "$n" ] || { msg="$count lines match /$re/, expected $n"; break; }
+			elif ! grep -qE -- "$p" "$log"; then
+				msg="no line matches /$p/"
+				break
+			fi
+		done
+	fi
+	[ -z "$msg" ] || echo "run_target: $msg" >>"$log"
+	echo "$([ -z "$msg" ] && echo 0 || echo 1) $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b-a}')" >"$res"
+}
+
+trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; echo "${s%"${s##*[![:space:]]}"}"; }
+
+names=() logs=() results=()
+i=0
+for b in $boards; do
+	while IFS='|' read -r image harts want opts patterns; do
+		image=$(trim "$image")
+		case "$image" in ''|\#*) continue ;; esac
+		harts=$(trim "$harts") want=$(trim "$want") opts=$(trim "$opts") patterns=$(trim "$patterns")
+		i=$((i + 1))
+		names+=("$b $image@$harts${opts:+ $opts}")
+		logs+=("$out/target-$i.log")
+		results+=("$out/target-$i.res")
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+		run_target "$b" "$image" "$harts" "$want" "$opts" "$patterns" "$out/target-$i.log" "$out/target-$i.res" &
+	done <tests/target/tests.list
+done
+wait
+for k in "${!names[@]}"; do
+	if [ -f "${results[$k]}" ]; then
+		read -r st secs <"${results[$k]}"
+	else
+		st=1 secs=0
+	fi
+	report "${names[$k]}" "$st" "${logs[$k]}" "$secs"
+done
+
+echo
+if [ "$failed" -gt 0 ]; then
+	echo "failed:"
+	printf '  %s\n' "${failures[@]}"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
