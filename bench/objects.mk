@@ -1,1 +1,2 @@
-bench-images :=
+# Benchmark images (boot + hal + one source each); bench/run.sh runs them.
+bench-images := boot compute lock lock_spin wait wait_spin

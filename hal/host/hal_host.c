@@ -25,9 +25,15 @@ static struct host_hart {
 static unsigned host_hart_num;
 static unsigned long host_sleeps;
 
-unsigned hal_hart_num(void) { return host_hart_num; }
+unsigned hal_hart_num(void)
+{
+	return host_hart_num;
+}
 
-uint32_t hal_hart_id(unsigned idx) { return idx; }
+uint32_t hal_hart_id(unsigned idx)
+{
+	return idx;
+}
 
 void hal_ipi_send(unsigned idx)
 {
@@ -46,7 +52,10 @@ void hal_ipi_clear_self(void)
 	pthread_mutex_unlock(&h->mu);
 }
 
-void hal_sleep_prepare(void) { hal_ipi_clear_self(); }
+void hal_sleep_prepare(void)
+{
+	hal_ipi_clear_self();
+}
 
 void hal_sleep(void)
 {
@@ -92,7 +101,8 @@ void hal_host_run(unsigned num, void (*fn)(void *arg), void *arg)
 	for (unsigned i = 0; i < num; i++)
 		if (pthread_create(&harts[i].thread, NULL, host_hart_main,
 				   &harts[i])) {
-			fprintf(stderr, "hal_host_run: pthread_create failed\n");
+			fprintf(stderr,
+				"hal_host_run: pthread_create failed\n");
 			exit(2);
 		}
 	for (unsigned i = 0; i < num; i++)

@@ -27,17 +27,17 @@ static int check_count;
 		if (a_ != b_) {                                                \
 			__atomic_fetch_add(&check_failures, 1,                 \
 					   __ATOMIC_RELAXED);                  \
-			fprintf(stderr, "%s:%d: check failed: %s == %s "       \
-				"(%lld != %lld)\n", __FILE__, __LINE__, #a,    \
-				#b, a_, b_);                                   \
+			fprintf(stderr,                                        \
+				"%s:%d: check failed: %s == %s "               \
+				"(%lld != %lld)\n",                            \
+				__FILE__, __LINE__, #a, #b, a_, b_);           \
 		}                                                              \
 	} while (0)
 
 /* Prints "<name>: N checks, M failed" and returns the exit status. */
 static inline int check_report(const char *name)
 {
-	printf("%s: %d checks, %d failed\n", name, check_count,
-	       check_failures);
+	printf("%s: %d checks, %d failed\n", name, check_count, check_failures);
 	return check_failures ? 1 : 0;
 }
 

@@ -26,7 +26,8 @@ static void body(void *arg)
 
 		hal_fetch_add(&half_arrivals[h], 1u);
 		hal_barrier_wait(&half[h]);
-		CHECK(hal_load_relaxed(&half_arrivals[h]) >= half_num * (r + 1));
+		CHECK(hal_load_relaxed(&half_arrivals[h]) >=
+		      half_num * (r + 1));
 	}
 }
 

@@ -88,8 +88,7 @@ static void prop_str(struct w *w, const char *name, const char *s)
 {
 	prop(w, name, s, (uint32_t)strlen(s) + 1);
 }
-static void cpu(struct w *w, uint32_t id, const char *type,
-		const char *status)
+static void cpu(struct w *w, uint32_t id, const char *type, const char *status)
 {
 	char name[32];
 	snprintf(name, sizeof(name), "cpu@%x", id);
@@ -156,7 +155,8 @@ static void check_handmade(void)
 	CHECK_EQ(fi.timebase_hz, 0);
 	unsigned long v = 0;
 	CHECK_EQ(fdt_bootarg_uint(fi.bootargs, fi.bootargs_len,
-				  "hartpool.harts", &v), 1);
+				  "hartpool.harts", &v),
+		 1);
 	CHECK_EQ(v, 2);
 
 	/* Capacity below the count keeps the lowest ids, counts them all. */
@@ -213,7 +213,8 @@ static void check_corrupt(const char *dir)
 	for (unsigned iter = 0; iter < 20000; iter++) {
 		memcpy(b, orig, size);
 		for (unsigned k = 0; k < 1 + iter % 4; k++) {
-			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			seed ^= seed << 13, seed ^= seed >> 7,
+				seed ^= seed << 17;
 			b[seed % size] = (uint8_t)(seed >> 32);
 		}
 		int rc = fdt_read(b, size, &fi);
@@ -244,7 +245,8 @@ int main(int argc, char **argv)
 	unsigned long v = 0;
 	CHECK(fi.bootargs != NULL);
 	CHECK_EQ(fdt_bootarg_uint(fi.bootargs, fi.bootargs_len,
-				  "hartpool.harts", &v), 1);
+				  "hartpool.harts", &v),
+		 1);
 	CHECK_EQ(v, 4);
 	free(b);
 

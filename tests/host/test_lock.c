@@ -10,7 +10,7 @@
 
 static hal_lock lock = HAL_LOCK_INIT;
 static unsigned long counter; /* plain: only touched under the lock */
-static unsigned inside;       /* harts inside the section: must stay 1 */
+static unsigned inside;	      /* harts inside the section: must stay 1 */
 
 static void body(void *arg)
 {

@@ -14,8 +14,8 @@ static unsigned tt_failures;
 	do {                                                                   \
 		if (!(cond)) {                                                 \
 			hal_fetch_add(&tt_failures, 1u);                       \
-			hal_printf("FAIL hart %u: %s:%d: %s\n", hal_hart_idx(), \
-				   __FILE__, __LINE__, #cond);                 \
+			hal_printf("FAIL hart %u: %s:%d: %s\n",                \
+				   hal_hart_idx(), __FILE__, __LINE__, #cond); \
 		}                                                              \
 	} while (0)
 

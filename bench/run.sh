@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Benchmarks of the platform under QEMU: boot time over hart counts (boot),
+# independent work on every hart (compute), and the cost of waiting harts,
+# spinning vs sleeping (wait, wait_spin), each in the three TCG modes. Each case runs REPS times; the table shows
+# the median wall time and, under -icount, the deterministic instruction
+# count. Results go to bench/results/<date>-<board>.json.
+#
+#   bench/run.sh [--board B] [--reps N] [--quick]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+board=qemu-virt reps=3 quick=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--board) board=$2; shift 2 ;;
+	--reps) reps=$2; shift 2 ;;
+	--quick) quick=1; shift ;;
+	*) echo "usage: bench/run.sh [--board B] [--reps N] [--quick]" >&2; exit 2 ;;
+	esac
+done
+make -s BOARD="$board" bench-images >/dev/null
+
+if [ "$quick" = 1 ]; then hart_counts="1 8 512"; else hart_counts="1 2 8 64 256 512"; fi
+mkdir -p bench/results
+out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-$board.json"
+host="$(nproc) cores, $(uname -m), $(qemu-system-riscv64 --version | head -1)"
+rows=()
+
+# case IMAGE HARTS MODE -> sets med (s) and line (last line of the output)
+run_case() {
+	local image=$1 harts=$2 mode=$3 times=() t0 t1 args=()
+	case "$mode" in
+	icount) args=(--icount) ;;
+	*) args=(--accel "$mode") ;;
+	esac
+	for _ in $(seq "$reps"); do
+		t0=$(date +%s.%N)
+		line=$(timeout 300 qemu/hp-qemu --board "$board" --harts "$harts" "${args[@]}" \
+			"build/$board/bench/$image.elf" </dev/null | tail -n 1)
+		t1=$(date +%s.%N)
+		times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", b-a}')")
+	done
+	med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{v[NR]=$1} END{print v[int((NR+1)/2)]}')
+	min=$(printf '%s\n' "${times[@]}" | sort -n | head -1)
+	max=$(printf '%s\n' "${times[@]}" | sort -n | tail -1)
+}
+field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$line"; }
+
+printf '%-10s %6s %-7s %10s %10s %10s %14s\n' bench harts mode "wall med" "wall min" "wall max" "instret"
+emit() { # bench harts mode
+	local ins=null
+	[ "$3" != icount ] || ins=$(field instret)
+	printf '%-10s %6s %-7s %9ss %9ss %9ss %14s\n' "$1" "$2" "$3" "$med" "$min" "$max" "$ins"
+	rows+=("{\"bench\":\"$1\",\"harts\":$2,\"mode\":\"$3\",\"wall_s\":{\"median\":$med,\"min\":$min,\"max\":$max,\"reps\":$reps},\"instret\":${ins:-null}}")
+}
+
+for h in $hart_counts; do
+	for mode in single multi icount; do
+		run_case boot "$h" "$mode"
+		emit boot "$h" "$mode"
+	done
+done
+for h in 1 2 8 64; do
+	for mode in single multi icount; do
+		run_case compute "$h" "$mode"
+		emit compute "$h" "$mode"
+	done
+done
+for h in 8 256; do
+	for image in wait wait_spin; do
+		for mode in single multi icount; do
+			run_case "$image" "$h" "$mode"
+			emit "$image" "$h" "$mode"
+		done
+	done
+done
+
+{
+	echo "{\"board\":\"$board\",\"date\":\"$(date -u +%FT%TZ)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo none)\","
+	echo " \"host\":\"$host\",\"results\":["
+	printf '  %s' "${rows[0]}"
+	printf ',\n  %s' "${rows[@]:1}"
+	echo
+	echo "]}"
+} >"$out"
+echo "results: $out"

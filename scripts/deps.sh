@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs the Debian packages hartpool needs, saying what and why, and only
+# those that are missing. Used by `make run` (firmware), `make test` (test)
+# and `make bench` (bench).
+#
+#   scripts/deps.sh firmware|test|bench
+set -euo pipefail
+
+need_firmware=(
+	"gcc-riscv64-unknown-elf:RISC-V cross compiler for the firmware"
+	"picolibc-riscv64-unknown-elf:C library for the firmware"
+	"qemu-system-misc:QEMU system emulators (qemu-system-riscv64/32)"
+	"make:the build"
+	"gcc:host compiler"
+	"libc6-dev:host C library headers"
+)
+need_test=(
+	"clang-format:the source format check"
+	"libasan8:AddressSanitizer runtime for host tests"
+	"libubsan1:UndefinedBehaviorSanitizer runtime for host tests"
+	"libtsan2:ThreadSanitizer runtime for host tests"
+	"git:listing the sources for the format check"
+)
+need_bench=()
+
+case "${1:-}" in
+firmware) want=("${need_firmware[@]}") ;;
+test) want=("${need_firmware[@]}" "${need_test[@]}") ;;
+bench) want=("${need_firmware[@]}" ${need_bench[@]+"${need_bench[@]}"}) ;;
+*) echo "usage: scripts/deps.sh firmware|test|bench" >&2; exit 2 ;;
+esac
+
+missing=() why=()
+for entry in "${want[@]}"; do
+	pkg=${entry%%:*}
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$pkg")
+		why+=("  $pkg: ${entry#*:}")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "hartpool: installing missing Debian packages:"
+printf '%s\n' "${why[@]}"
+sudo=()
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null; then
+		sudo=(sudo)
+	else
+		echo "hartpool: not root and no sudo; as root run: apt-get install -y ${missing[*]}" >&2
+		exit 1
+	fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "hartpool: installed ${missing[*]}"
