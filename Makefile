@@ -125,7 +125,7 @@ deps:
 deps-test:
 	$(Q)scripts/deps.sh test
 
-C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*')
+C_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*')
 
 format:
 	$(Q)clang-format -i $(C_SOURCES)

@@ -15,8 +15,7 @@ int app_main(void)
 		uint64_t us = hal_timer_ticks_to_us(hal_timer_now() -
 						    boot_time_start);
 		hal_printf("bench boot: harts=%u instret=%llu boot_us=%llu\n",
-			   hal_hart_num(),
-			   (unsigned long long)bench_instret(),
+			   hal_hart_num(), (unsigned long long)bench_instret(),
 			   (unsigned long long)us);
 	}
 	return 0;

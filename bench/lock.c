@@ -24,12 +24,21 @@ static void take(void)
 	while (hal_swap(&spin, 1u))
 		hal_cpu_relax();
 }
-static void give(void) { hal_store_release(&spin, 0u); }
+static void give(void)
+{
+	hal_store_release(&spin, 0u);
+}
 #else
 static hal_lock lock = HAL_LOCK_INIT;
 #define LOCK_NAME "sleep"
-static void take(void) { hal_lock_acquire(&lock); }
-static void give(void) { hal_lock_release(&lock); }
+static void take(void)
+{
+	hal_lock_acquire(&lock);
+}
+static void give(void)
+{
+	hal_lock_release(&lock);
+}
 #endif
 
 int app_main(void)
@@ -43,7 +52,8 @@ int app_main(void)
 	}
 	boot_barrier_all();
 	if (hal_hart_idx() == 0) {
-		unsigned long want = (unsigned long)hal_hart_num() * LOCK_ROUNDS;
+		unsigned long want =
+			(unsigned long)hal_hart_num() * LOCK_ROUNDS;
 		hal_printf("bench lock: kind=" LOCK_NAME " harts=%u "
 			   "instret=%llu us=%llu counter=%lu%s\n",
 			   hal_hart_num(),

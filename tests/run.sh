@@ -45,6 +45,7 @@ echo "== build"
 for b in $boards; do
 	timed "build firmware and test images ($b)" "$out/build-$b.log" make -s BOARD="$b" target-tests
 done
+timed "build board/template (stays buildable)" "$out/build-template.log" make -s BOARD=template all
 timed "build host unit tests" "$out/build-host.log" make -s host-tests
 
 echo "== format"
