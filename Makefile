@@ -53,8 +53,9 @@ fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs))
 FIRMWARE := $(O)/hartpool.elf
 
 .PHONY: all run test clean deps deps-test format format-check \
-        target-tests host-tests bench-images
+        target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
+.SECONDEXPANSION:
 
 all: $(FIRMWARE)
 
@@ -106,6 +107,15 @@ $(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $$(host-common-srcs) $$(wildcard te
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) $$(host-common-srcs)
 endef
 $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(eval $(call host-test-rule,$(t),$(v)))))
+
+FUZZ_CC ?= clang
+$(HOST_O)/fuzz/%: $$(fuzz-%-srcs) hal/include/hal/fdt.h
+	@echo "  FUZZCC  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) -g -O1 -Ihal/include -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $(fuzz-$*-srcs)
+
+fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
 
 host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v)/$(t)))
 

@@ -20,6 +20,8 @@ need_test=(
 	"libubsan1:UndefinedBehaviorSanitizer runtime for host tests"
 	"libtsan2:ThreadSanitizer runtime for host tests"
 	"git:listing the sources for the format check"
+	"clang:libFuzzer targets"
+	"libclang-rt-dev:libFuzzer and sanitizer runtimes for clang"
 )
 need_bench=()
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs every test tier and ends with the line "N passed, N failed":
 #   1. format check (clang-format),
-#   2. host unit tests of the portable code: plain, ASan+UBSan, TSan,
+#   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, and
+#      libFuzzer targets for a bounded time,
 #   3. on-target tests in QEMU on every board (tests/target/tests.list).
 # Environment: HP_TEST_BOARDS (default: every board but the template),
-# HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180).
+# HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180),
+# HP_FUZZ_SECONDS (per fuzz target, default 20).
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -47,6 +49,7 @@ for b in $boards; do
 done
 timed "build board/template (stays buildable)" "$out/build-template.log" make -s BOARD=template all
 timed "build host unit tests" "$out/build-host.log" make -s host-tests
+timed "build fuzz targets" "$out/build-fuzz.log" make -s fuzz-targets-build
 
 echo "== format"
 timed "clang-format check" "$out/format.log" make -s format-check
@@ -66,6 +69,17 @@ for t in $(make -s --no-print-directory -f tests/host/objects.mk -f /dev/stdin <
 	for v in plain asan tsan; do
 		timed "host $t ($v)" "$out/host-$t-$v.log" timeout "$tmo" "build/host/$v/$t" "$dtb"
 	done
+done
+
+echo "== fuzzing (${fuzz_secs:=${HP_FUZZ_SECONDS:-20}} s per target)"
+fuzz_run() { # TARGET: seeds are the QEMU trees, cut to the fuzzer's max length
+	local seeds=build/host/fuzz-seeds corpus=build/host/fuzz-corpus/$1
+	mkdir -p "$seeds" "$corpus"
+	for f in "$dtb"/*.dtb; do head -c 8192 "$f" >"$seeds/$(basename "$f")"; done
+	"build/host/fuzz/$1" -max_total_time="$fuzz_secs" -max_len=8192 -print_final_stats=1 "$corpus" "$seeds"
+}
+for t in $(make -s --no-print-directory -f tests/host/objects.mk -f /dev/stdin <<<'p: ; @echo $(fuzz-targets)' p); do
+	timed "fuzz $t" "$out/fuzz-$t.log" fuzz_run "$t"
 done
 
 echo "== on-target tests"

@@ -5,3 +5,8 @@ host-tests := test_fdt test_barrier test_lock
 host-test-test_fdt-srcs := tests/host/test_fdt.c
 host-test-test_barrier-srcs := tests/host/test_barrier.c
 host-test-test_lock-srcs := tests/host/test_lock.c
+
+# libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
+# starting from the QEMU device trees.
+fuzz-targets := fuzz_fdt
+fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c
