@@ -143,5 +143,9 @@ format:
 format-check:
 	$(Q)clang-format --dry-run --Werror $(C_SOURCES)
 
+# `make -s print-VAR` prints a make variable (used by tests/run.sh).
+print-%:
+	@echo $($*)
+
 clean:
 	rm -rf build

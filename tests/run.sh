@@ -65,7 +65,7 @@ gen_dtbs() {
 		-kernel "build/qemu-virt/hartpool.elf" -append "quiet hartpool.harts=4"
 }
 timed "dump QEMU device trees for test_fdt" "$out/dtb.log" gen_dtbs
-for t in $(make -s --no-print-directory -f tests/host/objects.mk -f /dev/stdin <<<'p: ; @echo $(host-tests)' p); do
+for t in $(make -s --no-print-directory print-host-tests); do
 	for v in plain asan tsan; do
 		timed "host $t ($v)" "$out/host-$t-$v.log" timeout "$tmo" "build/host/$v/$t" "$dtb"
 	done
@@ -78,7 +78,7 @@ fuzz_run() { # TARGET: seeds are the QEMU trees, cut to the fuzzer's max length
 	for f in "$dtb"/*.dtb; do head -c 8192 "$f" >"$seeds/$(basename "$f")"; done
 	"build/host/fuzz/$1" -max_total_time="$fuzz_secs" -max_len=8192 -print_final_stats=1 "$corpus" "$seeds"
 }
-for t in $(make -s --no-print-directory -f tests/host/objects.mk -f /dev/stdin <<<'p: ; @echo $(fuzz-targets)' p); do
+for t in $(make -s --no-print-directory print-fuzz-targets); do
 	timed "fuzz $t" "$out/fuzz-$t.log" fuzz_run "$t"
 done
 

@@ -8,7 +8,9 @@
 #ifndef BOARD_H
 #define BOARD_H
 
+#ifndef BOARD_NAME
 #define BOARD_NAME "qemu-virt"
+#endif
 
 /* 16550 UART, 8-bit registers at stride 1. */
 #define BOARD_UART_BASE 0x10000000UL

@@ -1,30 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Board: QEMU `virt`, RV32 (rv32imac, ilp32).
- *
- * Addresses are those of QEMU 7.2's virt machine with one socket (the
- * launcher never asks for more), which is what `-smp N` gives for N <= 512.
+ * Board: QEMU `virt`, RV32 (rv32imac, ilp32). The same machine as qemu-virt,
+ * so the same devices at the same addresses; only the harts differ
+ * (board.mk).
  */
 #ifndef BOARD_H
-#define BOARD_H
-
 #define BOARD_NAME "qemu-virt32"
-
-/* 16550 UART, 8-bit registers at stride 1. */
-#define BOARD_UART_BASE 0x10000000UL
-#define BOARD_UART_CLOCK_HZ 3686400UL
-#define BOARD_UART_BAUD 115200UL
-
-/* CLINT (ACLINT MSWI + MTIMER at the SiFive CLINT layout). */
-#define BOARD_CLINT_BASE 0x02000000UL
-#define BOARD_CLINT_MSIP_OFFSET 0x0000UL
-#define BOARD_CLINT_MTIMECMP_OFFSET 0x4000UL
-#define BOARD_CLINT_MTIME_OFFSET 0xbff8UL
-
-/* sifive_test finisher: writes end the QEMU process with a status. */
-#define BOARD_FINISHER_BASE 0x00100000UL
-
-/* Used only when the device tree carries no timebase-frequency. */
-#define BOARD_TIMEBASE_HZ_DEFAULT 10000000UL
-
+#include "../qemu-virt/board.h"
 #endif
