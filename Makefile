@@ -28,8 +28,10 @@ CC := $(CROSS)gcc
 OBJDUMP := $(CROSS)objdump
 
 BOARD_DEFS := -DBOARD_MAX_HARTS=$(BOARD_MAX_HARTS) \
-              -DBOARD_STACK_SIZE=$(BOARD_STACK_SIZE)
-INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD)
+              -DBOARD_STACK_SIZE=$(BOARD_STACK_SIZE) \
+              -DBOARD_SUB_GROUP_SIZE=$(BOARD_SUB_GROUP_SIZE)
+INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD) -Iexecutor \
+            -Ikernels -Itests/common
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CFLAGS := -march=$(BOARD_ARCH) -mabi=$(BOARD_ABI) -mcmodel=medany \
           --specs=picolibc.specs -O2 -g -std=gnu11 $(WARN) \
@@ -44,11 +46,14 @@ LDFLAGS := -march=$(BOARD_LIB_ARCH) -mabi=$(BOARD_ABI) --specs=picolibc.specs \
 include boot/objects.mk
 include hal/objects.mk
 include executor/objects.mk
+include kernels/objects.mk
 include tests/target/objects.mk
 include tests/host/objects.mk
 include bench/objects.mk
 
-fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs))
+fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs) $(executor-srcs) \
+             $(kernels-srcs))
+test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
@@ -59,12 +64,12 @@ FIRMWARE := $(O)/hartpool.elf
 
 all: $(FIRMWARE)
 
-$(FIRMWARE): $(fw-objs) $(patsubst %,$(O)/%.o,$(executor-srcs)) linker/common.ld board/$(BOARD)/memory.ld
+$(FIRMWARE): $(fw-objs) $(patsubst %,$(O)/%.o,$(executor-main-srcs)) linker/common.ld board/$(BOARD)/memory.ld
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^)
 
 # Each on-target test image: boot + hal + its own source.
-$(O)/tests/%.elf: $(fw-objs) $(O)/tests/target/%.c.o linker/common.ld board/$(BOARD)/memory.ld
+$(O)/tests/%.elf: $(fw-objs) $(test-objs) $(O)/tests/target/%.c.o linker/common.ld board/$(BOARD)/memory.ld
 	@echo "  LD      $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^)
@@ -93,7 +98,8 @@ $(O)/%.S.o: %.S
 # ---- host build of the portable code (threads as harts) -------------------
 HOST_CC ?= gcc
 HOST_CFLAGS := -O1 -g -std=gnu11 $(WARN) -pthread -Iinclude -Ihal/include \
-               -Itests/host -Ihal/host -DBOARD_MAX_HARTS=512
+               -Itests/host -Ihal/host -Iexecutor -Ikernels -Itests/common \
+               -Iboard/qemu-virt -DBOARD_MAX_HARTS=512 -DBOARD_SUB_GROUP_SIZE=8
 HOST_SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer \
                  -fno-sanitize-recover=all
 HOST_SAN_tsan := -fsanitize=thread

@@ -27,22 +27,6 @@ bool hal_barrier_wait(hal_barrier *b)
 		return true;
 	}
 
-	unsigned me = hal_hart_idx();
-	for (unsigned polls = 0; hal_load_acquire(&b->generation) == gen;) {
-		if (polls < HAL_WAIT_POLLS) {
-			polls++;
-			hal_cpu_relax();
-			continue;
-		}
-		/* Announce the sleep before the last check: the last arriver
-		 * either sees the bit (and IPIs) or we see the new generation.
-		 */
-		hal_sleep_prepare();
-		hal_hartmask_set(&b->sleepers, me);
-		if (hal_load_acquire(&b->generation) != gen)
-			break;
-		hal_sleep();
-	}
-	/* A stale bit only costs one spurious wake-up next time. */
+	hal_wait_while_eq(&b->generation, gen, &b->sleepers);
 	return false;
 }

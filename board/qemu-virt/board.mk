@@ -8,6 +8,8 @@ BOARD_XLEN        := 64
 BOARD_MAX_HARTS   := 512
 # Per-hart stack in bytes.
 BOARD_STACK_SIZE  := 16384
+# Sub-group size when a kernel requires none (the "lane count").
+BOARD_SUB_GROUP_SIZE := 8
 # HAL implementation files for this board (one per mechanism).
 BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
                      hal/exit_sifive_test.c hal/sleep_wfi.c

@@ -6,6 +6,8 @@ BOARD_LIB_ARCH    := rv32imac
 BOARD_XLEN        := 32
 BOARD_MAX_HARTS   := 512
 BOARD_STACK_SIZE  := 16384
+# Sub-group size when a kernel requires none (the "lane count").
+BOARD_SUB_GROUP_SIZE := 8
 BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
                      hal/exit_sifive_test.c hal/sleep_wfi.c
 QEMU_SYSTEM       := qemu-system-riscv32

@@ -8,6 +8,8 @@ BOARD_XLEN        := 64
 # PORT: the most harts the board can have (sizes stacks and tables).
 BOARD_MAX_HARTS   := 512
 BOARD_STACK_SIZE  := 16384
+# Sub-group size when a kernel requires none (the "lane count").
+BOARD_SUB_GROUP_SIZE := 8
 # PORT: one HAL file per mechanism (see hal/ and docs/porting.md).
 BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
                      hal/exit_sifive_test.c hal/sleep_wfi.c

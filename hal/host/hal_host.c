@@ -4,11 +4,15 @@
  * firmware (hal/ipi_clint.c, hal/sleep_wfi.c). */
 #include "hal_host.h"
 #include <hal/hart.h>
+#include <hal/heap.h>
 #include <hal/ipi.h>
 #include <hal/sleep.h>
+#include <hal/timer.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 __thread unsigned hal_tls_hart_idx;
 
@@ -111,4 +115,59 @@ void hal_host_run(unsigned num, void (*fn)(void *arg), void *arg)
 		pthread_mutex_destroy(&harts[i].mu);
 		pthread_cond_destroy(&harts[i].cv);
 	}
+}
+
+/* Every block stays listed: the heap is never freed (as on the device),
+ * and LeakSanitizer sees it as reachable. */
+static struct heap_block {
+	struct heap_block *next;
+} * heap_blocks;
+static pthread_mutex_t heap_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void *hal_heap_alloc(size_t size, size_t align)
+{
+	void *p = NULL;
+	if (align < sizeof(struct heap_block))
+		align = sizeof(struct heap_block);
+	if (posix_memalign(&p, align, align + (size ? size : 1)))
+		return NULL;
+	memset(p, 0, align + size);
+	pthread_mutex_lock(&heap_mu);
+	((struct heap_block *)p)->next = heap_blocks;
+	heap_blocks = p;
+	pthread_mutex_unlock(&heap_mu);
+	return (char *)p + align;
+}
+
+size_t hal_heap_free_bytes(void)
+{
+	return (size_t)1 << 30;
+}
+
+/* Timer: CLOCK_MONOTONIC in nanoseconds. */
+void hal_timer_init(uint64_t freq_hz)
+{
+	(void)freq_hz;
+}
+uint64_t hal_timer_freq(void)
+{
+	return 1000000000u;
+}
+uint64_t hal_timer_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+void hal_timer_sleep_until(uint64_t t)
+{
+	for (uint64_t now = hal_timer_now(); now < t; now = hal_timer_now()) {
+		struct timespec d = {(time_t)((t - now) / 1000000000u),
+				     (long)((t - now) % 1000000000u)};
+		nanosleep(&d, NULL);
+	}
+}
+void hal_timer_sleep_us(uint64_t us)
+{
+	hal_timer_sleep_until(hal_timer_now() + us * 1000u);
 }

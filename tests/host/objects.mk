@@ -1,10 +1,15 @@
 # Host unit tests: each is one program, built plain, with ASan+UBSan and
 # with TSan (see HOST_VARIANTS in the Makefile).
-host-common-srcs := hal/host/hal_host.c $(hal-portable-srcs)
-host-tests := test_fdt test_barrier test_lock
+host-common-srcs := hal/host/hal_host.c hal/host/context_host.c \
+                    hal/host/context_x86_64.S $(hal-portable-srcs) \
+                    $(executor-srcs) $(kernels-srcs) $(test-common-srcs)
+host-tests := test_fdt test_barrier test_lock test_ndref test_ndrange test_exec
 host-test-test_fdt-srcs := tests/host/test_fdt.c
 host-test-test_barrier-srcs := tests/host/test_barrier.c
 host-test-test_lock-srcs := tests/host/test_lock.c
+host-test-test_ndref-srcs := tests/host/test_ndref.c
+host-test-test_ndrange-srcs := tests/host/test_ndrange.c
+host-test-test_exec-srcs := tests/host/test_exec.c
 
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.

@@ -19,6 +19,7 @@
 #define HAL_SLEEP_H
 
 #include <hal/hart.h>
+#include <hal/hartmask.h>
 
 /** Polls before sleeping in HAL_WAIT_UNTIL. */
 #define HAL_WAIT_POLLS 32
@@ -48,5 +49,13 @@ void hal_sleep(void);
 			hal_sleep();                                           \
 		}                                                              \
 	} while (0)
+
+/**
+ * Sleep until *@p word != @p old (acquire). Before sleeping the hart adds
+ * itself to @p sleepers; whoever changes the word must store it with
+ * release and then call hal_ipi_send_mask_clear(@p sleepers).
+ */
+void hal_wait_while_eq(const unsigned *word, unsigned old,
+		       hal_hartmask *sleepers);
 
 #endif

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Commands, queues and events. Enqueue validates; a valid command waits in
+ * the pending list until everything it depends on is complete (its wait
+ * list, and its predecessor in an in-order queue), then its kernel instance
+ * goes into the work-pool. A command whose dependency failed completes with
+ * HP_ABORTED. The pending list and launches are serialised by one lock;
+ * none of this is on the per-work-group path.
+ */
+#include "internal.h"
+#include <hal/ipi.h>
+#include <hal/lock.h>
+#include <hal/timer.h>
+
+#define EXEC_CMD_MAGIC 0x68706364u /* "hpcd" */
+
+static hal_lock cmd_lock = HAL_LOCK_INIT;
+static exec_cmd *pending_head, *pending_tail;
+hal_hartmask exec_cmd_waiters;
+
+int exec_status(const exec_cmd *c)
+{
+	return hal_load_acquire(&c->status);
+}
+
+/* Finish c with `status`. Everything that refers to c learns it first,
+ * because once the status is stored the caller may reuse c. Called with
+ * the lock held, except for commands that failed validation (nothing can
+ * refer to those yet). */
+static void complete(exec_cmd *c, int status, const char *detail)
+{
+	for (exec_cmd *p = pending_head; p; p = p->next_pending) {
+		for (unsigned i = 0; i < p->num_wait; i++)
+			if (p->wait_list[i] == c) {
+				p->deps_done |= 1u << i;
+				p->deps_failed |= status < 0;
+			}
+		if (p->prev_in_queue == c)
+			p->prev_in_queue = NULL;
+	}
+	if (c->queue && c->queue->last == c)
+		c->queue->last = NULL;
+	c->t_end = hal_timer_now();
+	if (!c->t_start)
+		c->t_start = c->t_end;
+	if (!c->t_submit)
+		c->t_submit = c->t_start;
+	c->error_detail = detail;
+	hal_store_release(&c->status, status);
+	hal_ipi_send_mask_clear(&exec_cmd_waiters);
+}
+
+/* 1: ready, 0: waiting, -1: a command in the wait list failed. The
+ * in-order predecessor only orders: its failure is not inherited. Only
+ * dependencies not yet seen complete are read (those are still alive). */
+static int deps_state(exec_cmd *c)
+{
+	for (unsigned i = 0; i < c->num_wait; i++) {
+		if (c->deps_done & (1u << i))
+			continue;
+		int st = hal_load_acquire(&c->wait_list[i]->status);
+		if (st <= 0) {
+			c->deps_done |= 1u << i;
+			c->deps_failed |= st < 0;
+		}
+	}
+	if (c->deps_failed)
+		return -1;
+	if (c->num_wait && c->deps_done != (1u << c->num_wait) - 1)
+		return 0;
+	if (c->prev_in_queue) {
+		if (hal_load_acquire(&c->prev_in_queue->status) > 0)
+			return 0;
+		c->prev_in_queue = NULL;
+	}
+	return 1;
+}
+
+/* Launch or fail every pending command that can go; the lock is held. */
+static void process_pending(void)
+{
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		exec_cmd *prev = NULL;
+		for (exec_cmd *c = pending_head; c;) {
+			exec_cmd *next = c->next_pending;
+			int st = deps_state(c);
+			bool gone = false;
+			if (st < 0) {
+				complete(c, HP_ABORTED,
+					 "a command it depends on failed");
+				gone = true;
+			} else if (st > 0 && c->kernel) {
+				c->t_submit = hal_timer_now();
+				if (c->launch.total_groups == 0) {
+					complete(c, EXEC_COMPLETE, NULL);
+					gone = true;
+				} else if ((c->inst =
+						    exec_pool_try_launch(c))) {
+					c->t_start = c->t_submit;
+					hal_store_release(&c->status,
+							  (int)EXEC_RUNNING);
+					gone = true;
+				} else {
+					hal_store_release(&c->status,
+							  (int)EXEC_SUBMITTED);
+				}
+			}
+			if (gone) {
+				changed = true;
+				if (prev)
+					prev->next_pending = next;
+				else
+					pending_head = next;
+				if (pending_tail == c)
+					pending_tail = prev;
+			} else {
+				prev = c;
+			}
+			c = next;
+		}
+	}
+}
+
+static int validate(exec_cmd *c)
+{
+	int rc =
+		exec_ndrange_setup(&exec_dev, c->kernel, &c->range, &c->launch);
+	if (rc)
+		return rc;
+	const hp_kernel *k = c->kernel;
+	if (k->args_size && (!c->args || c->args_size != k->args_size))
+		return HP_INVALID_KERNEL_ARGS;
+	if (c->num_wait > EXEC_MAX_WAIT || (c->num_wait && !c->wait_list))
+		return HP_INVALID_EVENT_WAIT_LIST;
+	for (unsigned i = 0; i < c->num_wait; i++)
+		if (!c->wait_list[i] || c->wait_list[i] == c ||
+		    c->wait_list[i]->magic != EXEC_CMD_MAGIC)
+			return HP_INVALID_EVENT_WAIT_LIST;
+	return 0;
+}
+
+static void cmd_reset(exec_queue *q, exec_cmd *c)
+{
+	c->t_queued = hal_timer_now();
+	c->t_submit = c->t_start = c->t_end = 0;
+	c->error_detail = NULL;
+	c->inst = NULL;
+	c->queue = q;
+	c->prev_in_queue = NULL;
+	c->next_pending = NULL;
+	c->deps_done = 0;
+	c->deps_failed = false;
+}
+
+/* Append c to the pending list and see what can run; lock held. */
+static void add_pending(exec_cmd *c)
+{
+	if (pending_tail)
+		pending_tail->next_pending = c;
+	else
+		pending_head = c;
+	pending_tail = c;
+	process_pending();
+}
+
+void exec_user_event_init(exec_cmd *c)
+{
+	cmd_reset(NULL, c);
+	c->kernel = NULL;
+	c->num_wait = 0;
+	c->magic = EXEC_CMD_MAGIC;
+	hal_store_release(&c->status, (int)EXEC_QUEUED);
+}
+
+void exec_user_event_set(exec_cmd *c, int status)
+{
+	hal_lock_acquire(&cmd_lock);
+	complete(c, status, NULL);
+	process_pending();
+	hal_lock_release(&cmd_lock);
+}
+
+int exec_enqueue(exec_queue *q, exec_cmd *c)
+{
+	cmd_reset(q, c);
+	int rc = validate(c);
+	c->magic = EXEC_CMD_MAGIC; /* an event others may name, failed or not */
+	if (rc) {
+		/* Not enqueued (as in OpenCL): it orders nothing in q. */
+		complete(c, rc, NULL);
+		return rc;
+	}
+	hal_store_release(&c->status, (int)EXEC_QUEUED);
+	hal_lock_acquire(&cmd_lock);
+	if (q && q->in_order) {
+		c->prev_in_queue = q->last;
+		q->last = c;
+	}
+	add_pending(c);
+	hal_lock_release(&cmd_lock);
+	return 0;
+}
+
+void exec_cmd_instance_done(exec_instance *inst, bool keep_slot)
+{
+	exec_cmd *c = inst->cmd;
+	int status = inst->fault ? inst->fault : EXEC_COMPLETE;
+	const char *detail = inst->fault_detail;
+	hal_lock_acquire(&cmd_lock);
+	/* Free the slot first: a pending command may take it at once (it is
+	 * reused only when no hart looks at it any more). */
+	if (!keep_slot)
+		hal_store_release(&inst->state, (unsigned)INST_FREE);
+	complete(c, status, detail);
+	process_pending();
+	hal_lock_release(&cmd_lock);
+}
+
+void exec_cmd_slot_free(exec_instance *inst)
+{
+	hal_lock_acquire(&cmd_lock);
+	hal_store_release(&inst->state, (unsigned)INST_FREE);
+	process_pending();
+	hal_lock_release(&cmd_lock);
+}

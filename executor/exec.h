@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file The executor's firmware-internal API: the device description, NDRange
+ * validation, commands with wait lists and queues, and the work-pool that
+ * every hart pulls work-groups from. The mailbox (host interface) and the
+ * on-target tests sit on top of this.
+ *
+ * Life of a command: exec_enqueue() validates it (errors come back at once
+ * and also complete the command) -> QUEUED until its wait list and, for an
+ * in-order queue, its predecessor are complete -> SUBMITTED -> RUNNING once
+ * its kernel instance is in the work-pool -> COMPLETE (0) or an HP_ error,
+ * set by the hart that finished its last work-group.
+ *
+ * Errors and dependencies: a command whose wait list holds a failed
+ * command completes with HP_ABORTED (and so on down the chain). The order
+ * of an in-order queue is only an order: a failed command does not fail
+ * the commands after it, so one fault does not poison a long-lived queue.
+ */
+#ifndef EXECUTOR_EXEC_H
+#define EXECUTOR_EXEC_H
+
+#include <hal/hartmask.h>
+#include <hartpool/error.h>
+#include <hartpool/kernel.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- the device ---- */
+
+typedef struct exec_device {
+	unsigned harts;
+	unsigned address_bits; /**< width of the device's size_t */
+	uint32_t max_work_group_size;
+	uint32_t max_work_item_sizes[3];
+	uint32_t local_mem_size;	 /**< bytes per work-group */
+	uint32_t default_sub_group_size; /**< the board's lane count */
+	uint32_t sub_group_sizes;	 /**< bit k set: size 1 << k allowed */
+	uint32_t fiber_stack_default;	 /**< bytes per work-item */
+	uint32_t fiber_arena_size;	 /**< fiber stacks per hart, bytes */
+	/** Multiplies every fiber stack and the arena: 1 on the device; the
+	 * host's sanitizer builds have far larger frames. */
+	uint32_t fiber_stack_scale;
+} exec_device;
+
+extern exec_device exec_dev;
+
+/* ---- NDRange ---- */
+
+/** What the host asks for (OpenCL clEnqueueNDRangeKernel + build flags). */
+typedef struct exec_range {
+	unsigned work_dim;
+	uint64_t global[3];
+	uint64_t offset[3];
+	uint64_t local[3];
+	bool local_given;
+	/** -cl-uniform-work-group-size: remainder groups are an error. */
+	bool uniform;
+	/** Behave as if the kernel had reqd_work_group_size(these); 0 = no. */
+	uint32_t reqd[3];
+	/** Required sub-group size; 0 = the kernel's or the board's. */
+	uint32_t sub_group_size;
+	/** Harts that share one work-group (0 or 1 = one hart). */
+	uint32_t team_size;
+} exec_range;
+
+/**
+ * Validate @p r for kernel @p k on @p dev and fill @p out (local size
+ * chosen when none is given, see docs/ndrange.md). Returns 0 or an HP_
+ * error; never touches shared state.
+ */
+int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
+		       const exec_range *r, hp_launch *out);
+
+/** Work-items of a launch (0 for an empty range). */
+uint64_t exec_ndrange_items(const hp_launch *l);
+
+/* ---- commands and queues ---- */
+
+enum exec_status {
+	EXEC_COMPLETE = 0,
+	EXEC_RUNNING = 1,
+	EXEC_SUBMITTED = 2,
+	EXEC_QUEUED = 3,
+};
+
+#define EXEC_MAX_WAIT 16
+
+struct exec_queue;
+struct exec_instance;
+
+typedef struct exec_cmd {
+	/* Filled in by the caller; the command must stay alive until it is
+	 * complete. */
+	const hp_kernel *kernel;
+	const void *args;
+	uint32_t args_size;
+	exec_range range;
+	struct exec_cmd *const *wait_list;
+	unsigned num_wait;
+
+	/* Results (read with exec_status() / exec_wait()). */
+	int status;		  /**< enum exec_status or an HP_ error (< 0) */
+	const char *error_detail; /**< a sentence about the error, or NULL */
+	hp_launch launch;	  /**< the validated launch */
+	uint64_t t_queued, t_submit, t_start, t_end; /**< hal timer ticks */
+
+	/* Executor bookkeeping. Once the status is final the executor never
+	 * touches the command again, so the caller may reuse it at once. */
+	unsigned magic; /* EXEC_CMD_MAGIC once enqueued */
+	struct exec_queue *queue;
+	struct exec_cmd *prev_in_queue; /* NULL once it completed */
+	struct exec_cmd *next_pending;
+	struct exec_instance *inst;
+	uint32_t deps_done; /* wait_list entries seen complete */
+	bool deps_failed;   /* one of them failed */
+} exec_cmd;
+
+typedef struct exec_queue {
+	bool in_order;
+	exec_cmd *last;
+} exec_queue;
+
+/** Initialise the executor for @p harts harts (one hart, before use). */
+void exec_init(unsigned harts);
+
+/**
+ * Validate and enqueue @p c on @p q (NULL: no queue, only the wait list
+ * orders it). Returns 0, or the HP_ error with which @p c is then already
+ * complete. Lifetimes: @p c and its wait_list array until @p c is complete;
+ * each command named in the wait list until it is complete itself (like
+ * an OpenCL event that is retained until then).
+ */
+int exec_enqueue(exec_queue *q, exec_cmd *c);
+
+/**
+ * A user event (OpenCL clCreateUserEvent): a command without a kernel that
+ * stays QUEUED until exec_user_event_set(); others can wait for it.
+ */
+void exec_user_event_init(exec_cmd *c);
+/** Complete a user event with 0 (success) or an HP_ error. */
+void exec_user_event_set(exec_cmd *c, int status);
+
+/** Current status of @p c (enum exec_status or an HP_ error). */
+int exec_status(const exec_cmd *c);
+
+/**
+ * Wait until @p c is complete, pulling work-groups from the pool
+ * meanwhile (and sleeping when there are none). Returns its final status.
+ */
+int exec_wait(exec_cmd *c);
+
+/* ---- serving ---- */
+
+/** Pull and run work until exec_shutdown(); sleep when there is none. */
+void exec_serve(void);
+
+/** Make every hart in exec_serve() return. */
+void exec_shutdown(void);
+
+/** Run at most one chunk of work-groups; true if it ran something. */
+bool exec_pool_work(void);
+
+/* ---- statistics (for tests and benchmarks) ---- */
+
+typedef struct exec_hart_stats {
+	unsigned long groups;	 /**< work-groups (or team slices) run */
+	unsigned long claims;	 /**< successful claims (chunks) */
+	unsigned long sleeps;	 /**< times it slept for lack of work */
+	unsigned long instances; /**< distinct instances it worked on */
+} exec_hart_stats;
+
+/** Counters of hart @p idx. */
+const exec_hart_stats *exec_stats(unsigned idx);
+
+#endif

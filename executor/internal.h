@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* Executor internals shared by pool.c, wg.c, subgroup.c and cmd.c. */
+#ifndef EXECUTOR_INTERNAL_H
+#define EXECUTOR_INTERNAL_H
+
+#include "exec.h"
+#include <hal/barrier.h>
+#include <hal/context.h>
+
+#define EXEC_MAX_INSTANCES 16
+
+/* Team barrier inside one work-group spread over T harts. A hart whose
+ * work-items have all returned "leaves"; a barrier round completes when
+ * every hart of the team has arrived or left. `word` packs arrivals (low
+ * 16 bits) and departures (high 16 bits) so one AMO decides who completes
+ * the round. */
+typedef struct exec_team_wgb {
+	unsigned word;
+	unsigned gen;
+	unsigned team;
+	hal_hartmask sleepers;
+} exec_team_wgb;
+
+/* One team of an instance with team_size > 1. */
+typedef struct exec_team {
+	hal_barrier join;  /* all T harts, between work-groups */
+	size_t group;	   /* the group the leader claimed */
+	bool has_pending;  /* the leader's previous group is not counted */
+	unsigned finished; /* instance exhausted for this team */
+	exec_team_wgb wgb;
+} exec_team;
+
+enum { INST_FREE = 0, INST_ACTIVE = 1 };
+
+typedef struct exec_instance {
+	/* Hot counters first, each on its own cache line. */
+	size_t next __attribute__((aligned(64))); /* next group to claim */
+	size_t done __attribute__((aligned(64))); /* groups finished */
+	unsigned state __attribute__((aligned(64)));
+	unsigned refs; /* harts looking at this slot */
+	unsigned seq;  /* launch order (teams join the oldest first) */
+	int fault;     /* first error of a work-group, 0 if none */
+	const char *fault_detail;
+	exec_cmd *cmd;
+	const hp_kernel *k;
+	const void *args;
+	const hp_launch *l;  /* = &launch */
+	hp_launch launch;    /* a copy: the command may go away first */
+	unsigned workers;    /* harts (T = 1) or teams pulling groups */
+	unsigned teams_left; /* teams that have not seen the end yet */
+	exec_team *teams;    /* dev.harts entries, used when team_size > 1 */
+} exec_instance;
+
+/* Per-hart executor state. */
+typedef struct exec_hart {
+	void *local_mem;    /* dev.local_mem_size bytes */
+	void *fiber_arena;  /* dev.fiber_arena_size bytes, lazily */
+	struct exec_wg *wg; /* fiber bookkeeping, lazily */
+	unsigned rotor;	    /* next instance slot to look at */
+	exec_hart_stats stats;
+} exec_hart;
+
+extern exec_instance exec_slots[EXEC_MAX_INSTANCES];
+extern exec_hart *exec_harts;
+
+/* Run the part of group `group` that hart `rank` of a team of `team` harts
+ * owns (rank 0 of 1: all of it). local_mem: the group's local memory. */
+void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
+		 unsigned team, exec_team_wgb *wgb, void *local_mem);
+
+/* Record the first fault of an instance. */
+void exec_fault(exec_instance *inst, int code, const char *detail);
+
+/* Called by the hart that finished the last group of an instance: the
+ * command completes; the slot is freed too unless `keep_slot` (a team
+ * instance stays until every team has left it, see pool.c). */
+void exec_cmd_instance_done(exec_instance *inst, bool keep_slot);
+
+/* Harts sleeping in exec_wait(): every completion wakes them all (they
+ * re-check their own command), so a completed command is never touched. */
+extern hal_hartmask exec_cmd_waiters;
+
+/* Free a slot whose command already completed; wakes pending commands. */
+void exec_cmd_slot_free(exec_instance *inst);
+
+/* Publish / wake (pool.c), used by cmd.c. */
+exec_instance *exec_pool_try_launch(exec_cmd *c);
+
+/* Per-hart state of the calling hart; local memory of hart idx. */
+exec_hart *exec_self(void);
+void *exec_hart_local_mem(unsigned idx);
+
+#endif

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The work-pool (DESIGN §1, OpenCL 3.0 3.2.2): up to EXEC_MAX_INSTANCES
+ * kernel instances are active at once; every hart pulls work-groups from
+ * them with one amoadd per chunk. Chunks are guided: remaining / (2 *
+ * workers), at least 1, so they shrink as the instance drains. A hart visits
+ * the instances round-robin, one chunk per visit, so work-groups of
+ * different commands interleave. The hart whose chunk makes `done` reach the
+ * total completes the command.
+ *
+ * Slots are reused only when no hart is looking at them (`refs`), so a
+ * hart that read a slot's counters never claims from a newer instance.
+ *
+ * Instances with team_size T > 1: harts form teams of T consecutive
+ * indices; the team's rank-0 hart claims one group at a time and the team
+ * runs it together (wg.c). Every hart of a team takes part in every team
+ * instance until the instance is exhausted for that team, oldest instance
+ * first, so teammates never wait for each other in different instances.
+ * Such a slot stays active until every team has seen the end (`teams_left`),
+ * even after its command has completed, so no hart waits at a join that
+ * its teammate can no longer find.
+ */
+#include "internal.h"
+#include <board.h>
+#include <hal/heap.h>
+#include <hal/ipi.h>
+#include <hal/sleep.h>
+#include <hal/timer.h>
+#include <string.h>
+
+#ifndef BOARD_SUB_GROUP_SIZE
+#define BOARD_SUB_GROUP_SIZE 8
+#endif
+
+exec_device exec_dev;
+exec_instance exec_slots[EXEC_MAX_INSTANCES];
+exec_hart *exec_harts;
+static hal_hartmask exec_idle;
+static unsigned exec_stop;
+static unsigned exec_seq;
+
+void exec_init(unsigned harts)
+{
+	exec_dev = (exec_device){
+		.harts = harts,
+		.address_bits = 8 * sizeof(size_t),
+		.max_work_group_size = 256,
+		.max_work_item_sizes = {256, 256, 64},
+		.local_mem_size = 32 * 1024,
+		.default_sub_group_size = BOARD_SUB_GROUP_SIZE,
+		.sub_group_sizes = 0x7f, /* 1, 2, 4, ..., 64 */
+		.fiber_stack_default = 1024,
+		.fiber_arena_size = 256 * 1024,
+		.fiber_stack_scale = 1,
+	};
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	exec_dev.fiber_stack_scale = 16; /* redzones and shadow frames */
+#endif
+	exec_harts = hal_heap_alloc(harts * sizeof(exec_hart), 64);
+	/* Local memory now, not lazily: a team uses its leader's, and two
+	 * harts must never race to create it. */
+	for (unsigned i = 0; i < harts; i++)
+		exec_harts[i].local_mem =
+			hal_heap_alloc(exec_dev.local_mem_size, 64);
+	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++)
+		exec_slots[i].teams =
+			hal_heap_alloc(harts * sizeof(exec_team), 64);
+	hal_store_release(&exec_stop, 0u);
+}
+
+exec_hart *exec_self(void)
+{
+	return &exec_harts[hal_hart_idx()];
+}
+
+void *exec_hart_local_mem(unsigned idx)
+{
+	return exec_harts[idx].local_mem;
+}
+
+const exec_hart_stats *exec_stats(unsigned idx)
+{
+	return &exec_harts[idx].stats;
+}
+
+/* Wake up to `count` idle harts with index < `limit`. */
+static void wake_idle(size_t count, unsigned limit)
+{
+	for (unsigned w = 0; w < HAL_HARTMASK_WORDS && count; w++) {
+		unsigned long bits = hal_load_relaxed(&exec_idle.w[w]);
+		while (bits && count) {
+			unsigned b = (unsigned)__builtin_ctzl(bits);
+			bits &= bits - 1;
+			unsigned idx = w * HAL_HARTMASK_BITS + b;
+			if (idx >= limit)
+				return;
+			if (hal_hartmask_test_clear(&exec_idle, idx)) {
+				hal_ipi_send(idx);
+				count--;
+			}
+		}
+	}
+}
+
+exec_instance *exec_pool_try_launch(exec_cmd *c)
+{
+	exec_instance *inst = NULL;
+	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
+		exec_instance *s = &exec_slots[i];
+		if (hal_load_acquire(&s->state) == INST_FREE &&
+		    hal_load_acquire(&s->refs) == 0) {
+			inst = s;
+			break;
+		}
+	}
+	if (!inst)
+		return NULL;
+	inst->launch = c->launch;
+	const hp_launch *l = &inst->launch;
+	unsigned t = l->team_size;
+	inst->next = 0;
+	inst->done = 0;
+	inst->fault = 0;
+	inst->fault_detail = NULL;
+	inst->cmd = c;
+	inst->k = c->kernel;
+	inst->args = c->args;
+	inst->l = l;
+	inst->seq = ++exec_seq;
+	inst->workers = exec_dev.harts / t;
+	inst->teams_left = inst->workers;
+	if (t > 1)
+		for (unsigned i = 0; i < inst->workers; i++) {
+			exec_team *tm = &inst->teams[i];
+			hal_barrier_init(&tm->join, t);
+			tm->group = 0;
+			tm->has_pending = false;
+			tm->finished = 0;
+			memset(&tm->wgb, 0, sizeof(tm->wgb));
+			tm->wgb.team = t;
+		}
+	hal_store_release(&inst->state, (unsigned)INST_ACTIVE);
+	if (t > 1)
+		wake_idle(exec_dev.harts, inst->workers * t);
+	else
+		wake_idle(l->total_groups, exec_dev.harts);
+	return inst;
+}
+
+static void count_done(exec_instance *inst, size_t n)
+{
+	if (hal_fetch_add(&inst->done, n) + n == inst->l->total_groups)
+		exec_cmd_instance_done(inst, inst->l->team_size > 1);
+}
+
+/* One chunk of a one-hart-per-group instance; false if none was left. */
+static bool run_chunk(exec_instance *inst)
+{
+	const hp_launch *l = inst->l;
+	size_t total = l->total_groups;
+	size_t next = hal_load_relaxed(&inst->next);
+	if (next >= total)
+		return false;
+	size_t chunk = (total - next) / (2 * (size_t)inst->workers);
+	if (chunk < 1)
+		chunk = 1;
+	size_t start = hal_fetch_add(&inst->next, chunk);
+	if (start >= total)
+		return false;
+	size_t end = total - start < chunk ? total : start + chunk;
+	void *lm = inst->k->local_mem_bytes
+			   ? exec_hart_local_mem(hal_hart_idx())
+			   : NULL;
+	for (size_t g = start; g < end; g++)
+		exec_wg_run(inst, g, 0, 1, NULL, lm);
+	exec_hart *h = exec_self();
+	h->stats.claims++;
+	h->stats.groups += end - start;
+	count_done(inst, end - start);
+	return true;
+}
+
+/* Take part in a team instance until it is exhausted for our team. */
+static void run_team(exec_instance *inst, unsigned me)
+{
+	unsigned t = inst->l->team_size, rank = me % t;
+	exec_team *tm = &inst->teams[me / t];
+	size_t total = inst->l->total_groups;
+	void *lm = inst->k->local_mem_bytes ? exec_hart_local_mem(me - rank)
+					    : NULL;
+	exec_hart *h = exec_self();
+	for (;;) {
+		hal_barrier_wait(&tm->join);
+		if (rank == 0) {
+			/* Everybody finished the previous group. */
+			if (tm->has_pending) {
+				tm->has_pending = false;
+				count_done(inst, 1);
+			}
+			size_t g = hal_fetch_add(&inst->next, (size_t)1);
+			tm->group = g;
+			tm->wgb.word = 0;
+			if (g >= total)
+				hal_store_release(&tm->finished, 1u);
+			else
+				tm->has_pending = true;
+		}
+		hal_barrier_wait(&tm->join);
+		size_t g = tm->group;
+		if (g >= total) {
+			/* The last team out frees the slot (the command
+			 * completed when its last group was counted). */
+			if (rank == 0 &&
+			    hal_fetch_add(&inst->teams_left, -1u) == 1)
+				exec_cmd_slot_free(inst);
+			return;
+		}
+		exec_wg_run(inst, g, rank, t, &tm->wgb, lm);
+		h->stats.groups++;
+	}
+}
+
+/* Does `inst` have work for hart `me`? The caller holds a ref. */
+static bool has_work(const exec_instance *inst, unsigned me)
+{
+	const hp_launch *l = inst->l;
+	unsigned t = l->team_size;
+	if (t <= 1)
+		return hal_load_relaxed(&inst->next) < l->total_groups;
+	return me < inst->workers * t &&
+	       !hal_load_acquire(&inst->teams[me / t].finished);
+}
+
+/* Look for work; run one chunk (or one team instance) if `run`. */
+static bool pool_scan(bool run)
+{
+	unsigned me = hal_hart_idx();
+	exec_hart *h = exec_self();
+	exec_instance *team_inst = NULL;
+
+	/* Team instances first, oldest first. */
+	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
+		exec_instance *s = &exec_slots[i];
+		if (hal_load_relaxed(&s->state) != INST_ACTIVE)
+			continue;
+		hal_fetch_add(&s->refs, 1u);
+		if (hal_load_acquire(&s->state) == INST_ACTIVE &&
+		    s->l->team_size > 1 && has_work(s, me) &&
+		    (!team_inst || s->seq < team_inst->seq)) {
+			if (team_inst)
+				hal_fetch_add(&team_inst->refs, -1u);
+			team_inst = s;
+			continue;
+		}
+		hal_fetch_add(&s->refs, -1u);
+	}
+	if (team_inst) {
+		if (run) {
+			h->stats.instances++;
+			run_team(team_inst, me);
+		}
+		hal_fetch_add(&team_inst->refs, -1u);
+		return true;
+	}
+
+	for (unsigned k = 0; k < EXEC_MAX_INSTANCES; k++) {
+		unsigned i = (h->rotor + k) % EXEC_MAX_INSTANCES;
+		exec_instance *s = &exec_slots[i];
+		if (hal_load_relaxed(&s->state) != INST_ACTIVE)
+			continue;
+		hal_fetch_add(&s->refs, 1u);
+		bool did = false;
+		if (hal_load_acquire(&s->state) == INST_ACTIVE &&
+		    s->l->team_size <= 1 && has_work(s, me))
+			did = !run || run_chunk(s);
+		hal_fetch_add(&s->refs, -1u);
+		if (did) {
+			if (run && h->rotor != i + 1) {
+				h->rotor = i + 1;
+				h->stats.instances++;
+			}
+			return true;
+		}
+	}
+	return false;
+}
+
+bool exec_pool_work(void)
+{
+	return pool_scan(true);
+}
+
+/* Sleep until there may be work, `c` completes (if given) or shutdown. */
+static void idle_sleep(exec_cmd *c)
+{
+	unsigned me = hal_hart_idx();
+	hal_sleep_prepare();
+	hal_hartmask_set(&exec_idle, me);
+	if (c)
+		hal_hartmask_set(&exec_cmd_waiters, me);
+	if (!pool_scan(false) && !hal_load_acquire(&exec_stop) &&
+	    !(c && hal_load_acquire(&c->status) <= 0)) {
+		exec_self()->stats.sleeps++;
+		hal_sleep();
+	}
+	hal_hartmask_test_clear(&exec_idle, me);
+}
+
+void exec_serve(void)
+{
+	while (!hal_load_acquire(&exec_stop))
+		if (!exec_pool_work())
+			idle_sleep(NULL);
+}
+
+void exec_shutdown(void)
+{
+	hal_store_release(&exec_stop, 1u);
+	for (unsigned i = 0; i < exec_dev.harts; i++)
+		if (i != hal_hart_idx())
+			hal_ipi_send(i);
+}
+
+int exec_wait(exec_cmd *c)
+{
+	for (;;) {
+		int st = hal_load_acquire(&c->status);
+		if (st <= 0)
+			return st;
+		if (!exec_pool_work())
+			idle_sleep(c);
+	}
+}

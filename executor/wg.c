@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running a work-group (or a team member's share of one).
+ *
+ * Barrier-free kernels: one loop over the work-items with incrementally
+ * updated ids. Kernels with barriers: every work-item is a fiber with its
+ * own small stack; hp_barrier() and the sub-group barrier switch to the next
+ * runnable fiber, and the last arriver releases the others. With a team
+ * (T harts per group) each hart runs whole sub-groups of the group and the
+ * harts meet at a team barrier when all their local fibers have arrived.
+ */
+#include "internal.h"
+#include <hal/heap.h>
+#include <hal/ipi.h>
+#include <hal/sleep.h>
+#include <string.h>
+
+#define STACK_CANARY 0x5a17c0de5a17c0deULL
+#define STACK_GUARD_WORDS 8 /* canary words at the bottom of each stack */
+#define MAX_ITEMS 256	    /* dev.max_work_group_size */
+
+enum { F_RUN, F_WAIT_WG, F_WAIT_SG, F_DONE };
+
+struct exec_fiber {
+	hal_context ctx;
+	hp_item item;
+	unsigned state;
+};
+
+struct exec_wg {
+	hp_group *g;
+	exec_instance *inst;
+	const void *args;
+	hp_kernel_fn fn;
+	size_t first;	/* local linear id of fiber 0 */
+	unsigned count; /* fibers on this hart */
+	unsigned live;	/* fibers not done */
+	unsigned cur;	/* running fiber */
+	unsigned wg_arrived;
+	unsigned sg_first; /* sub-group of fiber 0 */
+	bool aborted;
+	exec_team_wgb *wgb; /* NULL without a team */
+	hal_context main;
+	unsigned short sg_arrived[MAX_ITEMS];
+	uint64_t slots[MAX_ITEMS]; /* sub-group collectives' scratch */
+	struct exec_fiber fibers[MAX_ITEMS];
+};
+
+void exec_fault(exec_instance *inst, int code, const char *detail)
+{
+	int zero = 0;
+	if (hal_cas(&inst->fault, &zero, code))
+		inst->fault_detail = detail;
+}
+
+/* ---- team barrier (one work-group over T harts) ---- */
+
+static void team_release(exec_team_wgb *b, unsigned w)
+{
+	hal_store_relaxed(&b->word, w & 0xffff0000u);
+	hal_store_release(&b->gen, hal_load_relaxed(&b->gen) + 1);
+	hal_ipi_send_mask_clear(&b->sleepers);
+}
+
+static void team_arrive(exec_team_wgb *b)
+{
+	unsigned gen = hal_load_acquire(&b->gen);
+	unsigned w = hal_fetch_add(&b->word, 1u) + 1u;
+	if ((w & 0xffff) + (w >> 16) == b->team) {
+		team_release(b, w);
+		return;
+	}
+	hal_wait_while_eq(&b->gen, gen, &b->sleepers);
+}
+
+static void team_leave(exec_team_wgb *b)
+{
+	unsigned w = hal_fetch_add(&b->word, 1u << 16) + (1u << 16);
+	/* Our leaving may complete a round the others are waiting in. */
+	if ((w & 0xffff) && (w & 0xffff) + (w >> 16) == b->team)
+		team_release(b, w);
+}
+
+/* ---- fibers ---- */
+
+static void fiber_check_stack(struct exec_wg *wg, struct exec_fiber *f)
+{
+	const uint64_t *guard = f->ctx.stack_lo;
+	bool ok = true;
+	for (unsigned i = 0; i < STACK_GUARD_WORDS; i++)
+		ok = ok && guard[i] == STACK_CANARY;
+	if (!ok) {
+		exec_fault(wg->inst, HP_KERNEL_FAULT,
+			   "a work-item overflowed its stack (raise the "
+			   "kernel's stack_bytes)");
+		wg->aborted = true;
+	}
+}
+
+static void divergence(struct exec_wg *wg)
+{
+	exec_fault(wg->inst, HP_KERNEL_FAULT,
+		   "not every work-item of a group reached the same barriers "
+		   "(one returned while others wait)");
+	wg->aborted = true;
+}
+
+/* Leave the running fiber (already marked blocked or done) for the next
+ * runnable one, or for the hart's own context when none is left. */
+static void switch_away(struct exec_wg *wg)
+{
+	struct exec_fiber *f = &wg->fibers[wg->cur];
+	fiber_check_stack(wg, f);
+	if (!wg->aborted) {
+		for (unsigned k = 1; k <= wg->count; k++) {
+			unsigned j = (wg->cur + k) % wg->count;
+			if (wg->fibers[j].state == F_RUN) {
+				wg->cur = j;
+				hal_context_switch(&f->ctx, &wg->fibers[j].ctx);
+				return;
+			}
+		}
+		if (wg->live)
+			divergence(wg);
+	}
+	hal_context_switch(&f->ctx, &wg->main);
+}
+
+/* All live fibers of this hart are at the work-group barrier. */
+static void wg_release(struct exec_wg *wg)
+{
+	if (wg->wgb)
+		team_arrive(wg->wgb);
+	for (unsigned i = 0; i < wg->count; i++)
+		if (wg->fibers[i].state == F_WAIT_WG)
+			wg->fibers[i].state = F_RUN;
+	wg->wg_arrived = 0;
+}
+
+static void fiber_main(void *p)
+{
+	struct exec_fiber *f = p;
+	struct exec_wg *wg = f->item.g->wg;
+	wg->fn(&f->item, wg->args);
+	f->state = F_DONE;
+	wg->live--;
+	/* OpenCL: every work-item executes the same barriers. */
+	if (wg->wg_arrived)
+		divergence(wg);
+	switch_away(wg);
+}
+
+void hp_barrier(const hp_item *it)
+{
+	struct exec_wg *wg = it->g->wg;
+	if (!wg) {
+		if (it->g->linear_size > 1 || it->g->l->team_size > 1)
+			exec_fault(it->g->inst, HP_KERNEL_FAULT,
+				   "hp_barrier() in a kernel registered "
+				   "without .uses_barriers");
+		return;
+	}
+	if (wg->live != wg->count) {
+		divergence(wg);
+		switch_away(wg);
+		return;
+	}
+	wg->fibers[wg->cur].state = F_WAIT_WG;
+	if (++wg->wg_arrived == wg->live) {
+		wg_release(wg);
+		return;
+	}
+	switch_away(wg);
+}
+
+void hp_sub_group_barrier(const hp_item *it)
+{
+	struct exec_wg *wg = it->g->wg;
+	unsigned s = it->g->l->sub_group_size;
+	if (!wg) {
+		if (s > 1 && it->g->linear_size > 1)
+			exec_fault(it->g->inst, HP_KERNEL_FAULT,
+				   "a sub-group function in a kernel "
+				   "registered without .uses_barriers");
+		return;
+	}
+	unsigned sg = (unsigned)(it->local_linear_id / s);
+	unsigned local = sg - wg->sg_first;
+	wg->fibers[wg->cur].state = F_WAIT_SG;
+	if (++wg->sg_arrived[local] == hp_sub_group_size(it)) {
+		size_t lo = (size_t)sg * s - wg->first;
+		unsigned n = hp_sub_group_size(it);
+		for (unsigned i = 0; i < n; i++)
+			if (wg->fibers[lo + i].state == F_WAIT_SG)
+				wg->fibers[lo + i].state = F_RUN;
+		wg->sg_arrived[local] = 0;
+		return;
+	}
+	switch_away(wg);
+}
+
+/* Scratch slot of a work-item for sub-group collectives (subgroup.c). */
+uint64_t *exec_sg_slots(const hp_item *it, unsigned *first_lane_index)
+{
+	struct exec_wg *wg = it->g->wg;
+	unsigned s = it->g->l->sub_group_size;
+	*first_lane_index = (unsigned)(it->local_linear_id / s * s - wg->first);
+	return wg->slots;
+}
+
+unsigned hp_hart(void)
+{
+	return hal_hart_idx();
+}
+
+/* ---- running a group ---- */
+
+static void set_ids(hp_item *it, const hp_group *g, const size_t base[3],
+		    size_t lin)
+{
+	it->g = g;
+	it->local_linear_id = lin;
+	it->local_id[0] = lin % g->local_size[0];
+	it->local_id[1] = lin / g->local_size[0] % g->local_size[1];
+	it->local_id[2] = lin / (g->local_size[0] * g->local_size[1]);
+	for (unsigned d = 0; d < 3; d++)
+		it->global_id[d] = base[d] + it->local_id[d];
+}
+
+static void run_loop(const hp_group *g, hp_kernel_fn fn, const void *args,
+		     const size_t base[3], size_t first, size_t end)
+{
+	hp_item it;
+	set_ids(&it, g, base, first);
+	for (size_t lin = first; lin < end; lin++) {
+		fn(&it, args);
+		it.local_linear_id++;
+		it.global_id[0]++;
+		if (++it.local_id[0] == g->local_size[0]) {
+			it.local_id[0] = 0;
+			it.global_id[0] = base[0];
+			it.global_id[1]++;
+			if (++it.local_id[1] == g->local_size[1]) {
+				it.local_id[1] = 0;
+				it.global_id[1] = base[1];
+				it.local_id[2]++;
+				it.global_id[2]++;
+			}
+		}
+	}
+}
+
+static struct exec_wg *hart_wg(void)
+{
+	exec_hart *h = exec_self();
+	if (!h->wg) {
+		h->wg = hal_heap_alloc(sizeof(struct exec_wg), 64);
+		h->fiber_arena =
+			hal_heap_alloc((size_t)exec_dev.fiber_arena_size *
+					       exec_dev.fiber_stack_scale,
+				       16);
+	}
+	return h->wg;
+}
+
+static void run_fibers(exec_instance *inst, hp_group *g, const size_t base[3],
+		       size_t first, size_t end, exec_team_wgb *wgb)
+{
+	struct exec_wg *wg = hart_wg();
+	exec_hart *h = exec_self();
+	if (!wg || !h->fiber_arena) {
+		exec_fault(inst, HP_OUT_OF_RESOURCES,
+			   "no memory left for work-item stacks");
+		if (wgb)
+			team_leave(wgb);
+		return;
+	}
+	const hp_kernel *k = inst->k;
+	size_t stack =
+		k->stack_bytes ? k->stack_bytes : exec_dev.fiber_stack_default;
+	stack = (stack * exec_dev.fiber_stack_scale + 15) & ~(size_t)15;
+	unsigned s = g->l->sub_group_size;
+
+	g->wg = wg;
+	wg->g = g;
+	wg->inst = inst;
+	wg->args = inst->args;
+	wg->fn = k->fn;
+	wg->first = first;
+	wg->count = (unsigned)(end - first);
+	wg->live = wg->count;
+	wg->cur = 0;
+	wg->wg_arrived = 0;
+	wg->sg_first = (unsigned)(first / s);
+	wg->aborted = false;
+	wg->wgb = wgb;
+	memset(wg->sg_arrived, 0,
+	       sizeof(wg->sg_arrived[0]) * (wg->count / s + 2));
+
+	char *arena = h->fiber_arena;
+	for (unsigned i = 0; i < wg->count; i++) {
+		struct exec_fiber *f = &wg->fibers[i];
+		char *lo = arena + (size_t)i * stack;
+		for (unsigned w = 0; w < STACK_GUARD_WORDS; w++)
+			((uint64_t *)lo)[w] = STACK_CANARY;
+		f->state = F_RUN;
+		set_ids(&f->item, g, base, first + i);
+		hal_context_init(&f->ctx, lo, stack, fiber_main, f);
+	}
+	if (wg->count) {
+		hal_context_self(&wg->main);
+		hal_context_switch(&wg->main, &wg->fibers[0].ctx);
+	}
+	if (wgb)
+		team_leave(wgb);
+}
+
+void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
+		 unsigned team, exec_team_wgb *wgb, void *local_mem)
+{
+	const hp_launch *l = inst->l;
+	hp_group g;
+	size_t n0 = l->num_groups[0], n1 = l->num_groups[1];
+	g.l = l;
+	g.group_id[0] = group % n0;
+	g.group_id[1] = group / n0 % n1;
+	g.group_id[2] = group / (n0 * n1);
+	size_t base[3];
+	for (unsigned d = 0; d < 3; d++) {
+		size_t start = g.group_id[d] * l->local_size[d];
+		size_t left = l->global_size[d] - start;
+		base[d] = l->global_offset[d] + start;
+		g.local_size[d] =
+			left < l->local_size[d] ? left : l->local_size[d];
+	}
+	g.linear_size = g.local_size[0] * g.local_size[1] * g.local_size[2];
+	unsigned s = l->sub_group_size;
+	g.num_sub_groups = (unsigned)((g.linear_size + s - 1) / s);
+	g.local_mem = local_mem;
+	g.wg = NULL;
+	g.inst = inst;
+
+	/* This hart's share: whole sub-groups [lo, hi). */
+	size_t lo = (size_t)rank * g.num_sub_groups / team * s;
+	size_t hi = (size_t)(rank + 1) * g.num_sub_groups / team * s;
+	if (lo > g.linear_size)
+		lo = g.linear_size;
+	if (hi > g.linear_size)
+		hi = g.linear_size;
+
+	if (inst->k->uses_barriers)
+		run_fibers(inst, &g, base, lo, hi, wgb);
+	else
+		run_loop(&g, inst->k->fn, inst->args, base, lo, hi);
+}

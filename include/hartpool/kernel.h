@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file The kernel API: what a hartpool kernel is written against.
+ *
+ * A kernel is a C function run once per work-item, OpenCL-style:
+ *
+ *     #include <hartpool/kernel.h>
+ *
+ *     HP_KERNEL(vadd, const hp_item *it, const void *args)
+ *     {
+ *             const struct vadd_args *a = args;
+ *             size_t i = hp_global_id(it, 0);
+ *             ...
+ *     }
+ *     HP_REGISTER(vadd, .args_size = sizeof(struct vadd_args));
+ *
+ * and listed in the registry (kernels/registry.c). The accessors are named
+ * after the OpenCL built-ins (get_global_id -> hp_global_id, ...) and follow
+ * OpenCL 3.0 section 3.2.1: dimensions >= hp_work_dim() report size 1 and
+ * id 0, and so does any dimension >= 3.
+ *
+ * A kernel that calls hp_barrier() or any sub-group function must say so
+ * with `.uses_barriers = true`: its work-items then run as fibers that can
+ * wait for each other. Barrier-free kernels run as a plain loop.
+ */
+#ifndef HARTPOOL_KERNEL_H
+#define HARTPOOL_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- launch and work-item state (read through the accessors only) ---- */
+
+/** A launch after validation: every size normalised to 3 dimensions. */
+typedef struct hp_launch {
+	unsigned work_dim;
+	size_t global_size[3];	 /**< 1 beyond work_dim */
+	size_t global_offset[3]; /**< 0 beyond work_dim */
+	size_t local_size[3];	 /**< enqueued local size; 1 beyond work_dim */
+	size_t num_groups[3];
+	size_t total_groups;
+	size_t enqueued_linear; /**< product of local_size */
+	unsigned sub_group_size;
+	unsigned enqueued_num_sub_groups;
+	unsigned max_sub_group_size;
+	unsigned team_size; /**< harts sharing one work-group */
+} hp_launch;
+
+struct exec_wg;	      /* the executor's per-work-group fiber state */
+struct exec_instance; /* the executor's kernel instance */
+
+/** One work-group as seen from one hart. */
+typedef struct hp_group {
+	const hp_launch *l;
+	size_t group_id[3];
+	size_t local_size[3]; /**< actual: smaller in remainder groups */
+	size_t linear_size;   /**< product of local_size */
+	unsigned num_sub_groups;
+	void *local_mem;
+	struct exec_wg *wg; /**< NULL when the kernel has no barriers */
+	struct exec_instance *inst;
+} hp_group;
+
+/** One work-item. */
+typedef struct hp_item {
+	const hp_group *g;
+	size_t global_id[3];
+	size_t local_id[3];
+	size_t local_linear_id;
+} hp_item;
+
+/* ---- kernel descriptor and registration ---- */
+
+typedef void (*hp_kernel_fn)(const hp_item *it, const void *args);
+
+/** A kernel and its attributes (OpenCL __attribute__s and more). */
+typedef struct hp_kernel {
+	const char *name;
+	hp_kernel_fn fn;
+	/** reqd_work_group_size(X,Y,Z); all 0 = none. */
+	uint32_t reqd_work_group_size[3];
+	/** max_work_group_size(N); 0 = the device limit. */
+	uint32_t max_work_group_size;
+	/** Required sub-group size; 0 = the board's default. */
+	uint32_t sub_group_size;
+	/** Bytes of local memory each work-group gets (hp_local_mem()). */
+	uint32_t local_mem_bytes;
+	/** Exact size of the argument block the kernel reads; 0 = none. */
+	uint32_t args_size;
+	/** Fiber stack per work-item (barrier kernels); 0 = default. */
+	uint32_t stack_bytes;
+	/** Calls hp_barrier() or sub-group functions. */
+	bool uses_barriers;
+} hp_kernel;
+
+/** Define the kernel function @p name with the given parameter list. */
+#define HP_KERNEL(kname, ...) void hp_kfn_##kname(__VA_ARGS__)
+
+/**
+ * Declare kernel @p name and its attributes as designated initialisers,
+ * e.g. HP_REGISTER(k, .uses_barriers = true, .local_mem_bytes = 1024).
+ * Defines `const hp_kernel hp_kernel_<name>` for the registry.
+ */
+#define HP_REGISTER(kname, ...)                                                \
+	const hp_kernel hp_kernel_##kname = {                                  \
+		.name = #kname, .fn = hp_kfn_##kname, __VA_ARGS__}
+
+/* ---- work-item functions ---- */
+
+static inline unsigned hp_work_dim(const hp_item *it)
+{
+	return it->g->l->work_dim;
+}
+static inline size_t hp_global_size(const hp_item *it, unsigned d)
+{
+	return d < 3 ? it->g->l->global_size[d] : 1;
+}
+static inline size_t hp_global_id(const hp_item *it, unsigned d)
+{
+	return d < 3 ? it->global_id[d] : 0;
+}
+static inline size_t hp_global_offset(const hp_item *it, unsigned d)
+{
+	return d < 3 ? it->g->l->global_offset[d] : 0;
+}
+static inline size_t hp_local_size(const hp_item *it, unsigned d)
+{
+	return d < 3 ? it->g->local_size[d] : 1;
+}
+static inline size_t hp_enqueued_local_size(const hp_item *it, unsigned d)
+{
+	return d < 3 ? it->g->l->local_size[d] : 1;
+}
+static inline size_t hp_local_id(const hp_item *it, unsigned d)
+{
+	return d < 3 ? it->local_id[d] : 0;
+}
+static inline size_t hp_num_groups(const hp_item *it, unsigned d)
+{
+	return d < 3 ? it->g->l->num_groups[d] : 1;
+}
+static inline size_t hp_group_id(const hp_item *it, unsigned d)
+{
+	return d < 3 ? it->g->group_id[d] : 0;
+}
+static inline size_t hp_global_linear_id(const hp_item *it)
+{
+	const hp_launch *l = it->g->l;
+	return (it->global_id[0] - l->global_offset[0]) +
+	       ((it->global_id[1] - l->global_offset[1]) +
+		(it->global_id[2] - l->global_offset[2]) * l->global_size[1]) *
+		       l->global_size[0];
+}
+static inline size_t hp_local_linear_id(const hp_item *it)
+{
+	return it->local_linear_id;
+}
+
+/* ---- sub-group queries (OpenCL 3.0 sub-groups by lane grouping) ---- */
+
+/** Items of this sub-group (the last one of a group may be smaller). */
+static inline unsigned hp_sub_group_size(const hp_item *it)
+{
+	unsigned s = it->g->l->sub_group_size;
+	size_t first = it->local_linear_id / s * s;
+	size_t left = it->g->linear_size - first;
+	return left < s ? (unsigned)left : s;
+}
+static inline unsigned hp_max_sub_group_size(const hp_item *it)
+{
+	return it->g->l->max_sub_group_size;
+}
+static inline unsigned hp_num_sub_groups(const hp_item *it)
+{
+	return it->g->num_sub_groups;
+}
+static inline unsigned hp_enqueued_num_sub_groups(const hp_item *it)
+{
+	return it->g->l->enqueued_num_sub_groups;
+}
+static inline unsigned hp_sub_group_id(const hp_item *it)
+{
+	return (unsigned)(it->local_linear_id / it->g->l->sub_group_size);
+}
+static inline unsigned hp_sub_group_local_id(const hp_item *it)
+{
+	return (unsigned)(it->local_linear_id % it->g->l->sub_group_size);
+}
+
+/* ---- synchronisation and memory ---- */
+
+/** Work-group barrier (global and local memory fence included). */
+void hp_barrier(const hp_item *it);
+
+/** This work-group's local memory (kernel's local_mem_bytes). */
+static inline void *hp_local_mem(const hp_item *it)
+{
+	return it->g->local_mem;
+}
+
+/** Index of the hart running this work-item (diagnostics). */
+unsigned hp_hart(void);
+
+/* ---- sub-group functions (kernel must declare uses_barriers) ---- */
+
+void hp_sub_group_barrier(const hp_item *it);
+bool hp_sub_group_any(const hp_item *it, bool pred);
+bool hp_sub_group_all(const hp_item *it, bool pred);
+
+/*
+ * For each type T in (int, uint, long, ulong, float):
+ *   T hp_sub_group_broadcast_T(it, T x, unsigned lane)
+ *   T hp_sub_group_shuffle_T(it, T x, unsigned lane)
+ *   T hp_sub_group_reduce_OP_T(it, T x)
+ *   T hp_sub_group_scan_inclusive_OP_T(it, T x)
+ *   T hp_sub_group_scan_exclusive_OP_T(it, T x)
+ * with OP in (add, min, max). Exclusive scans start from the identity (0
+ * for add, the type's max for min, its lowest value for max; +-INFINITY
+ * for float min/max). shuffle reads lane `lane` of the sub-group (any lane
+ * per item); broadcast requires the same lane for all items.
+ */
+#define HP_SG_TYPES(X)                                                         \
+	X(int, int32_t)                                                        \
+	X(uint, uint32_t)                                                      \
+	X(long, int64_t)                                                       \
+	X(ulong, uint64_t)                                                     \
+	X(float, float)
+
+#define HP_SG_DECLARE_(tn, T)                                                  \
+	T hp_sub_group_broadcast_##tn(const hp_item *it, T x, unsigned lane);  \
+	T hp_sub_group_shuffle_##tn(const hp_item *it, T x, unsigned lane);    \
+	T hp_sub_group_reduce_add_##tn(const hp_item *it, T x);                \
+	T hp_sub_group_reduce_min_##tn(const hp_item *it, T x);                \
+	T hp_sub_group_reduce_max_##tn(const hp_item *it, T x);                \
+	T hp_sub_group_scan_inclusive_add_##tn(const hp_item *it, T x);        \
+	T hp_sub_group_scan_inclusive_min_##tn(const hp_item *it, T x);        \
+	T hp_sub_group_scan_inclusive_max_##tn(const hp_item *it, T x);        \
+	T hp_sub_group_scan_exclusive_add_##tn(const hp_item *it, T x);        \
+	T hp_sub_group_scan_exclusive_min_##tn(const hp_item *it, T x);        \
+	T hp_sub_group_scan_exclusive_max_##tn(const hp_item *it, T x);
+HP_SG_TYPES(HP_SG_DECLARE_)
+#undef HP_SG_DECLARE_
+
+/* ---- atomics on global and local memory (relaxed unless stated) ---- */
+
+#define HP_ATOMIC_DEFINE_(tn, T)                                               \
+	static inline T hp_atomic_add_##tn(T *p, T v)                          \
+	{                                                                      \
+		return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);             \
+	}                                                                      \
+	static inline T hp_atomic_sub_##tn(T *p, T v)                          \
+	{                                                                      \
+		return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);             \
+	}                                                                      \
+	static inline T hp_atomic_and_##tn(T *p, T v)                          \
+	{                                                                      \
+		return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);             \
+	}                                                                      \
+	static inline T hp_atomic_or_##tn(T *p, T v)                           \
+	{                                                                      \
+		return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);              \
+	}                                                                      \
+	static inline T hp_atomic_xor_##tn(T *p, T v)                          \
+	{                                                                      \
+		return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);             \
+	}                                                                      \
+	static inline T hp_atomic_xchg_##tn(T *p, T v)                         \
+	{                                                                      \
+		return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);            \
+	}                                                                      \
+	/** Returns the old value; stores @p v only if it was @p cmp. */       \
+	static inline T hp_atomic_cmpxchg_##tn(T *p, T cmp, T v)               \
+	{                                                                      \
+		__atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_RELAXED,   \
+					    __ATOMIC_RELAXED);                 \
+		return cmp;                                                    \
+	}                                                                      \
+	static inline T hp_atomic_min_##tn(T *p, T v)                          \
+	{                                                                      \
+		T old = __atomic_load_n(p, __ATOMIC_RELAXED);                  \
+		while (v < old && !__atomic_compare_exchange_n(                \
+					  p, &old, v, 1, __ATOMIC_RELAXED,     \
+					  __ATOMIC_RELAXED))                   \
+			continue;                                              \
+		return old;                                                    \
+	}                                                                      \
+	static inline T hp_atomic_max_##tn(T *p, T v)                          \
+	{                                                                      \
+		T old = __atomic_load_n(p, __ATOMIC_RELAXED);                  \
+		while (v > old && !__atomic_compare_exchange_n(                \
+					  p, &old, v, 1, __ATOMIC_RELAXED,     \
+					  __ATOMIC_RELAXED))                   \
+			continue;                                              \
+		return old;                                                    \
+	}
+HP_ATOMIC_DEFINE_(int, int32_t)
+HP_ATOMIC_DEFINE_(uint, uint32_t)
+#if !defined(__riscv) || __riscv_xlen == 64
+/* 64-bit atomics only where the ISA has them (not on RV32). */
+HP_ATOMIC_DEFINE_(long, int64_t)
+HP_ATOMIC_DEFINE_(ulong, uint64_t)
+#endif
+#undef HP_ATOMIC_DEFINE_
+
+/** Make this work-item's earlier global writes visible to other harts. */
+static inline void hp_mem_fence(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+#endif

@@ -1,0 +1,3 @@
+# The kernel library and its registry.
+kernels-srcs := kernels/registry.c kernels/ids.c kernels/barrier_rotate.c \
+                kernels/wg_count.c kernels/sg_ops.c

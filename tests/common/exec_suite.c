@@ -1,0 +1,882 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Executor tests, checked against the independent NDRange reference
+ * (ndref.c) and references computed here from the reference's records:
+ * ids over many launches, barrier_rotate, wg_count and sg_ops in partial
+ * groups and teams, every enqueue error, several instances at once,
+ * queues and dependencies, faults, and a many-instance stress.
+ */
+#include "exec_suite.h"
+#include "diag.h"
+#include "exec.h"
+#include "ndref.h"
+#include "registry.h"
+#include <hal/hart.h>
+#include <hal/heap.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ITEMS 4096u
+#define MAX_CONC 8u
+
+static suite_ctx *S;
+static uint64_t *records[MAX_CONC], *expect;
+static uint32_t *counts[MAX_CONC], *u32out;
+static int32_t *sg_in;
+static uint64_t *sg_out;
+static uint32_t *group_size; /* by group linear id, from the reference */
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		S->checks++;                                                   \
+		if (!(cond)) {                                                 \
+			S->failures++;                                         \
+			S->printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
+			S->printf(__VA_ARGS__);                                \
+			S->printf("\n");                                       \
+		}                                                              \
+	} while (0)
+
+/* ---- test-only kernels ---- */
+
+HP_KERNEL(bad_barrier, const hp_item *it, const void *args)
+{
+	(void)args;
+	hp_barrier(it); /* not declared: a runtime fault */
+}
+HP_REGISTER(bad_barrier, .uses_barriers = false);
+
+HP_KERNEL(divergent, const hp_item *it, const void *args)
+{
+	(void)args;
+	if (hp_local_linear_id(it) != 0)
+		hp_barrier(it); /* item 0 returns: the others wait forever */
+}
+HP_REGISTER(divergent, .uses_barriers = true);
+
+static unsigned deep(unsigned n)
+{
+	volatile char pad[64];
+	for (unsigned i = 0; i < sizeof(pad); i++)
+		pad[i] = (char)n;
+	return n ? deep(n - 1) + pad[63] : 0;
+}
+
+HP_KERNEL(overflow, const hp_item *it, const void *args)
+{
+	(void)args;
+	/* ~24 KiB of frames on a 512-byte stack: far past it, yet (from the
+	 * top item of 64) still inside the hart's fiber arena. */
+	if (hp_local_linear_id(it) == 63)
+		deep(256);
+	hp_barrier(it);
+}
+HP_REGISTER(overflow, .uses_barriers = true, .stack_bytes = 512);
+
+/* ---- helpers ---- */
+
+static ndref_launch ref_of(const exec_cmd *c)
+{
+	const exec_range *r = &c->range;
+	ndref_launch l = {
+		.work_dim = r->work_dim,
+		.local_given = r->local_given,
+		.uniform = r->uniform,
+		.sub_group_size = c->launch.sub_group_size,
+		.harts = exec_dev.harts,
+		.dev_max_wg = exec_dev.max_work_group_size,
+		.kernel_max_wg = c->kernel->max_work_group_size,
+	};
+	for (unsigned d = 0; d < 3; d++) {
+		l.global[d] = r->global[d];
+		l.offset[d] = r->offset[d];
+		l.local[d] = r->local[d];
+		l.reqd[d] = r->reqd[0] ? r->reqd[d]
+				       : c->kernel->reqd_work_group_size[d];
+		l.dev_max_item[d] = exec_dev.max_work_item_sizes[d];
+	}
+	return l;
+}
+
+/* Records a correct run writes, with the local size the executor chose. */
+static uint64_t expected_records(const exec_cmd *c, uint64_t *out)
+{
+	ndref_launch l = ref_of(c);
+	uint64_t e[3] = {c->launch.local_size[0], c->launch.local_size[1],
+			 c->launch.local_size[2]};
+	uint64_t n = ndref_items(&l);
+	ndref_expected(&l, e, out, u32out);
+	return n;
+}
+
+static void cmd_init(exec_cmd *c, const hp_kernel *k, const void *args,
+		     uint32_t args_size, exec_range r)
+{
+	memset(c, 0, sizeof(*c));
+	c->kernel = k;
+	c->args = args;
+	c->args_size = args_size;
+	c->range = r;
+}
+
+static int run(exec_cmd *c)
+{
+	int rc = exec_enqueue(NULL, c);
+	return rc ? rc : exec_wait(c);
+}
+
+static const char *range_str(const exec_range *r)
+{
+	static char buf[160];
+	char *p = buf;
+	const char *end = buf + sizeof(buf);
+	p += snprintf(p, (size_t)(end - p), "dim %u global", r->work_dim);
+	for (unsigned d = 0; d < r->work_dim; d++)
+		p += snprintf(p, (size_t)(end - p), " %llu",
+			      (unsigned long long)r->global[d]);
+	if (r->local_given)
+		p += snprintf(p, (size_t)(end - p), " local %llu,%llu,%llu",
+			      (unsigned long long)r->local[0],
+			      (unsigned long long)r->local[1],
+			      (unsigned long long)r->local[2]);
+	if (r->offset[0] || r->offset[1] || r->offset[2])
+		p += snprintf(p, (size_t)(end - p), " offset %llx,%llx,%llx",
+			      (unsigned long long)r->offset[0],
+			      (unsigned long long)r->offset[1],
+			      (unsigned long long)r->offset[2]);
+	snprintf(p, (size_t)(end - p), "%s sg %u team %u",
+		 r->uniform ? " uniform" : "", r->sub_group_size, r->team_size);
+	return buf;
+}
+
+/* ---- ids over many launches ---- */
+
+static void check_ids(exec_cmd *c, unsigned slot)
+{
+	ndref_launch l = ref_of(c);
+	char msg[160];
+	int rc = ndref_check(&l, records[slot], counts[slot], ndref_items(&l),
+			     msg, sizeof(msg));
+	CHECK(rc == 0, "ids %s: %s", range_str(&c->range), msg);
+}
+
+static void ids_launch(exec_range r)
+{
+	static exec_cmd c;
+	static hp_ids_args a;
+	uint64_t n = 1;
+	for (unsigned d = 0; d < r.work_dim; d++)
+		n *= r.global[d];
+	if (n > MAX_ITEMS)
+		return;
+	memset(counts[0], 0, n * sizeof(uint32_t));
+	a.records = (uintptr_t)records[0];
+	a.counts = (uintptr_t)counts[0];
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	int rc = run(&c);
+	CHECK(rc == 0, "ids %s: status %s", range_str(&r), hp_error_name(rc));
+	if (rc == 0)
+		check_ids(&c, 0);
+}
+
+static void part_ids(void)
+{
+	/* Sizes chosen so that groups are partial in every combination of
+	 * dimensions (all 8 regions in 3-D). */
+	static const uint64_t g1[] = {1, 7, 64, 100, 257, 1000, 4096};
+	static const uint64_t l1[] = {1, 3, 8, 16, 64, 256};
+	for (unsigned a = 0; a < 7; a++) {
+		exec_range r = {.work_dim = 1, .global = {g1[a]}};
+		ids_launch(r); /* local chosen */
+		for (unsigned b = 0; b < 6; b++) {
+			r.local[0] = l1[b];
+			r.local_given = true;
+			ids_launch(r);
+			if (S->quick)
+				break;
+		}
+	}
+	static const uint64_t g2[][2] = {{10, 7}, {33, 17}, {64, 64}, {5, 100}};
+	static const uint64_t l2[][2] = {{4, 3}, {8, 8}, {16, 2}, {1, 5}};
+	for (unsigned a = 0; a < 4; a++)
+		for (unsigned b = 0; b < 4; b++) {
+			exec_range r = {.work_dim = 2,
+					.global = {g2[a][0], g2[a][1]},
+					.local = {l2[b][0], l2[b][1]},
+					.local_given = true};
+			ids_launch(r);
+			r.local_given = false;
+			if (b == 0)
+				ids_launch(r);
+		}
+	static const uint64_t g3[][3] = {{5, 6, 7}, {9, 10, 11}, {16, 8, 4}};
+	static const uint64_t l3[][3] = {{2, 4, 3}, {4, 4, 4}, {3, 1, 2}};
+	for (unsigned a = 0; a < 3; a++)
+		for (unsigned b = 0; b < 3; b++) {
+			exec_range r = {
+				.work_dim = 3,
+				.global = {g3[a][0], g3[a][1], g3[a][2]},
+				.local = {l3[b][0], l3[b][1], l3[b][2]},
+				.local_given = true};
+			ids_launch(r);
+			r.local_given = false;
+			ids_launch(r);
+		}
+	/* Offsets, including the top of size_t. */
+	size_t top = (size_t)-1;
+	exec_range r = {.work_dim = 3,
+			.global = {5, 4, 3},
+			.offset = {top - 5, 1000, top - 3},
+			.local = {2, 3, 2},
+			.local_given = true};
+	ids_launch(r);
+	r.local_given = false;
+	ids_launch(r);
+	r = (exec_range){.work_dim = 1, .global = {300}, .offset = {top - 300}};
+	ids_launch(r);
+	r = (exec_range){.work_dim = 2,
+			 .global = {31, 9},
+			 .offset = {(size_t)1 << (8 * sizeof(size_t) - 1), 7},
+			 .local = {8, 4},
+			 .local_given = true};
+	ids_launch(r);
+	/* Uniform-only, required sizes, sub-group sizes, teams. */
+	r = (exec_range){.work_dim = 2, .global = {48, 20}, .uniform = true};
+	ids_launch(r);
+	r = (exec_range){.work_dim = 2, .global = {50, 20}, .reqd = {4, 5, 1}};
+	ids_launch(r);
+	static const unsigned sgs[] = {1, 2, 4, 16, 32, 64};
+	for (unsigned i = 0; i < 6; i++) {
+		r = (exec_range){.work_dim = 2,
+				 .global = {37, 11},
+				 .local = {12, 3},
+				 .local_given = true,
+				 .sub_group_size = sgs[i]};
+		ids_launch(r);
+	}
+	for (unsigned t = 2; t <= exec_dev.harts && t <= 4; t *= 2) {
+		r = (exec_range){.work_dim = 2,
+				 .global = {37, 11},
+				 .local = {12, 3},
+				 .local_given = true,
+				 .team_size = t};
+		ids_launch(r);
+	}
+	/* Zero global size: a successful no-op. */
+	static exec_cmd z;
+	static hp_ids_args a;
+	cmd_init(&z, &hp_kernel_ids, &a, sizeof(a),
+		 (exec_range){.work_dim = 2, .global = {0, 9}});
+	CHECK(run(&z) == 0, "empty range: status %d", z.status);
+}
+
+/* ---- barrier_rotate, wg_count ---- */
+
+static void rotate_launch(exec_range r)
+{
+	static exec_cmd c;
+	static hp_barrier_rotate_args a;
+	a.out = (uintptr_t)u32out;
+	cmd_init(&c, &hp_kernel_barrier_rotate, &a, sizeof(a), r);
+	int rc = run(&c);
+	CHECK(rc == 0, "barrier_rotate %s: status %s", range_str(&r),
+	      hp_error_name(rc));
+	if (rc)
+		return;
+	/* u32out now holds the results; the reference overwrites counts in
+	 * u32out, so keep the results aside first. */
+	uint64_t n = 1;
+	for (unsigned d = 0; d < r.work_dim; d++)
+		n *= r.global[d];
+	uint32_t *got = (uint32_t *)sg_out;
+	memcpy(got, u32out, n * sizeof(uint32_t));
+	expected_records(&c, expect);
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t *e = expect + i * HP_IDS_NCOLS;
+		uint64_t size =
+			e[HP_IDS_LSZ0] * e[HP_IDS_LSZ1] * e[HP_IDS_LSZ2];
+		uint64_t want = (e[HP_IDS_LLIN] + 1) % size;
+		if (got[i] != want) {
+			CHECK(0,
+			      "barrier_rotate %s: item %llu got %u want %llu",
+			      range_str(&r), (unsigned long long)i, got[i],
+			      (unsigned long long)want);
+			return;
+		}
+	}
+	S->checks++;
+}
+
+static void count_launch(exec_range r)
+{
+	static exec_cmd c;
+	static hp_wg_count_args a;
+	static uint32_t total;
+	total = 0;
+	a.per_group = (uintptr_t)group_size;
+	a.total = (uintptr_t)&total;
+	cmd_init(&c, &hp_kernel_wg_count, &a, sizeof(a), r);
+	int rc = run(&c);
+	CHECK(rc == 0, "wg_count %s: status %s", range_str(&r),
+	      hp_error_name(rc));
+	if (rc)
+		return;
+	uint64_t n = expected_records(&c, expect);
+	CHECK(total == n, "wg_count %s: total %u want %llu", range_str(&r),
+	      total, (unsigned long long)n);
+	/* Each group's count is its actual size (from the reference). */
+	const hp_launch *l = &c.launch;
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t *e = expect + i * HP_IDS_NCOLS;
+		uint64_t g =
+			e[HP_IDS_WID0] +
+			l->num_groups[0] * (e[HP_IDS_WID1] +
+					    l->num_groups[1] * e[HP_IDS_WID2]);
+		uint64_t size =
+			e[HP_IDS_LSZ0] * e[HP_IDS_LSZ1] * e[HP_IDS_LSZ2];
+		if (group_size[g] != size) {
+			CHECK(0, "wg_count %s: group %llu counted %u want %llu",
+			      range_str(&r), (unsigned long long)g,
+			      group_size[g], (unsigned long long)size);
+			return;
+		}
+	}
+	S->checks++;
+}
+
+static void part_barriers(void)
+{
+	static const exec_range rs[] = {
+		{.work_dim = 1,
+		 .global = {100},
+		 .local = {16},
+		 .local_given = 1},
+		{.work_dim = 1,
+		 .global = {1000},
+		 .local = {256},
+		 .local_given = 1},
+		{.work_dim = 2,
+		 .global = {10, 7},
+		 .local = {4, 3},
+		 .local_given = 1},
+		{.work_dim = 3,
+		 .global = {9, 10, 11},
+		 .local = {4, 4, 4},
+		 .local_given = 1},
+		{.work_dim = 2, .global = {33, 17}},
+		{.work_dim = 1, .global = {5}, .local = {1}, .local_given = 1},
+	};
+	for (unsigned i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+		for (unsigned t = 1; t <= 4 && t <= exec_dev.harts; t *= 2) {
+			exec_range r = rs[i];
+			r.team_size = t;
+			rotate_launch(r);
+			count_launch(r);
+			if (S->quick && t == 2)
+				break;
+		}
+}
+
+/* ---- sub-group functions ---- */
+
+/* Expected sg_ops results of one item for one type, from its sub-group's
+ * inputs in lane order (the same left folds the definition gives). */
+#define REF_TYPE(tn, T, U, LOWEST, HIGHEST)                                    \
+	static void ref_##tn(const int32_t *lanes, unsigned n, unsigned me,    \
+			     uint64_t *want)                                   \
+	{                                                                      \
+		T v[64] = {0}, res[HP_SG_PER_TYPE];                            \
+		for (unsigned k = 0; k < n; k++)                               \
+			v[k] = (T)lanes[k];                                    \
+		res[HP_SG_BCAST0] = v[0];                                      \
+		res[HP_SG_BCAST_LAST] = v[n - 1];                              \
+		res[HP_SG_SHUFFLE] = v[(me + 1) % n];                          \
+		T add = v[0], mn = v[0], mx = v[0];                            \
+		for (unsigned k = 1; k < n; k++) {                             \
+			add = (T)((U)add + (U)v[k]);                           \
+			mn = v[k] < mn ? v[k] : mn;                            \
+			mx = v[k] > mx ? v[k] : mx;                            \
+		}                                                              \
+		res[HP_SG_RED_ADD] = add;                                      \
+		res[HP_SG_RED_MIN] = mn;                                       \
+		res[HP_SG_RED_MAX] = mx;                                       \
+		T ia = v[0], imn = v[0], imx = v[0];                           \
+		T ea = 0, emn = HIGHEST, emx = LOWEST;                         \
+		for (unsigned k = 1; k <= me; k++) {                           \
+			ea = (T)((U)ea + (U)v[k - 1]);                         \
+			emn = v[k - 1] < emn ? v[k - 1] : emn;                 \
+			emx = v[k - 1] > emx ? v[k - 1] : emx;                 \
+			ia = (T)((U)ia + (U)v[k]);                             \
+			imn = v[k] < imn ? v[k] : imn;                         \
+			imx = v[k] > imx ? v[k] : imx;                         \
+		}                                                              \
+		res[HP_SG_INC_ADD] = ia;                                       \
+		res[HP_SG_INC_MIN] = imn;                                      \
+		res[HP_SG_INC_MAX] = imx;                                      \
+		res[HP_SG_EXC_ADD] = ea;                                       \
+		res[HP_SG_EXC_MIN] = emn;                                      \
+		res[HP_SG_EXC_MAX] = emx;                                      \
+		for (unsigned k = 0; k < HP_SG_PER_TYPE; k++) {                \
+			uint64_t bits = 0;                                     \
+			memcpy(&bits, &res[k], sizeof(T));                     \
+			want[k] = bits;                                        \
+		}                                                              \
+	}
+REF_TYPE(int, int32_t, uint32_t, INT32_MIN, INT32_MAX)
+REF_TYPE(uint, uint32_t, uint32_t, 0, UINT32_MAX)
+REF_TYPE(long, int64_t, uint64_t, INT64_MIN, INT64_MAX)
+REF_TYPE(ulong, uint64_t, uint64_t, 0, UINT64_MAX)
+REF_TYPE(float, float, float, -__builtin_inff(), __builtin_inff())
+
+static void sg_launch(exec_range r)
+{
+	static exec_cmd c;
+	static hp_sg_ops_args a;
+	uint64_t n = 1;
+	for (unsigned d = 0; d < r.work_dim; d++)
+		n *= r.global[d];
+	for (uint64_t i = 0; i < n; i++) /* mixed signs, some repeats */
+		sg_in[i] = (int32_t)((i * 2654435761u) % 2001u) - 1000;
+	a.in = (uintptr_t)sg_in;
+	a.out = (uintptr_t)sg_out;
+	cmd_init(&c, &hp_kernel_sg_ops, &a, sizeof(a), r);
+	int rc = run(&c);
+	CHECK(rc == 0, "sg_ops %s: status %s (%s)", range_str(&r),
+	      hp_error_name(rc), c.error_detail ? c.error_detail : "");
+	if (rc)
+		return;
+	expected_records(&c, expect);
+	const hp_launch *l = &c.launch;
+	/* Global linear id of every (group, local linear id). */
+	static uint32_t where[MAX_ITEMS * 2];
+	uint64_t per_group = l->enqueued_linear;
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t *e = expect + i * HP_IDS_NCOLS;
+		uint64_t g =
+			e[HP_IDS_WID0] +
+			l->num_groups[0] * (e[HP_IDS_WID1] +
+					    l->num_groups[1] * e[HP_IDS_WID2]);
+		where[g * per_group + e[HP_IDS_LLIN]] = (uint32_t)i;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t *e = expect + i * HP_IDS_NCOLS;
+		uint64_t g =
+			e[HP_IDS_WID0] +
+			l->num_groups[0] * (e[HP_IDS_WID1] +
+					    l->num_groups[1] * e[HP_IDS_WID2]);
+		unsigned me = (unsigned)e[HP_IDS_SGLID];
+		unsigned cnt = (unsigned)e[HP_IDS_SGSZ];
+		uint64_t first = e[HP_IDS_LLIN] - me;
+		int32_t lanes[64];
+		for (unsigned k = 0; k < cnt; k++)
+			lanes[k] = sg_in[where[g * per_group + first + k]];
+		uint64_t want[HP_SG_OUTS];
+		ref_int(lanes, cnt, me, want + 0 * HP_SG_PER_TYPE);
+		ref_uint(lanes, cnt, me, want + 1 * HP_SG_PER_TYPE);
+		ref_long(lanes, cnt, me, want + 2 * HP_SG_PER_TYPE);
+		ref_ulong(lanes, cnt, me, want + 3 * HP_SG_PER_TYPE);
+		ref_float(lanes, cnt, me, want + 4 * HP_SG_PER_TYPE);
+		bool any = false, all = true;
+		for (unsigned k = 0; k < cnt; k++) {
+			any = any || lanes[k] > 0;
+			all = all && lanes[k] > 0;
+		}
+		want[HP_SG_ANY] = any;
+		want[HP_SG_ALL] = all;
+		want[HP_SG_BARRIER] = (uint64_t)(int64_t)lanes[(me + 1) % cnt];
+		const uint64_t *got = sg_out + i * HP_SG_OUTS;
+		for (unsigned k = 0; k < HP_SG_OUTS; k++)
+			if (got[k] != want[k]) {
+				CHECK(0,
+				      "sg_ops %s: item %llu result %u is %llx, "
+				      "want %llx",
+				      range_str(&r), (unsigned long long)i, k,
+				      (unsigned long long)got[k],
+				      (unsigned long long)want[k]);
+				return;
+			}
+	}
+	S->checks++;
+}
+
+static void part_subgroups(void)
+{
+	static const exec_range rs[] = {
+		{.work_dim = 1,
+		 .global = {100},
+		 .local = {20},
+		 .local_given = 1},
+		{.work_dim = 2,
+		 .global = {13, 9},
+		 .local = {6, 5},
+		 .local_given = 1},
+		{.work_dim = 3,
+		 .global = {7, 5, 3},
+		 .local = {3, 2, 2},
+		 .local_given = 1},
+		{.work_dim = 1, .global = {300}},
+	};
+	static const unsigned sgs[] = {0, 1, 4, 16, 64};
+	for (unsigned i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+		for (unsigned s = 0; s < 5; s++) {
+			exec_range r = rs[i];
+			r.sub_group_size = sgs[s];
+			sg_launch(r);
+			if (s == 0 && exec_dev.harts >= 2) {
+				r.team_size = 2;
+				sg_launch(r);
+			}
+			if (S->quick && s == 2)
+				break;
+		}
+}
+
+/* ---- errors ---- */
+
+static void expect_error(exec_cmd *c, int want, const char *what)
+{
+	int rc = exec_enqueue(NULL, c);
+	CHECK(rc == want && exec_status(c) == want, "%s: got %s, want %s", what,
+	      hp_error_name(rc), hp_error_name(want));
+}
+
+static void part_errors(void)
+{
+	static exec_cmd c;
+	static hp_ids_args a;
+	exec_range ok = {.work_dim = 1, .global = {16}};
+	size_t top = (size_t)-1;
+
+	cmd_init(&c, NULL, &a, sizeof(a), ok);
+	expect_error(&c, HP_INVALID_KERNEL, "no kernel");
+	exec_range r = ok;
+	r.work_dim = 4;
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_WORK_DIMENSION, "work_dim 4");
+	r = ok;
+	r.offset[0] = top - 8;
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_GLOBAL_OFFSET, "offset at top");
+	if (sizeof(size_t) < 8) {
+		r = ok;
+		r.global[0] = (uint64_t)top + 1;
+		cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+		expect_error(&c, HP_INVALID_GLOBAL_WORK_SIZE,
+			     "global > size_t");
+	}
+	r = ok;
+	r.local_given = true;
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_WORK_GROUP_SIZE, "local 0");
+	r.local[0] = 300;
+	r.global[0] = 600;
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_WORK_ITEM_SIZE, "local 300");
+	r = (exec_range){.work_dim = 2,
+			 .global = {64, 64},
+			 .local = {64, 8},
+			 .local_given = true};
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_WORK_GROUP_SIZE, "local 64x8");
+	r = (exec_range){.work_dim = 1,
+			 .global = {100},
+			 .local = {8},
+			 .local_given = true,
+			 .uniform = true};
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_WORK_GROUP_SIZE, "uniform 100/8");
+	r = (exec_range){.work_dim = 1,
+			 .global = {64},
+			 .local = {8},
+			 .local_given = true,
+			 .reqd = {16, 1, 1}};
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_WORK_GROUP_SIZE, "reqd 16 vs local 8");
+	cmd_init(&c, &hp_kernel_ids, NULL, sizeof(a), ok);
+	expect_error(&c, HP_INVALID_KERNEL_ARGS, "no args");
+	cmd_init(&c, &hp_kernel_ids, &a, 4, ok);
+	expect_error(&c, HP_INVALID_KERNEL_ARGS, "short args");
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), ok);
+	c.num_wait = 1;
+	expect_error(&c, HP_INVALID_EVENT_WAIT_LIST, "wait list NULL");
+	static exec_cmd *const null_entry[1] = {NULL};
+	c.wait_list = null_entry;
+	expect_error(&c, HP_INVALID_EVENT_WAIT_LIST, "wait list entry NULL");
+	r = ok;
+	r.sub_group_size = 3;
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_VALUE, "sub-group size 3");
+	r = ok;
+	r.team_size = exec_dev.harts + 1;
+	cmd_init(&c, &hp_kernel_ids, &a, sizeof(a), r);
+	expect_error(&c, HP_INVALID_VALUE, "team > harts");
+	static const hp_kernel big_local = {
+		.name = "big", .fn = NULL, .local_mem_bytes = 1u << 20};
+	hp_kernel bl = big_local;
+	bl.fn = hp_kernel_ids.fn;
+	cmd_init(&c, &bl, &a, sizeof(a), ok);
+	expect_error(&c, HP_OUT_OF_RESOURCES, "1 MiB local memory");
+}
+
+/* ---- faults at run time ---- */
+
+extern const hp_kernel hp_kernel_bad_barrier, hp_kernel_divergent,
+	hp_kernel_overflow;
+
+static void part_faults(void)
+{
+	static exec_cmd c;
+	exec_range r = {
+		.work_dim = 1, .global = {64}, .local = {8}, .local_given = 1};
+	cmd_init(&c, &hp_kernel_bad_barrier, NULL, 0, r);
+	CHECK(run(&c) == HP_KERNEL_FAULT, "barrier without uses_barriers: %s",
+	      hp_error_name(c.status));
+	cmd_init(&c, &hp_kernel_divergent, NULL, 0, r);
+	CHECK(run(&c) == HP_KERNEL_FAULT && c.error_detail &&
+		      strstr(c.error_detail, "barriers"),
+	      "divergent barrier: %s", hp_error_name(c.status));
+	exec_range r64 = {
+		.work_dim = 1, .global = {64}, .local = {64}, .local_given = 1};
+	cmd_init(&c, &hp_kernel_overflow, NULL, 0, r64);
+	CHECK(run(&c) == HP_KERNEL_FAULT && c.error_detail &&
+		      strstr(c.error_detail, "stack"),
+	      "stack overflow: %s", hp_error_name(c.status));
+	/* The executor still serves after faults. */
+	ids_launch((exec_range){.work_dim = 1, .global = {200}});
+}
+
+/* ---- several instances at once, queues, dependencies ---- */
+
+static void part_concurrent(void)
+{
+	static exec_cmd c[MAX_CONC];
+	static hp_ids_args a[MAX_CONC];
+	static const exec_range rs[MAX_CONC] = {
+		{.work_dim = 1,
+		 .global = {2048},
+		 .local = {4},
+		 .local_given = 1},
+		{.work_dim = 2,
+		 .global = {40, 50},
+		 .local = {3, 3},
+		 .local_given = 1},
+		{.work_dim = 3, .global = {12, 12, 12}},
+		{.work_dim = 1,
+		 .global = {1999},
+		 .local = {1},
+		 .local_given = 1},
+		{.work_dim = 2,
+		 .global = {64, 32},
+		 .local = {8, 1},
+		 .local_given = 1},
+		{.work_dim = 1, .global = {3000}},
+		{.work_dim = 3,
+		 .global = {9, 9, 9},
+		 .local = {2, 2, 2},
+		 .local_given = 1},
+		{.work_dim = 1,
+		 .global = {777},
+		 .local = {7},
+		 .local_given = 1},
+	};
+	for (unsigned i = 0; i < MAX_CONC; i++) {
+		uint64_t n = rs[i].global[0] *
+			     (rs[i].work_dim > 1 ? rs[i].global[1] : 1) *
+			     (rs[i].work_dim > 2 ? rs[i].global[2] : 1);
+		memset(counts[i], 0, n * sizeof(uint32_t));
+		a[i].records = (uintptr_t)records[i];
+		a[i].counts = (uintptr_t)counts[i];
+		cmd_init(&c[i], &hp_kernel_ids, &a[i], sizeof(a[i]), rs[i]);
+		CHECK(exec_enqueue(NULL, &c[i]) == 0, "concurrent enqueue %u",
+		      i);
+	}
+	unsigned harts_per[MAX_CONC];
+	for (unsigned i = 0; i < MAX_CONC; i++) {
+		CHECK(exec_wait(&c[i]) == 0, "concurrent %u: %s", i,
+		      hp_error_name(c[i].status));
+		check_ids(&c[i], i);
+		/* How many harts ran work-items of this instance. */
+		uint64_t n = ndref_items(&(ndref_launch){
+			.work_dim = rs[i].work_dim,
+			.global = {rs[i].global[0], rs[i].global[1],
+				   rs[i].global[2]}});
+		static uint8_t seen[512];
+		memset(seen, 0, sizeof(seen));
+		harts_per[i] = 0;
+		for (uint64_t k = 0; k < n; k++) {
+			uint64_t h = records[i][k * HP_IDS_NCOLS + HP_IDS_HART];
+			if (h < 512 && !seen[h]) {
+				seen[h] = 1;
+				harts_per[i]++;
+			}
+		}
+	}
+	S->printf("suite: 8 instances at once ran on");
+	for (unsigned i = 0; i < MAX_CONC; i++)
+		S->printf(" %u", harts_per[i]);
+	S->printf(" harts\n");
+
+	/* In-order queue: each starts after the previous ends; an empty
+	 * command in the middle. */
+	static exec_queue q;
+	q = (exec_queue){.in_order = true};
+	static exec_cmd chain[4];
+	for (unsigned i = 0; i < 4; i++) {
+		memset(counts[i], 0, 512 * sizeof(uint32_t));
+		a[i].records = (uintptr_t)records[i];
+		a[i].counts = (uintptr_t)counts[i];
+		exec_range r = {.work_dim = 1, .global = {i == 2 ? 0 : 512}};
+		cmd_init(&chain[i], &hp_kernel_ids, &a[i], sizeof(a[i]), r);
+		CHECK(exec_enqueue(&q, &chain[i]) == 0, "chain enqueue %u", i);
+	}
+	CHECK(exec_wait(&chain[3]) == 0, "chain end: %s",
+	      hp_error_name(chain[3].status));
+	for (unsigned i = 1; i < 4; i++)
+		CHECK(exec_status(&chain[i - 1]) == 0 &&
+			      chain[i].t_start >= chain[i - 1].t_end,
+		      "in-order: %u started before %u ended", i, i - 1);
+	check_ids(&chain[3], 3);
+
+	/* A failure aborts the commands that wait for it (and theirs), not
+	 * the next one in the in-order queue. */
+	static exec_cmd fail, after, after2, next;
+	static exec_cmd *const wfail[] = {&fail}, *const wafter[] = {&after};
+	cmd_init(&fail, &hp_kernel_bad_barrier, NULL, 0,
+		 (exec_range){.work_dim = 1,
+			      .global = {64},
+			      .local = {8},
+			      .local_given = 1});
+	exec_enqueue(&q, &fail);
+	cmd_init(&after, &hp_kernel_ids, &a[0], sizeof(a[0]),
+		 (exec_range){.work_dim = 1, .global = {64}});
+	after.wait_list = wfail;
+	after.num_wait = 1;
+	exec_enqueue(NULL, &after);
+	cmd_init(&after2, &hp_kernel_ids, &a[0], sizeof(a[0]),
+		 (exec_range){.work_dim = 1, .global = {64}});
+	after2.wait_list = wafter;
+	after2.num_wait = 1;
+	exec_enqueue(NULL, &after2);
+	memset(counts[1], 0, 64 * sizeof(uint32_t));
+	a[1].records = (uintptr_t)records[1];
+	a[1].counts = (uintptr_t)counts[1];
+	cmd_init(&next, &hp_kernel_ids, &a[1], sizeof(a[1]),
+		 (exec_range){.work_dim = 1, .global = {64}});
+	exec_enqueue(&q, &next);
+	CHECK(exec_wait(&after2) == HP_ABORTED, "after a failure: %s",
+	      hp_error_name(after2.status));
+	CHECK(exec_status(&after) == HP_ABORTED, "after: %s",
+	      hp_error_name(after.status));
+	CHECK(exec_status(&fail) == HP_KERNEL_FAULT, "failing: %s",
+	      hp_error_name(fail.status));
+	CHECK(exec_wait(&next) == 0 && next.t_start >= fail.t_end,
+	      "next in queue after a failure: %s", hp_error_name(next.status));
+	check_ids(&next, 1);
+
+	/* Out-of-order diamond gate -> A -> B, C -> D, held by a user event
+	 * until all are enqueued. */
+	static exec_cmd gate, A, B, C, D;
+	static exec_cmd *const wg[] = {&gate}, *const wa[] = {&A},
+			       *const wbc[] = {&B, &C};
+	exec_cmd *dm[4] = {&A, &B, &C, &D};
+	for (unsigned i = 0; i < 4; i++) {
+		memset(counts[i], 0, 1000 * sizeof(uint32_t));
+		a[i].records = (uintptr_t)records[i];
+		a[i].counts = (uintptr_t)counts[i];
+		cmd_init(dm[i], &hp_kernel_ids, &a[i], sizeof(a[i]),
+			 (exec_range){.work_dim = 1, .global = {1000}});
+	}
+	A.wait_list = wg;
+	A.num_wait = 1;
+	B.wait_list = C.wait_list = wa;
+	B.num_wait = C.num_wait = 1;
+	D.wait_list = wbc;
+	D.num_wait = 2;
+	exec_queue ooo = {.in_order = false};
+	exec_user_event_init(&gate);
+	exec_enqueue(&ooo, &A);
+	exec_enqueue(&ooo, &B);
+	exec_enqueue(&ooo, &C);
+	exec_enqueue(&ooo, &D);
+	CHECK(exec_status(&A) == EXEC_QUEUED && exec_status(&D) == EXEC_QUEUED,
+	      "held by the gate: A %d D %d", A.status, D.status);
+	static exec_cmd never;
+	memset(&never, 0, sizeof(never));
+	static exec_cmd *const wnever[] = {&never};
+	static exec_cmd bad;
+	cmd_init(&bad, &hp_kernel_ids, &a[0], sizeof(a[0]),
+		 (exec_range){.work_dim = 1, .global = {8}});
+	bad.wait_list = wnever;
+	bad.num_wait = 1;
+	expect_error(&bad, HP_INVALID_EVENT_WAIT_LIST, "never enqueued");
+	exec_user_event_set(&gate, 0);
+	CHECK(exec_wait(&D) == 0, "diamond D: %s", hp_error_name(D.status));
+	CHECK(B.t_start >= A.t_end && C.t_start >= A.t_end &&
+		      D.t_start >= B.t_end && D.t_start >= C.t_end,
+	      "diamond order");
+	for (unsigned i = 0; i < 4; i++)
+		check_ids(dm[i], i);
+}
+
+/* Many instances of tiny groups at once: every work-item exactly once. */
+static void part_hammer(void)
+{
+	static exec_cmd c[MAX_CONC];
+	static hp_ids_args a[MAX_CONC];
+	unsigned rounds = S->quick ? 2 : 6;
+	for (unsigned round = 0; round < rounds; round++) {
+		for (unsigned i = 0; i < MAX_CONC; i++) {
+			exec_range r = {.work_dim = 1,
+					.global = {1024 + 97 * i},
+					.local = {1 + (i + round) % 3},
+					.local_given = true};
+			memset(counts[i], 0, 2048 * sizeof(uint32_t));
+			a[i].records = (uintptr_t)records[i];
+			a[i].counts = (uintptr_t)counts[i];
+			cmd_init(&c[i], &hp_kernel_ids, &a[i], sizeof(a[i]), r);
+			exec_enqueue(NULL, &c[i]);
+		}
+		for (unsigned i = 0; i < MAX_CONC; i++) {
+			CHECK(exec_wait(&c[i]) == 0, "hammer %u", i);
+			check_ids(&c[i], i);
+		}
+	}
+}
+
+unsigned suite_main(suite_ctx *s)
+{
+	S = s;
+	size_t rec = MAX_ITEMS * HP_IDS_NCOLS * sizeof(uint64_t);
+	for (unsigned i = 0; i < MAX_CONC; i++) {
+		if (!records[i])
+			records[i] = hal_heap_alloc(rec, 64);
+		if (!counts[i])
+			counts[i] = hal_heap_alloc(MAX_ITEMS * 4, 64);
+	}
+	if (!expect) {
+		expect = hal_heap_alloc(rec, 64);
+		u32out = hal_heap_alloc(MAX_ITEMS * 4, 64);
+		sg_in = hal_heap_alloc(MAX_ITEMS * 4, 64);
+		sg_out = hal_heap_alloc(MAX_ITEMS * HP_SG_OUTS * 8, 64);
+		group_size = hal_heap_alloc(MAX_ITEMS * 4, 64);
+	}
+	s->printf("suite: ids\n");
+	part_ids();
+	s->printf("suite: barriers\n");
+	part_barriers();
+	s->printf("suite: sub-groups\n");
+	part_subgroups();
+	s->printf("suite: errors\n");
+	part_errors();
+	s->printf("suite: faults\n");
+	part_faults();
+	s->printf("suite: concurrency and dependencies\n");
+	part_concurrent();
+	if (s->hammer) {
+		s->printf("suite: hammer\n");
+		part_hammer();
+	}
+	s->printf("suite: %u checks, %u failed\n", s->checks, s->failures);
+	return s->failures;
+}
