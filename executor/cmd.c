@@ -16,6 +16,9 @@
 
 static hal_lock cmd_lock = HAL_LOCK_INIT;
 static exec_cmd *pending_head, *pending_tail;
+/* Instances launched under the lock, to wake harts for after it. */
+static exec_instance *launched[EXEC_MAX_INSTANCES];
+static unsigned launched_num;
 hal_hartmask exec_cmd_waiters;
 
 int exec_status(const exec_cmd *c)
@@ -98,6 +101,7 @@ static void process_pending(void)
 					gone = true;
 				} else if ((c->inst =
 						    exec_pool_try_launch(c))) {
+					launched[launched_num++] = c->inst;
 					c->t_start = c->t_submit;
 					hal_store_release(&c->status,
 							  (int)EXEC_RUNNING);
@@ -121,6 +125,20 @@ static void process_pending(void)
 			c = next;
 		}
 	}
+}
+
+/* Release the lock, then wake harts for what was launched under it:
+ * woken harts should find every new instance, not just the first. */
+static void unlock_and_wake(void)
+{
+	exec_instance *todo[EXEC_MAX_INSTANCES];
+	unsigned n = launched_num;
+	for (unsigned i = 0; i < n; i++)
+		todo[i] = launched[i];
+	launched_num = 0;
+	hal_lock_release(&cmd_lock);
+	for (unsigned i = 0; i < n; i++)
+		exec_pool_wake_for(todo[i]);
 }
 
 static int validate(exec_cmd *c)
@@ -179,7 +197,7 @@ void exec_user_event_set(exec_cmd *c, int status)
 	hal_lock_acquire(&cmd_lock);
 	complete(c, status, NULL);
 	process_pending();
-	hal_lock_release(&cmd_lock);
+	unlock_and_wake();
 }
 
 int exec_enqueue(exec_queue *q, exec_cmd *c)
@@ -199,7 +217,7 @@ int exec_enqueue(exec_queue *q, exec_cmd *c)
 		q->last = c;
 	}
 	add_pending(c);
-	hal_lock_release(&cmd_lock);
+	unlock_and_wake();
 	return 0;
 }
 
@@ -215,7 +233,7 @@ void exec_cmd_instance_done(exec_instance *inst, bool keep_slot)
 		hal_store_release(&inst->state, (unsigned)INST_FREE);
 	complete(c, status, detail);
 	process_pending();
-	hal_lock_release(&cmd_lock);
+	unlock_and_wake();
 }
 
 void exec_cmd_slot_free(exec_instance *inst)
@@ -223,5 +241,5 @@ void exec_cmd_slot_free(exec_instance *inst)
 	hal_lock_acquire(&cmd_lock);
 	hal_store_release(&inst->state, (unsigned)INST_FREE);
 	process_pending();
-	hal_lock_release(&cmd_lock);
+	unlock_and_wake();
 }

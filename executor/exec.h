@@ -151,7 +151,8 @@ int exec_wait(exec_cmd *c);
 
 /* ---- serving ---- */
 
-/** Pull and run work until exec_shutdown(); sleep when there is none. */
+/** Pull and run work until exec_shutdown() and the pool holds nothing
+ * more for this hart; sleep when there is none. */
 void exec_serve(void);
 
 /** Make every hart in exec_serve() return. */

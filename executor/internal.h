@@ -83,8 +83,10 @@ extern hal_hartmask exec_cmd_waiters;
 /* Free a slot whose command already completed; wakes pending commands. */
 void exec_cmd_slot_free(exec_instance *inst);
 
-/* Publish / wake (pool.c), used by cmd.c. */
+/* Publish an instance in a free slot (pool.c; cmd.c holds its lock), and
+ * wake idle harts for it (after the lock is released). */
 exec_instance *exec_pool_try_launch(exec_cmd *c);
+void exec_pool_wake_for(exec_instance *inst);
 
 /* Per-hart state of the calling hart; local memory of hart idx. */
 exec_hart *exec_self(void);

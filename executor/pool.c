@@ -83,9 +83,12 @@ const exec_hart_stats *exec_stats(unsigned idx)
 	return &exec_harts[idx].stats;
 }
 
-/* Wake up to `count` idle harts with index < `limit`. */
+/* Wake up to `count` idle harts with index < `limit`. The full fence
+ * orders the instance's publication before reading the idle mask (idle
+ * harts set their bit with an AMO, then look for work). */
 static void wake_idle(size_t count, unsigned limit)
 {
+	hal_fence();
 	for (unsigned w = 0; w < HAL_HARTMASK_WORDS && count; w++) {
 		unsigned long bits = hal_load_relaxed(&exec_idle.w[w]);
 		while (bits && count) {
@@ -140,11 +143,16 @@ exec_instance *exec_pool_try_launch(exec_cmd *c)
 			tm->wgb.team = t;
 		}
 	hal_store_release(&inst->state, (unsigned)INST_ACTIVE);
-	if (t > 1)
-		wake_idle(exec_dev.harts, inst->workers * t);
+	return inst;
+}
+
+void exec_pool_wake_for(exec_instance *inst)
+{
+	const hp_launch *l = inst->l;
+	if (l->team_size > 1)
+		wake_idle(exec_dev.harts, inst->workers * l->team_size);
 	else
 		wake_idle(l->total_groups, exec_dev.harts);
-	return inst;
 }
 
 static void count_done(exec_instance *inst, size_t n)
@@ -308,9 +316,15 @@ static void idle_sleep(exec_cmd *c)
 
 void exec_serve(void)
 {
-	while (!hal_load_acquire(&exec_stop))
-		if (!exec_pool_work())
-			idle_sleep(NULL);
+	/* Stop only when nothing is left for this hart: a teammate may still
+	 * wait for it at a team instance's last join. */
+	for (;;) {
+		if (exec_pool_work())
+			continue;
+		if (hal_load_acquire(&exec_stop))
+			return;
+		idle_sleep(NULL);
+	}
 }
 
 void exec_shutdown(void)

@@ -4,6 +4,11 @@
 
 void hal_ipi_send_mask_clear(hal_hartmask *m)
 {
+	/* The caller just published a condition; sleepers register in m and
+	 * then read that condition. Store -> load order needs a full fence on
+	 * both sides (theirs is the AMO that set the bit), else both can miss
+	 * each other and a wake-up is lost. */
+	hal_fence();
 	for (unsigned w = 0; w < HAL_HARTMASK_WORDS; w++) {
 		if (!hal_load_relaxed(&m->w[w]))
 			continue;

@@ -35,6 +35,7 @@ void hal_lock_acquire(hal_lock *l)
 void hal_lock_release(hal_lock *l)
 {
 	hal_store_release(&l->held, 0u);
+	hal_fence(); /* store held, then read waiters: see hal_ipi.c */
 	/* Hand over to one registered waiter, starting after ourselves so
 	 * that every waiter gets its turn. */
 	unsigned me = hal_hart_idx(), n = hal_hart_num();

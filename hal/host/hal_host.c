@@ -15,6 +15,7 @@
 #include <time.h>
 
 __thread unsigned hal_tls_hart_idx;
+unsigned hal_fence_word;
 
 static struct host_hart {
 	pthread_mutex_t mu;

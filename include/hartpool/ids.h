@@ -10,27 +10,20 @@
 
 #include <stdint.h>
 
+/* clang-format off */
 #define HP_IDS_COLUMNS(X)                                                      \
-	X(GID0, "gid0")                                                        \
-	X(GID1, "gid1") X(GID2, "gid2") X(LID0, "lid0") X(LID1, "lid1") X(     \
-		LID2, "lid2") X(WID0, "wid0") X(WID1, "wid1") X(WID2, "wid2")  \
-		X(GSZ0, "gsz0") X(GSZ1, "gsz1") X(GSZ2, "gsz2") X(             \
-			LSZ0, "lsz0") X(LSZ1, "lsz1") X(LSZ2, "lsz2")          \
-			X(ELSZ0, "elsz0") X(ELSZ1, "elsz1") X(                 \
-				ELSZ2, "elsz2") X(NGRP0, "ngrp0") X(NGRP1,     \
-								    "ngrp1")   \
-				X(NGRP2, "ngrp2") X(GOFF0, "goff0") X(         \
-					GOFF1, "goff1") X(GOFF2, "goff2")      \
-					X(GLIN, "glin") X(LLIN, "llin") X(     \
-						DIM, "dim") X(SGID, "sgid")    \
-						X(SGLID, "sglid") X(           \
-							SGSZ,                  \
-							"sgsz") X(SGMAX,       \
-								  "sgmax")     \
-							X(NSG, "nsg") X(       \
-								ENSG, "ensg")  \
-								X(HART,        \
-								  "hart")
+	X(GID0, "gid0") X(GID1, "gid1") X(GID2, "gid2")                        \
+	X(LID0, "lid0") X(LID1, "lid1") X(LID2, "lid2")                        \
+	X(WID0, "wid0") X(WID1, "wid1") X(WID2, "wid2")                        \
+	X(GSZ0, "gsz0") X(GSZ1, "gsz1") X(GSZ2, "gsz2")                        \
+	X(LSZ0, "lsz0") X(LSZ1, "lsz1") X(LSZ2, "lsz2")                        \
+	X(ELSZ0, "elsz0") X(ELSZ1, "elsz1") X(ELSZ2, "elsz2")                  \
+	X(NGRP0, "ngrp0") X(NGRP1, "ngrp1") X(NGRP2, "ngrp2")                  \
+	X(GOFF0, "goff0") X(GOFF1, "goff1") X(GOFF2, "goff2")                  \
+	X(GLIN, "glin") X(LLIN, "llin") X(DIM, "dim")                          \
+	X(SGID, "sgid") X(SGLID, "sglid") X(SGSZ, "sgsz")                      \
+	X(SGMAX, "sgmax") X(NSG, "nsg") X(ENSG, "ensg") X(HART, "hart")
+/* clang-format on */
 
 enum hp_ids_column {
 #define HP_IDS_ENUM_(id, name) HP_IDS_##id,

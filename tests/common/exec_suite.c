@@ -74,6 +74,27 @@ HP_KERNEL(overflow, const hp_item *it, const void *args)
 }
 HP_REGISTER(overflow, .uses_barriers = true, .stack_bytes = 512);
 
+/* Logs, per work-group, a global sequence number and the hart, then
+ * burns a little time so that other harts can join in. */
+typedef struct {
+	uint64_t seq; /* uint32_t counter shared by all instances */
+	uint64_t log; /* uint32_t[groups][2]: sequence, hart */
+} wg_log_args;
+
+HP_KERNEL(wg_log, const hp_item *it, const void *args)
+{
+	const wg_log_args *a = args;
+	if (hp_local_linear_id(it) != 0)
+		return;
+	uint32_t *log = (uint32_t *)(uintptr_t)a->log + 2 * hp_group_id(it, 0);
+	log[0] = hp_atomic_add_uint((uint32_t *)(uintptr_t)a->seq, 1);
+	log[1] = hp_hart();
+	volatile unsigned spin = 0;
+	for (unsigned i = 0; i < 2000; i++)
+		spin += i;
+}
+HP_REGISTER(wg_log, .args_size = sizeof(wg_log_args));
+
 /* ---- helpers ---- */
 
 static ndref_launch ref_of(const exec_cmd *c)
@@ -146,7 +167,8 @@ static const char *range_str(const exec_range *r)
 			      (unsigned long long)r->offset[1],
 			      (unsigned long long)r->offset[2]);
 	snprintf(p, (size_t)(end - p), "%s sg %u team %u",
-		 r->uniform ? " uniform" : "", r->sub_group_size, r->team_size);
+		 r->uniform ? " uniform" : "", (unsigned)r->sub_group_size,
+		 (unsigned)r->team_size);
 	return buf;
 }
 
@@ -819,6 +841,68 @@ static void part_concurrent(void)
 		check_ids(dm[i], i);
 }
 
+/* Four instances active at once: their work-groups interleave (each
+ * instance's range of sequence numbers overlaps every other's), on
+ * several harts when there are several. */
+static void part_interleave(void)
+{
+	enum { N = 4, GROUPS = 256 };
+	static exec_cmd c[N];
+	static wg_log_args a[N];
+	static uint32_t seq;
+	uint32_t *log = u32out; /* N * GROUPS * 2 entries */
+	seq = 0;
+	for (unsigned i = 0; i < N; i++) {
+		a[i].seq = (uintptr_t)&seq;
+		a[i].log = (uintptr_t)(log + 2 * GROUPS * i);
+		cmd_init(&c[i], &hp_kernel_wg_log, &a[i], sizeof(a[i]),
+			 (exec_range){.work_dim = 1,
+				      .global = {GROUPS * 4},
+				      .local = {4},
+				      .local_given = true});
+	}
+	/* Hold them with a user event so all four start together. */
+	static exec_cmd go;
+	static exec_cmd *const wgo[] = {&go};
+	exec_user_event_init(&go);
+	for (unsigned i = 0; i < N; i++) {
+		c[i].wait_list = wgo;
+		c[i].num_wait = 1;
+		exec_enqueue(NULL, &c[i]);
+	}
+	exec_user_event_set(&go, 0);
+	uint32_t lo[N], hi[N];
+	unsigned harts[N];
+	for (unsigned i = 0; i < N; i++) {
+		CHECK(exec_wait(&c[i]) == 0, "interleave %u: %s", i,
+		      hp_error_name(c[i].status));
+		static uint8_t seen[512];
+		memset(seen, 0, sizeof(seen));
+		lo[i] = UINT32_MAX, hi[i] = 0, harts[i] = 0;
+		for (unsigned g = 0; g < GROUPS; g++) {
+			uint32_t q = log[2 * (GROUPS * i + g)];
+			uint32_t h = log[2 * (GROUPS * i + g) + 1];
+			lo[i] = q < lo[i] ? q : lo[i];
+			hi[i] = q > hi[i] ? q : hi[i];
+			if (h < 512 && !seen[h]) {
+				seen[h] = 1;
+				harts[i]++;
+			}
+		}
+	}
+	CHECK(seq == N * GROUPS, "interleave: %u groups ran, want %u",
+	      (unsigned)seq, N * GROUPS);
+	for (unsigned i = 0; i < N; i++)
+		for (unsigned j = i + 1; j < N; j++)
+			CHECK(lo[i] < hi[j] && lo[j] < hi[i],
+			      "instances %u and %u did not interleave "
+			      "([%u,%u] vs [%u,%u])",
+			      i, j, (unsigned)lo[i], (unsigned)hi[i],
+			      (unsigned)lo[j], (unsigned)hi[j]);
+	S->printf("suite: 4 interleaved instances ran on %u %u %u %u harts\n",
+		  harts[0], harts[1], harts[2], harts[3]);
+}
+
 /* Many instances of tiny groups at once: every work-item exactly once. */
 static void part_hammer(void)
 {
@@ -873,6 +957,7 @@ unsigned suite_main(suite_ctx *s)
 	part_faults();
 	s->printf("suite: concurrency and dependencies\n");
 	part_concurrent();
+	part_interleave();
 	if (s->hammer) {
 		s->printf("suite: hammer\n");
 		part_hammer();

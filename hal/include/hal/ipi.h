@@ -14,7 +14,9 @@
 /** Make hart @p idx's pending bit set. Orders earlier stores before it. */
 void hal_ipi_send(unsigned idx);
 
-/** Send an IPI to every hart in @p m whose bit this call clears. */
+/** Send an IPI to every hart in @p m whose bit this call clears. Starts
+ * with a full fence, so a condition stored before is visible to every hart
+ * that registered in @p m after reading it. */
 void hal_ipi_send_mask_clear(hal_hartmask *m);
 
 /** Clear the calling hart's pending IPI. */

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+/* The executor suite (tests/common/exec_suite.c) in the firmware: hart 0
+ * drives it, every other hart serves the work-pool. */
+#include "exec.h"
+#include "exec_suite.h"
+#include <boot/app.h>
+#include <hal/console.h>
+#include <hal/hart.h>
+
+static suite_ctx ctx;
+
+int app_main(void)
+{
+	if (hal_hart_idx() == 0)
+		exec_init(hal_hart_num());
+	boot_barrier_all();
+	if (hal_hart_idx() != 0) {
+		exec_serve();
+		return 0;
+	}
+	ctx = (suite_ctx){.printf = hal_printf, .hammer = true};
+	suite_main(&ctx);
+	exec_shutdown();
+	for (unsigned i = 0; i < hal_hart_num() && i < 16; i++) {
+		const exec_hart_stats *st = exec_stats(i);
+		hal_printf("hart %u: %lu groups in %lu claims, %lu instance "
+			   "switches, %lu sleeps\n",
+			   i, st->groups, st->claims, st->instances,
+			   st->sleeps);
+	}
+	return ctx.failures ? 1 : 0;
+}
