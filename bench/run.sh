@@ -75,6 +75,17 @@ for h in 8 256; do
 	done
 done
 
+# Executor overheads: exact instruction counts on 1 hart under -icount.
+echo
+echo "executor overheads ($board, 1 hart, -icount, instructions):"
+exec_rows=()
+while read -r _ _ name value _; do
+	printf '  %-12s %10s\n' "$name" "$value"
+	exec_rows+=("\"$name\":$value")
+done < <(timeout 300 qemu/hp-qemu --board "$board" --harts 1 --icount \
+	"build/$board/bench/exec_overhead.elf" </dev/null | grep -E '^bench exec: [a-z_]+ +[0-9.]+ instructions')
+rows+=("{\"bench\":\"exec_overhead\",\"harts\":1,\"mode\":\"icount\",\"instructions\":{$(IFS=,; echo "${exec_rows[*]}")}}")
+
 {
 	echo "{\"board\":\"$board\",\"date\":\"$(date -u +%FT%TZ)\",\"commit\":\"$(git rev-parse --short HEAD 2>/dev/null || echo none)\","
 	echo " \"host\":\"$host\",\"results\":["

@@ -1,47 +1,122 @@
 // SPDX-License-Identifier: MIT
 /*
- * The firmware's main program, for now the boot demo: every hart answers a
- * roll-call, then all harts share one parallel job (sum of squares, split
- * cyclically) whose result hart 0 checks against the closed form. The
- * kernel executor replaces this in later issues.
+ * The firmware's main program (the `make run` demo until the mailbox
+ * arrives): every hart answers a roll-call; then hart 0 launches kernels
+ * through the executor while every hart pulls work-groups from the pool,
+ * and checks each result on the device:
+ *   - wg_count over a 2-D range with remainder groups and a local size the
+ *     runtime chooses (per-group counts by local atomics, a global count),
+ *   - barrier_rotate over a 3-D range (local memory + work-group barrier),
+ *   - the same barrier_rotate with each group spread over a team of harts.
  */
+#include "exec.h"
+#include "registry.h"
 #include <boot/app.h>
+#include <diag.h>
 #include <hal/console.h>
 #include <hal/hart.h>
+#include <hal/heap.h>
 #include <hal/timer.h>
-#include <stdint.h>
 
-#define DEMO_N 200000u
+static unsigned demo_failures;
 
-static uint64_t demo_partial[HAL_MAX_HARTS];
+static void demo_result(const char *what, const exec_cmd *c, bool ok)
+{
+	uint64_t us = hal_timer_ticks_to_us(c->t_end - c->t_queued);
+	hal_printf("demo: %-40s local %zux%zux%zu, %zu groups, %llu us: %s\n",
+		   what, c->launch.local_size[0], c->launch.local_size[1],
+		   c->launch.local_size[2], c->launch.total_groups,
+		   (unsigned long long)us,
+		   c->status ? hp_error_name(c->status)
+		   : ok	     ? "OK"
+			     : "WRONG");
+	demo_failures += c->status || !ok;
+}
+
+static void demo_wg_count(void)
+{
+	static exec_cmd c;
+	static hp_wg_count_args a;
+	static uint32_t total;
+	uint32_t *per_group = hal_heap_alloc(4096 * sizeof(uint32_t), 64);
+	a.per_group = (uintptr_t)per_group;
+	a.total = (uintptr_t)&total;
+	c = (exec_cmd){.kernel = &hp_kernel_wg_count,
+		       .args = &a,
+		       .args_size = sizeof(a),
+		       .range = {.work_dim = 2, .global = {1000, 37}}};
+	exec_enqueue(NULL, &c);
+	exec_wait(&c);
+	/* Every group counted its real size (remainder groups included). */
+	bool ok = total == 1000u * 37u;
+	const hp_launch *l = &c.launch;
+	for (size_t g = 0; ok && g < l->total_groups; g++) {
+		size_t gx = g % l->num_groups[0], gy = g / l->num_groups[0];
+		size_t w = 1000 - gx * l->local_size[0];
+		size_t h = 37 - gy * l->local_size[1];
+		w = w < l->local_size[0] ? w : l->local_size[0];
+		h = h < l->local_size[1] ? h : l->local_size[1];
+		ok = per_group[g] == w * h;
+	}
+	demo_result("wg_count 1000x37, local chosen", &c, ok);
+}
+
+static void demo_rotate(unsigned team)
+{
+	static exec_cmd c;
+	static hp_barrier_rotate_args a;
+	enum { X = 20, Y = 9, Z = 7 };
+	uint32_t *out = hal_heap_alloc(X * Y * Z * sizeof(uint32_t), 64);
+	a.out = (uintptr_t)out;
+	c = (exec_cmd){.kernel = &hp_kernel_barrier_rotate,
+		       .args = &a,
+		       .args_size = sizeof(a),
+		       .range = {.work_dim = 3,
+				 .global = {X, Y, Z},
+				 .local = {8, 4, 2},
+				 .local_given = true,
+				 .team_size = team}};
+	exec_enqueue(NULL, &c);
+	exec_wait(&c);
+	bool ok = true;
+	for (unsigned z = 0; z < Z; z++)
+		for (unsigned y = 0; y < Y; y++)
+			for (unsigned x = 0; x < X; x++) {
+				unsigned lx = x % 8, ly = y % 4, lz = z % 2;
+				unsigned sx = X - x / 8 * 8, sy = Y - y / 4 * 4,
+					 sz = Z - z / 2 * 2;
+				sx = sx < 8 ? sx : 8, sy = sy < 4 ? sy : 4;
+				sz = sz < 2 ? sz : 2;
+				unsigned lin = lx + sx * (ly + sy * lz);
+				ok = ok && out[x + X * (y + Y * z)] ==
+						   (lin + 1) % (sx * sy * sz);
+			}
+	demo_result(team > 1 ? "barrier_rotate 20x9x7, team of 2 harts"
+			     : "barrier_rotate 20x9x7 (fibers)",
+		    &c, ok);
+}
 
 int app_main(void)
 {
 	unsigned me = hal_hart_idx(), n = hal_hart_num();
-
 	hal_printf("hart %u (id %lu) online\n", me,
 		   (unsigned long)hal_hart_id(me));
+	if (me == 0)
+		exec_init(n);
 	boot_barrier_all();
-
-	uint64_t t0 = hal_timer_now();
-	uint64_t sum = 0;
-	for (uint64_t i = me + 1; i <= DEMO_N; i += n)
-		sum += i * i;
-	demo_partial[me] = sum;
-	boot_barrier_all();
-
-	if (me != 0)
+	if (me != 0) {
+		exec_serve();
 		return 0;
-	uint64_t total = 0;
-	for (unsigned i = 0; i < n; i++)
-		total += demo_partial[i];
-	uint64_t want = (uint64_t)DEMO_N * (DEMO_N + 1) * (2 * DEMO_N + 1) / 6;
-	uint64_t us = hal_timer_ticks_to_us(hal_timer_now() - t0);
+	}
 	hal_printf("roll-call: %u/%u harts\n", n, n);
-	hal_printf("demo: sum of i*i for i = 1..%u on %u harts = %llu "
-		   "(expected %llu) in %llu us: %s\n",
-		   DEMO_N, n, (unsigned long long)total,
-		   (unsigned long long)want, (unsigned long long)us,
-		   total == want ? "OK" : "WRONG");
-	return total == want ? 0 : 1;
+	demo_wg_count();
+	demo_rotate(1);
+	if (n >= 2)
+		demo_rotate(2);
+	exec_shutdown();
+	for (unsigned i = 0; i < n && i < 8; i++)
+		hal_printf("demo: hart %u ran %lu work-groups\n", i,
+			   exec_stats(i)->groups);
+	hal_printf("demo: %s\n", demo_failures ? "FAILED" : "all results OK");
+	return demo_failures ? 1 : 0;
 }

@@ -59,9 +59,13 @@ void exec_init(unsigned harts)
 	exec_harts = hal_heap_alloc(harts * sizeof(exec_hart), 64);
 	/* Local memory now, not lazily: a team uses its leader's, and two
 	 * harts must never race to create it. */
-	for (unsigned i = 0; i < harts; i++)
+	for (unsigned i = 0; i < harts; i++) {
 		exec_harts[i].local_mem =
 			hal_heap_alloc(exec_dev.local_mem_size, 64);
+		/* Harts start their round-robin at different slots, so
+		 * concurrent instances get harts (and AMO traffic) at once. */
+		exec_harts[i].rotor = i % EXEC_MAX_INSTANCES;
+	}
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++)
 		exec_slots[i].teams =
 			hal_heap_alloc(harts * sizeof(exec_team), 64);

@@ -846,11 +846,14 @@ static void part_concurrent(void)
  * several harts when there are several. */
 static void part_interleave(void)
 {
-	enum { N = 4, GROUPS = 256 };
+	/* At least as many groups as harts, so that no hart can take every
+	 * instance's share in one visit each. */
+	enum { N = 4 };
+	unsigned GROUPS = exec_dev.harts > 256 ? 512 : 256;
 	static exec_cmd c[N];
 	static wg_log_args a[N];
 	static uint32_t seq;
-	uint32_t *log = u32out; /* N * GROUPS * 2 entries */
+	uint32_t *log = u32out; /* N * GROUPS * 2 <= MAX_ITEMS entries */
 	seq = 0;
 	for (unsigned i = 0; i < N; i++) {
 		a[i].seq = (uintptr_t)&seq;
@@ -891,7 +894,7 @@ static void part_interleave(void)
 		}
 	}
 	CHECK(seq == N * GROUPS, "interleave: %u groups ran, want %u",
-	      (unsigned)seq, N * GROUPS);
+	      (unsigned)seq, (unsigned)(N * GROUPS));
 	for (unsigned i = 0; i < N; i++)
 		for (unsigned j = i + 1; j < N; j++)
 			CHECK(lo[i] < hi[j] && lo[j] < hi[i],

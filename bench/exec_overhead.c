@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Executor overheads in retired instructions (run on 1 hart under
+ * qemu -icount, where minstret is exactly that hart's count). EPCC style:
+ * the same launch with and without the construct, repeated, median of the
+ * differences; the kernel bodies are empty so only the executor counts.
+ *
+ *   dispatch   enqueue + wait of a 1-item launch (descriptor to completion)
+ *   per_group  extra cost of a work-group (1024 groups of 1 item vs 1)
+ *   per_item   extra cost of a work-item, barrier-free loop (64 vs 1/group)
+ *   fiber_item extra cost of a work-item when the kernel runs as fibers
+ *   barrier    one hp_barrier per work-item (16 barriers vs none, fibers)
+ *   sg_reduce  one sub-group reduce_add per work-item (16 vs none)
+ */
+#include "counters.h"
+#include "exec.h"
+#include <boot/app.h>
+#include <hal/console.h>
+#include <hal/hart.h>
+
+#define REPS 7
+
+HP_KERNEL(b_empty, const hp_item *it, const void *args)
+{
+	(void)it;
+	(void)args;
+}
+HP_REGISTER(b_empty);
+
+HP_KERNEL(b_fiber, const hp_item *it, const void *args)
+{
+	(void)it;
+	(void)args;
+}
+HP_REGISTER(b_fiber, .uses_barriers = true);
+
+HP_KERNEL(b_barrier16, const hp_item *it, const void *args)
+{
+	(void)args;
+	for (unsigned i = 0; i < 16; i++)
+		hp_barrier(it);
+}
+HP_REGISTER(b_barrier16, .uses_barriers = true);
+
+HP_KERNEL(b_reduce16, const hp_item *it, const void *args)
+{
+	(void)args;
+	int acc = 0;
+	for (unsigned i = 0; i < 16; i++)
+		acc += hp_sub_group_reduce_add_int(it, (int)i);
+	if (acc == -1)
+		hp_barrier(it); /* never: keeps acc alive */
+}
+HP_REGISTER(b_reduce16, .uses_barriers = true);
+
+/* Instructions of one enqueue + wait, median of REPS. */
+static uint64_t cost(const hp_kernel *k, uint64_t groups, uint64_t local)
+{
+	uint64_t v[REPS];
+	for (unsigned r = 0; r < REPS; r++) {
+		static exec_cmd c;
+		c = (exec_cmd){.kernel = k,
+			       .range = {.work_dim = 1,
+					 .global = {groups * local},
+					 .local = {local},
+					 .local_given = true}};
+		uint64_t i0 = bench_instret();
+		exec_enqueue(NULL, &c);
+		exec_wait(&c);
+		v[r] = bench_instret() - i0;
+		if (c.status) {
+			hal_printf("bench exec: %s failed: %s\n", k->name,
+				   hp_error_name(c.status));
+			return 0;
+		}
+	}
+	for (unsigned i = 1; i < REPS; i++) /* insertion sort, tiny */
+		for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return v[REPS / 2];
+}
+
+static void report(const char *name, uint64_t num, uint64_t den)
+{
+	/* Two decimals, integer arithmetic. */
+	uint64_t x100 = den ? num * 100 / den : 0;
+	hal_printf("bench exec: %-10s %6llu.%02llu instructions\n", name,
+		   (unsigned long long)(x100 / 100),
+		   (unsigned long long)(x100 % 100));
+}
+
+int app_main(void)
+{
+	if (hal_hart_idx() == 0)
+		exec_init(hal_hart_num());
+	boot_barrier_all();
+	if (hal_hart_idx() != 0) {
+		exec_serve();
+		return 0;
+	}
+	extern const hp_kernel hp_kernel_b_empty, hp_kernel_b_fiber,
+		hp_kernel_b_barrier16, hp_kernel_b_reduce16;
+	uint64_t d = cost(&hp_kernel_b_empty, 1, 1);
+	uint64_t g1 = cost(&hp_kernel_b_empty, 1024, 1);
+	uint64_t g64 = cost(&hp_kernel_b_empty, 1024, 64);
+	uint64_t f64 = cost(&hp_kernel_b_fiber, 64, 64);
+	uint64_t e64 = cost(&hp_kernel_b_empty, 64, 64);
+	uint64_t b16 = cost(&hp_kernel_b_barrier16, 64, 64);
+	uint64_t r16 = cost(&hp_kernel_b_reduce16, 64, 64);
+	hal_printf("bench exec: harts=%u (counts are exact only with 1 hart "
+		   "under -icount)\n",
+		   hal_hart_num());
+	report("dispatch", d, 1);
+	report("per_group", g1 - d, 1023);
+	report("per_item", g64 - g1, 1024 * 63);
+	report("fiber_item", f64 - e64, 64 * 64);
+	report("barrier", b16 - f64, 16 * 64 * 64);
+	report("sg_reduce", r16 - f64, 16 * 64 * 64);
+	exec_shutdown();
+	return 0;
+}
