@@ -155,7 +155,9 @@ int exec_wait(exec_cmd *c);
  * more for this hart; sleep when there is none. */
 void exec_serve(void);
 
-/** Make every hart in exec_serve() return. */
+/** Make every hart in exec_serve() return; the caller first finishes
+ * what the pool still holds for it. Team instances need every hart of a
+ * team to keep pulling work (exec_serve, exec_wait) until they end. */
 void exec_shutdown(void);
 
 /** Run at most one chunk of work-groups; true if it ran something. */

@@ -337,6 +337,11 @@ void exec_shutdown(void)
 	for (unsigned i = 0; i < exec_dev.harts; i++)
 		if (i != hal_hart_idx())
 			hal_ipi_send(i);
+	/* The caller may still owe its team the last join of a team
+	 * instance; like a serving hart, it leaves only when nothing is left
+	 * for it. */
+	while (exec_pool_work())
+		continue;
 }
 
 int exec_wait(exec_cmd *c)
