@@ -2,8 +2,9 @@
 /*
  * Wake-ups. Hart 0 wakes every other hart in turn: the hart goes to sleep
  * (wfi), hart 0 waits until it has announced the sleep plus 1 ms, then
- * sends one IPI; the sleeper's first wake must see that IPI pending and the
- * "sent" flag set (it did not wake early or by itself). Then every hart
+ * sends one IPI; the sleeper's wake that sees the "sent" flag must have the
+ * IPI pending, and at most two earlier wake-ups may be spurious (late IPIs
+ * of the boot barrier), so the sleeper really slept. Then every hart
  * sleeps on the timer for 2 ms and must not wake before its deadline.
  */
 #include "tt.h"
@@ -39,14 +40,31 @@ int app_main(void)
 			   n - 1,
 			   (unsigned long long)hal_timer_ticks_to_us(worst));
 	} else {
+		/* A wait is a loop: a late IPI from an earlier barrier may end
+		 * the first wfi (allowed, see hal/sleep.h). The wake that sees
+		 * "sent" must have the IPI pending, and spurious wakes must be
+		 * rare, not a spin. */
+		unsigned spurious = 0;
+		unsigned long mip = 0;
+		bool by_wake = false; /* left the loop right after a wfi */
 		hal_sleep_prepare();
 		hal_store_release(&sleeping[me], 1u);
 		hal_ipi_send(0); /* hart 0 may sleep in HAL_WAIT_UNTIL */
-		hal_sleep();
-		unsigned long mip = csr_read(mip);
+		for (;;) {
+			hal_sleep();
+			mip = csr_read(mip);
+			if (hal_load_acquire(&sent[me])) {
+				by_wake = true;
+				break;
+			}
+			spurious++;
+			hal_sleep_prepare();
+			if (hal_load_acquire(&sent[me]))
+				break;
+		}
 		woke_at[me] = hal_timer_now();
-		TT_CHECK(mip & MIP_MSIP);
-		TT_CHECK(hal_load_acquire(&sent[me]) == 1);
+		TT_CHECK(!by_wake || (mip & MIP_MSIP));
+		TT_CHECK(spurious <= 2);
 		hal_ipi_clear_self();
 		boot_barrier_all();
 	}
