@@ -120,6 +120,19 @@ static ndref_launch ref_of(const exec_cmd *c)
 	return l;
 }
 
+/* Group linear id and actual group size of a reference record. */
+static uint64_t group_of(const hp_launch *l, const uint64_t *e)
+{
+	return e[HP_IDS_WID0] +
+	       l->num_groups[0] *
+		       (e[HP_IDS_WID1] + l->num_groups[1] * e[HP_IDS_WID2]);
+}
+
+static uint64_t size_of(const uint64_t *e)
+{
+	return e[HP_IDS_LSZ0] * e[HP_IDS_LSZ1] * e[HP_IDS_LSZ2];
+}
+
 /* Records a correct run writes, with the local size the executor chose. */
 static uint64_t expected_records(const exec_cmd *c, uint64_t *out)
 {
@@ -316,8 +329,7 @@ static void rotate_launch(exec_range r)
 	expected_records(&c, expect);
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t *e = expect + i * HP_IDS_NCOLS;
-		uint64_t size =
-			e[HP_IDS_LSZ0] * e[HP_IDS_LSZ1] * e[HP_IDS_LSZ2];
+		uint64_t size = size_of(e);
 		uint64_t want = (e[HP_IDS_LLIN] + 1) % size;
 		if (got[i] != want) {
 			CHECK(0,
@@ -351,12 +363,8 @@ static void count_launch(exec_range r)
 	const hp_launch *l = &c.launch;
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t *e = expect + i * HP_IDS_NCOLS;
-		uint64_t g =
-			e[HP_IDS_WID0] +
-			l->num_groups[0] * (e[HP_IDS_WID1] +
-					    l->num_groups[1] * e[HP_IDS_WID2]);
-		uint64_t size =
-			e[HP_IDS_LSZ0] * e[HP_IDS_LSZ1] * e[HP_IDS_LSZ2];
+		uint64_t g = group_of(l, e);
+		uint64_t size = size_of(e);
 		if (group_size[g] != size) {
 			CHECK(0, "wg_count %s: group %llu counted %u want %llu",
 			      range_str(&r), (unsigned long long)g,
@@ -475,18 +483,12 @@ static void sg_launch(exec_range r)
 	uint64_t per_group = l->enqueued_linear;
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t *e = expect + i * HP_IDS_NCOLS;
-		uint64_t g =
-			e[HP_IDS_WID0] +
-			l->num_groups[0] * (e[HP_IDS_WID1] +
-					    l->num_groups[1] * e[HP_IDS_WID2]);
+		uint64_t g = group_of(l, e);
 		where[g * per_group + e[HP_IDS_LLIN]] = (uint32_t)i;
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t *e = expect + i * HP_IDS_NCOLS;
-		uint64_t g =
-			e[HP_IDS_WID0] +
-			l->num_groups[0] * (e[HP_IDS_WID1] +
-					    l->num_groups[1] * e[HP_IDS_WID2]);
+		uint64_t g = group_of(l, e);
 		unsigned me = (unsigned)e[HP_IDS_SGLID];
 		unsigned cnt = (unsigned)e[HP_IDS_SGSZ];
 		uint64_t first = e[HP_IDS_LLIN] - me;
