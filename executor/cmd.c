@@ -16,8 +16,8 @@
 
 static hal_lock cmd_lock = HAL_LOCK_INIT;
 static exec_cmd *pending_head, *pending_tail;
-/* Instances launched under the lock, to wake harts for after it. */
-static exec_instance *launched[EXEC_MAX_INSTANCES];
+/* Wake-ups owed for instances launched under the lock, done after it. */
+static exec_wake launched[EXEC_MAX_INSTANCES];
 static unsigned launched_num;
 hal_hartmask exec_cmd_waiters;
 
@@ -99,9 +99,10 @@ static void process_pending(void)
 				if (c->launch.total_groups == 0) {
 					complete(c, EXEC_COMPLETE, NULL);
 					gone = true;
-				} else if ((c->inst =
-						    exec_pool_try_launch(c))) {
-					launched[launched_num++] = c->inst;
+				} else if ((c->inst = exec_pool_try_launch(
+						    c,
+						    &launched[launched_num]))) {
+					launched_num++;
 					c->t_start = c->t_submit;
 					hal_store_release(&c->status,
 							  (int)EXEC_RUNNING);
@@ -131,14 +132,14 @@ static void process_pending(void)
  * woken harts should find every new instance, not just the first. */
 static void unlock_and_wake(void)
 {
-	exec_instance *todo[EXEC_MAX_INSTANCES];
+	exec_wake todo[EXEC_MAX_INSTANCES];
 	unsigned n = launched_num;
 	for (unsigned i = 0; i < n; i++)
 		todo[i] = launched[i];
 	launched_num = 0;
 	hal_lock_release(&cmd_lock);
 	for (unsigned i = 0; i < n; i++)
-		exec_pool_wake_for(todo[i]);
+		exec_pool_wake(&todo[i]);
 }
 
 static int validate(exec_cmd *c)

@@ -145,7 +145,9 @@ int exec_status(const exec_cmd *c);
 
 /**
  * Wait until @p c is complete, pulling work-groups from the pool
- * meanwhile (and sleeping when there are none). Returns its final status.
+ * meanwhile (and sleeping when there are none); before returning, finish
+ * any team instance the caller's team still needs it for. Returns the
+ * final status.
  */
 int exec_wait(exec_cmd *c);
 

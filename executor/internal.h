@@ -83,10 +83,17 @@ extern hal_hartmask exec_cmd_waiters;
 /* Free a slot whose command already completed; wakes pending commands. */
 void exec_cmd_slot_free(exec_instance *inst);
 
-/* Publish an instance in a free slot (pool.c; cmd.c holds its lock), and
- * wake idle harts for it (after the lock is released). */
-exec_instance *exec_pool_try_launch(exec_cmd *c);
-void exec_pool_wake_for(exec_instance *inst);
+/* Whom to wake for a launch: up to `count` idle harts below `limit`. Taken
+ * under the command lock, used after it (the instance may be gone). */
+typedef struct {
+	size_t count;
+	unsigned limit;
+} exec_wake;
+
+/* Publish an instance in a free slot (pool.c; cmd.c holds its lock) and
+ * say whom to wake for it; exec_pool_wake() wakes them, after the lock. */
+exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w);
+void exec_pool_wake(const exec_wake *w);
 
 /* Per-hart state of the calling hart; local memory of hart idx. */
 exec_hart *exec_self(void);

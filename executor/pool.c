@@ -109,7 +109,7 @@ static void wake_idle(size_t count, unsigned limit)
 	}
 }
 
-exec_instance *exec_pool_try_launch(exec_cmd *c)
+exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 {
 	exec_instance *inst = NULL;
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
@@ -146,17 +146,17 @@ exec_instance *exec_pool_try_launch(exec_cmd *c)
 			memset(&tm->wgb, 0, sizeof(tm->wgb));
 			tm->wgb.team = t;
 		}
+	if (t > 1)
+		*w = (exec_wake){exec_dev.harts, inst->workers * t};
+	else
+		*w = (exec_wake){l->total_groups, exec_dev.harts};
 	hal_store_release(&inst->state, (unsigned)INST_ACTIVE);
 	return inst;
 }
 
-void exec_pool_wake_for(exec_instance *inst)
+void exec_pool_wake(const exec_wake *w)
 {
-	const hp_launch *l = inst->l;
-	if (l->team_size > 1)
-		wake_idle(exec_dev.harts, inst->workers * l->team_size);
-	else
-		wake_idle(l->total_groups, exec_dev.harts);
+	wake_idle(w->count, w->limit);
 }
 
 static void count_done(exec_instance *inst, size_t n)
@@ -243,14 +243,13 @@ static bool has_work(const exec_instance *inst, unsigned me)
 	       !hal_load_acquire(&inst->teams[me / t].finished);
 }
 
-/* Look for work; run one chunk (or one team instance) if `run`. */
-static bool pool_scan(bool run)
+/* The oldest team instance that still needs this hart; run it if `run`. */
+static bool team_scan(bool run)
 {
 	unsigned me = hal_hart_idx();
 	exec_hart *h = exec_self();
 	exec_instance *team_inst = NULL;
 
-	/* Team instances first, oldest first. */
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
 		exec_instance *s = &exec_slots[i];
 		if (hal_load_relaxed(&s->state) != INST_ACTIVE)
@@ -266,15 +265,24 @@ static bool pool_scan(bool run)
 		}
 		hal_fetch_add(&s->refs, -1u);
 	}
-	if (team_inst) {
-		if (run) {
-			h->stats.instances++;
-			run_team(team_inst, me);
-		}
-		hal_fetch_add(&team_inst->refs, -1u);
-		return true;
+	if (!team_inst)
+		return false;
+	if (run) {
+		h->stats.instances++;
+		run_team(team_inst, me);
 	}
+	hal_fetch_add(&team_inst->refs, -1u);
+	return true;
+}
 
+/* Look for work; run one chunk (or one team instance) if `run`. Team
+ * instances come first, oldest first. */
+static bool pool_scan(bool run)
+{
+	if (team_scan(run))
+		return true;
+	unsigned me = hal_hart_idx();
+	exec_hart *h = exec_self();
 	for (unsigned k = 0; k < EXEC_MAX_INSTANCES; k++) {
 		unsigned i = (h->rotor + k) % EXEC_MAX_INSTANCES;
 		exec_instance *s = &exec_slots[i];
@@ -348,8 +356,14 @@ int exec_wait(exec_cmd *c)
 {
 	for (;;) {
 		int st = hal_load_acquire(&c->status);
-		if (st <= 0)
+		if (st <= 0) {
+			/* Teammates may wait for us at a team instance's last
+			 * join; its slot stays taken until we come. Settle that
+			 * before going back to other things. */
+			while (team_scan(true))
+				continue;
 			return st;
+		}
 		if (!exec_pool_work())
 			idle_sleep(c);
 	}
