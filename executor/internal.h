@@ -27,10 +27,12 @@ typedef struct exec_team {
 	size_t group;	   /* the group the leader claimed */
 	bool has_pending;  /* the leader's previous group is not counted */
 	unsigned finished; /* instance exhausted for this team */
+	unsigned decided;  /* TEAM_UNDECIDED, TEAM_IN or TEAM_OUT (CAS) */
 	exec_team_wgb wgb;
 } exec_team;
 
 enum { INST_FREE = 0, INST_ACTIVE = 1 };
+enum { TEAM_UNDECIDED = 0, TEAM_IN = 1, TEAM_OUT = 2 };
 
 typedef struct exec_instance {
 	/* Hot counters first, each on its own cache line. */
@@ -47,7 +49,7 @@ typedef struct exec_instance {
 	const hp_launch *l;  /* = &launch */
 	hp_launch launch;    /* a copy: the command may go away first */
 	unsigned workers;    /* harts (T = 1) or teams pulling groups */
-	unsigned teams_left; /* teams that have not seen the end yet */
+	unsigned teams_left; /* teams not yet out of it (skipped or done) */
 	exec_team *teams;    /* dev.harts entries, used when team_size > 1 */
 } exec_instance;
 

@@ -13,12 +13,14 @@
  *
  * Instances with team_size T > 1: harts form teams of T consecutive
  * indices; the team's rank-0 hart claims one group at a time and the team
- * runs it together (wg.c). Every hart of a team takes part in every team
- * instance until the instance is exhausted for that team, oldest instance
- * first, so teammates never wait for each other in different instances.
- * Such a slot stays active until every team has seen the end (`teams_left`),
- * even after its command has completed, so no hart waits at a join that
- * its teammate can no longer find.
+ * runs it together (wg.c). The first member of a team to look at a team
+ * instance decides, with one CAS, whether the team takes part (there are
+ * groups left) or not; once a team is in, every member joins, oldest
+ * instance first, so teammates never wait for each other in different
+ * instances. The hart that completes the command marks every undecided
+ * team out. The slot stays active until every team is out (skipped or
+ * done), so no hart waits at a join its teammate can no longer find, and
+ * no slot waits for teams that never took part.
  */
 #include "internal.h"
 #include <board.h>
@@ -143,6 +145,7 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 			tm->group = 0;
 			tm->has_pending = false;
 			tm->finished = 0;
+			tm->decided = TEAM_UNDECIDED;
 			memset(&tm->wgb, 0, sizeof(tm->wgb));
 			tm->wgb.team = t;
 		}
@@ -159,10 +162,46 @@ void exec_pool_wake(const exec_wake *w)
 	wake_idle(w->count, w->limit);
 }
 
+/* A team is out of a team instance; the last one out frees the slot. */
+static void team_out(exec_instance *inst)
+{
+	if (hal_fetch_add(&inst->teams_left, -1u) == 1)
+		exec_cmd_slot_free(inst);
+}
+
+/* Decide once per team whether it takes part; true if it does. */
+static bool team_enter(exec_instance *inst, exec_team *tm)
+{
+	unsigned d = hal_load_acquire(&tm->decided);
+	if (d == TEAM_UNDECIDED) {
+		unsigned want =
+			hal_load_relaxed(&inst->next) < inst->l->total_groups
+				? TEAM_IN
+				: TEAM_OUT;
+		if (hal_cas(&tm->decided, &d, want)) {
+			d = want;
+			if (want == TEAM_OUT)
+				team_out(inst);
+		}
+	}
+	return d == TEAM_IN;
+}
+
 static void count_done(exec_instance *inst, size_t n)
 {
-	if (hal_fetch_add(&inst->done, n) + n == inst->l->total_groups)
-		exec_cmd_instance_done(inst, inst->l->team_size > 1);
+	if (hal_fetch_add(&inst->done, n) + n != inst->l->total_groups)
+		return;
+	if (inst->l->team_size > 1) {
+		/* Teams that never looked need not come any more. */
+		exec_instance *keep = inst;
+		for (unsigned k = 0; k < inst->workers; k++) {
+			unsigned d = TEAM_UNDECIDED;
+			if (hal_cas(&inst->teams[k].decided, &d,
+				    (unsigned)TEAM_OUT))
+				team_out(keep);
+		}
+	}
+	exec_cmd_instance_done(inst, inst->l->team_size > 1);
 }
 
 /* One chunk of a one-hart-per-group instance; false if none was left. */
@@ -220,11 +259,8 @@ static void run_team(exec_instance *inst, unsigned me)
 		hal_barrier_wait(&tm->join);
 		size_t g = tm->group;
 		if (g >= total) {
-			/* The last team out frees the slot (the command
-			 * completed when its last group was counted). */
-			if (rank == 0 &&
-			    hal_fetch_add(&inst->teams_left, -1u) == 1)
-				exec_cmd_slot_free(inst);
+			if (rank == 0)
+				team_out(inst);
 			return;
 		}
 		exec_wg_run(inst, g, rank, t, &tm->wgb, lm);
@@ -239,8 +275,13 @@ static bool has_work(const exec_instance *inst, unsigned me)
 	unsigned t = l->team_size;
 	if (t <= 1)
 		return hal_load_relaxed(&inst->next) < l->total_groups;
-	return me < inst->workers * t &&
-	       !hal_load_acquire(&inst->teams[me / t].finished);
+	if (me >= inst->workers * t)
+		return false;
+	const exec_team *tm = &inst->teams[me / t];
+	unsigned d = hal_load_acquire(&tm->decided);
+	if (d == TEAM_OUT || hal_load_acquire(&tm->finished))
+		return false;
+	return d == TEAM_IN || hal_load_relaxed(&inst->next) < l->total_groups;
 }
 
 /* The oldest team instance that still needs this hart; run it if `run`. */
@@ -267,7 +308,10 @@ static bool team_scan(bool run)
 	}
 	if (!team_inst)
 		return false;
-	if (run) {
+	/* Deciding "out" also counts as progress: the caller scans again. */
+	if (run &&
+	    team_enter(team_inst,
+		       &team_inst->teams[me / team_inst->l->team_size])) {
 		h->stats.instances++;
 		run_team(team_inst, me);
 	}
