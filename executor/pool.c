@@ -40,6 +40,9 @@ exec_hart *exec_harts;
 static hal_hartmask exec_idle;
 static unsigned exec_stop;
 static unsigned exec_seq;
+/* Team instances holding a slot: most work has none, and then the pool
+ * skips the team pass (two AMOs per active slot per visit). */
+static unsigned exec_team_active;
 
 void exec_init(unsigned harts)
 {
@@ -150,6 +153,8 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 			tm->wgb.team = t;
 		}
 	if (t > 1)
+		hal_fetch_add(&exec_team_active, 1u);
+	if (t > 1)
 		*w = (exec_wake){exec_dev.harts, inst->workers * t};
 	else
 		*w = (exec_wake){l->total_groups, exec_dev.harts};
@@ -165,8 +170,10 @@ void exec_pool_wake(const exec_wake *w)
 /* A team is out of a team instance; the last one out frees the slot. */
 static void team_out(exec_instance *inst)
 {
-	if (hal_fetch_add(&inst->teams_left, -1u) == 1)
+	if (hal_fetch_add(&inst->teams_left, -1u) == 1) {
+		hal_fetch_add(&exec_team_active, -1u);
 		exec_cmd_slot_free(inst);
+	}
 }
 
 /* Decide once per team whether it takes part; true if it does. */
@@ -287,6 +294,8 @@ static bool has_work(const exec_instance *inst, unsigned me)
 /* The oldest team instance that still needs this hart; run it if `run`. */
 static bool team_scan(bool run)
 {
+	if (!hal_load_acquire(&exec_team_active))
+		return false;
 	unsigned me = hal_hart_idx();
 	exec_hart *h = exec_self();
 	exec_instance *team_inst = NULL;
