@@ -50,6 +50,7 @@ typedef struct exec_instance {
 	hp_launch launch;    /* a copy: the command may go away first */
 	unsigned workers;    /* harts (T = 1) or teams pulling groups */
 	unsigned teams_left; /* teams not yet out of it (skipped or done) */
+	size_t teams_in;     /* teams that decided to take part */
 	exec_team *teams;    /* dev.harts entries, used when team_size > 1 */
 } exec_instance;
 

@@ -141,6 +141,7 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->seq = ++exec_seq;
 	inst->workers = exec_dev.harts / t;
 	inst->teams_left = inst->workers;
+	inst->teams_in = 0;
 	if (t > 1)
 		for (unsigned i = 0; i < inst->workers; i++) {
 			exec_team *tm = &inst->teams[i];
@@ -176,22 +177,31 @@ static void team_out(exec_instance *inst)
 	}
 }
 
-/* Decide once per team whether it takes part; true if it does. */
-static bool team_enter(exec_instance *inst, exec_team *tm)
+/* The team's leader decides once whether the team takes part: in while
+ * groups are left, and never more teams than groups (every team that comes
+ * in must later be waited for). Teammates follow only an "in", and the
+ * leader wakes them for it. The hart completing the command may decide
+ * "out" for teams that never looked. True if the team is in. */
+static bool team_enter(exec_instance *inst, exec_team *tm, unsigned me)
 {
+	unsigned t = inst->l->team_size;
 	unsigned d = hal_load_acquire(&tm->decided);
-	if (d == TEAM_UNDECIDED) {
-		unsigned want =
-			hal_load_relaxed(&inst->next) < inst->l->total_groups
-				? TEAM_IN
-				: TEAM_OUT;
-		if (hal_cas(&tm->decided, &d, want)) {
-			d = want;
-			if (want == TEAM_OUT)
-				team_out(inst);
-		}
+	if (d != TEAM_UNDECIDED || me % t != 0)
+		return d == TEAM_IN;
+	size_t total = inst->l->total_groups;
+	unsigned want = TEAM_OUT;
+	if (hal_load_relaxed(&inst->next) < total &&
+	    hal_fetch_add(&inst->teams_in, (size_t)1) < total)
+		want = TEAM_IN;
+	if (!hal_cas(&tm->decided, &d, want))
+		return d == TEAM_IN;
+	if (want == TEAM_OUT) {
+		team_out(inst);
+		return false;
 	}
-	return d == TEAM_IN;
+	for (unsigned r = 1; r < t; r++)
+		hal_ipi_send(me + r);
+	return true;
 }
 
 static void count_done(exec_instance *inst, size_t n)
@@ -288,7 +298,10 @@ static bool has_work(const exec_instance *inst, unsigned me)
 	unsigned d = hal_load_acquire(&tm->decided);
 	if (d == TEAM_OUT || hal_load_acquire(&tm->finished))
 		return false;
-	return d == TEAM_IN || hal_load_relaxed(&inst->next) < l->total_groups;
+	if (d == TEAM_IN)
+		return true;
+	/* Undecided: only the leader comes to decide (it wakes the rest). */
+	return me % t == 0 && hal_load_relaxed(&inst->next) < l->total_groups;
 }
 
 /* The oldest team instance that still needs this hart; run it if `run`. */
@@ -320,7 +333,7 @@ static bool team_scan(bool run)
 	/* Deciding "out" also counts as progress: the caller scans again. */
 	if (run &&
 	    team_enter(team_inst,
-		       &team_inst->teams[me / team_inst->l->team_size])) {
+		       &team_inst->teams[me / team_inst->l->team_size], me)) {
 		h->stats.instances++;
 		run_team(team_inst, me);
 	}
