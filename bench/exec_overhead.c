@@ -94,13 +94,8 @@ static void report(const char *name, uint64_t num, uint64_t den)
 
 int app_main(void)
 {
-	if (hal_hart_idx() == 0)
-		exec_init(hal_hart_num());
-	boot_barrier_all();
-	if (hal_hart_idx() != 0) {
-		exec_serve();
+	if (!exec_start(boot_barrier_all))
 		return 0;
-	}
 	extern const hp_kernel hp_kernel_b_empty, hp_kernel_b_fiber,
 		hp_kernel_b_barrier16, hp_kernel_b_reduce16;
 	uint64_t d = cost(&hp_kernel_b_empty, 1, 1);

@@ -222,15 +222,16 @@ int exec_enqueue(exec_queue *q, exec_cmd *c)
 	return 0;
 }
 
-void exec_cmd_instance_done(exec_instance *inst, bool keep_slot)
+void exec_cmd_instance_done(exec_instance *inst)
 {
 	exec_cmd *c = inst->cmd;
 	int status = inst->fault ? inst->fault : EXEC_COMPLETE;
 	const char *detail = inst->fault_detail;
 	hal_lock_acquire(&cmd_lock);
 	/* Free the slot first: a pending command may take it at once (it is
-	 * reused only when no hart looks at it any more). */
-	if (!keep_slot)
+	 * reused only when no hart looks at it any more). A team instance's
+	 * slot is freed when its last team is out (pool.c). */
+	if (inst->l->team_size <= 1)
 		hal_store_release(&inst->state, (unsigned)INST_FREE);
 	complete(c, status, detail);
 	process_pending();

@@ -144,14 +144,22 @@ void exec_user_event_set(exec_cmd *c, int status);
 int exec_status(const exec_cmd *c);
 
 /**
- * Wait until @p c is complete, pulling work-groups from the pool
- * meanwhile (and sleeping when there are none); before returning, finish
- * any team instance the caller's team still needs it for. Returns the
+ * Wait until @p c is complete. Until then the caller pulls work-groups
+ * from the pool, or sleeps when there are none. Before returning it
+ * finishes any team instance its team still needs it for. Returns the
  * final status.
  */
 int exec_wait(exec_cmd *c);
 
 /* ---- serving ---- */
+
+/**
+ * Start the executor on every hart: hart 0 calls exec_init(), then all
+ * harts meet at @p barrier_all (a barrier over every hart). Hart 0 gets
+ * true and drives commands; every other hart serves the pool until
+ * exec_shutdown() and then gets false.
+ */
+bool exec_start(void (*barrier_all)(void));
 
 /** Pull and run work until exec_shutdown() and the pool holds nothing
  * more for this hart; sleep when there is none. */
@@ -171,7 +179,7 @@ typedef struct exec_hart_stats {
 	unsigned long groups;	 /**< work-groups (or team slices) run */
 	unsigned long claims;	 /**< successful claims (chunks) */
 	unsigned long sleeps;	 /**< times it slept for lack of work */
-	unsigned long instances; /**< distinct instances it worked on */
+	unsigned long instances; /**< times it moved to another instance */
 } exec_hart_stats;
 
 /** Counters of hart @p idx. */

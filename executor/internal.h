@@ -75,9 +75,9 @@ void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
 void exec_fault(exec_instance *inst, int code, const char *detail);
 
 /* Called by the hart that finished the last group of an instance: the
- * command completes; the slot is freed too unless `keep_slot` (a team
- * instance stays until every team has left it, see pool.c). */
-void exec_cmd_instance_done(exec_instance *inst, bool keep_slot);
+ * command completes, and the slot is freed unless it is a team instance
+ * (that one stays until every team is out of it, see pool.c). */
+void exec_cmd_instance_done(exec_instance *inst);
 
 /* Harts sleeping in exec_wait(): every completion wakes them all (they
  * re-check their own command), so a completed command is never touched. */

@@ -101,13 +101,8 @@ int app_main(void)
 	unsigned me = hal_hart_idx(), n = hal_hart_num();
 	hal_printf("hart %u (id %lu) online\n", me,
 		   (unsigned long)hal_hart_id(me));
-	if (me == 0)
-		exec_init(n);
-	boot_barrier_all();
-	if (me != 0) {
-		exec_serve();
+	if (!exec_start(boot_barrier_all))
 		return 0;
-	}
 	hal_printf("roll-call: %u/%u harts\n", n, n);
 	demo_wg_count();
 	demo_rotate(1);

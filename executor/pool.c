@@ -77,6 +77,17 @@ void exec_init(unsigned harts)
 	hal_store_release(&exec_stop, 0u);
 }
 
+bool exec_start(void (*barrier_all)(void))
+{
+	if (hal_hart_idx() == 0)
+		exec_init(hal_hart_num());
+	barrier_all();
+	if (hal_hart_idx() == 0)
+		return true;
+	exec_serve();
+	return false;
+}
+
 exec_hart *exec_self(void)
 {
 	return &exec_harts[hal_hart_idx()];
@@ -210,15 +221,14 @@ static void count_done(exec_instance *inst, size_t n)
 		return;
 	if (inst->l->team_size > 1) {
 		/* Teams that never looked need not come any more. */
-		exec_instance *keep = inst;
 		for (unsigned k = 0; k < inst->workers; k++) {
 			unsigned d = TEAM_UNDECIDED;
 			if (hal_cas(&inst->teams[k].decided, &d,
 				    (unsigned)TEAM_OUT))
-				team_out(keep);
+				team_out(inst);
 		}
 	}
-	exec_cmd_instance_done(inst, inst->l->team_size > 1);
+	exec_cmd_instance_done(inst);
 }
 
 /* One chunk of a one-hart-per-group instance; false if none was left. */

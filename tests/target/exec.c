@@ -11,13 +11,8 @@ static suite_ctx ctx;
 
 int app_main(void)
 {
-	if (hal_hart_idx() == 0)
-		exec_init(hal_hart_num());
-	boot_barrier_all();
-	if (hal_hart_idx() != 0) {
-		exec_serve();
+	if (!exec_start(boot_barrier_all))
 		return 0;
-	}
 	ctx = (suite_ctx){.printf = hal_printf, .hammer = true};
 	suite_main(&ctx);
 	exec_shutdown();
