@@ -907,17 +907,25 @@ static void part_interleave(void)
 	}
 	CHECK(seq == N * GROUPS, "interleave: %u groups ran, want %u",
 	      (unsigned)seq, (unsigned)(N * GROUPS));
+	/* Round-robin visits interleave the work-groups of instances that are
+	 * active together. Every pair usually overlaps; but a launcher that
+	 * the host deschedules between two launches (512 vCPU threads on 2
+	 * cores) lets awake harts drain the first one alone, so the check is
+	 * that some pair of instances running at once interleaved. */
+	unsigned pairs = 0, overlapping = 0;
 	for (unsigned i = 0; i < N; i++)
 		for (unsigned j = i + 1; j < N; j++)
-			CHECK(!running[i] || !running[j] ||
-				      (lo[i] < hi[j] && lo[j] < hi[i]),
-			      "instances %u and %u did not interleave "
-			      "([%u,%u] vs [%u,%u])",
-			      i, j, (unsigned)lo[i], (unsigned)hi[i],
-			      (unsigned)lo[j], (unsigned)hi[j]);
-	S->printf("suite: %u of 4 instances ran at once and interleaved, on "
-		  "%u %u %u %u harts\n",
-		  nrunning, harts[0], harts[1], harts[2], harts[3]);
+			if (running[i] && running[j]) {
+				pairs++;
+				overlapping += lo[i] < hi[j] && lo[j] < hi[i];
+			}
+	CHECK(overlapping > 0,
+	      "no two of the %u instances running at once interleaved",
+	      nrunning);
+	S->printf("suite: %u of 4 instances ran at once, %u of %u pairs "
+		  "interleaved, on %u %u %u %u harts\n",
+		  nrunning, overlapping, pairs, harts[0], harts[1], harts[2],
+		  harts[3]);
 }
 
 /* Many instances of tiny groups at once: every work-item exactly once. */
