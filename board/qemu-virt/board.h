@@ -29,4 +29,21 @@
 /* Used only when the device tree carries no timebase-frequency. */
 #define BOARD_TIMEBASE_HZ_DEFAULT 10000000UL
 
+/* Interrupt controller (PLIC) and the UART's source: the UART's receive
+ * interrupt wakes the dispatcher hart (serial transport, doorbells). The
+ * context of hart index 0 in M-mode. */
+#define BOARD_PLIC_BASE 0x0c000000UL
+#define BOARD_PLIC_CONTEXT_HART0 0
+#define BOARD_UART_IRQ 10
+
+/* Memory the host shares with the device (include/hartpool/mbox.h):
+ * DRAM starts at BOARD_DRAM_BASE; the mailbox (device header, queues,
+ * rings) and then the buffer heap lie above the firmware's own RAM
+ * (memory.ld) and below the device tree QEMU puts in the last 2 MiB. */
+#define BOARD_DRAM_BASE 0x80000000UL
+#define BOARD_MBOX_BASE 0x90000000UL
+#define BOARD_MBOX_SIZE 0x00400000UL
+#define BOARD_BUF_BASE 0x90400000UL
+#define BOARD_BUF_SIZE 0x0fa00000UL
+
 #endif

@@ -12,9 +12,9 @@ BOARD_STACK_SIZE  := 16384
 BOARD_SUB_GROUP_SIZE := 8
 # HAL implementation files for this board (one per mechanism).
 BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
-                     hal/exit_sifive_test.c hal/sleep_wfi.c
+                     hal/exit_sifive_test.c hal/sleep_wfi.c hal/plic.c
 # How QEMU runs this board.
 QEMU_SYSTEM       := qemu-system-riscv64
 QEMU_MACHINE      := virt
 QEMU_CPU          := rv64
-QEMU_MEM          := 256M
+QEMU_MEM          := 512M

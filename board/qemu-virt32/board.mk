@@ -9,8 +9,8 @@ BOARD_STACK_SIZE  := 16384
 # Sub-group size when a kernel requires none (the "lane count").
 BOARD_SUB_GROUP_SIZE := 8
 BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
-                     hal/exit_sifive_test.c hal/sleep_wfi.c
+                     hal/exit_sifive_test.c hal/sleep_wfi.c hal/plic.c
 QEMU_SYSTEM       := qemu-system-riscv32
 QEMU_MACHINE      := virt
 QEMU_CPU          := rv32
-QEMU_MEM          := 256M
+QEMU_MEM          := 512M
