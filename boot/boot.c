@@ -30,6 +30,8 @@ __attribute__((section(".boot.data"))) unsigned boot_lottery;
 __attribute__((section(".boot.data"))) unsigned boot_released;
 
 unsigned long long boot_time_start;
+const char *boot_bootargs;
+unsigned boot_bootargs_len;
 static hal_barrier boot_barrier;
 static unsigned boot_exit_status;
 
@@ -82,6 +84,8 @@ void boot_init(unsigned long hart_id, const void *dtb)
 	hal_hart_found =
 		fi.hart_num < HAL_MAX_HARTS ? fi.hart_num : HAL_MAX_HARTS;
 	hal_hart_used = hal_hart_found;
+	boot_bootargs = fi.bootargs;
+	boot_bootargs_len = fi.bootargs_len;
 
 	unsigned long cap;
 	int have_cap = fdt_bootarg_uint(fi.bootargs, fi.bootargs_len,

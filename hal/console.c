@@ -31,6 +31,13 @@ int hal_printf(const char *fmt, ...)
 	return n;
 }
 
+void hal_console_write_locked(const char *s, size_t len)
+{
+	hal_lock_acquire(&console_lock);
+	hal_console_write_raw(s, len);
+	hal_lock_release(&console_lock);
+}
+
 void hal_console_write_fatal(const char *s, size_t len)
 {
 	/* The holder finishes its line within microseconds; wait at most

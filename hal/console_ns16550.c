@@ -4,6 +4,7 @@
 #include <board.h>
 #include <hal/console.h>
 
+#define UART_RBR 0 /* receive buffer (DLAB=0) */
 #define UART_THR 0 /* transmit holding (DLAB=0) */
 #define UART_DLL 0 /* divisor low (DLAB=1) */
 #define UART_IER 1
@@ -11,7 +12,9 @@
 #define UART_FCR 2
 #define UART_LCR 3
 #define UART_LSR 5
+#define LSR_DR 0x01 /* a received byte is waiting */
 #define LSR_THRE 0x20
+#define IER_ERBFI 0x01 /* interrupt while received data is available */
 
 void hal_console_init(void)
 {
@@ -38,4 +41,17 @@ void hal_console_write_raw(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		hal_console_putc(s[i]);
+}
+
+int hal_console_getc(void)
+{
+	if (!(mmio_read8(BOARD_UART_BASE + UART_LSR) & LSR_DR))
+		return -1;
+	return mmio_read8(BOARD_UART_BASE + UART_RBR);
+}
+
+void hal_console_rx_irq_enable(void)
+{
+	uintptr_t ier = BOARD_UART_BASE + UART_IER;
+	mmio_write8(ier, mmio_read8(ier) | IER_ERBFI);
 }

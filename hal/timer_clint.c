@@ -3,6 +3,7 @@
 #include "mmio.h"
 #include <board.h>
 #include <hal/csr.h>
+#include <hal/sleep.h>
 #include <hal/timer.h>
 
 static uint64_t timer_freq = BOARD_TIMEBASE_HZ_DEFAULT;
@@ -58,6 +59,17 @@ void hal_timer_sleep_until(uint64_t t)
 		__asm__ volatile("wfi" ::: "memory");
 	set_mtimecmp(UINT64_MAX);
 	csr_write(mie, saved);
+}
+
+void hal_sleep_until(uint64_t t)
+{
+	/* The timer joins whatever else may end this wfi (IPI, device). */
+	set_mtimecmp(t);
+	csr_set(mie, MIP_MTIP);
+	if (hal_timer_now() < t)
+		__asm__ volatile("wfi" ::: "memory");
+	csr_clear(mie, MIP_MTIP);
+	set_mtimecmp(UINT64_MAX);
 }
 
 void hal_timer_sleep_us(uint64_t us)

@@ -74,6 +74,26 @@ void hal_sleep(void)
 	pthread_mutex_unlock(&h->mu);
 }
 
+void hal_sleep_until(uint64_t deadline)
+{
+	struct host_hart *h = &harts[hal_hart_idx()];
+	/* hal_timer_now() is CLOCK_MONOTONIC; the condition variable waits
+	 * on CLOCK_REALTIME, so convert the remaining time. */
+	uint64_t now = hal_timer_now();
+	if (now >= deadline)
+		return;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t abs = (uint64_t)ts.tv_sec * 1000000000u +
+		       (uint64_t)ts.tv_nsec + (deadline - now);
+	ts.tv_sec = (time_t)(abs / 1000000000u);
+	ts.tv_nsec = (long)(abs % 1000000000u);
+	pthread_mutex_lock(&h->mu);
+	if (!h->pending)
+		pthread_cond_timedwait(&h->cv, &h->mu, &ts);
+	pthread_mutex_unlock(&h->mu);
+}
+
 unsigned long hal_host_sleeps(void)
 {
 	return __atomic_load_n(&host_sleeps, __ATOMIC_RELAXED);

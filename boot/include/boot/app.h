@@ -28,6 +28,11 @@ int app_main(void);
 bool app_trap_hook(boot_trap_frame *frame, unsigned long cause,
 		   unsigned long tval);
 
+/** The kernel command line (-append) from the device tree, not
+ * NUL-terminated, or NULL. */
+extern const char *boot_bootargs;
+extern unsigned boot_bootargs_len;
+
 /** Barrier over all harts in use (every one of them must call it). */
 void boot_barrier_all(void);
 

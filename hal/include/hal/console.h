@@ -20,6 +20,14 @@ void hal_console_write_raw(const char *s, size_t len);
 
 /** Write a last message before the run ends (bounded wait for the lock). */
 void hal_console_write_fatal(const char *s, size_t len);
+/** Write @p len bytes under the console lock, between hal_printf lines (the
+ * serial transport's reply frames). */
+void hal_console_write_locked(const char *s, size_t len);
+
+/** The next received byte, or -1 if none is waiting (never waits). */
+int hal_console_getc(void);
+/** Let a received byte raise the UART's interrupt (hal/irq.h routes it). */
+void hal_console_rx_irq_enable(void);
 
 /** printf to the console, whole line(s) at once. Returns bytes written. */
 int hal_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -8,6 +8,7 @@
 
 #define MIP_MSIP 0x00000008 /**< machine software interrupt (IPI) pending */
 #define MIP_MTIP 0x00000080 /**< machine timer interrupt pending */
+#define MIP_MEIP 0x00000800 /**< machine external interrupt pending (PLIC) */
 
 /* Exception causes (mcause with the interrupt bit clear). */
 #define CAUSE_MISALIGNED_FETCH 0

@@ -20,6 +20,7 @@
 
 #include <hal/hart.h>
 #include <hal/hartmask.h>
+#include <stdint.h>
 
 /** Polls before sleeping in HAL_WAIT_UNTIL. */
 #define HAL_WAIT_POLLS 32
@@ -29,6 +30,10 @@ void hal_sleep_prepare(void);
 
 /** Sleep until an IPI (or a timer the hart armed) is pending. */
 void hal_sleep(void);
+
+/** Like hal_sleep(), but also wake once hal_timer_now() >= @p deadline
+ * (and on an enabled device interrupt, see hal/irq.h). */
+void hal_sleep_until(uint64_t deadline);
 
 /**
  * Wait until @p cond (an expression re-evaluated each time) is true:
