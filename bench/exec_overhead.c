@@ -94,7 +94,7 @@ static void report(const char *name, uint64_t num, uint64_t den)
 
 int app_main(void)
 {
-	if (!exec_start(boot_barrier_all))
+	if (!exec_start(boot_barrier_all, false))
 		return 0;
 	extern const hp_kernel hp_kernel_b_empty, hp_kernel_b_fiber,
 		hp_kernel_b_barrier16, hp_kernel_b_reduce16;

@@ -26,10 +26,24 @@ int exec_status(const exec_cmd *c)
 	return hal_load_acquire(&c->status);
 }
 
-/* Finish c with `status`. Everything that refers to c learns it first,
- * because once the status is stored the caller may reuse c. Called with
- * the lock held, except for commands that failed validation (nothing can
- * refer to those yet). */
+/* Set the results of c and publish its status. */
+static void finish(exec_cmd *c, int status, const char *detail)
+{
+	c->t_end = hal_timer_now();
+	if (!c->t_start)
+		c->t_start = c->t_end;
+	if (!c->t_submit)
+		c->t_submit = c->t_start;
+	c->error_detail = detail;
+	if (c->on_complete)
+		c->on_complete(c, status);
+	hal_store_release(&c->status, status);
+	hal_ipi_send_mask_clear(&exec_cmd_waiters);
+}
+
+/* Finish c with `status`; the lock is held. Everything that refers to c
+ * learns it first, because once the status is stored the caller may reuse
+ * c. */
 static void complete(exec_cmd *c, int status, const char *detail)
 {
 	for (exec_cmd *p = pending_head; p; p = p->next_pending) {
@@ -40,17 +54,19 @@ static void complete(exec_cmd *c, int status, const char *detail)
 			}
 		if (p->prev_in_queue == c)
 			p->prev_in_queue = NULL;
+		if (p->fence == c)
+			p->fence = NULL;
+		if (p->barrier && c->counted && p->queue == c->queue &&
+		    c->seq < p->seq)
+			p->earlier--;
 	}
 	if (c->queue && c->queue->last == c)
 		c->queue->last = NULL;
-	c->t_end = hal_timer_now();
-	if (!c->t_start)
-		c->t_start = c->t_end;
-	if (!c->t_submit)
-		c->t_submit = c->t_start;
-	c->error_detail = detail;
-	hal_store_release(&c->status, status);
-	hal_ipi_send_mask_clear(&exec_cmd_waiters);
+	if (c->queue && c->queue->fence == c)
+		c->queue->fence = NULL;
+	if (c->counted)
+		c->queue->incomplete--;
+	finish(c, status, detail);
 }
 
 /* 1: ready, 0: waiting, -1: a command in the wait list failed. The
@@ -70,6 +86,13 @@ static int deps_state(exec_cmd *c)
 	if (c->deps_failed)
 		return -1;
 	if (c->num_wait && c->deps_done != (1u << c->num_wait) - 1)
+		return 0;
+	if (c->fence) {
+		if (hal_load_acquire(&c->fence->status) > 0)
+			return 0;
+		c->fence = NULL;
+	}
+	if (c->barrier && c->earlier)
 		return 0;
 	if (c->prev_in_queue) {
 		if (hal_load_acquire(&c->prev_in_queue->status) > 0)
@@ -93,6 +116,10 @@ static void process_pending(void)
 			if (st < 0) {
 				complete(c, HP_ABORTED,
 					 "a command it depends on failed");
+				gone = true;
+			} else if (st > 0 && c->marker) {
+				c->t_submit = hal_timer_now();
+				complete(c, EXEC_COMPLETE, NULL);
 				gone = true;
 			} else if (st > 0 && c->kernel) {
 				c->t_submit = hal_timer_now();
@@ -144,12 +171,15 @@ static void unlock_and_wake(void)
 
 static int validate(exec_cmd *c)
 {
-	int rc =
-		exec_ndrange_setup(&exec_dev, c->kernel, &c->range, &c->launch);
+	if (c->marker && c->kernel)
+		return HP_INVALID_VALUE;
+	int rc = c->marker ? 0
+			   : exec_ndrange_setup(&exec_dev, c->kernel, &c->range,
+						&c->launch);
 	if (rc)
 		return rc;
 	const hp_kernel *k = c->kernel;
-	if (k->args_size && (!c->args || c->args_size != k->args_size))
+	if (k && k->args_size && (!c->args || c->args_size != k->args_size))
 		return HP_INVALID_KERNEL_ARGS;
 	if (c->num_wait > EXEC_MAX_WAIT || (c->num_wait && !c->wait_list))
 		return HP_INVALID_EVENT_WAIT_LIST;
@@ -168,6 +198,10 @@ static void cmd_reset(exec_queue *q, exec_cmd *c)
 	c->inst = NULL;
 	c->queue = q;
 	c->prev_in_queue = NULL;
+	c->fence = NULL;
+	c->seq = 0;
+	c->earlier = 0;
+	c->counted = false;
 	c->next_pending = NULL;
 	c->deps_done = 0;
 	c->deps_failed = false;
@@ -188,6 +222,8 @@ void exec_user_event_init(exec_cmd *c)
 {
 	cmd_reset(NULL, c);
 	c->kernel = NULL;
+	c->marker = false;
+	c->barrier = false;
 	c->num_wait = 0;
 	c->magic = EXEC_CMD_MAGIC;
 	hal_store_release(&c->status, (int)EXEC_QUEUED);
@@ -207,12 +243,23 @@ int exec_enqueue(exec_queue *q, exec_cmd *c)
 	int rc = validate(c);
 	c->magic = EXEC_CMD_MAGIC; /* an event others may name, failed or not */
 	if (rc) {
-		/* Not enqueued (as in OpenCL): it orders nothing in q. */
-		complete(c, rc, NULL);
+		/* Not enqueued (as in OpenCL): it orders nothing in q, and
+		 * nothing can refer to it yet. */
+		finish(c, rc, NULL);
 		return rc;
 	}
 	hal_store_release(&c->status, (int)EXEC_QUEUED);
 	hal_lock_acquire(&cmd_lock);
+	if (q) {
+		c->seq = ++q->seq;
+		c->fence = q->fence;
+		if (c->barrier) {
+			c->earlier = q->incomplete;
+			q->fence = c;
+		}
+		c->counted = true;
+		q->incomplete++;
+	}
 	if (q && q->in_order) {
 		c->prev_in_queue = q->last;
 		q->last = c;

@@ -11,6 +11,12 @@
  * its kernel instance is in the work-pool -> COMPLETE (0) or an HP_ error,
  * set by the hart that finished its last work-group.
  *
+ * Markers (kernel NULL, .marker true) complete as soon as they may start;
+ * barrier commands (.barrier true) start after every earlier command of
+ * their queue and every later command of the queue starts after them
+ * (clEnqueueBarrierWithWaitList; an in-order queue is a queue of barrier
+ * commands).
+ *
  * Errors and dependencies: a command whose wait list holds a failed
  * command completes with HP_ABORTED (and so on down the chain). The order
  * of an in-order queue is only an order: a failed command does not fail
@@ -29,6 +35,9 @@
 
 typedef struct exec_device {
 	unsigned harts;
+	/** 1 when hart 0 only drives (the mailbox dispatcher) and never
+	 * pulls work-groups; workers are harts first_worker..harts-1. */
+	unsigned first_worker;
 	unsigned address_bits; /**< width of the device's size_t */
 	uint32_t max_work_group_size;
 	uint32_t max_work_item_sizes[3];
@@ -97,6 +106,18 @@ typedef struct exec_cmd {
 	exec_range range;
 	struct exec_cmd *const *wait_list;
 	unsigned num_wait;
+	/** No kernel: completes when it may start (clEnqueueMarker). */
+	bool marker;
+	/** Waits for every earlier command of its queue; later commands of
+	 * the queue wait for it. Orders only, like an in-order queue. */
+	bool barrier;
+	/** Called once by the hart that completes the command, with the
+	 * command lock held, after every result field is set and just before
+	 * `status` is published: the last moment the command may be read on
+	 * behalf of the executor. Must be short and must not call the
+	 * executor. NULL: none. */
+	void (*on_complete)(struct exec_cmd *c, int status);
+	void *user; /**< for on_complete */
 
 	/* Results (read with exec_status() / exec_wait()). */
 	int status;		  /**< enum exec_status or an HP_ error (< 0) */
@@ -109,6 +130,10 @@ typedef struct exec_cmd {
 	unsigned magic; /* EXEC_CMD_MAGIC once enqueued */
 	struct exec_queue *queue;
 	struct exec_cmd *prev_in_queue; /* NULL once it completed */
+	struct exec_cmd *fence;		/* queue's barrier before it */
+	unsigned long seq;		/* enqueue order in its queue */
+	unsigned earlier;		/* barrier: earlier ones not done */
+	bool counted;			/* in its queue's `incomplete` */
 	struct exec_cmd *next_pending;
 	struct exec_instance *inst;
 	uint32_t deps_done; /* wait_list entries seen complete */
@@ -117,7 +142,10 @@ typedef struct exec_cmd {
 
 typedef struct exec_queue {
 	bool in_order;
-	exec_cmd *last;
+	exec_cmd *last;	     /* in-order: the last command */
+	exec_cmd *fence;     /* the last barrier command, until complete */
+	unsigned long seq;   /* commands enqueued */
+	unsigned incomplete; /* enqueued and not complete */
 } exec_queue;
 
 /** Initialise the executor for @p harts harts (one hart, before use). */
@@ -157,9 +185,11 @@ int exec_wait(exec_cmd *c);
  * Start the executor on every hart: hart 0 calls exec_init(), then all
  * harts meet at @p barrier_all (a barrier over every hart). Hart 0 gets
  * true and drives commands; every other hart serves the pool until
- * exec_shutdown() and then gets false.
+ * exec_shutdown() and then gets false. With @p dedicated_driver (and more
+ * than one hart) hart 0 never runs work-groups, so it is always free to
+ * read new commands (like a GPU's command processor).
  */
-bool exec_start(void (*barrier_all)(void));
+bool exec_start(void (*barrier_all)(void), bool dedicated_driver);
 
 /** Pull and run work until exec_shutdown() and the pool holds nothing
  * more for this hart; sleep when there is none. */
@@ -172,6 +202,11 @@ void exec_shutdown(void);
 
 /** Run at most one chunk of work-groups; true if it ran something. */
 bool exec_pool_work(void);
+
+/** Sleep until there may be work for the caller, it is woken (IPI or an
+ * enabled device interrupt), shutdown, or hal_timer_now() >= @p deadline.
+ * For a hart that also watches something else (the mailbox). */
+void exec_idle_until(uint64_t deadline);
 
 /* ---- statistics (for tests and benchmarks) ---- */
 

@@ -130,7 +130,7 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	if (!s || s & (s - 1) || !(dev->sub_group_sizes & s))
 		return HP_INVALID_VALUE;
 	unsigned team = r->team_size ? r->team_size : 1;
-	if (team > dev->harts)
+	if (team > dev->harts - dev->first_worker)
 		return HP_INVALID_VALUE;
 
 	uint64_t e[3] = {1, 1, 1};
@@ -164,7 +164,8 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 				if (g[d] % e[d])
 					return HP_INVALID_WORK_GROUP_SIZE;
 	} else if (!empty) {
-		choose_local(dev, r, limit, s, dev->harts / team, g, e);
+		choose_local(dev, r, limit, s,
+			     (dev->harts - dev->first_worker) / team, g, e);
 	}
 
 	if (k->local_mem_bytes > dev->local_mem_size)

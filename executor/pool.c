@@ -77,10 +77,12 @@ void exec_init(unsigned harts)
 	hal_store_release(&exec_stop, 0u);
 }
 
-bool exec_start(void (*barrier_all)(void))
+bool exec_start(void (*barrier_all)(void), bool dedicated_driver)
 {
-	if (hal_hart_idx() == 0)
+	if (hal_hart_idx() == 0) {
 		exec_init(hal_hart_num());
+		exec_dev.first_worker = dedicated_driver && hal_hart_num() > 1;
+	}
 	barrier_all();
 	if (hal_hart_idx() == 0)
 		return true;
@@ -103,11 +105,12 @@ const exec_hart_stats *exec_stats(unsigned idx)
 	return &exec_harts[idx].stats;
 }
 
-/* Wake up to `count` idle harts with index < `limit`. The full fence
+/* Wake up to `count` idle workers with index < `limit`. The full fence
  * orders the instance's publication before reading the idle mask (idle
  * harts set their bit with an AMO, then look for work). */
 static void wake_idle(size_t count, unsigned limit)
 {
+	unsigned first = exec_dev.first_worker;
 	hal_fence();
 	for (unsigned w = 0; w < HAL_HARTMASK_WORDS && count; w++) {
 		unsigned long bits = hal_load_relaxed(&exec_idle.w[w]);
@@ -117,6 +120,8 @@ static void wake_idle(size_t count, unsigned limit)
 			unsigned idx = w * HAL_HARTMASK_BITS + b;
 			if (idx >= limit)
 				return;
+			if (idx < first)
+				continue;
 			if (hal_hartmask_test_clear(&exec_idle, idx)) {
 				hal_ipi_send(idx);
 				count--;
@@ -150,7 +155,7 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->args = c->args;
 	inst->l = l;
 	inst->seq = ++exec_seq;
-	inst->workers = exec_dev.harts / t;
+	inst->workers = (exec_dev.harts - exec_dev.first_worker) / t;
 	inst->teams_left = inst->workers;
 	inst->teams_in = 0;
 	if (t > 1)
@@ -167,7 +172,8 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	if (t > 1)
 		hal_fetch_add(&exec_team_active, 1u);
 	if (t > 1)
-		*w = (exec_wake){exec_dev.harts, inst->workers * t};
+		*w = (exec_wake){exec_dev.harts,
+				 exec_dev.first_worker + inst->workers * t};
 	else
 		*w = (exec_wake){l->total_groups, exec_dev.harts};
 	hal_store_release(&inst->state, (unsigned)INST_ACTIVE);
@@ -197,7 +203,7 @@ static bool team_enter(exec_instance *inst, exec_team *tm, unsigned me)
 {
 	unsigned t = inst->l->team_size;
 	unsigned d = hal_load_acquire(&tm->decided);
-	if (d != TEAM_UNDECIDED || me % t != 0)
+	if (d != TEAM_UNDECIDED || (me - exec_dev.first_worker) % t != 0)
 		return d == TEAM_IN;
 	size_t total = inst->l->total_groups;
 	unsigned want = TEAM_OUT;
@@ -211,7 +217,7 @@ static bool team_enter(exec_instance *inst, exec_team *tm, unsigned me)
 		return false;
 	}
 	for (unsigned r = 1; r < t; r++)
-		hal_ipi_send(me + r);
+		hal_ipi_send(me + r); /* the leader has rank 0 */
 	return true;
 }
 
@@ -261,8 +267,9 @@ static bool run_chunk(exec_instance *inst)
 /* Take part in a team instance until it is exhausted for our team. */
 static void run_team(exec_instance *inst, unsigned me)
 {
-	unsigned t = inst->l->team_size, rank = me % t;
-	exec_team *tm = &inst->teams[me / t];
+	unsigned t = inst->l->team_size, w = me - exec_dev.first_worker;
+	unsigned rank = w % t;
+	exec_team *tm = &inst->teams[w / t];
 	size_t total = inst->l->total_groups;
 	void *lm = inst->k->local_mem_bytes ? exec_hart_local_mem(me - rank)
 					    : NULL;
@@ -300,18 +307,21 @@ static bool has_work(const exec_instance *inst, unsigned me)
 {
 	const hp_launch *l = inst->l;
 	unsigned t = l->team_size;
+	if (me < exec_dev.first_worker)
+		return false; /* the dedicated driver */
 	if (t <= 1)
 		return hal_load_relaxed(&inst->next) < l->total_groups;
-	if (me >= inst->workers * t)
+	unsigned w = me - exec_dev.first_worker;
+	if (w >= inst->workers * t)
 		return false;
-	const exec_team *tm = &inst->teams[me / t];
+	const exec_team *tm = &inst->teams[w / t];
 	unsigned d = hal_load_acquire(&tm->decided);
 	if (d == TEAM_OUT || hal_load_acquire(&tm->finished))
 		return false;
 	if (d == TEAM_IN)
 		return true;
 	/* Undecided: only the leader comes to decide (it wakes the rest). */
-	return me % t == 0 && hal_load_relaxed(&inst->next) < l->total_groups;
+	return w % t == 0 && hal_load_relaxed(&inst->next) < l->total_groups;
 }
 
 /* The oldest team instance that still needs this hart; run it if `run`. */
@@ -341,9 +351,10 @@ static bool team_scan(bool run)
 	if (!team_inst)
 		return false;
 	/* Deciding "out" also counts as progress: the caller scans again. */
-	if (run &&
-	    team_enter(team_inst,
-		       &team_inst->teams[me / team_inst->l->team_size], me)) {
+	if (run && team_enter(team_inst,
+			      &team_inst->teams[(me - exec_dev.first_worker) /
+						team_inst->l->team_size],
+			      me)) {
 		h->stats.instances++;
 		run_team(team_inst, me);
 	}
@@ -398,6 +409,18 @@ static void idle_sleep(exec_cmd *c)
 	    !(c && hal_load_acquire(&c->status) <= 0)) {
 		exec_self()->stats.sleeps++;
 		hal_sleep();
+	}
+	hal_hartmask_test_clear(&exec_idle, me);
+}
+
+void exec_idle_until(uint64_t deadline)
+{
+	unsigned me = hal_hart_idx();
+	hal_sleep_prepare();
+	hal_hartmask_set(&exec_idle, me);
+	if (!pool_scan(false) && !hal_load_acquire(&exec_stop)) {
+		exec_self()->stats.sleeps++;
+		hal_sleep_until(deadline);
 	}
 	hal_hartmask_test_clear(&exec_idle, me);
 }

@@ -11,7 +11,7 @@ static suite_ctx ctx;
 
 int app_main(void)
 {
-	if (!exec_start(boot_barrier_all))
+	if (!exec_start(boot_barrier_all, false))
 		return 0;
 	ctx = (suite_ctx){.printf = hal_printf, .hammer = true};
 	suite_main(&ctx);
