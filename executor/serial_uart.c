@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/* The serial agent on the firmware: requests come in on the console UART,
+ * whose receive interrupt (through the PLIC) ends hart 0's wfi; replies go
+ * out under the console lock, between hal_printf lines. See serial_agent.h.
+ * Firmware only (the host tests run the core over an array). */
+#include "dispatch.h"
+#include "serial_agent.h"
+#include <board.h>
+#include <hal/console.h>
+#include <hal/irq.h>
+#include <string.h>
+
+static serial_agent agent;
+
+static bool uart_access_ok(uint64_t addr, uint64_t len, bool write)
+{
+	/* On RV32 a 64-bit address must not be cut to a different one. */
+	uint64_t end = addr + len;
+	if ((uintptr_t)addr != addr || (uintptr_t)end != end)
+		return false;
+	return dispatch_access_ok(addr, len, write);
+}
+
+/* An aligned 4- or 8-byte access is one load or store, so a hart that
+ * polls a ring index never sees half an update (memcpy may copy bytes). */
+static void uart_read(uint64_t addr, void *dst, size_t len)
+{
+	const void *src = (const void *)(uintptr_t)addr;
+	if (len == 4 && addr % 4 == 0) {
+		uint32_t v = __atomic_load_n((const uint32_t *)src,
+					     __ATOMIC_RELAXED);
+		memcpy(dst, &v, 4);
+#if UINTPTR_MAX > 0xffffffffu
+	} else if (len == 8 && addr % 8 == 0) {
+		uint64_t v = __atomic_load_n((const uint64_t *)src,
+					     __ATOMIC_RELAXED);
+		memcpy(dst, &v, 8);
+#endif
+	} else {
+		memcpy(dst, src, len);
+	}
+}
+
+static void uart_write(uint64_t addr, const void *src, size_t len)
+{
+	void *dst = (void *)(uintptr_t)addr;
+	if (len == 4 && addr % 4 == 0) {
+		uint32_t v;
+		memcpy(&v, src, 4);
+		__atomic_store_n((uint32_t *)dst, v, __ATOMIC_RELAXED);
+#if UINTPTR_MAX > 0xffffffffu
+	} else if (len == 8 && addr % 8 == 0) {
+		uint64_t v;
+		memcpy(&v, src, 8);
+		__atomic_store_n((uint64_t *)dst, v, __ATOMIC_RELAXED);
+#endif
+	} else {
+		memcpy(dst, src, len);
+	}
+	/* Before the next request is served: the host's next write (a ring
+	 * header after a packet body) must reach other harts after this. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static void uart_send(const uint8_t *wire, size_t n)
+{
+	hal_console_write_locked((const char *)wire, n);
+}
+
+static const serial_agent_ops uart_ops = {
+	.access_ok = uart_access_ok,
+	.read = uart_read,
+	.write = uart_write,
+	.send = uart_send,
+	.mbox_addr = dispatch_mbox_addr,
+};
+
+void serial_agent_init(void)
+{
+	serial_agent_setup(&agent, &uart_ops);
+	hal_console_rx_irq_enable();
+	hal_irq_enable(BOARD_UART_IRQ);
+}
+
+bool serial_agent_poll(void)
+{
+	/* Claim first, drain, then complete: a byte that arrives after the
+	 * drain raises the (level) interrupt again, so none waits unseen. */
+	unsigned src = hal_irq_claim();
+	bool handled = false;
+	int c;
+	while ((c = hal_console_getc()) >= 0)
+		handled |= serial_agent_feed(&agent, (uint8_t)c);
+	if (src)
+		hal_irq_complete(src);
+	return handled;
+}
