@@ -20,4 +20,6 @@ HP_KERNEL(barrier_rotate, const hp_item *it, const void *args)
 }
 HP_REGISTER(barrier_rotate, .uses_barriers = true,
 	    .local_mem_bytes = 256 * sizeof(uint32_t),
-	    .args_size = sizeof(hp_barrier_rotate_args));
+	    .args_size = sizeof(hp_barrier_rotate_args),
+	    HP_BUFFERS(HP_BUF(hp_barrier_rotate_args, out, uint32_t, ITEMS,
+			      0)));

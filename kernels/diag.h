@@ -6,6 +6,45 @@
 
 #include <stdint.h>
 
+/** copy: size bytes from src to dst; each work-item moves one
+ * HP_MEM_CHUNK-byte piece (the mailbox's COPY packet runs it). */
+typedef struct {
+	uint64_t dst, src, size;
+} hp_copy_args;
+
+/** fill: size bytes at dst with the low psize bytes of pattern. */
+typedef struct {
+	uint64_t dst, size, pattern, psize;
+} hp_fill_args;
+
+#define HP_MEM_CHUNK 4096u
+
+/** tally: counts[base + glin] += 1 (atomically). Shows every launch and
+ * every work-item ran exactly once. */
+typedef struct {
+	uint64_t counts; /**< uint32_t[base + items] */
+	uint64_t base;
+} hp_tally_args;
+
+/** affine: y[glin] = y[glin] * mul + add (uint32_t). Not idempotent and
+ * order-sensitive: a chain of them shows order and exactly-once. */
+typedef struct {
+	uint64_t y; /**< uint32_t[items] */
+	uint32_t mul, add;
+} hp_affine_args;
+
+/** add: c[glin] = a[glin] + b[glin] (uint32_t). */
+typedef struct {
+	uint64_t a, b, c;
+} hp_add_args;
+
+/** spin: every work-item computes for `iters` iterations and writes the
+ * result to out[glin] (a long-running command for queue tests). */
+typedef struct {
+	uint64_t out; /**< uint32_t[items] */
+	uint64_t iters;
+} hp_spin_args;
+
 /** barrier_rotate: out[glin] = local linear id of the successor in the
  * group (wrapping within the actual group size), read after a barrier. */
 typedef struct {
@@ -47,5 +86,6 @@ enum {
 #define HP_SG_ALL (HP_SG_ANY + 1)		   /* all(in > 0) */
 #define HP_SG_BARRIER (HP_SG_ALL + 1) /* sub-group barrier round trip */
 #define HP_SG_OUTS (HP_SG_BARRIER + 1)
+typedef uint64_t hp_sg_record[HP_SG_OUTS];
 
 #endif

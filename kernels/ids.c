@@ -31,4 +31,6 @@ HP_KERNEL(ids, const hp_item *it, const void *args)
 	r[HP_IDS_HART] = hp_hart();
 	hp_atomic_add_uint((uint32_t *)(uintptr_t)a->counts + glin, 1);
 }
-HP_REGISTER(ids, .args_size = sizeof(hp_ids_args));
+HP_REGISTER(ids, .args_size = sizeof(hp_ids_args),
+	    HP_BUFFERS(HP_BUF(hp_ids_args, records, hp_ids_record, ITEMS, 0),
+		       HP_BUF(hp_ids_args, counts, uint32_t, ITEMS, 0)));

@@ -56,4 +56,6 @@ HP_KERNEL(sg_ops, const hp_item *it, const void *args)
 }
 HP_REGISTER(sg_ops, .uses_barriers = true,
 	    .local_mem_bytes = 256 * sizeof(int32_t), .stack_bytes = 2048,
-	    .args_size = sizeof(hp_sg_ops_args));
+	    .args_size = sizeof(hp_sg_ops_args),
+	    HP_BUFFERS(HP_BUF(hp_sg_ops_args, in, int32_t, ITEMS, 0),
+		       HP_BUF(hp_sg_ops_args, out, hp_sg_record, ITEMS, 0)));

@@ -25,4 +25,6 @@ HP_KERNEL(wg_count, const hp_item *it, const void *args)
 }
 HP_REGISTER(wg_count, .uses_barriers = true,
 	    .local_mem_bytes = sizeof(uint32_t),
-	    .args_size = sizeof(hp_wg_count_args));
+	    .args_size = sizeof(hp_wg_count_args),
+	    HP_BUFFERS(HP_BUF(hp_wg_count_args, per_group, uint32_t, GROUPS, 0),
+		       HP_BUF(hp_wg_count_args, total, uint32_t, FIXED, 1)));

@@ -32,6 +32,9 @@ enum hp_ids_column {
 		HP_IDS_NCOLS
 };
 
+/** One work-item's row. */
+typedef uint64_t hp_ids_record[HP_IDS_NCOLS];
+
 /** Arguments of the `ids` kernel: device addresses. */
 typedef struct {
 	uint64_t records; /**< uint64_t[n][HP_IDS_NCOLS], n = global items */

@@ -74,6 +74,28 @@ typedef struct hp_item {
 
 typedef void (*hp_kernel_fn)(const hp_item *it, const void *args);
 
+/** How many elements a buffer argument spans (checked before launch). */
+enum hp_extent {
+	HP_EXTENT_ITEMS,  /**< one element per work-item of the NDRange */
+	HP_EXTENT_GROUPS, /**< one element per work-group */
+	HP_EXTENT_FIXED,  /**< `param` elements */
+	HP_EXTENT_ARG,	  /**< the uint64_t argument at offset `param` */
+};
+
+/**
+ * A buffer argument: a device address (uint64_t) at byte @p offset of the
+ * argument block, spanning count(extent) * @p elem_size bytes. The mailbox
+ * checks that the span lies inside one allocated buffer and that the
+ * address is aligned to @p align (HP_INVALID_KERNEL_ARGS otherwise).
+ */
+typedef struct hp_arg_buffer {
+	uint16_t offset;
+	uint16_t align;
+	uint32_t elem_size;
+	uint32_t extent; /**< enum hp_extent */
+	uint32_t param;
+} hp_arg_buffer;
+
 /** A kernel and its attributes (OpenCL __attribute__s and more). */
 typedef struct hp_kernel {
 	const char *name;
@@ -92,6 +114,9 @@ typedef struct hp_kernel {
 	uint32_t stack_bytes;
 	/** Calls hp_barrier() or sub-group functions. */
 	bool uses_barriers;
+	/** The buffer arguments (set with HP_BUFFERS()). */
+	const hp_arg_buffer *buffers;
+	unsigned num_buffers;
 } hp_kernel;
 
 /** Define the kernel function @p name with the given parameter list. */
@@ -105,6 +130,24 @@ typedef struct hp_kernel {
 #define HP_REGISTER(kname, ...)                                                \
 	const hp_kernel hp_kernel_##kname = {                                  \
 		.name = #kname, .fn = hp_kfn_##kname, __VA_ARGS__}
+
+/**
+ * The buffer arguments of a kernel, as HP_REGISTER attributes:
+ *   HP_REGISTER(vadd, .args_size = sizeof(struct vadd_args),
+ *               HP_BUFFERS(HP_BUF(struct vadd_args, a, float, ITEMS, 0),
+ *                          ...));
+ */
+#define HP_BUFFERS(...)                                                        \
+	.buffers = (const hp_arg_buffer[]){__VA_ARGS__},                       \
+	.num_buffers = sizeof((const hp_arg_buffer[]){__VA_ARGS__}) /          \
+		       sizeof(hp_arg_buffer)
+/** Member @p field of argument struct @p type is a buffer of @p elem
+ * elements spanning HP_EXTENT_<extent> (with @p param). */
+#define HP_BUF(type, field, elem, extent, param)                               \
+	{                                                                      \
+		(uint16_t) offsetof(type, field), (uint16_t) _Alignof(elem),   \
+			(uint32_t)sizeof(elem), HP_EXTENT_##extent, (param)    \
+	}
 
 /* ---- work-item functions ---- */
 

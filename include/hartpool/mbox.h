@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file The mailbox protocol between host and device (DESIGN §1): one
+ * header for the firmware and the host tools. docs/mailbox.md explains it
+ * with pictures; this file is the contract.
+ *
+ * Memory. The device shares part of its memory with the host: the mailbox
+ * (this header's structures) and the buffer heap. The host reaches it
+ * through a transport (QEMU's guest-RAM file mapped with mmap, or read and
+ * write requests over a serial link); all addresses in the protocol are
+ * device addresses (uint64_t, whatever the device's XLEN). Multi-byte
+ * values are little-endian (RISC-V and x86-64 both are).
+ *
+ * Finding it. Under QEMU the mailbox header sits at file offset
+ * HP_MBOX_QEMU_OFFSET of the RAM file; over a serial link the HELLO reply
+ * gives its address. The firmware fills the header at boot and stores
+ * `magic` last (release); a host checks magic and version before anything
+ * else and refuses a mismatch.
+ *
+ * Queues. HP_MBOX_QUEUES queues, each a ring of `ring_size` 64-byte packets
+ * with one producer (a host) and one consumer (the firmware's dispatcher).
+ * Indices are monotonic 64-bit packet counts; packet i lives in slot
+ * i % ring_size of the ring, of the kernarg array and of the completion
+ * array. Ownership, per slot:
+ *   1. The host may write slot s for packet i only once the completion
+ *      record of slot s says packet i - ring_size is complete (or
+ *      i < ring_size). So a full ring never overwrites anything: the host
+ *      waits, or reports HP_OUT_OF_RESOURCES ("queue full").
+ *   2. The host writes the packet body and the slot's kernarg block, then
+ *      the packet header (release: type != HP_PKT_INVALID makes the packet
+ *      valid), then `write_index` = i + 1 (release). That store is the
+ *      doorbell: the dispatcher polls write indices every `poll_us` µs at
+ *      most while it sleeps, and a UART byte wakes it at once.
+ *   3. The dispatcher reads the packet (acquire on the header), copies what
+ *      it needs, sets the header back to HP_PKT_INVALID and advances
+ *      `read_index`. From then on the firmware never reads the slot's
+ *      packet or kernarg block again: a host that rewrites them changes
+ *      nothing.
+ *   4. When the command ends, the firmware writes the slot's completion
+ *      record and stores `done` = i + 1 last (release). The record belongs
+ *      to the host from then until it writes packet i + ring_size.
+ *
+ * Events. An event names a packet: HP_EVENT(queue, index). A dependency
+ * may name any packet of any queue that the host has submitted (index <
+ * that queue's write_index) and whose slot has not been reused yet; others
+ * are HP_INVALID_EVENT_WAIT_LIST. A host drops dependencies it already saw
+ * complete successfully.
+ *
+ * Order. Commands of a queue start as soon as their dependencies allow
+ * (out of order). The header's HP_PKT_BARRIER bit makes a packet wait for
+ * every earlier packet of its queue, and every later packet of the queue
+ * wait for it (clEnqueueBarrierWithWaitList); an in-order queue is a
+ * queue whose every packet has the bit. A command whose dependency failed
+ * ends with HP_ABORTED; the barrier bit only orders (no failure passes
+ * through it, so one fault does not poison a long-lived queue).
+ *
+ * Bad packets. Every field is validated before it touches any state. A
+ * malformed packet completes with an HP_ error and a one-line detail; the
+ * queue and the firmware keep serving.
+ */
+#ifndef HARTPOOL_MBOX_H
+#define HARTPOOL_MBOX_H
+
+#include <stdint.h>
+
+#define HP_MBOX_MAGIC 0x4c4f4f5054524148ull /* "HARTPOOL" */
+/** Incremented on every incompatible change of this file. */
+#define HP_MBOX_VERSION 1u
+
+/** Queues per device, packets per queue (a power of two). */
+#define HP_MBOX_QUEUES 8u
+#define HP_MBOX_RING_SIZE 256u
+/** Dependencies of a dispatch/copy/fill packet (in its kernarg block). */
+#define HP_MBOX_MAX_WAIT 8u
+/** Dependencies a barrier-AND packet carries. */
+#define HP_MBOX_BARRIER_DEPS 7u
+/** Bytes of kernel arguments (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE). */
+#define HP_MBOX_ARGS_MAX 384u
+/** Kernels the device table lists at most. */
+#define HP_MBOX_KERNELS_MAX 64u
+/** Buffers the device heap holds at most. */
+#define HP_MBOX_BUFFERS_MAX 1024u
+/** Buffer alignment (and the granule of the heap). */
+#define HP_MBOX_BUFFER_ALIGN 64u
+
+/** QEMU transport: file offset of the mailbox header in the RAM file. */
+#define HP_MBOX_QEMU_OFFSET 0x10000000ull
+
+/** An event: packet @p index of queue @p q. */
+#define HP_EVENT(q, index) ((uint64_t)(q) << 56 | (uint64_t)(index))
+#define HP_EVENT_QUEUE(e) ((unsigned)((e) >> 56))
+#define HP_EVENT_INDEX(e) ((e)&0x00ffffffffffffffull)
+
+/* ---- packets (64 bytes) ---- */
+
+enum hp_packet_type {
+	HP_PKT_INVALID = 0,	    /**< slot empty (not yet written) */
+	HP_PKT_KERNEL_DISPATCH = 1, /**< run a kernel over an NDRange */
+	HP_PKT_BARRIER_AND = 2,	    /**< complete when all deps are complete */
+	HP_PKT_MARKER = 3,	    /**< complete when the earlier ones are */
+	HP_PKT_COPY = 4,	    /**< copy device memory */
+	HP_PKT_FILL = 5,	    /**< fill device memory with a pattern */
+	HP_PKT_INFO = 6,	    /**< write hp_device_info to a buffer */
+	HP_PKT_ALLOC = 7, /**< allocate a buffer (address in result) */
+	HP_PKT_FREE = 8,  /**< free a buffer */
+	HP_PKT_TYPES
+};
+
+/* header: bits 0-7 type, bit 8 barrier, other bits 0 (else invalid). */
+#define HP_PKT_TYPE(h) ((unsigned)(h)&0xffu)
+#define HP_PKT_BARRIER 0x100u
+
+/* dispatch setup: bits 0-2 work_dim, bit 3 local size given, bit 4
+ * uniform work-groups (-cl-uniform-work-group-size), others 0. */
+#define HP_SETUP_DIM(s) ((unsigned)(s)&7u)
+#define HP_SETUP_LOCAL 0x08u
+#define HP_SETUP_UNIFORM 0x10u
+
+typedef struct hp_packet_dispatch {
+	uint16_t header;
+	uint16_t setup;
+	/** Work-group size; values saturate at 65535 (the device limits are
+	 * far below, so the device reports the same error). */
+	uint16_t local[3];
+	uint16_t reserved;
+	uint32_t kernel;    /**< index in the device's kernel table */
+	uint64_t global[3]; /**< grid size in work-items */
+	uint64_t offset[3]; /**< global offset */
+} hp_packet_dispatch;
+
+typedef struct hp_packet_barrier {
+	uint16_t header;
+	uint16_t num_deps; /**< <= HP_MBOX_BARRIER_DEPS */
+	uint32_t reserved;
+	uint64_t deps[HP_MBOX_BARRIER_DEPS]; /**< events */
+} hp_packet_barrier;
+
+/** COPY: size bytes from src to dst. FILL: size bytes at dst with the
+ * low pattern_size (1, 2, 4 or 8) bytes of pattern repeated. Both ranges
+ * lie in allocated buffers; dependencies come from the kernarg block. */
+typedef struct hp_packet_mem {
+	uint16_t header;
+	uint16_t pattern_size;
+	uint32_t reserved;
+	uint64_t dst;
+	uint64_t src;
+	uint64_t size;
+	uint64_t pattern;
+	uint64_t reserved2[3];
+} hp_packet_mem;
+
+/** INFO: write sizeof(hp_device_info) bytes to dst (a buffer). ALLOC:
+ * size bytes (result in the completion record). FREE: the buffer at dst,
+ * once the packet's dependencies are complete. */
+typedef hp_packet_mem hp_packet_info;
+
+typedef union hp_packet {
+	uint16_t header;
+	hp_packet_dispatch dispatch;
+	hp_packet_barrier barrier;
+	hp_packet_mem mem;
+	uint8_t bytes[64];
+} hp_packet;
+
+/** What a dispatch (or copy/fill/free) packet carries beyond 64 bytes: the
+ * slot's kernarg block, written by the host before the packet header. */
+typedef struct hp_kernarg {
+	uint32_t args_size;	 /**< bytes of args used */
+	uint16_t num_wait;	 /**< entries of wait[] used */
+	uint16_t sub_group_size; /**< 0: the kernel's or the board's */
+	uint32_t reqd[3];	 /**< as if reqd_work_group_size; 0: no */
+	uint32_t team_size;	 /**< harts sharing a work-group (0, 1) */
+	uint64_t timeout_us;	 /**< reserved (watchdog), 0 */
+	uint64_t wait[HP_MBOX_MAX_WAIT]; /**< events to wait for */
+	uint8_t reserved[32];
+	uint8_t args[HP_MBOX_ARGS_MAX];
+} hp_kernarg;
+
+/* ---- completion records (192 bytes) ---- */
+
+typedef struct hp_completion {
+	/** packet index + 1 once complete; stored last, with release. */
+	uint64_t done;
+	int32_t status;	   /**< 0 or an HP_ error (hartpool/error.h) */
+	uint32_t hart;	   /**< hart that completed it */
+	uint64_t t_queued; /**< device ticks (info.timer_hz): read */
+	uint64_t t_submit; /**< dependencies met */
+	uint64_t t_start;  /**< first work-group could start */
+	uint64_t t_end;	   /**< complete */
+	uint64_t result;   /**< ALLOC: the buffer's address */
+	uint64_t groups;   /**< work-groups of the launch */
+	uint32_t local[3]; /**< the work-group size used */
+	uint32_t reserved;
+	char detail[112]; /**< what was wrong, NUL-terminated, or "" */
+} hp_completion;
+
+/* ---- device description ---- */
+
+typedef struct hp_device_info {
+	uint32_t harts;
+	uint32_t address_bits; /**< width of the device's size_t */
+	uint32_t max_work_dim;
+	uint32_t max_work_group_size;
+	uint32_t max_work_item_sizes[3];
+	uint32_t local_mem_size;	 /**< bytes per work-group */
+	uint32_t sub_group_sizes;	 /**< bit k: size 1 << k allowed */
+	uint32_t default_sub_group_size; /**< the board's lane count */
+	uint32_t max_args_size;		 /**< HP_MBOX_ARGS_MAX */
+	uint32_t reserved;
+	uint64_t global_mem_size; /**< bytes of the buffer heap */
+	uint64_t timer_hz;	  /**< device ticks per second */
+	char board[32];
+	char firmware[32]; /**< firmware build string */
+} hp_device_info;
+
+/** A kernel of the device (a row of the kernel table). */
+typedef struct hp_mbox_kernel {
+	char name[32];
+	uint32_t reqd_work_group_size[3];
+	uint32_t max_work_group_size;
+	uint32_t sub_group_size;
+	uint32_t local_mem_bytes;
+	uint32_t args_size;
+	uint32_t flags; /**< HP_KFLAG_* */
+} hp_mbox_kernel;
+
+#define HP_KFLAG_BARRIERS 1u
+
+/* ---- queues and the header ---- */
+
+typedef struct hp_mbox_queue {
+	/* Host-owned. */
+	uint64_t write_index; /**< packets submitted; release */
+	uint64_t owner;	      /**< host session using it; 0 = free */
+	uint64_t host_reserved[6];
+	/* Device-owned. */
+	uint64_t read_index; /**< packets read by the dispatcher */
+	uint64_t ring;	     /**< hp_packet[ring_size] */
+	uint64_t kernarg;    /**< hp_kernarg[ring_size] */
+	uint64_t completion; /**< hp_completion[ring_size] */
+	uint64_t dev_reserved[4];
+} hp_mbox_queue;
+
+enum hp_device_state {
+	HP_DEV_BOOTING = 0,
+	HP_DEV_READY = 1,
+	HP_DEV_STOPPED = 2,
+};
+
+typedef struct hp_mbox_header {
+	/* Device-owned. */
+	uint64_t magic; /**< HP_MBOX_MAGIC, stored last at boot */
+	uint32_t version;
+	uint32_t state;	    /**< enum hp_device_state */
+	uint64_t boot_id;   /**< differs between boots */
+	uint64_t heartbeat; /**< device ticks at the dispatcher's last poll */
+	uint64_t dram_base; /**< device address of DRAM (QEMU file offset 0) */
+	uint64_t queues;    /**< hp_mbox_queue[num_queues] */
+	uint64_t kernels;   /**< hp_mbox_kernel[num_kernels] */
+	uint64_t buf_base;  /**< the buffer heap */
+	uint64_t buf_size;
+	uint32_t num_queues;
+	uint32_t ring_size;
+	uint32_t num_kernels;
+	uint32_t poll_us;     /**< longest doorbell latency while asleep */
+	uint64_t packets;     /**< packets read, all queues */
+	uint64_t bad_packets; /**< of those, rejected as malformed */
+	uint64_t dev_reserved[4];
+	hp_device_info info;
+	/* Host-owned. */
+	uint32_t stop_request; /**< 1: finish and end the run */
+	uint32_t host_reserved[15];
+} hp_mbox_header;
+
+#ifdef __cplusplus
+#define HP_MBOX_ASSERT_ static_assert
+#else
+#define HP_MBOX_ASSERT_ _Static_assert
+#endif
+HP_MBOX_ASSERT_(sizeof(hp_packet) == 64, "packets are 64 bytes");
+HP_MBOX_ASSERT_(sizeof(hp_packet_dispatch) == 64, "dispatch packet size");
+HP_MBOX_ASSERT_(sizeof(hp_packet_barrier) == 64, "barrier packet size");
+HP_MBOX_ASSERT_(sizeof(hp_packet_mem) == 64, "memory packet size");
+HP_MBOX_ASSERT_(sizeof(hp_completion) == 192, "completion record size");
+HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 512, "kernarg block size");
+HP_MBOX_ASSERT_(sizeof(hp_mbox_queue) == 128, "queue size");
+HP_MBOX_ASSERT_(sizeof(hp_mbox_kernel) == 64, "kernel row size");
+#undef HP_MBOX_ASSERT_
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/* Small diagnostic kernels for the mailbox and queue tests: tally
+ * (exactly-once), affine (order), add (joins), spin (long-running). */
+#include "diag.h"
+#include <hartpool/kernel.h>
+
+HP_KERNEL(tally, const hp_item *it, const void *args)
+{
+	const hp_tally_args *a = args;
+	uint32_t *c = (uint32_t *)(uintptr_t)a->counts;
+	hp_atomic_add_uint(c + a->base + hp_global_linear_id(it), 1);
+}
+HP_REGISTER(tally, .args_size = sizeof(hp_tally_args),
+	    HP_BUFFERS({offsetof(hp_tally_args, counts), 4, 4, HP_EXTENT_ITEMS,
+			0}));
+
+HP_KERNEL(affine, const hp_item *it, const void *args)
+{
+	const hp_affine_args *a = args;
+	uint32_t *y = (uint32_t *)(uintptr_t)a->y + hp_global_linear_id(it);
+	*y = *y * a->mul + a->add;
+}
+HP_REGISTER(affine, .args_size = sizeof(hp_affine_args),
+	    HP_BUFFERS(HP_BUF(hp_affine_args, y, uint32_t, ITEMS, 0)));
+
+HP_KERNEL(add, const hp_item *it, const void *args)
+{
+	const hp_add_args *a = args;
+	size_t i = hp_global_linear_id(it);
+	((uint32_t *)(uintptr_t)a->c)[i] =
+		((const uint32_t *)(uintptr_t)a->a)[i] +
+		((const uint32_t *)(uintptr_t)a->b)[i];
+}
+HP_REGISTER(add, .args_size = sizeof(hp_add_args),
+	    HP_BUFFERS(HP_BUF(hp_add_args, a, uint32_t, ITEMS, 0),
+		       HP_BUF(hp_add_args, b, uint32_t, ITEMS, 0),
+		       HP_BUF(hp_add_args, c, uint32_t, ITEMS, 0)));
+
+HP_KERNEL(spin, const hp_item *it, const void *args)
+{
+	const hp_spin_args *a = args;
+	uint32_t x = (uint32_t)hp_global_linear_id(it) + 1;
+	for (uint64_t i = 0; i < a->iters; i++)
+		x = x * 1664525u +
+		    1013904223u; /* no shortcut for the compiler */
+	((uint32_t *)(uintptr_t)a->out)[hp_global_linear_id(it)] = x;
+}
+HP_REGISTER(spin, .args_size = sizeof(hp_spin_args),
+	    HP_BUFFERS(HP_BUF(hp_spin_args, out, uint32_t, ITEMS, 0)));
