@@ -3,15 +3,21 @@
 host-common-srcs := hal/host/hal_host.c hal/host/context_host.c \
                     hal/host/context_x86_64.S $(hal-portable-srcs) \
                     $(executor-srcs) $(kernels-srcs) $(test-common-srcs)
-host-tests := test_fdt test_barrier test_lock test_ndref test_ndrange test_exec
+host-tests := test_fdt test_barrier test_lock test_ndref test_ndrange test_exec \
+              test_frame test_dispatch
 host-test-test_fdt-srcs := tests/host/test_fdt.c
 host-test-test_barrier-srcs := tests/host/test_barrier.c
 host-test-test_lock-srcs := tests/host/test_lock.c
 host-test-test_ndref-srcs := tests/host/test_ndref.c
 host-test-test_ndrange-srcs := tests/host/test_ndrange.c
 host-test-test_exec-srcs := tests/host/test_exec.c
+host-test-test_dispatch-srcs := tests/host/test_dispatch.c
+# (executor/frame.c and serial_agent.c come with executor-srcs)
+host-test-test_frame-srcs := tests/host/test_frame.c host/lib/serial.c
 
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
-fuzz-targets := fuzz_fdt
+fuzz-targets := fuzz_fdt fuzz_frame
 fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c
+fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c executor/frame.c \
+                        executor/serial_agent.c

@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The mailbox dispatcher (DESIGN §1, include/hartpool/mbox.h). One hart
+ * reads packets; every packet becomes an executor command held in the
+ * firmware's copy of its slot, so packets of all queues share the
+ * executor's dependency tracking and work-pool. A packet is validated
+ * completely (fields, kernel, NDRange, buffers, dependencies) before
+ * anything changes; an invalid one completes at once with its HP_ error.
+ * Completion records are written by whichever hart completes the command
+ * (exec_cmd.on_complete).
+ *
+ * Nothing the host writes is read twice: the packet and the kernel
+ * arguments are copied out of shared memory before they are checked.
+ */
+#include "dispatch.h"
+#include "diag.h"
+#include "exec.h"
+#include <hal/atomic.h>
+#include <hal/hart.h>
+#include <hal/heap.h>
+#include <hal/lock.h>
+#include <hal/timer.h>
+#include <hartpool/mbox.h>
+#include <string.h>
+
+#define FIRMWARE_NAME "hartpool mbox v1"
+
+/* Mailbox layout (offsets from the mailbox base). */
+#define OFF_QUEUES 4096u
+#define OFF_KERNELS 8192u
+#define OFF_RINGS 16384u
+#define QUEUE_BYTES                                                            \
+	(HP_MBOX_RING_SIZE *                                                   \
+	 (sizeof(hp_packet) + sizeof(hp_kernarg) + sizeof(hp_completion)))
+
+/* The firmware's side of a slot: the command and private copies of what
+ * the host sent. */
+typedef struct dslot {
+	exec_cmd cmd;
+	uint64_t index; /* packet index; valid while `used` */
+	bool used;
+	uint8_t type;
+	uint64_t result;    /* ALLOC: the address */
+	uint64_t free_addr; /* FREE: the buffer */
+	const char *detail; /* dispatcher's own error detail */
+	struct dqueue *q;
+	exec_cmd *wait[HP_MBOX_MAX_WAIT + 1];
+	uint64_t args[HP_MBOX_ARGS_MAX / 8];
+} dslot;
+
+typedef struct dqueue {
+	hp_mbox_queue *shm;
+	hp_packet *ring;
+	hp_kernarg *kernarg;
+	hp_completion *comp;
+	exec_queue xq;
+	uint64_t consumed;
+	bool busy; /* being read (dependency cycles) */
+	unsigned id;
+	dslot *slots;
+} dqueue;
+
+typedef struct dbuf {
+	uint64_t addr, size;
+	bool freeing; /* a FREE for it is on its way */
+} dbuf;
+
+static struct {
+	dispatch_config cfg;
+	hp_mbox_header *hdr;
+	dqueue q[HP_MBOX_QUEUES];
+	const hp_kernel *kernels[HP_MBOX_KERNELS_MAX];
+	unsigned num_kernels;
+	hal_lock buf_lock;
+	dbuf bufs[HP_MBOX_BUFFERS_MAX]; /* sorted by address */
+	unsigned num_bufs;
+	uint64_t packets, bad;
+} D = {.buf_lock = HAL_LOCK_INIT};
+
+/* ---- 64-bit shared words on any XLEN ---- */
+
+static uint64_t ld64(const uint64_t *p)
+{
+#if __SIZEOF_POINTER__ >= 8
+	return hal_load_acquire(p);
+#else
+	/* Two halves; the high word read twice detects a carry between. */
+	const uint32_t *w = (const uint32_t *)p;
+	for (;;) {
+		uint32_t hi = hal_load_acquire(&w[1]);
+		uint32_t lo = hal_load_acquire(&w[0]);
+		if (hal_load_acquire(&w[1]) == hi)
+			return (uint64_t)hi << 32 | lo;
+	}
+#endif
+}
+
+static void st64(uint64_t *p, uint64_t v)
+{
+#if __SIZEOF_POINTER__ >= 8
+	hal_store_release(p, v);
+#else
+	/* Low word first: a reader between the halves sees a smaller value,
+	 * which only delays it (the counters only grow). */
+	uint32_t *w = (uint32_t *)p;
+	hal_store_release(&w[0], (uint32_t)v);
+	hal_store_release(&w[1], (uint32_t)(v >> 32));
+#endif
+}
+
+static void *ptr(uint64_t addr)
+{
+	return (void *)(uintptr_t)addr;
+}
+
+/* ---- buffers ---- */
+
+/* The buffer containing [addr, addr + len) (len may be 0), or NULL. Lock
+ * held. */
+static dbuf *buf_find(uint64_t addr, uint64_t len)
+{
+	unsigned lo = 0, hi = D.num_bufs;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (D.bufs[mid].addr + D.bufs[mid].size <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == D.num_bufs)
+		return NULL;
+	dbuf *b = &D.bufs[lo];
+	if (addr < b->addr || len > b->size - (addr - b->addr))
+		return NULL;
+	if (len == 0 && addr == b->addr + b->size)
+		return NULL;
+	return b;
+}
+
+static uint64_t buf_alloc(uint64_t size)
+{
+	if (size == 0 || size > D.cfg.buf_size)
+		return 0;
+	uint64_t need = (size + HP_MBOX_BUFFER_ALIGN - 1) &
+			~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
+	uint64_t addr = 0;
+	hal_lock_acquire(&D.buf_lock);
+	if (D.num_bufs < HP_MBOX_BUFFERS_MAX) {
+		uint64_t at = D.cfg.buf_base;
+		unsigned i = 0;
+		for (;; i++) {
+			uint64_t end = i < D.num_bufs ? D.bufs[i].addr
+						      : D.cfg.buf_base +
+								D.cfg.buf_size;
+			if (end - at >= need) {
+				addr = at;
+				break;
+			}
+			if (i == D.num_bufs)
+				break;
+			at = (D.bufs[i].addr + D.bufs[i].size +
+			      HP_MBOX_BUFFER_ALIGN - 1) &
+			     ~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
+		}
+		if (addr) {
+			memmove(&D.bufs[i + 1], &D.bufs[i],
+				(D.num_bufs - i) * sizeof(dbuf));
+			D.bufs[i] = (dbuf){addr, size, false};
+			D.num_bufs++;
+		}
+	}
+	hal_lock_release(&D.buf_lock);
+	return addr;
+}
+
+/* A FREE that could not be read yet gives its mark back. */
+static void buf_free_undo(uint64_t addr)
+{
+	hal_lock_acquire(&D.buf_lock);
+	dbuf *b = buf_find(addr, 0);
+	if (b && b->addr == addr)
+		b->freeing = false;
+	hal_lock_release(&D.buf_lock);
+}
+
+static void buf_free(uint64_t addr)
+{
+	hal_lock_acquire(&D.buf_lock);
+	dbuf *b = buf_find(addr, 0);
+	if (b && b->addr == addr) {
+		unsigned i = (unsigned)(b - D.bufs);
+		memmove(b, b + 1, (D.num_bufs - i - 1) * sizeof(dbuf));
+		D.num_bufs--;
+	}
+	hal_lock_release(&D.buf_lock);
+}
+
+/* Elements a buffer argument spans, or UINT64_MAX if it overflows. */
+static uint64_t extent(const hp_arg_buffer *b, const uint64_t *args,
+		       uint32_t args_size, const hp_launch *l)
+{
+	uint64_t n;
+	switch (b->extent) {
+	case HP_EXTENT_ITEMS:
+		n = exec_ndrange_items(l);
+		break;
+	case HP_EXTENT_GROUPS:
+		n = l->total_groups;
+		break;
+	case HP_EXTENT_FIXED:
+		n = b->param;
+		break;
+	case HP_EXTENT_ARG:
+		if (b->param % 8 || b->param + 8 > args_size)
+			return UINT64_MAX;
+		n = args[b->param / 8];
+		break;
+	default:
+		return UINT64_MAX;
+	}
+	if (b->elem_size && n > UINT64_MAX / b->elem_size)
+		return UINT64_MAX;
+	return n * b->elem_size;
+}
+
+/* Every buffer argument of k lies in one allocated buffer, aligned. */
+static const char *check_buffers(const hp_kernel *k, const uint64_t *args,
+				 uint32_t args_size, const hp_launch *l)
+{
+	const char *why = NULL;
+	hal_lock_acquire(&D.buf_lock);
+	for (unsigned i = 0; i < k->num_buffers && !why; i++) {
+		const hp_arg_buffer *b = &k->buffers[i];
+		if (b->offset % 8 || b->offset + 8u > args_size) {
+			why = "buffer argument outside the arguments";
+			break;
+		}
+		uint64_t addr = args[b->offset / 8];
+		uint64_t len = extent(b, args, args_size, l);
+		if (len == UINT64_MAX)
+			why = "buffer extent overflows";
+		else if (b->align > 1 && addr % b->align)
+			why = "buffer argument misaligned";
+		else if (len && !buf_find(addr, len))
+			why = "buffer argument outside allocated buffers";
+	}
+	hal_lock_release(&D.buf_lock);
+	return why;
+}
+
+/* ---- completion ---- */
+
+static void copy_detail(char *dst, const char *s)
+{
+	size_t i = 0;
+	for (; s && s[i] && i < sizeof(((hp_completion *)0)->detail) - 1; i++)
+		dst[i] = s[i];
+	dst[i] = 0;
+}
+
+/* exec_cmd.on_complete of every mailbox command: the completion record
+ * (done last). Runs on the completing hart with the command lock held. */
+static void cmd_done(exec_cmd *c, int status)
+{
+	dslot *s = c->user;
+	dqueue *q = s->q;
+	if (s->type == HP_PKT_FREE && status == 0)
+		buf_free(s->free_addr);
+	hp_completion *r = &q->comp[s->index % HP_MBOX_RING_SIZE];
+	r->status = status;
+	r->hart = hal_hart_idx();
+	r->t_queued = c->t_queued;
+	r->t_submit = c->t_submit;
+	r->t_start = c->t_start;
+	r->t_end = c->t_end;
+	r->result = s->result;
+	r->groups = c->kernel ? c->launch.total_groups : 0;
+	for (unsigned d = 0; d < 3; d++)
+		r->local[d] = c->kernel ? (uint32_t)c->launch.local_size[d] : 0;
+	copy_detail(r->detail,
+		    status ? (s->detail		? s->detail
+			      : c->error_detail ? c->error_detail
+						: hp_error_text(status))
+			   : "");
+	st64(&r->done, s->index + 1);
+}
+
+/* ---- reading packets ---- */
+
+enum { READ_OK, READ_NOT_YET };
+
+static int consume_upto(dqueue *q, uint64_t end);
+
+/* Resolve event `ev` named by packet `self_index` of `self`. Returns
+ * READ_OK with *out set (or a detail in *why), or READ_NOT_YET when the
+ * packet it names cannot be read yet. */
+static int resolve(dqueue *self, uint64_t self_index, uint64_t ev,
+		   exec_cmd **out, const char **why)
+{
+	unsigned qn = HP_EVENT_QUEUE(ev);
+	uint64_t idx = HP_EVENT_INDEX(ev);
+	*out = NULL;
+	if (qn >= HP_MBOX_QUEUES) {
+		*why = "event names no queue";
+		return READ_OK;
+	}
+	dqueue *dq = &D.q[qn];
+	if (dq == self && idx >= self_index) {
+		*why = "waits for itself or a later packet";
+		return READ_OK;
+	}
+	if (idx >= dq->consumed) {
+		if (idx >= ld64(&dq->shm->write_index)) {
+			*why = "event not submitted";
+			return READ_OK;
+		}
+		if (dq->busy) {
+			*why = "circular dependency between queues";
+			return READ_OK;
+		}
+		consume_upto(dq, idx + 1);
+		if (idx >= dq->consumed)
+			return READ_NOT_YET;
+	}
+	dslot *s = &dq->slots[idx % HP_MBOX_RING_SIZE];
+	if (!s->used || s->index != idx) {
+		*why = "event too old (slot reused)";
+		return READ_OK;
+	}
+	*out = &s->cmd;
+	return READ_OK;
+}
+
+/* Resolve n events into s->wait[]; returns READ_NOT_YET, or READ_OK with
+ * *why set on an invalid event. */
+static int resolve_all(dqueue *q, uint64_t index, const uint64_t *ev,
+		       unsigned n, dslot *s, unsigned *num, const char **why)
+{
+	*num = 0;
+	for (unsigned i = 0; i < n; i++) {
+		exec_cmd *c;
+		if (resolve(q, index, ev[i], &c, why) == READ_NOT_YET)
+			return READ_NOT_YET;
+		if (*why)
+			return READ_OK;
+		s->wait[(*num)++] = c;
+	}
+	return READ_OK;
+}
+
+static void dev_info(hp_device_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->harts = exec_dev.harts;
+	info->address_bits = exec_dev.address_bits;
+	info->max_work_dim = 3;
+	info->max_work_group_size = exec_dev.max_work_group_size;
+	for (unsigned d = 0; d < 3; d++)
+		info->max_work_item_sizes[d] = exec_dev.max_work_item_sizes[d];
+	info->local_mem_size = exec_dev.local_mem_size;
+	info->sub_group_sizes = exec_dev.sub_group_sizes;
+	info->default_sub_group_size = exec_dev.default_sub_group_size;
+	info->max_args_size = HP_MBOX_ARGS_MAX;
+	info->global_mem_size = D.cfg.buf_size;
+	info->timer_hz = hal_timer_freq();
+	strncpy(info->board, D.cfg.board ? D.cfg.board : "?",
+		sizeof(info->board) - 1);
+	strncpy(info->firmware, FIRMWARE_NAME, sizeof(info->firmware) - 1);
+}
+
+static const hp_kernel *kernel_named(const char *name)
+{
+	for (unsigned i = 0; i < D.num_kernels; i++)
+		if (strcmp(D.kernels[i]->name, name) == 0)
+			return D.kernels[i];
+	return NULL;
+}
+
+/* Fill s->cmd for a memory packet (COPY, FILL) run by a kernel. */
+static int mem_cmd(const hp_packet_mem *p, dslot *s, const char **why)
+{
+	exec_cmd *c = &s->cmd;
+	uint64_t size = p->size;
+	if (p->header >> 9 || p->reserved || p->reserved2[0] ||
+	    p->reserved2[1] || p->reserved2[2]) {
+		*why = "reserved fields not zero";
+		return HP_INVALID_VALUE;
+	}
+	if (HP_PKT_TYPE(p->header) == HP_PKT_COPY) {
+		if (p->pattern || p->pattern_size) {
+			*why = "reserved fields not zero";
+			return HP_INVALID_VALUE;
+		}
+		if (size && p->dst < p->src + size && p->src < p->dst + size) {
+			*why = "source and destination overlap";
+			return HP_INVALID_VALUE;
+		}
+		c->kernel = kernel_named("copy");
+		s->args[0] = p->dst, s->args[1] = p->src, s->args[2] = size;
+		c->args_size = sizeof(uint64_t) * 3;
+	} else {
+		unsigned ps = p->pattern_size;
+		if (ps != 1 && ps != 2 && ps != 4 && ps != 8) {
+			*why = "pattern size must be 1, 2, 4 or 8";
+			return HP_INVALID_VALUE;
+		}
+		if (p->dst % ps || size % ps) {
+			*why = "fill not aligned to the pattern size";
+			return HP_INVALID_VALUE;
+		}
+		c->kernel = kernel_named("fill");
+		s->args[0] = p->dst, s->args[1] = size;
+		s->args[2] = p->pattern, s->args[3] = ps;
+		c->args_size = sizeof(uint64_t) * 4;
+	}
+	if (!c->kernel) {
+		*why = "memory kernels not built in";
+		return HP_INVALID_KERNEL;
+	}
+	c->range.work_dim = 1;
+	c->range.global[0] = size / HP_MEM_CHUNK + (size % HP_MEM_CHUNK != 0);
+	return 0;
+}
+
+/*
+ * Read packet `i` of q (the next one). READ_NOT_YET: it cannot be read
+ * now (not written yet, its slot's previous command still running, or a
+ * dependency not readable yet); nothing changed.
+ */
+static int consume_one(dqueue *q, uint64_t i)
+{
+	unsigned slot = (unsigned)(i % HP_MBOX_RING_SIZE);
+	hp_packet *shp = &q->ring[slot];
+	uint16_t header = hal_load_acquire(&shp->header);
+	if (HP_PKT_TYPE(header) == HP_PKT_INVALID)
+		return READ_NOT_YET;
+	dslot *s = &q->slots[slot];
+	/* A host that wrote over a slot whose command still runs broke rule
+	 * 1 of mbox.h; the packet waits, nothing is overwritten. */
+	if (s->used && exec_status(&s->cmd) > 0)
+		return READ_NOT_YET;
+
+	hp_packet p;
+	memcpy(&p, shp, sizeof(p));
+	p.header = header;
+	unsigned type = HP_PKT_TYPE(header);
+	exec_cmd *c = &s->cmd;
+	const hp_kernarg *ka = &q->kernarg[slot];
+	const char *why = NULL;
+	int err = 0;
+	unsigned nwait = 0;
+	uint64_t ev[HP_MBOX_MAX_WAIT];
+
+	/* The slot is being refilled: the packet it held (i - ring size)
+	 * is complete, and from now on too old to wait for. */
+	s->used = false;
+	memset(c, 0, sizeof(*c));
+	s->type = (uint8_t)type;
+	s->result = 0;
+	s->free_addr = 0;
+	s->detail = NULL;
+	c->args = s->args;
+	c->barrier = (header & HP_PKT_BARRIER) != 0;
+
+	/* Dependencies listed in the kernarg block (all but barrier-AND,
+	 * marker and info packets). */
+	bool kernarg_deps = type == HP_PKT_KERNEL_DISPATCH ||
+			    type == HP_PKT_COPY || type == HP_PKT_FILL ||
+			    type == HP_PKT_FREE;
+	if (kernarg_deps) {
+		nwait = hal_load_relaxed(&ka->num_wait);
+		if (nwait > HP_MBOX_MAX_WAIT) {
+			err = HP_INVALID_EVENT_WAIT_LIST;
+			why = "more than 8 events to wait for";
+			nwait = 0;
+		}
+		memcpy(ev, ka->wait, nwait * sizeof(uint64_t));
+	}
+
+	if (err) {
+		/* reported below */
+	} else if (header >> 9 || type >= HP_PKT_TYPES) {
+		err = HP_INVALID_VALUE;
+		why = "unknown packet type or header bits";
+	} else if (type == HP_PKT_KERNEL_DISPATCH) {
+		const hp_packet_dispatch *d = &p.dispatch;
+		uint32_t asz = hal_load_relaxed(&ka->args_size);
+		if (d->setup & ~0x1fu || d->reserved) {
+			err = HP_INVALID_VALUE;
+			why = "reserved fields not zero";
+		} else if (d->kernel >= D.num_kernels) {
+			err = HP_INVALID_KERNEL;
+			why = "no such kernel";
+		} else if (asz > HP_MBOX_ARGS_MAX) {
+			err = HP_INVALID_KERNEL_ARGS;
+			why = "argument block too large";
+		} else if (ka->timeout_us) {
+			err = HP_INVALID_VALUE;
+			why = "time limits are not supported yet";
+		} else {
+			c->kernel = D.kernels[d->kernel];
+			c->args_size = asz;
+			memcpy(s->args, ka->args, asz);
+			exec_range *r = &c->range;
+			r->work_dim = HP_SETUP_DIM(d->setup);
+			r->local_given = (d->setup & HP_SETUP_LOCAL) != 0;
+			r->uniform = (d->setup & HP_SETUP_UNIFORM) != 0;
+			for (unsigned k = 0; k < 3; k++) {
+				r->global[k] = d->global[k];
+				r->offset[k] = d->offset[k];
+				r->local[k] = d->local[k];
+				r->reqd[k] = ka->reqd[k];
+			}
+			r->sub_group_size = ka->sub_group_size;
+			r->team_size = ka->team_size;
+		}
+	} else if (type == HP_PKT_COPY || type == HP_PKT_FILL) {
+		err = mem_cmd(&p.mem, s, &why);
+	} else if (type == HP_PKT_BARRIER_AND) {
+		const hp_packet_barrier *b = &p.barrier;
+		if (b->num_deps > HP_MBOX_BARRIER_DEPS || b->reserved) {
+			err = HP_INVALID_EVENT_WAIT_LIST;
+			why = "more than 7 dependencies";
+		} else {
+			nwait = b->num_deps;
+			memcpy(ev, b->deps, nwait * sizeof(uint64_t));
+			c->marker = true;
+		}
+	} else if (type == HP_PKT_MARKER) {
+		c->marker = true;
+		c->barrier = true;
+	} else if (type == HP_PKT_INFO) {
+		hal_lock_acquire(&D.buf_lock);
+		bool ok = buf_find(p.mem.dst, sizeof(hp_device_info)) != NULL;
+		hal_lock_release(&D.buf_lock);
+		if (!ok) {
+			err = HP_INVALID_VALUE;
+			why = "info destination outside allocated buffers";
+		} else {
+			dev_info(ptr(p.mem.dst));
+			c->marker = true;
+		}
+	} else if (type == HP_PKT_ALLOC) {
+		c->marker = true;
+		s->result = buf_alloc(p.mem.size);
+		if (!s->result) {
+			err = HP_OUT_OF_RESOURCES;
+			why = p.mem.size ? "buffer heap exhausted"
+					 : "zero-sized buffer";
+		}
+	} else if (type == HP_PKT_FREE) {
+		hal_lock_acquire(&D.buf_lock);
+		dbuf *b = buf_find(p.mem.dst, 0);
+		if (!b || b->addr != p.mem.dst || b->freeing) {
+			err = HP_INVALID_VALUE;
+			why = "not an allocated buffer";
+		} else {
+			b->freeing = true;
+		}
+		hal_lock_release(&D.buf_lock);
+		c->marker = true;
+		s->free_addr = p.mem.dst;
+	}
+
+	/* The kernel's arguments and NDRange, checked before enqueueing so
+	 * buffer extents can use the validated launch. */
+	if (!err && c->kernel) {
+		err = exec_ndrange_setup(&exec_dev, c->kernel, &c->range,
+					 &c->launch);
+		if (!err && c->kernel->args_size &&
+		    c->args_size != c->kernel->args_size) {
+			err = HP_INVALID_KERNEL_ARGS;
+			why = "argument block size differs from the kernel's";
+		}
+		if (!err && (why = check_buffers(c->kernel, s->args,
+						 c->args_size, &c->launch)))
+			err = HP_INVALID_KERNEL_ARGS;
+	}
+	if (!err) {
+		q->busy = true;
+		int rd = resolve_all(q, i, ev, nwait, s, &c->num_wait, &why);
+		q->busy = false;
+		if (rd == READ_NOT_YET) {
+			if (s->type == HP_PKT_FREE)
+				buf_free_undo(p.mem.dst);
+			if (s->type == HP_PKT_ALLOC && s->result)
+				buf_free(s->result);
+			return READ_NOT_YET;
+		}
+		if (why)
+			err = HP_INVALID_EVENT_WAIT_LIST;
+		c->wait_list = s->wait;
+	}
+
+	/* Commit: the slot now holds packet i. */
+	s->used = true;
+	s->index = i;
+	s->q = q;
+	c->on_complete = cmd_done;
+	c->user = s;
+	hal_store_relaxed(&shp->header, (uint16_t)HP_PKT_INVALID);
+	q->consumed = i + 1;
+	st64(&q->shm->read_index, q->consumed);
+	/* Counters before the record: a host that sees the record sees
+	 * them. */
+	st64(&D.hdr->packets, ++D.packets);
+	if (err)
+		st64(&D.hdr->bad_packets, ++D.bad);
+	if (err) {
+		if (s->type == HP_PKT_ALLOC && s->result)
+			buf_free(s->result), s->result = 0;
+		s->detail = why;
+		exec_user_event_init(c);
+		c->on_complete = cmd_done;
+		c->user = s;
+		exec_user_event_set(c, err);
+	} else {
+		exec_enqueue(&q->xq, c);
+	}
+	return READ_OK;
+}
+
+/* Read packets of q up to (not including) `end`; returns how many. */
+static int consume_upto(dqueue *q, uint64_t end)
+{
+	int n = 0;
+	while (q->consumed < end && consume_one(q, q->consumed) == READ_OK)
+		n++;
+	return n;
+}
+
+bool dispatch_poll(void)
+{
+	bool any = false;
+	st64(&D.hdr->heartbeat, hal_timer_now());
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
+		dqueue *q = &D.q[k];
+		uint64_t w = ld64(&q->shm->write_index);
+		/* At most one ring's worth per visit, so one busy queue cannot
+		 * starve the others. */
+		if (w > q->consumed + HP_MBOX_RING_SIZE)
+			w = q->consumed + HP_MBOX_RING_SIZE;
+		if (w > q->consumed && consume_upto(q, w))
+			any = true;
+	}
+	return any;
+}
+
+static bool all_complete(void)
+{
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++)
+		for (unsigned j = 0; j < HP_MBOX_RING_SIZE; j++) {
+			dslot *s = &D.q[k].slots[j];
+			if (s->used && exec_status(&s->cmd) > 0)
+				return false;
+		}
+	return true;
+}
+
+void dispatch_serve(bool (*idle_hook)(void))
+{
+	for (;;) {
+		bool did = idle_hook && idle_hook();
+		did |= dispatch_poll();
+		/* The dispatcher is a worker too: one chunk between polls. */
+		if (exec_pool_work() || did)
+			continue;
+		if (hal_load_acquire(&D.hdr->stop_request) && all_complete())
+			return;
+		exec_idle_until(hal_timer_now() + (uint64_t)D.cfg.poll_us *
+							  hal_timer_freq() /
+							  1000000u);
+	}
+}
+
+void dispatch_stopped(void)
+{
+	hal_store_release(&D.hdr->state, (uint32_t)HP_DEV_STOPPED);
+}
+
+uint64_t dispatch_mbox_addr(void)
+{
+	return D.cfg.mbox_addr;
+}
+
+/* [addr, addr + len) inside [base, base + size)? */
+static bool inside(uint64_t addr, uint64_t len, uint64_t base, uint64_t size)
+{
+	return addr >= base && addr - base <= size &&
+	       len <= size - (addr - base);
+}
+
+bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write)
+{
+	if (inside(addr, len, D.cfg.buf_base, D.cfg.buf_size))
+		return true;
+	if (!write)
+		return inside(addr, len, D.cfg.mbox_addr, D.cfg.mbox_size);
+	uint64_t h = D.cfg.mbox_addr;
+	if (inside(addr, len, h + offsetof(hp_mbox_header, stop_request),
+		   sizeof(hp_mbox_header) -
+			   offsetof(hp_mbox_header, stop_request)))
+		return true;
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
+		const dqueue *q = &D.q[k];
+		if (inside(addr, len, (uintptr_t)q->shm,
+			   offsetof(hp_mbox_queue, read_index)) ||
+		    inside(addr, len, (uintptr_t)q->ring,
+			   HP_MBOX_RING_SIZE * sizeof(hp_packet)) ||
+		    inside(addr, len, (uintptr_t)q->kernarg,
+			   HP_MBOX_RING_SIZE * sizeof(hp_kernarg)))
+			return true;
+	}
+	return false;
+}
+
+int dispatch_init(const dispatch_config *cfg)
+{
+	if (cfg->mbox_size < OFF_RINGS + HP_MBOX_QUEUES * QUEUE_BYTES)
+		return HP_OUT_OF_RESOURCES;
+	D.cfg = *cfg;
+	if (!D.cfg.poll_us)
+		D.cfg.poll_us = 100;
+	uint8_t *base = ptr(cfg->mbox_addr);
+	memset(base, 0, OFF_RINGS + HP_MBOX_QUEUES * QUEUE_BYTES);
+	D.hdr = (hp_mbox_header *)base;
+	D.num_bufs = 0;
+	D.packets = D.bad = 0;
+
+	D.num_kernels = 0;
+	hp_mbox_kernel *kt = (hp_mbox_kernel *)(base + OFF_KERNELS);
+	for (unsigned i = 0; cfg->kernels[i] && i < HP_MBOX_KERNELS_MAX; i++) {
+		const hp_kernel *k = cfg->kernels[i];
+		hp_mbox_kernel *row = &kt[i];
+		D.kernels[D.num_kernels++] = k;
+		strncpy(row->name, k->name, sizeof(row->name) - 1);
+		for (unsigned d = 0; d < 3; d++)
+			row->reqd_work_group_size[d] =
+				k->reqd_work_group_size[d];
+		row->max_work_group_size = k->max_work_group_size;
+		row->sub_group_size = k->sub_group_size;
+		row->local_mem_bytes = k->local_mem_bytes;
+		row->args_size = k->args_size;
+		row->flags = k->uses_barriers ? HP_KFLAG_BARRIERS : 0;
+	}
+
+	hp_mbox_queue *qt = (hp_mbox_queue *)(base + OFF_QUEUES);
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
+		dqueue *q = &D.q[k];
+		uint8_t *qb = base + OFF_RINGS + k * QUEUE_BYTES;
+		q->id = k;
+		q->shm = &qt[k];
+		q->ring = (hp_packet *)qb;
+		q->kernarg = (hp_kernarg *)(qb + HP_MBOX_RING_SIZE *
+							 sizeof(hp_packet));
+		q->comp = (hp_completion *)(qb + HP_MBOX_RING_SIZE *
+							 (sizeof(hp_packet) +
+							  sizeof(hp_kernarg)));
+		q->consumed = 0;
+		q->busy = false;
+		q->xq = (exec_queue){0};
+		if (!q->slots)
+			q->slots = hal_heap_alloc(
+				HP_MBOX_RING_SIZE * sizeof(dslot), 64);
+		if (!q->slots)
+			return HP_OUT_OF_RESOURCES;
+		memset(q->slots, 0, HP_MBOX_RING_SIZE * sizeof(dslot));
+		q->shm->ring = (uintptr_t)q->ring;
+		q->shm->kernarg = (uintptr_t)q->kernarg;
+		q->shm->completion = (uintptr_t)q->comp;
+	}
+
+	hp_mbox_header *h = D.hdr;
+	h->version = HP_MBOX_VERSION;
+	h->state = HP_DEV_READY;
+	h->boot_id = hal_timer_now() ^ (uintptr_t)h;
+	h->heartbeat = hal_timer_now();
+	h->dram_base = cfg->dram_base;
+	h->queues = (uintptr_t)qt;
+	h->kernels = (uintptr_t)kt;
+	h->buf_base = cfg->buf_base;
+	h->buf_size = cfg->buf_size;
+	h->num_queues = HP_MBOX_QUEUES;
+	h->ring_size = HP_MBOX_RING_SIZE;
+	h->num_kernels = D.num_kernels;
+	h->poll_us = D.cfg.poll_us;
+	dev_info(&h->info);
+	st64(&h->magic, HP_MBOX_MAGIC);
+	return 0;
+}

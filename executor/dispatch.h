@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file The mailbox dispatcher (executor/dispatch.c): reads packets from
+ * the host queues of include/hartpool/mbox.h, validates them, turns them
+ * into executor commands and writes completion records back. Portable: the
+ * firmware runs it on hart 0 over the shared memory of board.h; the host
+ * tests run it over a plain memory block, with threads as harts.
+ */
+#ifndef EXECUTOR_DISPATCH_H
+#define EXECUTOR_DISPATCH_H
+
+#include <hartpool/kernel.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct dispatch_config {
+	/** The mailbox: device address (identity-mapped: also a pointer on
+	 * the device, and on the host a host pointer) and size. */
+	uint64_t mbox_addr, mbox_size;
+	/** The buffer heap. */
+	uint64_t buf_base, buf_size;
+	/** Device address of DRAM (QEMU's RAM file offset 0). */
+	uint64_t dram_base;
+	/** Kernels the host may launch, NULL-terminated. */
+	const hp_kernel *const *kernels;
+	const char *board;
+	/** Longest doorbell latency while the dispatcher sleeps (µs). */
+	uint32_t poll_us;
+} dispatch_config;
+
+/** Lay out the mailbox and publish it (magic last). One hart, after
+ * exec_init(). Returns 0 or an HP_ error (the mailbox does not fit). */
+int dispatch_init(const dispatch_config *cfg);
+
+/** Read and start every packet that has arrived; true if any. */
+bool dispatch_poll(void);
+
+/**
+ * Serve the mailbox until the host asks the device to stop and every
+ * command it accepted is complete: poll, pull work-groups between polls,
+ * sleep (at most poll_us) when there is nothing to do. @p idle_hook (may
+ * be NULL) runs before each poll (the serial agent); it returns true if it
+ * did something.
+ */
+void dispatch_serve(bool (*idle_hook)(void));
+
+/** Mark the device stopped in the header (after exec_shutdown()). */
+void dispatch_stopped(void);
+
+/**
+ * May the host read (@p write false) or write (@p write true) the @p len
+ * bytes at device address @p addr? The buffer heap, the mailbox for
+ * reading, and of the mailbox for writing only what the host owns. The
+ * serial agent checks every access it does for the host with this.
+ */
+bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write);
+
+/** Device address of the mailbox header. */
+uint64_t dispatch_mbox_addr(void);
+
+#endif
