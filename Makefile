@@ -1,7 +1,8 @@
 # hartpool: one non-recursive Makefile; each folder adds its sources through
 # its objects.mk. Out-of-tree builds in build/<board>/.
 #
-#   make [BOARD=qemu-virt] [HARTS=8] [V=1] all | run | test | clean
+#   make [BOARD=qemu-virt] [HARTS=8] [V=1] all | run | test | bench | clean
+#   make hartpool      the host CLI (build/host/hartpool) and the firmware
 #
 # `make test` builds and runs every tier for every board (tests/run.sh).
 
@@ -50,6 +51,8 @@ include kernels/objects.mk
 include tests/target/objects.mk
 include tests/host/objects.mk
 include bench/objects.mk
+include host/objects.mk
+include tests/e2e/objects.mk
 
 fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs) $(executor-srcs) \
              $(kernels-srcs))
@@ -57,7 +60,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: all run test clean deps deps-test format format-check \
+.PHONY: all run boot test clean deps deps-test format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -98,7 +101,7 @@ $(O)/%.S.o: %.S
 # ---- host build of the portable code (threads as harts) -------------------
 HOST_CC ?= gcc
 HOST_CFLAGS := -O1 -g -std=gnu11 $(WARN) -pthread -Iinclude -Ihal/include \
-               -Itests/host -Ihal/host -Iexecutor -Ikernels -Itests/common \
+               -Itests/host -Ihal/host -Iexecutor -Ikernels -Itests/common -Ihost/lib \
                -Iboard/qemu-virt -DBOARD_MAX_HARTS=512 -DBOARD_SUB_GROUP_SIZE=8
 HOST_SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer \
                  -fno-sanitize-recover=all
@@ -107,7 +110,7 @@ HOST_SAN_plain :=
 HOST_VARIANTS := plain asan tsan
 
 define host-test-rule
-$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $$(host-common-srcs) $$(wildcard tests/host/*.h hal/include/hal/*.h)
+$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $$(host-common-srcs) $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h executor/*.h host/lib/*.h)
 	@echo "  HOSTCC  $$@"
 	@mkdir -p $$(dir $$@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) $$(host-common-srcs)
@@ -115,18 +118,56 @@ endef
 $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(eval $(call host-test-rule,$(t),$(v)))))
 
 FUZZ_CC ?= clang
-$(HOST_O)/fuzz/%: $$(fuzz-%-srcs) hal/include/hal/fdt.h
+$(HOST_O)/fuzz/%: $$(fuzz-%-srcs) hal/include/hal/fdt.h include/hartpool/frame.h executor/serial_agent.h
 	@echo "  FUZZCC  $@"
 	@mkdir -p $(dir $@)
-	$(Q)$(FUZZ_CC) -g -O1 -Ihal/include -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $(fuzz-$*-srcs)
+	$(Q)$(FUZZ_CC) -g -O1 -Ihal/include -Iinclude -Iexecutor \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $(fuzz-$*-srcs)
 
 fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
+
+# ---- libhartpool and the hartpool CLI --------------------------------------
+HOSTTOOL_CFLAGS := -O2 -g -std=gnu11 $(WARN) -pthread -Ihost/include -Ihost/lib \
+                   -Iinclude -Iexecutor -Ikernels -Itests/common \
+                   -DHP_ROOT='"$(CURDIR)"'
+host-lib-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-lib-srcs))
+host-cli-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-cli-srcs))
+
+$(HOST_O)/tool/%.c.o: %.c
+	@echo "  HOSTCC  $<"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOSTTOOL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(HOST_O)/libhartpool.a: $(host-lib-objs)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool.a
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) -pthread -o $@ $^ -lm
+
+# `make hartpool`: the CLI and the firmware it boots.
+hartpool: $(HOST_O)/hartpool $(FIRMWARE)
+
+$(HOST_O)/e2e/%: $(HOST_O)/tool/tests/e2e/%.c.o $(HOST_O)/libhartpool.a
+	@echo "  HOSTLD  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -pthread -o $@ $^
+
+e2e-tests: hartpool $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests))
 
 host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v)/$(t)))
 
 # ---- running ---------------------------------------------------------------
-run: deps $(FIRMWARE)
+# The demo: boot the board in QEMU, run dependent kernels through the
+# mailbox, check the results on the host, print timings, stop the device.
+run: deps hartpool
+	$(Q)$(HOST_O)/hartpool demo --board $(BOARD) --harts $(HARTS)
+
+# The firmware alone in the foreground (console on stdio); a host tool can
+# connect to its serial socket or shared memory (qemu/hp-qemu --help).
+boot: deps $(FIRMWARE)
 	$(Q)qemu/hp-qemu --board $(BOARD) --harts $(HARTS) $(QEMU_ARGS) $(FIRMWARE)
 
 test: deps-test

@@ -3,7 +3,9 @@
 #   1. format check (clang-format),
 #   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, and
 #      libFuzzer targets for a bounded time,
-#   3. on-target tests in QEMU on every board (tests/target/tests.list).
+#   3. on-target tests in QEMU on every board (tests/target/tests.list),
+#   4. end-to-end tests: the hartpool CLI and libhartpool against the
+#      firmware in QEMU through the mailbox (tests/e2e/e2e.sh).
 # Environment: HP_TEST_BOARDS (default: every board but the template),
 # HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180),
 # HP_FUZZ_SECONDS (per fuzz target, default 20).
@@ -47,6 +49,9 @@ echo "== build"
 for b in $boards; do
 	timed "build firmware and test images ($b)" "$out/build-$b.log" make -s BOARD="$b" target-tests
 done
+for b in $boards; do
+	timed "build hartpool CLI, libhartpool, e2e tests ($b)" "$out/build-host-$b.log" make -s BOARD="$b" hartpool e2e-tests
+done
 timed "build board/template (stays buildable)" "$out/build-template.log" make -s BOARD=template all
 timed "build host unit tests" "$out/build-host.log" make -s host-tests
 timed "build fuzz targets" "$out/build-fuzz.log" make -s fuzz-targets-build
@@ -72,10 +77,15 @@ for t in $(make -s --no-print-directory print-host-tests); do
 done
 
 echo "== fuzzing (${fuzz_secs:=${HP_FUZZ_SECONDS:-20}} s per target)"
-fuzz_run() { # TARGET: seeds are the QEMU trees, cut to the fuzzer's max length
-	local seeds=build/host/fuzz-seeds corpus=build/host/fuzz-corpus/$1
-	mkdir -p "$seeds" "$corpus"
-	for f in "$dtb"/*.dtb; do head -c 8192 "$f" >"$seeds/$(basename "$f")"; done
+fuzz_run() { # TARGET: seeds are tests/fuzz/corpus/NAME for fuzz_NAME if there
+	# is one, else the QEMU trees, cut to the fuzzer's max length
+	local seeds=tests/fuzz/corpus/${1#fuzz_} corpus=build/host/fuzz-corpus/$1
+	if [ ! -d "$seeds" ]; then
+		seeds=build/host/fuzz-seeds
+		mkdir -p "$seeds"
+		for f in "$dtb"/*.dtb; do head -c 8192 "$f" >"$seeds/$(basename "$f")"; done
+	fi
+	mkdir -p "$corpus"
 	"build/host/fuzz/$1" -max_total_time="$fuzz_secs" -max_len=8192 -print_final_stats=1 "$corpus" "$seeds"
 }
 for t in $(make -s --no-print-directory print-fuzz-targets); do
@@ -138,6 +148,11 @@ for k in "${!names[@]}"; do
 		st=1 secs=0
 	fi
 	report "${names[$k]}" "$st" "${logs[$k]}" "$secs"
+done
+
+echo "== end-to-end tests (host tools against the firmware in QEMU)"
+for t in $(tests/e2e/e2e.sh list); do
+	timed "e2e $t" "$out/e2e-$t.log" timeout "$tmo" tests/e2e/e2e.sh run "$t"
 done
 
 echo

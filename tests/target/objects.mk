@@ -3,4 +3,5 @@
 target-tests := rollcall amo_counter barrier ipi_wake illegal exec
 
 # Code shared by tests on the host and on the target.
-test-common-srcs := tests/common/ndref.c tests/common/exec_suite.c
+test-common-srcs := tests/common/ndref.c tests/common/sgref.c \
+                    tests/common/exec_suite.c

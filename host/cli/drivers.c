@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `hartpool run` drivers: test data and host references for the kernels
+ * of the library. References come from tests/common (ndref.c, written from
+ * the OpenCL specification alone; sgref.c) or are computed here from the
+ * range, never from what the device reports except the local size it
+ * chose (which ndref checks separately when `ids` runs).
+ */
+#include "drivers.h"
+#include "diag.h"
+#include "ndref.h"
+#include "sgref.h"
+#include <hartpool/ids.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t run_arg(const run_ctx *c, const char *name, uint64_t dflt)
+{
+	size_t n = strlen(name);
+	for (unsigned i = 0; i < c->num_args; i++)
+		if (strncmp(c->args[i], name, n) == 0 && c->args[i][n] == '=')
+			return strtoull(c->args[i] + n + 1, NULL, 0);
+	return dflt;
+}
+
+int run_buffer(run_ctx *c, uint64_t size, hp_buffer *out)
+{
+	if (c->num_bufs == RUN_MAX_BUFS)
+		return -1;
+	if (size < 64)
+		size = 64;
+	void *h = calloc(1, size);
+	if (!h) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "cannot hold %llu bytes on the host",
+			 (unsigned long long)size);
+		return -1;
+	}
+	int rc = hp_buffer_alloc(c->d, size, out);
+	if (rc) {
+		free(h);
+		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
+		return -1;
+	}
+	unsigned i = c->num_bufs++;
+	c->bufs[i] = *out;
+	c->buf_size[i] = size;
+	c->host[i] = h;
+	return (int)i;
+}
+
+void run_cleanup(run_ctx *c)
+{
+	for (unsigned i = 0; i < c->num_bufs; i++) {
+		hp_buffer_free(c->d, c->bufs[i]);
+		free(c->host[i]);
+	}
+	c->num_bufs = 0;
+}
+
+unsigned run_sub_group_size(const run_ctx *c)
+{
+	if (c->r.sub_group_size)
+		return c->r.sub_group_size;
+	if (c->k && c->k->sub_group_size)
+		return c->k->sub_group_size;
+	return hp_info(c->d)->default_sub_group_size;
+}
+
+/* Buffers hold at most this many work-items' worth (the device checks the
+ * rest: a range too large for them gets HP_INVALID_KERNEL_ARGS, after the
+ * NDRange checks). */
+#define MAX_ITEMS (1u << 19)
+
+static uint64_t held_items(const run_ctx *c)
+{
+	return c->items < MAX_ITEMS ? c->items : MAX_ITEMS;
+}
+
+/* Write host copy i to its device buffer. */
+static int upload(run_ctx *c, unsigned i)
+{
+	int rc = hp_buffer_write(c->d, c->bufs[i], 0, c->host[i],
+				 c->buf_size[i]);
+	if (rc)
+		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
+	return rc;
+}
+
+static int download(run_ctx *c, unsigned i, void *dst, uint64_t size)
+{
+	int rc = hp_buffer_read(c->d, c->bufs[i], 0, dst, size);
+	if (rc)
+		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
+	return rc;
+}
+
+#define NEED_BUF(c, size, addr)                                                \
+	do {                                                                   \
+		if (run_buffer((c), (size), (addr)) < 0)                       \
+			return HP_OUT_OF_RESOURCES;                            \
+	} while (0)
+
+/* A buffer the kernel accumulates into: zeroed on the device too (device
+ * buffers hold whatever was there before). */
+#define NEED_ZBUF(c, size, addr)                                               \
+	do {                                                                   \
+		NEED_BUF(c, size, addr);                                       \
+		if (upload((c), (c)->num_bufs - 1))                            \
+			return HP_OUT_OF_RESOURCES;                            \
+	} while (0)
+
+/* ---- empty ---- */
+
+static int empty_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	(void)c, (void)args;
+	*size = 0;
+	return 0;
+}
+
+static int nothing_to_check(run_ctx *c)
+{
+	(void)c;
+	return 0;
+}
+
+/* ---- ids ---- */
+
+static int ids_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_ids_args *a = args;
+	uint64_t n = held_items(c);
+	NEED_BUF(c, n * sizeof(hp_ids_record), &a->records);
+	NEED_ZBUF(c, n * sizeof(uint32_t), &a->counts);
+	*size = sizeof(*a);
+	return 0;
+}
+
+/* The independent reference's view of the launch. */
+static ndref_launch ref_launch(const run_ctx *c)
+{
+	const hp_device_info *di = hp_info(c->d);
+	ndref_launch l = {
+		.work_dim = c->r.work_dim,
+		.local_given = c->r.local_given,
+		.kernel_max_wg = c->k->max_work_group_size,
+		.uniform = c->r.uniform,
+		.sub_group_size = run_sub_group_size(c),
+		.harts = di->harts,
+		.dev_max_wg = di->max_work_group_size,
+	};
+	for (unsigned d = 0; d < 3; d++) {
+		l.global[d] = c->r.global[d];
+		l.offset[d] = c->r.offset[d];
+		l.local[d] = c->r.local[d];
+		l.reqd[d] = c->r.reqd[d] ? c->r.reqd[d]
+					 : c->k->reqd_work_group_size[d];
+		l.dev_max_item[d] = di->max_work_item_sizes[d];
+	}
+	return l;
+}
+
+static int ids_check(run_ctx *c)
+{
+	uint64_t n = c->items;
+	if (n > MAX_ITEMS)
+		return HP_OUT_OF_RESOURCES;
+	uint64_t *rec = c->host[0];
+	uint32_t *cnt = c->host[1];
+	int rc = download(c, 0, rec, n * sizeof(hp_ids_record));
+	if (!rc)
+		rc = download(c, 1, cnt, n * sizeof(uint32_t));
+	if (rc)
+		return rc;
+	ndref_launch l = ref_launch(c);
+	c->compared = n * (HP_IDS_NCOLS + 1);
+	return ndref_check(&l, rec, cnt, n, c->msg, sizeof(c->msg)) ? 1 : 0;
+}
+
+/* The local size used in dimension d and the size of the group that
+ * holds global index x (remainder groups are smaller). */
+static uint64_t group_len(const run_ctx *c, unsigned d, uint64_t x)
+{
+	uint64_t L = c->info.local[d] ? c->info.local[d] : 1;
+	uint64_t G = d < c->r.work_dim ? c->r.global[d] : 1;
+	uint64_t left = G - x / L * L;
+	return left < L ? left : L;
+}
+
+/* ---- wg_count ---- */
+
+static int wg_count_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_wg_count_args *a = args;
+	/* One counter per group: at most one group per item. */
+	NEED_ZBUF(c, held_items(c) * sizeof(uint32_t), &a->per_group);
+	NEED_ZBUF(c, sizeof(uint32_t), &a->total);
+	*size = sizeof(*a);
+	return 0;
+}
+
+static int wg_count_check(run_ctx *c)
+{
+	uint64_t ng[3], groups = 1;
+	for (unsigned d = 0; d < 3; d++) {
+		uint64_t L = c->info.local[d] ? c->info.local[d] : 1;
+		uint64_t G = d < c->r.work_dim ? c->r.global[d] : 1;
+		ng[d] = G / L + (G % L != 0);
+		groups *= ng[d];
+	}
+	if (groups != c->info.groups) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "device ran %llu groups, the range has %llu",
+			 (unsigned long long)c->info.groups,
+			 (unsigned long long)groups);
+		return 1;
+	}
+	uint32_t *per = c->host[0], total = 0;
+	int rc = download(c, 0, per, groups * sizeof(uint32_t));
+	if (!rc)
+		rc = download(c, 1, &total, sizeof(total));
+	if (rc)
+		return rc;
+	if (total != c->items) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "global count %u, expected %llu", total,
+			 (unsigned long long)c->items);
+		return 1;
+	}
+	for (uint64_t g = 0; g < groups; g++) {
+		uint64_t gx = g % ng[0], gy = g / ng[0] % ng[1],
+			 gz = g / ng[0] / ng[1];
+		uint64_t want = group_len(c, 0, gx * c->info.local[0]) *
+				group_len(c, 1, gy * c->info.local[1]) *
+				group_len(c, 2, gz * c->info.local[2]);
+		if (per[g] != want) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "group %llu counted %u items, expected %llu",
+				 (unsigned long long)g, per[g],
+				 (unsigned long long)want);
+			return 1;
+		}
+	}
+	c->compared = groups + 1;
+	return 0;
+}
+
+/* ---- barrier_rotate ---- */
+
+static int rotate_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_barrier_rotate_args *a = args;
+	NEED_BUF(c, held_items(c) * sizeof(uint32_t), &a->out);
+	*size = sizeof(*a);
+	return 0;
+}
+
+static int rotate_check(run_ctx *c)
+{
+	uint32_t *out = c->host[0];
+	int rc = download(c, 0, out, c->items * sizeof(uint32_t));
+	if (rc)
+		return rc;
+	uint64_t G0 = c->r.global[0];
+	uint64_t G1 = c->r.work_dim > 1 ? c->r.global[1] : 1;
+	for (uint64_t i = 0; i < c->items; i++) {
+		uint64_t x[3] = {i % G0, i / G0 % G1, i / G0 / G1};
+		uint64_t lin = 0, mul = 1, size = 1;
+		for (unsigned d = 0; d < 3; d++) {
+			uint64_t L = c->info.local[d] ? c->info.local[d] : 1;
+			uint64_t len = group_len(c, d, x[d]);
+			lin += (x[d] % L) * mul;
+			mul *= len;
+			size *= len;
+		}
+		uint64_t want = (lin + 1) % size;
+		if (out[i] != want) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "item %llu: %u, expected %llu",
+				 (unsigned long long)i, out[i],
+				 (unsigned long long)want);
+			return 1;
+		}
+	}
+	c->compared = c->items;
+	return 0;
+}
+
+/* ---- sg_ops ---- */
+
+static int sg_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_sg_ops_args *a = args;
+	uint64_t n = held_items(c);
+	NEED_BUF(c, n * sizeof(int32_t), &a->in);
+	NEED_BUF(c, n * sizeof(hp_sg_record), &a->out);
+	int32_t *in = c->host[0];
+	uint64_t s = c->seed * 2654435761u + 1;
+	for (uint64_t i = 0; i < n; i++) { /* mixed signs, some repeats */
+		s = s * 6364136223846793005u + 1442695040888963407u;
+		in[i] = (int32_t)((s >> 33) % 2001u) - 1000;
+	}
+	*size = sizeof(*a);
+	return upload(c, 0);
+}
+
+static int sg_check(run_ctx *c)
+{
+	uint64_t n = c->items;
+	uint64_t *out = c->host[1];
+	int rc = download(c, 1, out, n * sizeof(hp_sg_record));
+	if (rc)
+		return rc;
+	/* Sub-group membership from the reference model of the launch. */
+	ndref_launch l = ref_launch(c);
+	uint64_t elsz[3] = {c->info.local[0], c->info.local[1],
+			    c->info.local[2]};
+	uint64_t *e = calloc(n, sizeof(hp_ids_record));
+	uint32_t *cnt = calloc(n, sizeof(uint32_t));
+	uint64_t per_group = c->info.local[0] *
+			     (c->info.local[1] ? c->info.local[1] : 1) *
+			     (c->info.local[2] ? c->info.local[2] : 1);
+	uint64_t *where = calloc(c->info.groups * per_group, sizeof(uint64_t));
+	const int32_t *in = c->host[0];
+	rc = 0;
+	if (!e || !cnt || !where) {
+		rc = HP_OUT_OF_RESOURCES;
+		goto out;
+	}
+	ndref_expected(&l, elsz, e, cnt);
+	/* Global linear id of (group linear id, local linear id). */
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t *r = e + i * HP_IDS_NCOLS;
+		uint64_t g =
+			r[HP_IDS_WID0] +
+			r[HP_IDS_NGRP0] * (r[HP_IDS_WID1] +
+					   r[HP_IDS_NGRP1] * r[HP_IDS_WID2]);
+		where[g * per_group + r[HP_IDS_LLIN]] = i;
+	}
+	for (uint64_t i = 0; i < n && !rc; i++) {
+		const uint64_t *r = e + i * HP_IDS_NCOLS;
+		uint64_t g =
+			r[HP_IDS_WID0] +
+			r[HP_IDS_NGRP0] * (r[HP_IDS_WID1] +
+					   r[HP_IDS_NGRP1] * r[HP_IDS_WID2]);
+		unsigned me = (unsigned)r[HP_IDS_SGLID];
+		unsigned cntl = (unsigned)r[HP_IDS_SGSZ];
+		uint64_t first = r[HP_IDS_LLIN] - me;
+		int32_t lanes[64];
+		for (unsigned k = 0; k < cntl && k < 64; k++)
+			lanes[k] = in[where[g * per_group + first + k]];
+		uint64_t want[HP_SG_OUTS];
+		sgref_item(lanes, cntl, me, want);
+		for (unsigned k = 0; k < HP_SG_OUTS; k++)
+			if (out[i * HP_SG_OUTS + k] != want[k]) {
+				snprintf(c->msg, sizeof(c->msg),
+					 "item %llu: result %u is 0x%llx, "
+					 "expected 0x%llx",
+					 (unsigned long long)i, k,
+					 (unsigned long long)
+						 out[i * HP_SG_OUTS + k],
+					 (unsigned long long)want[k]);
+				rc = 1;
+				break;
+			}
+	}
+	c->compared = n * HP_SG_OUTS;
+out:
+	free(e);
+	free(cnt);
+	free(where);
+	return rc;
+}
+
+/* ---- copy and fill (kernels; the COPY/FILL packets use them too) ---- */
+
+static uint64_t mem_size(run_ctx *c)
+{
+	uint64_t size = run_arg(c, "size", 100000);
+	if (!c->r.work_dim) {
+		c->r.work_dim = 1;
+		c->r.global[0] =
+			size / HP_MEM_CHUNK + (size % HP_MEM_CHUNK != 0);
+		c->items = c->r.global[0];
+	}
+	return size;
+}
+
+static int copy_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_copy_args *a = args;
+	a->size = mem_size(c);
+	NEED_BUF(c, a->size, &a->src);
+	NEED_BUF(c, a->size, &a->dst);
+	uint8_t *src = c->host[0];
+	for (uint64_t i = 0; i < a->size; i++)
+		src[i] = (uint8_t)(i * 131 + c->seed);
+	*size = sizeof(*a);
+	return upload(c, 0);
+}
+
+static int copy_check(run_ctx *c)
+{
+	uint64_t n = c->buf_size[1];
+	uint8_t *dst = malloc(n);
+	if (!dst)
+		return HP_OUT_OF_RESOURCES;
+	int rc = download(c, 1, dst, n);
+	uint64_t size = run_arg(c, "size", 100000);
+	for (uint64_t i = 0; !rc && i < size; i++)
+		if (dst[i] != ((uint8_t *)c->host[0])[i]) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "byte %llu is %u, expected %u",
+				 (unsigned long long)i, dst[i],
+				 ((uint8_t *)c->host[0])[i]);
+			rc = 1;
+		}
+	c->compared = size;
+	free(dst);
+	return rc;
+}
+
+static int fill_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_fill_args *a = args;
+	a->size = mem_size(c);
+	a->pattern = run_arg(c, "pattern", 0x0123456789abcdefull);
+	a->psize = run_arg(c, "psize", 4);
+	NEED_BUF(c, a->size, &a->dst);
+	*size = sizeof(*a);
+	return 0;
+}
+
+static int fill_check(run_ctx *c)
+{
+	uint64_t size = run_arg(c, "size", 100000);
+	uint64_t pattern = run_arg(c, "pattern", 0x0123456789abcdefull);
+	uint64_t ps = run_arg(c, "psize", 4);
+	uint8_t *dst = c->host[0];
+	int rc = download(c, 0, dst, c->buf_size[0]);
+	for (uint64_t i = 0; !rc && i < size; i++) {
+		uint8_t want = (uint8_t)(pattern >> (8 * (i % ps)));
+		if (dst[i] != want) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "byte %llu is %u, expected %u",
+				 (unsigned long long)i, dst[i], want);
+			rc = 1;
+		}
+	}
+	c->compared = size;
+	return rc;
+}
+
+static const run_driver d_empty = {"empty", "does nothing (round trips)",
+				   empty_prepare, nothing_to_check};
+static const run_driver d_ids = {"ids",
+				 "every work-item function (checked against "
+				 "the OpenCL reference model)",
+				 ids_prepare, ids_check};
+static const run_driver d_wg_count = {
+	"wg_count", "work-items counted per group (local atomics, barrier)",
+	wg_count_prepare, wg_count_check};
+static const run_driver d_rotate = {"barrier_rotate",
+				    "local memory rotated across a barrier",
+				    rotate_prepare, rotate_check};
+static const run_driver d_sg = {"sg_ops",
+				"every sub-group function (--arg seed=N)",
+				sg_prepare, sg_check};
+static const run_driver d_copy = {"copy",
+				  "copy --arg size=BYTES between two buffers",
+				  copy_prepare, copy_check};
+static const run_driver d_fill = {
+	"fill",
+	"fill --arg size=BYTES with --arg pattern=X --arg psize=1|2|4|8",
+	fill_prepare, fill_check};
+
+const run_driver *const run_drivers[] = {
+	&d_empty, &d_ids, &d_wg_count, &d_rotate, &d_sg, &d_copy, &d_fill, NULL,
+};
+
+const run_driver *run_driver_find(const char *name)
+{
+	for (unsigned i = 0; run_drivers[i]; i++)
+		if (strcmp(run_drivers[i]->name, name) == 0)
+			return run_drivers[i];
+	return NULL;
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file libhartpool: run kernels on a hartpool device from a host program.
+ *
+ *     hp_device *d;
+ *     hp_open_options o = {.harts = 8};        // boots QEMU itself
+ *     if (hp_open(&o, &d)) { puts(hp_last_error()); ... }
+ *     hp_queue *q;
+ *     hp_queue_create(d, HP_QUEUE_IN_ORDER, &q);
+ *     hp_buffer buf;
+ *     hp_buffer_alloc(d, 4096, &buf);
+ *     hp_ndrange r = {.work_dim = 1, .global = {1024}};
+ *     hp_event ev;
+ *     hp_enqueue_kernel(q, kernel_id, &r, &args, sizeof(args), NULL, 0, &ev);
+ *     hp_event_info info;
+ *     hp_event_wait(d, ev, &info);             // info.status: 0 or HP_...
+ *     hp_buffer_read(d, buf, 0, host, 4096);
+ *     hp_close(d);
+ *
+ * Every function returns 0 or an HP_ error code (hartpool/error.h); the
+ * calling thread's hp_last_error() then says what went wrong in a sentence.
+ * A device handle and its queues are used by one thread at a time.
+ */
+#ifndef HARTPOOL_H
+#define HARTPOOL_H
+
+#include <hartpool/error.h>
+#include <hartpool/mbox.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hp_device hp_device;
+typedef struct hp_queue hp_queue;
+/** A command: HP_EVENT(queue, packet index). */
+typedef uint64_t hp_event;
+/** A device buffer: its device address (usable inside kernel arguments). */
+typedef uint64_t hp_buffer;
+
+typedef struct hp_open_options {
+	/** "shm:PATH" or "serial:DEV" to connect to a running device; NULL
+	 * boots one in QEMU, stopped again by hp_close(). */
+	const char *connect;
+	const char *board; /**< boot: board folder (default qemu-virt) */
+	unsigned harts;	   /**< boot: harts (default 8) */
+	const char
+		*append; /**< boot: extra bootargs (e.g. hartpool.poll_us=50) */
+	/** boot: keep the device running after hp_close() (`hartpool up`). */
+	bool detach;
+	/** Longest wait for any one reply or completion, ms (default 60000;
+	 * the device's death is noticed sooner). */
+	unsigned timeout_ms;
+	/** Device console lines (boot messages; serial links): NULL drops. */
+	void (*console)(void *ctx, const char *text, size_t len);
+	void *console_ctx;
+} hp_open_options;
+
+/** The calling thread's last error message. */
+const char *hp_last_error(void);
+
+int hp_open(const hp_open_options *o, hp_device **out);
+/** Close: a device this handle booted (and did not detach) is stopped. */
+int hp_close(hp_device *d);
+/** Ask the device to finish its commands and stop, without waiting. */
+int hp_stop(hp_device *d);
+/** `hartpool down`: stop the device, wait for QEMU to end (killing it
+ * after 10 s) and remove its files. hp_close() the handle afterwards. */
+int hp_down(hp_device *d);
+
+/** "shm:/dev/shm/hartpool-..." for another process to connect. */
+const char *hp_connect_string(const hp_device *d);
+/** The device description the device published at boot. */
+const hp_device_info *hp_info(const hp_device *d);
+/** Ask the device for its description now (an INFO packet). */
+int hp_device_query(hp_device *d, hp_device_info *out);
+/** Packets read and of those rejected, by the device. */
+int hp_counters(hp_device *d, uint64_t *packets, uint64_t *bad);
+
+/* ---- kernels ---- */
+
+unsigned hp_kernel_count(const hp_device *d);
+const hp_mbox_kernel *hp_kernel_at(const hp_device *d, unsigned id);
+/** The id of the kernel called @p name (HP_INVALID_KERNEL if none). */
+int hp_kernel_find(const hp_device *d, const char *name, uint32_t *id);
+
+/* ---- queues ---- */
+
+#define HP_QUEUE_IN_ORDER 1u
+/** Enqueue fails with HP_OUT_OF_RESOURCES when the ring is full, instead
+ * of waiting for a slot. */
+#define HP_QUEUE_NO_WAIT 2u
+
+/** Claim a free device queue (one left by a dead process counts as free). */
+int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out);
+/** Wait for the queue's commands, then give it back. */
+int hp_queue_release(hp_queue *q);
+unsigned hp_queue_id(const hp_queue *q);
+
+typedef struct hp_ndrange {
+	unsigned work_dim;
+	uint64_t global[3];
+	uint64_t offset[3];
+	uint64_t local[3];
+	bool local_given; /**< else the device chooses */
+	bool uniform;	  /**< -cl-uniform-work-group-size */
+	uint32_t reqd[3]; /**< as if reqd_work_group_size(); 0 = no */
+	uint32_t sub_group_size;
+	uint32_t team_size;
+} hp_ndrange;
+
+/** Launch @p kernel over @p r with the argument block @p args. The event
+ * is returned even for a command the device will reject: its status says
+ * why. */
+int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
+		      const void *args, uint32_t args_size,
+		      const hp_event *wait, unsigned num_wait, hp_event *ev);
+/** Complete when @p deps (at most HP_MBOX_BARRIER_DEPS) are. */
+int hp_enqueue_barrier_and(hp_queue *q, const hp_event *deps, unsigned n,
+			   hp_event *ev);
+/** Complete when every earlier command of @p q is. */
+int hp_enqueue_marker(hp_queue *q, hp_event *ev);
+int hp_enqueue_copy(hp_queue *q, hp_buffer dst, hp_buffer src, uint64_t size,
+		    const hp_event *wait, unsigned num_wait, hp_event *ev);
+int hp_enqueue_fill(hp_queue *q, hp_buffer dst, uint64_t size, uint64_t pattern,
+		    unsigned pattern_size, const hp_event *wait,
+		    unsigned num_wait, hp_event *ev);
+/** Send a raw packet (tests: malformed packets). @p ka may be NULL. */
+int hp_enqueue_raw(hp_queue *q, const hp_packet *p, const hp_kernarg *ka,
+		   hp_event *ev);
+
+typedef struct hp_event_info {
+	int status; /**< 0 or the HP_ error of the command */
+	char detail[112];
+	double queued_us, submit_us, start_us, end_us; /**< device time */
+	uint64_t groups;
+	uint32_t local[3];
+	uint32_t hart;
+	uint64_t result;
+} hp_event_info;
+
+/** 0 with @p info filled if @p ev is complete, 1 if it is not yet, or an
+ * HP_ error (e.g. the event is too old: its record was reused). */
+int hp_event_query(hp_device *d, hp_event ev, hp_event_info *info);
+/** Wait for @p ev; 0 with @p info (may be NULL) filled, or an error of the
+ * waiting itself (device gone, timeout). The command's own status is
+ * info->status. */
+int hp_event_wait(hp_device *d, hp_event ev, hp_event_info *info);
+/** Wait for every command enqueued on @p q so far. */
+int hp_queue_finish(hp_queue *q);
+
+/* ---- buffers ---- */
+
+int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out);
+int hp_buffer_free(hp_device *d, hp_buffer b);
+int hp_buffer_write(hp_device *d, hp_buffer b, uint64_t offset, const void *src,
+		    size_t len);
+int hp_buffer_read(hp_device *d, hp_buffer b, uint64_t offset, void *dst,
+		   size_t len);
+
+#endif

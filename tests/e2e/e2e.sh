@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# End-to-end tests: the hartpool CLI and libhartpool against the firmware in
+# QEMU, through the real mailbox (shared memory and the serial link).
+#
+#   tests/e2e/e2e.sh list        the test names
+#   tests/e2e/e2e.sh run NAME    run one; exit status 0 = pass
+#
+# tests/run.sh runs every one of them (after `make hartpool e2e-tests` for
+# both boards). Each test checks values, and error cases check the error
+# name on stderr and the exit status.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+HP=build/host/hartpool
+MBOX=build/host/e2e/test_mbox
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect_error HP_NAME cmd...: exits 1 and names the error on stderr.
+expect_error() {
+	local want=$1 err
+	shift
+	err=$("$@" 2>&1 >/dev/null)
+	local rc=$?
+	[ "$rc" = 1 ] || fail "$* exited $rc, expected 1 ($err)"
+	grep -q "$want" <<<"$err" || fail "$*: stderr lacks $want: $err"
+	echo "ok: $* -> $(head -1 <<<"$err")"
+}
+
+# A device in the background for the tests that connect; removed on exit.
+conn=""
+up() {
+	conn=$("$HP" up "$@" | tail -1) || fail "hartpool up failed"
+	[[ "$conn" == shm:/dev/shm/hartpool-* ]] || fail "up printed '$conn'"
+	trap 'down' EXIT
+}
+down() {
+	[ -z "$conn" ] || "$HP" down --connect "$conn" >/dev/null 2>&1
+	conn=""
+}
+
+t_info() {
+	local out
+	out=$("$HP" info --harts 4) || fail "info"
+	echo "$out"
+	for kv in "harts: 4" "max_work_group_size: 256" \
+		"max_work_item_sizes: 256,256,64" "sub_group_sizes: 1,2,4,8,16,32,64" \
+		"local_mem_size: 32768" "global_mem_size: 262144000" \
+		"address_bits: 64" "board: qemu-virt"; do
+		grep -qx "$kv" <<<"$out" || fail "info lacks '$kv'"
+	done
+	out=$("$HP" info --board qemu-virt32 --harts 2 --json) || fail "info rv32"
+	echo "$out"
+	grep -q '"address_bits": 32' <<<"$out" || fail "rv32 address_bits"
+	grep -q '"harts": 2' <<<"$out" || fail "rv32 harts"
+}
+
+# ids: CSV shape and values of one small launch, then many launches
+# checked against the independent reference (run ids --check).
+t_ids() {
+	local csv
+	csv=$("$HP" ids --global 5,3 --local 2,2 --offset 10,20) || fail "ids"
+	local hdr=gid0,gid1,gid2,lid0,lid1,lid2,wid0,wid1,wid2,gsz0,gsz1,gsz2,lsz0,lsz1,lsz2,elsz0,elsz1,elsz2,ngrp0,ngrp1,ngrp2,goff0,goff1,goff2,glin,llin,dim,sgid,sglid,sgsz,sgmax,nsg,ensg,hart
+	[ "$(head -1 <<<"$csv")" = "$hdr" ] || fail "ids header"
+	[ "$(wc -l <<<"$csv")" = 16 ] || fail "ids: $(wc -l <<<"$csv") lines, expected 16"
+	# Item (4, 2): gid 14,22; local id 0,0 in the last (1x1) group, whose
+	# one sub-group has 1 item (the enqueued group's would have 4).
+	grep -q '^14,22,0,0,0,0,2,1,0,5,3,1,1,1,1,2,2,1,3,2,1,10,20,0,14,0,2,0,0,1,4,1,1,' <<<"$csv" ||
+		fail "ids row of item (4,2): $(sed -n 16p <<<"$csv")"
+	local r
+	for r in "--global 1" "--global 1000" "--global 37 --local 5" \
+		"--global 33,17 --local 4,4" "--global 9,7,5 --local 2,3,4" \
+		"--global 100,3 --offset 7,9" "--global 64 --local 16 --sub-group-size 4" \
+		"--global 60,4 --reqd-wg-size 12,2,1" "--global 48 --local 16 --uniform" \
+		"--global 20,9,7 --team-size 2" "--global 300000"; do
+		# shellcheck disable=SC2086
+		"$HP" run ids $r --check || fail "run ids $r --check"
+	done
+	expect_error HP_INVALID_WORK_DIMENSION "$HP" ids --global 4 --work-dim 4
+	expect_error HP_INVALID_WORK_DIMENSION "$HP" ids --global 4 --work-dim 0
+	expect_error HP_INVALID_WORK_GROUP_SIZE "$HP" ids --global 4 --local 0
+	expect_error HP_INVALID_WORK_GROUP_SIZE "$HP" ids --global 10 --local 3 --uniform
+	expect_error HP_INVALID_WORK_GROUP_SIZE "$HP" ids --global 60,4 --local 6,2 --reqd-wg-size 12,2,1
+	expect_error HP_INVALID_WORK_GROUP_SIZE "$HP" ids --global 100,100 --local 20,20
+	expect_error HP_INVALID_WORK_ITEM_SIZE "$HP" ids --global 1000 --local 300
+	expect_error HP_INVALID_WORK_ITEM_SIZE "$HP" ids --global 100,100,100 --local 1,1,100
+	expect_error HP_INVALID_GLOBAL_OFFSET "$HP" ids --global 4 --offset 18446744073709551615
+	expect_error HP_INVALID_VALUE "$HP" ids --global 64 --sub-group-size 3
+	expect_error HP_INVALID_KERNEL_ARGS "$HP" ids --global 100000,100
+}
+
+# Every library kernel with a host reference, on non-uniform sizes, on
+# both boards.
+t_run() {
+	local b
+	for b in qemu-virt qemu-virt32; do
+		"$HP" run wg_count --board "$b" --global 1000,37 --check || fail "wg_count $b"
+		"$HP" run barrier_rotate --board "$b" --global 20,9,7 --local 8,4,2 --check || fail "rotate $b"
+		"$HP" run barrier_rotate --board "$b" --global 50,3 --team-size 2 --check || fail "rotate team $b"
+		"$HP" run sg_ops --board "$b" --global 100,3 --check || fail "sg_ops $b"
+		"$HP" run sg_ops --board "$b" --global 77 --local 20 --sub-group-size 16 --arg seed=5 --check || fail "sg_ops 16 $b"
+		"$HP" run copy --board "$b" --arg size=1000001 --check || fail "copy $b"
+		"$HP" run fill --board "$b" --arg size=10002 --arg psize=2 --check || fail "fill $b"
+		"$HP" run empty --board "$b" --global 5000 --repeat 50 || fail "empty $b"
+	done
+	expect_error HP_INVALID_KERNEL "$HP" run no_such_kernel
+	expect_error HP_INVALID_VALUE "$HP" run ids --global 4,x
+	expect_error HP_INVALID_VALUE "$HP" frobnicate
+}
+
+t_mbox() {
+	"$MBOX" --harts 8 || fail "test_mbox on 8 harts"
+}
+
+t_mbox_rv32() {
+	"$MBOX" --board qemu-virt32 --harts 4 --quick || fail "test_mbox on rv32"
+}
+
+t_mbox_one_hart() {
+	"$MBOX" --harts 1 --quick || fail "test_mbox on 1 hart"
+}
+
+# A host process killed in the middle of its work (holding every queue),
+# then new ones connecting to the same running device.
+t_reconnect() {
+	up --harts 4
+	local out=build/host/e2e/hog.out
+	"$MBOX" --connect "$conn" --hog >"$out" 2>&1 &
+	local pid=$!
+	for _ in $(seq 100); do grep -q "hog: holding" "$out" && break; sleep 0.1; done
+	grep -q "hog: holding 7 queues" "$out" || fail "hog: $(cat "$out")"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+	echo "killed a host process that held all 8 queues (7 + its service queue) mid-run"
+	"$HP" run wg_count --global 300,7 --check --connect "$conn" || fail "run after the kill"
+	"$MBOX" --connect "$conn" --quick || fail "test_mbox after the kill"
+	"$HP" info --connect "$conn" | grep -q "harts: 4" || fail "info after the kill"
+	local path=${conn#shm:} qpid
+	qpid=$(cat "$path.pid")
+	down
+	! kill -0 "$qpid" 2>/dev/null || fail "QEMU $qpid still running after down"
+	[ ! -e "$path" ] || fail "$path left behind"
+	expect_error HP_ "$HP" info --connect "shm:$path"
+}
+
+# The serial transport through QEMU's UART chardev, with garbage injected
+# before every request frame (resynchronisation).
+t_serial() {
+	up --harts 4
+	local sock=${conn#shm:}.sock
+	"$HP" info --connect "serial:$sock" | grep -qx "harts: 4" || fail "info over serial"
+	HP_SERIAL_GARBAGE=24 "$HP" run sg_ops --global 50,2 --check --connect "serial:$sock" ||
+		fail "sg_ops over serial with garbage"
+	HP_SERIAL_GARBAGE=64 "$HP" run copy --arg size=20000 --check --connect "serial:$sock" ||
+		fail "copy over serial with garbage"
+	"$HP" run wg_count --global 99,5 --check --connect "$conn" || fail "shm after serial"
+	down
+}
+
+tests="info ids run mbox mbox_rv32 mbox_one_hart reconnect serial"
+case "${1:-}" in
+list) echo "$tests" ;;
+run) "t_${2:?test name}" && echo "pass: $2" ;;
+*) echo "usage: $0 list | run NAME" >&2; exit 2 ;;
+esac
