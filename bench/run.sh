@@ -3,7 +3,9 @@
 # independent work on every hart (compute), and the cost of waiting harts,
 # spinning vs sleeping (wait, wait_spin), each in the three TCG modes. Each case runs REPS times; the table shows
 # the median wall time and, under -icount, the deterministic instruction
-# count. Results go to bench/results/<date>-<board>.json.
+# count. Results go to bench/results/<date>-<board>.json. Then the executor's
+# overheads (exact instructions) and the mailbox (bench/mbox.sh: round-trip
+# latency and throughput through the host tools, its own JSON file).
 #
 #   bench/run.sh [--board B] [--reps N] [--quick]
 set -euo pipefail
@@ -95,3 +97,8 @@ rows+=("{\"bench\":\"exec_overhead\",\"harts\":1,\"mode\":\"icount\",\"instructi
 	echo "]}"
 } >"$out"
 echo "results: $out"
+
+# The mailbox: round trips and throughput through the host tools.
+echo
+echo "mailbox ($board, host wall time):"
+if [ "$quick" = 1 ]; then bench/mbox.sh --board "$board" --quick; else bench/mbox.sh --board "$board"; fi

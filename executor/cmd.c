@@ -102,45 +102,56 @@ static int deps_state(exec_cmd *c)
 	return 1;
 }
 
-/* Launch or fail every pending command that can go; the lock is held. */
+/* Launch or fail every pending command that can go; the lock is held.
+ * Only a completion can make another command ready, so only a completion
+ * asks for another pass; and once the pool has no free slot, the rest of
+ * the pass does not look for one (a burst of hundreds of commands from
+ * the mailbox would otherwise cost a slot scan per command per pass). */
 static void process_pending(void)
 {
 	bool changed = true;
 	while (changed) {
 		changed = false;
+		bool slots_full = false;
 		exec_cmd *prev = NULL;
 		for (exec_cmd *c = pending_head; c;) {
 			exec_cmd *next = c->next_pending;
 			int st = deps_state(c);
-			bool gone = false;
+			bool gone = false, completed = false;
 			if (st < 0) {
 				complete(c, HP_ABORTED,
 					 "a command it depends on failed");
-				gone = true;
+				gone = completed = true;
 			} else if (st > 0 && c->marker) {
 				c->t_submit = hal_timer_now();
 				complete(c, EXEC_COMPLETE, NULL);
-				gone = true;
+				gone = completed = true;
 			} else if (st > 0 && c->kernel) {
-				c->t_submit = hal_timer_now();
+				if (!c->t_submit)
+					c->t_submit = hal_timer_now();
 				if (c->launch.total_groups == 0) {
 					complete(c, EXEC_COMPLETE, NULL);
-					gone = true;
-				} else if ((c->inst = exec_pool_try_launch(
+					gone = completed = true;
+				} else if (!slots_full &&
+					   (c->inst = exec_pool_try_launch(
 						    c,
 						    &launched[launched_num]))) {
 					launched_num++;
-					c->t_start = c->t_submit;
+					c->t_start = hal_timer_now();
 					hal_store_release(&c->status,
 							  (int)EXEC_RUNNING);
 					gone = true;
 				} else {
-					hal_store_release(&c->status,
-							  (int)EXEC_SUBMITTED);
+					slots_full = true;
+					if (hal_load_relaxed(&c->status) !=
+					    EXEC_SUBMITTED)
+						hal_store_release(
+							&c->status,
+							(int)EXEC_SUBMITTED);
 				}
 			}
+			changed |= completed;
 			if (gone) {
-				changed = true;
 				if (prev)
 					prev->next_pending = next;
 				else

@@ -25,6 +25,11 @@
 
 #define FIRMWARE_NAME "hartpool mbox v1"
 
+/* Doorbell checks: every DISPATCH_FAST_US while packets keep arriving
+ * (within DISPATCH_BUSY_WINDOW_US of the last one), else every poll_us. */
+#define DISPATCH_FAST_US 10u
+#define DISPATCH_BUSY_WINDOW_US 5000u
+
 /* Mailbox layout (offsets from the mailbox base). */
 #define OFF_QUEUES 4096u
 #define OFF_KERNELS 8192u
@@ -659,17 +664,29 @@ static bool all_complete(void)
 
 void dispatch_serve(bool (*idle_hook)(void))
 {
+	uint64_t us = hal_timer_freq() / 1000000u;
+	uint64_t slow = D.cfg.poll_us * us;
+	uint64_t fast = (D.cfg.poll_us < DISPATCH_FAST_US ? D.cfg.poll_us
+							  : DISPATCH_FAST_US) *
+			us;
+	uint64_t last = 0; /* when a packet last arrived */
 	for (;;) {
 		bool did = idle_hook && idle_hook();
 		did |= dispatch_poll();
-		/* The dispatcher is a worker too: one chunk between polls. */
+		uint64_t now = hal_timer_now();
+		if (did)
+			last = now;
+		/* With one hart the dispatcher is a worker too: one chunk
+		 * between polls (with more, exec_pool_work finds nothing). */
 		if (exec_pool_work() || did)
 			continue;
 		if (hal_load_acquire(&D.hdr->stop_request) && all_complete())
 			return;
-		exec_idle_until(hal_timer_now() + (uint64_t)D.cfg.poll_us *
-							  hal_timer_freq() /
-							  1000000u);
+		/* Check often while packets are coming, rarely when idle: a
+		 * sleeping dispatcher still looks poll_us after a quiet
+		 * spell, and a UART byte or an IPI wakes it at once. */
+		bool busy = now - last < DISPATCH_BUSY_WINDOW_US * us;
+		exec_idle_until(now + (busy ? fast : slow));
 	}
 }
 
@@ -720,7 +737,7 @@ int dispatch_init(const dispatch_config *cfg)
 		return HP_OUT_OF_RESOURCES;
 	D.cfg = *cfg;
 	if (!D.cfg.poll_us)
-		D.cfg.poll_us = 100;
+		D.cfg.poll_us = 1000;
 	uint8_t *base = ptr(cfg->mbox_addr);
 	memset(base, 0, OFF_RINGS + HP_MBOX_QUEUES * QUEUE_BYTES);
 	D.hdr = (hp_mbox_header *)base;

@@ -24,7 +24,8 @@ typedef struct dispatch_config {
 	/** Kernels the host may launch, NULL-terminated. */
 	const hp_kernel *const *kernels;
 	const char *board;
-	/** Longest doorbell latency while the dispatcher sleeps (µs). */
+	/** Longest doorbell latency while the dispatcher sleeps after a
+	 * quiet spell (µs); while packets arrive it checks every 10 µs. */
 	uint32_t poll_us;
 } dispatch_config;
 

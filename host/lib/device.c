@@ -656,23 +656,21 @@ int hp_queue_finish(hp_queue *q)
 
 /* ---- enqueueing ---- */
 
-/* Wait until the slot for packet q->next is free (rule 1 of mbox.h). */
-static int slot_free(hp_queue *q)
+/* Wait until the record of packet `idx` of q says it (or a later packet of
+ * its slot) is complete; with `nowait`, fail at once instead. */
+static int wait_record(hp_queue *q, uint64_t idx, bool nowait)
 {
-	if (q->next < RING)
-		return 0;
 	hp_device *d = q->d;
-	uint64_t need = q->next - RING + 1;
-	uint64_t a = q->comp + (q->next % RING) * sizeof(hp_completion);
+	uint64_t a = q->comp + (idx % RING) * sizeof(hp_completion);
 	uint64_t t0 = now_ns();
 	for (unsigned n = 0;; backoff(&n)) {
 		uint64_t done;
 		int rc = dread64(d, a, &done);
 		if (rc)
 			return rc;
-		if (done >= need)
+		if (done >= idx + 1)
 			return 0;
-		if (q->flags & HP_QUEUE_NO_WAIT)
+		if (nowait)
 			return fail(HP_OUT_OF_RESOURCES,
 				    "queue %u is full: %u commands in flight",
 				    q->id, RING);
@@ -683,6 +681,25 @@ static int slot_free(hp_queue *q)
 				    "queue %u still full after %u ms", q->id,
 				    d->timeout_ms);
 	}
+}
+
+/* Wait until the slot for packet q->next is free (rule 1 of mbox.h). */
+static int slot_free(hp_queue *q)
+{
+	if (q->next < RING)
+		return 0;
+	uint64_t old = q->next - RING;
+	bool nowait = (q->flags & HP_QUEUE_NO_WAIT) != 0;
+	int rc = wait_record(q, old, true);
+	if (rc == 0 || nowait)
+		return rc;
+	/* Full: first wait until a quarter of the ring is done, so the next
+	 * packets go in as a batch the dispatcher reads in one wake-up
+	 * rather than one per wake-up; then for our own slot (on an
+	 * out-of-order queue the later ones may finish first). */
+	if ((rc = wait_record(q, old + RING / 4 - 1, false)))
+		return rc;
+	return wait_record(q, old, false);
 }
 
 /* Copy the wait list, leaving out events already complete without error
