@@ -23,7 +23,9 @@ need_test=(
 	"clang:libFuzzer targets"
 	"libclang-rt-dev:libFuzzer and sanitizer runtimes for clang"
 )
-need_bench=()
+need_bench=(
+	"python3:the tables of bench/mbox.sh"
+)
 
 case "${1:-}" in
 firmware) want=("${need_firmware[@]}") ;;
