@@ -453,6 +453,136 @@ static int fill_check(run_ctx *c)
 	return rc;
 }
 
+/* ---- tally, affine, add, spin (the queue-test kernels) ---- */
+
+static int tally_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_tally_args *a = args;
+	a->base = run_arg(c, "base", 0);
+	NEED_ZBUF(c, (a->base + held_items(c)) * sizeof(uint32_t), &a->counts);
+	*size = sizeof(*a);
+	return 0;
+}
+
+static int tally_check(run_ctx *c)
+{
+	uint64_t base = run_arg(c, "base", 0), n = base + c->items;
+	uint32_t *cnt = c->host[0];
+	int rc = download(c, 0, cnt, n * sizeof(uint32_t));
+	for (uint64_t i = 0; !rc && i < n; i++) {
+		uint32_t want = i < base ? 0 : (uint32_t)c->repeat;
+		if (cnt[i] != want) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "counter %llu is %u, expected %u",
+				 (unsigned long long)i, cnt[i], want);
+			rc = 1;
+		}
+	}
+	c->compared = n;
+	return rc;
+}
+
+/* Input words from the seed (the same on both sides). */
+static uint32_t word(const run_ctx *c, uint64_t i, unsigned which)
+{
+	uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^
+		     (c->seed + which) * 0xbf58476d1ce4e5b9ull;
+	return (uint32_t)(x >> 29);
+}
+
+static int affine_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_affine_args *a = args;
+	a->mul = (uint32_t)run_arg(c, "mul", 3);
+	a->add = (uint32_t)run_arg(c, "add", 1);
+	NEED_BUF(c, held_items(c) * sizeof(uint32_t), &a->y);
+	uint32_t *y = c->host[0];
+	for (uint64_t i = 0; i < held_items(c); i++)
+		y[i] = word(c, i, 0);
+	*size = sizeof(*a);
+	return upload(c, 0);
+}
+
+static int affine_check(run_ctx *c)
+{
+	uint32_t mul = (uint32_t)run_arg(c, "mul", 3),
+		 add = (uint32_t)run_arg(c, "add", 1);
+	uint32_t *y = malloc(c->items * sizeof(uint32_t) + 1);
+	int rc = y ? download(c, 0, y, c->items * sizeof(uint32_t))
+		   : HP_OUT_OF_RESOURCES;
+	for (uint64_t i = 0; !rc && i < c->items; i++) {
+		uint32_t want = word(c, i, 0);
+		for (unsigned long r = 0; r < c->repeat; r++)
+			want = want * mul + add; /* applied once per launch */
+		if (y[i] != want) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "item %llu: %u, expected %u",
+				 (unsigned long long)i, y[i], want);
+			rc = 1;
+		}
+	}
+	c->compared = c->items;
+	free(y);
+	return rc;
+}
+
+static int add_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_add_args *a = args;
+	uint64_t n = held_items(c);
+	NEED_BUF(c, n * sizeof(uint32_t), &a->a);
+	NEED_BUF(c, n * sizeof(uint32_t), &a->b);
+	NEED_BUF(c, n * sizeof(uint32_t), &a->c);
+	uint32_t *x = c->host[0], *y = c->host[1];
+	for (uint64_t i = 0; i < n; i++)
+		x[i] = word(c, i, 1), y[i] = word(c, i, 2);
+	*size = sizeof(*a);
+	return upload(c, 0) || upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
+}
+
+static int add_check(run_ctx *c)
+{
+	uint32_t *z = c->host[2];
+	int rc = download(c, 2, z, c->items * sizeof(uint32_t));
+	for (uint64_t i = 0; !rc && i < c->items; i++)
+		if (z[i] != word(c, i, 1) + word(c, i, 2)) {
+			snprintf(c->msg, sizeof(c->msg), "item %llu: %u",
+				 (unsigned long long)i, z[i]);
+			rc = 1;
+		}
+	c->compared = c->items;
+	return rc;
+}
+
+static int spin_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_spin_args *a = args;
+	a->iters = run_arg(c, "iters", 100000);
+	NEED_BUF(c, held_items(c) * sizeof(uint32_t), &a->out);
+	*size = sizeof(*a);
+	return 0;
+}
+
+static int spin_check(run_ctx *c)
+{
+	uint64_t iters = run_arg(c, "iters", 100000);
+	uint32_t *out = c->host[0];
+	int rc = download(c, 0, out, c->items * sizeof(uint32_t));
+	for (uint64_t i = 0; !rc && i < c->items; i++) {
+		uint32_t x = (uint32_t)i + 1;
+		for (uint64_t k = 0; k < iters; k++)
+			x = x * 1664525u + 1013904223u;
+		if (out[i] != x) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "item %llu: 0x%x, expected 0x%x",
+				 (unsigned long long)i, out[i], x);
+			rc = 1;
+		}
+	}
+	c->compared = c->items;
+	return rc;
+}
+
 static const run_driver d_empty = {"empty", "does nothing (round trips)",
 				   empty_prepare, nothing_to_check};
 static const run_driver d_ids = {"ids",
@@ -476,8 +606,20 @@ static const run_driver d_fill = {
 	"fill --arg size=BYTES with --arg pattern=X --arg psize=1|2|4|8",
 	fill_prepare, fill_check};
 
+static const run_driver d_tally = {
+	"tally", "every work-item counts itself (--arg base=N); exactly once",
+	tally_prepare, tally_check};
+static const run_driver d_affine = {
+	"affine", "y = y * mul + add (--arg mul= --arg add=); once per launch",
+	affine_prepare, affine_check};
+static const run_driver d_add = {"add", "c = a + b", add_prepare, add_check};
+static const run_driver d_spin = {"spin",
+				  "a long computation per item (--arg iters=N)",
+				  spin_prepare, spin_check};
+
 const run_driver *const run_drivers[] = {
-	&d_empty, &d_ids, &d_wg_count, &d_rotate, &d_sg, &d_copy, &d_fill, NULL,
+	&d_empty, &d_ids,   &d_wg_count, &d_rotate, &d_sg,   &d_copy,
+	&d_fill,  &d_tally, &d_affine,	 &d_add,    &d_spin, NULL,
 };
 
 const run_driver *run_driver_find(const char *name)

@@ -34,6 +34,8 @@ typedef struct run_ctx {
 	void *host[RUN_MAX_BUFS];
 	/** Values compared by the check. */
 	uint64_t compared;
+	/** Launches (run --repeat). */
+	unsigned long repeat;
 } run_ctx;
 
 typedef struct run_driver {

@@ -392,6 +392,7 @@ static int setup_run(hp_device *d, const opts *o, const char *kname, run_ctx *c)
 	c->k = hp_kernel_at(d, c->kernel);
 	c->items = range_items(&c->r);
 	c->seed = run_arg(c, "seed", 1);
+	c->repeat = o->repeat;
 	rc = hp_queue_create(d, HP_QUEUE_IN_ORDER, &c->q);
 	return rc ? lib_fail(rc) : 0;
 }

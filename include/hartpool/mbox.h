@@ -68,7 +68,7 @@
 #define HP_MBOX_VERSION 1u
 
 /** Queues per device, packets per queue (a power of two). */
-#define HP_MBOX_QUEUES 8u
+#define HP_MBOX_QUEUES 16u
 #define HP_MBOX_RING_SIZE 256u
 /** Dependencies of a dispatch/copy/fill packet (in its kernarg block). */
 #define HP_MBOX_MAX_WAIT 8u

@@ -102,6 +102,12 @@ t_run() {
 		"$HP" run fill --board "$b" --arg size=10002 --arg psize=2 --check || fail "fill $b"
 		"$HP" run empty --board "$b" --global 5000 --repeat 50 || fail "empty $b"
 	done
+	# The queue-test kernels; --repeat on an in-order queue: affine must
+	# have been applied exactly 25 times in order, tally counted 25.
+	"$HP" run tally --global 333,3 --repeat 25 --arg base=7 --check || fail "tally"
+	"$HP" run affine --global 1001 --repeat 25 --arg mul=5 --arg add=3 --check || fail "affine"
+	"$HP" run add --global 77,13 --check || fail "add"
+	"$HP" run spin --global 64 --arg iters=5000 --check || fail "spin"
 	expect_error HP_INVALID_KERNEL "$HP" run no_such_kernel
 	expect_error HP_INVALID_VALUE "$HP" run ids --global 4,x
 	expect_error HP_INVALID_VALUE "$HP" frobnicate
@@ -127,10 +133,10 @@ t_reconnect() {
 	"$MBOX" --connect "$conn" --hog >"$out" 2>&1 &
 	local pid=$!
 	for _ in $(seq 100); do grep -q "hog: holding" "$out" && break; sleep 0.1; done
-	grep -q "hog: holding 7 queues" "$out" || fail "hog: $(cat "$out")"
+	grep -q "hog: holding 15 queues" "$out" || fail "hog: $(cat "$out")"
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null
-	echo "killed a host process that held all 8 queues (7 + its service queue) mid-run"
+	echo "killed a host process that held all 16 queues (15 + its service queue) mid-run"
 	"$HP" run wg_count --global 300,7 --check --connect "$conn" || fail "run after the kill"
 	"$MBOX" --connect "$conn" --quick || fail "test_mbox after the kill"
 	"$HP" info --connect "$conn" | grep -q "harts: 4" || fail "info after the kill"
@@ -140,6 +146,25 @@ t_reconnect() {
 	! kill -0 "$qpid" 2>/dev/null || fail "QEMU $qpid still running after down"
 	[ ! -e "$path" ] || fail "$path left behind"
 	expect_error HP_ "$HP" info --connect "shm:$path"
+}
+
+# Several host processes on one device at once: each its own queues and
+# buffers, all results exact.
+t_two_hosts() {
+	up --harts 8
+	local pids=() rc=0
+	"$HP" run affine --global 4000 --repeat 100 --arg mul=7 --check --connect "$conn" &
+	pids+=($!)
+	"$HP" run tally --global 5000 --repeat 100 --check --connect "$conn" &
+	pids+=($!)
+	"$MBOX" --connect "$conn" --quick &
+	pids+=($!)
+	"$HP" run sg_ops --global 3000 --check --connect "$conn" &
+	pids+=($!)
+	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	[ "$rc" = 0 ] || fail "one of four concurrent host processes failed"
+	echo "four host processes at once on one device: all results exact"
+	down
 }
 
 # The serial transport through QEMU's UART chardev, with garbage injected
@@ -156,7 +181,7 @@ t_serial() {
 	down
 }
 
-tests="info ids run mbox mbox_rv32 mbox_one_hart reconnect serial"
+tests="info ids run mbox mbox_rv32 mbox_one_hart two_hosts reconnect serial"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;
