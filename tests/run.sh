@@ -47,14 +47,14 @@ timed() {
 
 echo "== build"
 for b in $boards; do
-	timed "build firmware and test images ($b)" "$out/build-$b.log" make -s BOARD="$b" target-tests
+	timed "build firmware and test images ($b)" "$out/build-$b.log" make -s -j"$jobs" BOARD="$b" target-tests
 done
 for b in $boards; do
-	timed "build hartpool CLI, libhartpool, e2e tests ($b)" "$out/build-host-$b.log" make -s BOARD="$b" hartpool e2e-tests
+	timed "build hartpool CLI, libhartpool, e2e tests ($b)" "$out/build-host-$b.log" make -s -j"$jobs" BOARD="$b" hartpool e2e-tests
 done
 timed "build board/template (stays buildable)" "$out/build-template.log" make -s BOARD=template all
-timed "build host unit tests" "$out/build-host.log" make -s host-tests
-timed "build fuzz targets" "$out/build-fuzz.log" make -s fuzz-targets-build
+timed "build host unit tests" "$out/build-host.log" make -s -j"$jobs" host-tests
+timed "build fuzz targets" "$out/build-fuzz.log" make -s -j"$jobs" fuzz-targets-build
 
 echo "== format"
 timed "clang-format check" "$out/format.log" make -s format-check
