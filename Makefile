@@ -53,6 +53,10 @@ include tests/host/objects.mk
 include bench/objects.mk
 include host/objects.mk
 include tests/e2e/objects.mk
+# Benchmark tooling with its own rules: the TCG plugin that counts
+# instructions per hart, and the OpenMP peer programs.
+-include qemu/objects.mk
+-include bench/omp/objects.mk
 
 fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs) $(executor-srcs) \
              $(kernels-srcs))
