@@ -71,6 +71,10 @@ extern exec_hart *exec_harts;
 void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
 		 unsigned team, exec_team_wgb *wgb, void *local_mem);
 
+/* Run groups [start, end) of a one-hart-per-group instance. */
+void exec_wg_run_range(exec_instance *inst, size_t start, size_t end,
+		       void *local_mem);
+
 /* Record the first fault of an instance. */
 void exec_fault(exec_instance *inst, int code, const char *detail);
 

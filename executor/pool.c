@@ -255,8 +255,7 @@ static bool run_chunk(exec_instance *inst)
 	void *lm = inst->k->local_mem_bytes
 			   ? exec_hart_local_mem(hal_hart_idx())
 			   : NULL;
-	for (size_t g = start; g < end; g++)
-		exec_wg_run(inst, g, 0, 1, NULL, lm);
+	exec_wg_run_range(inst, start, end, lm);
 	exec_hart *h = exec_self();
 	h->stats.claims++;
 	h->stats.groups += end - start;

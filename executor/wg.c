@@ -250,6 +250,27 @@ static void run_loop(const hp_group *g, hp_kernel_fn fn, const void *args,
 	}
 }
 
+/* A barrier-free group through the kernel's row loop: one call per row
+ * (local_size[0] items) instead of one per work-item. */
+static void run_rows(const hp_group *g, hp_kernel_row_fn row, const void *args,
+		     const size_t base[3])
+{
+	hp_item it;
+	it.g = g;
+	it.local_id[0] = 0;
+	it.global_id[0] = base[0];
+	size_t lx = g->local_size[0], lin = 0;
+	for (size_t z = 0; z < g->local_size[2]; z++)
+		for (size_t y = 0; y < g->local_size[1]; y++, lin += lx) {
+			it.local_id[1] = y;
+			it.local_id[2] = z;
+			it.global_id[1] = base[1] + y;
+			it.global_id[2] = base[2] + z;
+			it.local_linear_id = lin;
+			row(&it, args, lx);
+		}
+}
+
 static struct exec_wg *hart_wg(void)
 {
 	exec_hart *h = exec_self();
@@ -315,6 +336,112 @@ static void run_fibers(exec_instance *inst, hp_group *g, const size_t base[3],
 		team_leave(wgb);
 }
 
+/* Sizes of group g->group_id (remainder groups are smaller). */
+static void group_sizes(hp_group *g, const hp_launch *l)
+{
+	for (unsigned d = 0; d < 3; d++) {
+		size_t left =
+			l->global_size[d] - g->group_id[d] * l->local_size[d];
+		g->local_size[d] =
+			left < l->local_size[d] ? left : l->local_size[d];
+	}
+	g->linear_size = g->local_size[0] * g->local_size[1] * g->local_size[2];
+	unsigned s = l->sub_group_size;
+	g->num_sub_groups = (unsigned)((g->linear_size + s - 1) / s);
+}
+
+/* Barrier-free groups of one row (local sizes 1 in dimensions 1 and 2):
+ * the kernel's row loop per group, the ids carried in registers from group
+ * to group (no division per group), sizes recomputed only next to a
+ * remainder group. */
+static void run_range_rows1(hp_group *g, hp_kernel_row_fn row, const void *args,
+			    size_t count)
+{
+	const hp_launch *l = g->l;
+	size_t n0 = l->num_groups[0], L0 = l->local_size[0];
+	size_t rem0 = l->global_size[0] % L0 ? n0 - 1 : SIZE_MAX;
+	size_t rem1 = l->global_size[1] % l->local_size[1]
+			      ? l->num_groups[1] - 1
+			      : SIZE_MAX;
+	size_t rem2 = l->global_size[2] % l->local_size[2]
+			      ? l->num_groups[2] - 1
+			      : SIZE_MAX;
+	size_t g0 = g->group_id[0];
+	hp_item it;
+	memset(&it, 0, sizeof(it));
+	it.g = g;
+	for (unsigned d = 0; d < 3; d++)
+		it.global_id[d] =
+			l->global_offset[d] + g->group_id[d] * l->local_size[d];
+	bool edge = g->linear_size != l->enqueued_linear;
+	for (;;) {
+		row(&it, args, g->local_size[0]);
+		if (--count == 0)
+			return;
+		if (++g0 < n0) {
+			it.global_id[0] += L0;
+		} else {
+			/* Next row of groups: the rare path. */
+			g0 = 0;
+			it.global_id[0] = l->global_offset[0];
+			if (++g->group_id[1] < l->num_groups[1]) {
+				it.global_id[1] += l->local_size[1];
+			} else {
+				g->group_id[1] = 0;
+				it.global_id[1] = l->global_offset[1];
+				g->group_id[2]++;
+				it.global_id[2] += l->local_size[2];
+			}
+		}
+		g->group_id[0] = g0;
+		bool e = g0 == rem0 || g->group_id[1] == rem1 ||
+			 g->group_id[2] == rem2;
+		if (e || edge)
+			group_sizes(g, l);
+		edge = e;
+	}
+}
+
+void exec_wg_run_range(exec_instance *inst, size_t start, size_t end,
+		       void *local_mem)
+{
+	const hp_launch *l = inst->l;
+	const hp_kernel *k = inst->k;
+	size_t n0 = l->num_groups[0], n1 = l->num_groups[1];
+	hp_group g;
+	g.l = l;
+	g.local_mem = local_mem;
+	g.wg = NULL;
+	g.inst = inst;
+	g.group_id[0] = start % n0;
+	g.group_id[1] = start / n0 % n1;
+	g.group_id[2] = start / (n0 * n1);
+	group_sizes(&g, l);
+	if (!k->uses_barriers && k->row && l->local_size[1] == 1 &&
+	    l->local_size[2] == 1) {
+		run_range_rows1(&g, k->row, inst->args, end - start);
+		return;
+	}
+	/* Everything else: one group at a time, ids from the group's
+	 * linear index. */
+	for (size_t grp = start; grp < end; grp++) {
+		g.group_id[0] = grp % n0;
+		g.group_id[1] = grp / n0 % n1;
+		g.group_id[2] = grp / (n0 * n1);
+		group_sizes(&g, l);
+		size_t base[3];
+		for (unsigned d = 0; d < 3; d++)
+			base[d] = l->global_offset[d] +
+				  g.group_id[d] * l->local_size[d];
+		if (k->uses_barriers)
+			run_fibers(inst, &g, base, 0, g.linear_size, NULL);
+		else if (k->row)
+			run_rows(&g, k->row, inst->args, base);
+		else
+			run_loop(&g, k->fn, inst->args, base, 0, g.linear_size);
+	}
+}
+
 void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
 		 unsigned team, exec_team_wgb *wgb, void *local_mem)
 {
@@ -350,6 +477,8 @@ void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
 
 	if (inst->k->uses_barriers)
 		run_fibers(inst, &g, base, lo, hi, wgb);
+	else if (inst->k->row && lo == 0 && hi == g.linear_size)
+		run_rows(&g, inst->k->row, inst->args, base);
 	else
 		run_loop(&g, inst->k->fn, inst->args, base, lo, hi);
 }

@@ -73,6 +73,9 @@ typedef struct hp_item {
 /* ---- kernel descriptor and registration ---- */
 
 typedef void (*hp_kernel_fn)(const hp_item *it, const void *args);
+/** Runs @p n work-items along dimension 0 starting at @p it (a row of a
+ * work-group): the kernel body inlined into one loop. */
+typedef void (*hp_kernel_row_fn)(const hp_item *it, const void *args, size_t n);
 
 /** How many elements a buffer argument spans (checked before launch). */
 enum hp_extent {
@@ -100,6 +103,9 @@ typedef struct hp_arg_buffer {
 typedef struct hp_kernel {
 	const char *name;
 	hp_kernel_fn fn;
+	/** The row loop HP_KERNEL generates (barrier-free kernels run through
+	 * it: no call per work-item); NULL: the executor calls fn per item. */
+	hp_kernel_row_fn row;
 	/** reqd_work_group_size(X,Y,Z); all 0 = none. */
 	uint32_t reqd_work_group_size[3];
 	/** max_work_group_size(N); 0 = the device limit. */
@@ -119,8 +125,35 @@ typedef struct hp_kernel {
 	unsigned num_buffers;
 } hp_kernel;
 
-/** Define the kernel function @p name with the given parameter list. */
-#define HP_KERNEL(kname, ...) void hp_kfn_##kname(__VA_ARGS__)
+/**
+ * Define kernel @p kname with the given parameter list (const hp_item *,
+ * const void *) and the body that follows. Besides the per-work-item
+ * function it generates the row loop, with the body inlined and the ids in
+ * registers, which is how barrier-free kernels run.
+ */
+#define HP_KERNEL(kname, ...)                                                  \
+	static inline __attribute__((always_inline)) void hp_kbody_##kname(    \
+		__VA_ARGS__);                                                  \
+	void hp_kfn_##kname(const hp_item *hp_it_, const void *hp_args_);      \
+	void hp_kfn_##kname(const hp_item *hp_it_, const void *hp_args_)       \
+	{                                                                      \
+		hp_kbody_##kname(hp_it_, hp_args_);                            \
+	}                                                                      \
+	void hp_krow_##kname(const hp_item *hp_it_, const void *hp_args_,      \
+			     size_t hp_n_);                                    \
+	void hp_krow_##kname(const hp_item *hp_it_, const void *hp_args_,      \
+			     size_t hp_n_)                                     \
+	{                                                                      \
+		hp_item hp_i_ = *hp_it_;                                       \
+		for (size_t hp_k_ = 0; hp_k_ < hp_n_; hp_k_++) {               \
+			hp_kbody_##kname(&hp_i_, hp_args_);                    \
+			hp_i_.global_id[0]++;                                  \
+			hp_i_.local_id[0]++;                                   \
+			hp_i_.local_linear_id++;                               \
+		}                                                              \
+	}                                                                      \
+	static inline __attribute__((always_inline)) void hp_kbody_##kname(    \
+		__VA_ARGS__)
 
 /**
  * Declare kernel @p name and its attributes as designated initialisers,
@@ -128,8 +161,10 @@ typedef struct hp_kernel {
  * Defines `const hp_kernel hp_kernel_<name>` for the registry.
  */
 #define HP_REGISTER(kname, ...)                                                \
-	const hp_kernel hp_kernel_##kname = {                                  \
-		.name = #kname, .fn = hp_kfn_##kname, __VA_ARGS__}
+	const hp_kernel hp_kernel_##kname = {.name = #kname,                   \
+					     .fn = hp_kfn_##kname,             \
+					     .row = hp_krow_##kname,           \
+					     __VA_ARGS__}
 
 /**
  * The buffer arguments of a kernel, as HP_REGISTER attributes:
