@@ -83,11 +83,14 @@ static void team_leave(exec_team_wgb *b)
 
 /* ---- fibers ---- */
 
-static void fiber_check_stack(struct exec_wg *wg, struct exec_fiber *f)
+/* Every switch checks the guard word an overflow reaches first (the
+ * highest); a work-item's end checks them all. */
+static void fiber_check_stack(struct exec_wg *wg, struct exec_fiber *f,
+			      bool all)
 {
 	const uint64_t *guard = f->ctx.stack_lo;
-	bool ok = true;
-	for (unsigned i = 0; i < STACK_GUARD_WORDS; i++)
+	bool ok = guard[STACK_GUARD_WORDS - 1] == STACK_CANARY;
+	for (unsigned i = 0; all && i < STACK_GUARD_WORDS - 1; i++)
 		ok = ok && guard[i] == STACK_CANARY;
 	if (!ok) {
 		exec_fault(wg->inst, HP_KERNEL_FAULT,
@@ -110,10 +113,12 @@ static void divergence(struct exec_wg *wg)
 static void switch_away(struct exec_wg *wg)
 {
 	struct exec_fiber *f = &wg->fibers[wg->cur];
-	fiber_check_stack(wg, f);
+	fiber_check_stack(wg, f, f->state == F_DONE);
 	if (!wg->aborted) {
-		for (unsigned k = 1; k <= wg->count; k++) {
-			unsigned j = (wg->cur + k) % wg->count;
+		unsigned j = wg->cur;
+		for (unsigned k = 0; k < wg->count; k++) {
+			if (++j == wg->count)
+				j = 0;
 			if (wg->fibers[j].state == F_RUN) {
 				wg->cur = j;
 				hal_context_switch(&f->ctx, &wg->fibers[j].ctx);

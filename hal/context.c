@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: MIT
 /* Firmware side of hal/context.h on top of context_riscv.S. */
 #include <hal/context.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-void hal_context_switch_raw(void **save_sp, void *new_sp);
+void hal_context_switch_raw(hal_context *from, hal_context *to);
+
+/* context_riscv.S knows these offsets. */
+_Static_assert(offsetof(hal_context, sp) == 0, "sp first");
+_Static_assert(offsetof(hal_context, fp_saved) == 7 * sizeof(void *),
+	       "fp_saved offset");
+_Static_assert(offsetof(hal_context, fregs) ==
+		       ((8 * sizeof(void *) + 7) & ~(size_t)7),
+	       "fregs offset");
 void hal_context_start(void);
 extern const unsigned hal_context_frame_size;
 
@@ -20,6 +29,7 @@ void hal_context_init(hal_context *c, void *lo, size_t size,
 	c->sp = frame;
 	c->stack_lo = lo;
 	c->stack_size = size;
+	c->fp_saved = 0;
 }
 
 void hal_context_self(hal_context *c)
@@ -29,5 +39,5 @@ void hal_context_self(hal_context *c)
 
 void hal_context_switch(hal_context *from, hal_context *to)
 {
-	hal_context_switch_raw(&from->sp, to->sp);
+	hal_context_switch_raw(from, to);
 }

@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Context switch for RISC-V (see hal/include/hal/context.h): the callee-saved
- * registers (ra, s0-s11 and fs0-fs11 where there is an FPU) go on the stack
- * being left; its sp goes to from->sp (offset 0 of hal_context). */
+/* Context switch for RISC-V (see hal/include/hal/context.h): ra and s0-s11
+ * go on the stack being left and its sp to from->sp (offset 0 of
+ * hal_context).
+ *
+ * Floating point, lazily: fs0-fs11 are saved (into from->fregs) only when
+ * mstatus.FS says the registers were written since they were last saved or
+ * restored (Dirty), and then FS is set to Clean; they are restored only into
+ * a context that has saved ones. A context that never writes an FP register
+ * cannot depend on their values across a switch (it never set them), so
+ * integer-only work-items switch with the integer registers alone. */
 #if __riscv_xlen == 64
 #define LREG ld
 #define SREG sd
@@ -11,15 +18,17 @@
 #define SREG sw
 #define R 4
 #endif
-#ifdef __riscv_flen
-#define FRAME (((13 * R + 12 * 8) + 15) & ~15)
-#else
 #define FRAME (((13 * R) + 15) & ~15)
-#endif
+/* Offsets in hal_context: sp, stack_lo, stack_size, entry, arg, san_fiber,
+ * san_fake, fp_saved, fregs[12] (unsigned long long, 8-byte aligned). */
+#define FP_SAVED (7 * R)
+#define FREGS (((8 * R) + 7) & ~7)
+#define MSTATUS_FS 0x6000
+#define MSTATUS_FS_DIRTY_BIT 0x2000 /* Dirty (11) -> Clean (10) */
 
 	.text
 	.globl hal_context_switch_raw
-	/* void hal_context_switch_raw(void **save_sp, void *new_sp) */
+	/* void hal_context_switch_raw(hal_context *from, hal_context *to) */
 hal_context_switch_raw:
 	addi	sp, sp, -FRAME
 	SREG	ra, 0 * R(sp)
@@ -36,21 +45,49 @@ hal_context_switch_raw:
 	SREG	s10, 11 * R(sp)
 	SREG	s11, 12 * R(sp)
 #ifdef __riscv_flen
-	fsd	fs0, 13 * R + 0(sp)
-	fsd	fs1, 13 * R + 8(sp)
-	fsd	fs2, 13 * R + 16(sp)
-	fsd	fs3, 13 * R + 24(sp)
-	fsd	fs4, 13 * R + 32(sp)
-	fsd	fs5, 13 * R + 40(sp)
-	fsd	fs6, 13 * R + 48(sp)
-	fsd	fs7, 13 * R + 56(sp)
-	fsd	fs8, 13 * R + 64(sp)
-	fsd	fs9, 13 * R + 72(sp)
-	fsd	fs10, 13 * R + 80(sp)
-	fsd	fs11, 13 * R + 88(sp)
+	csrr	t0, mstatus
+	li	t1, MSTATUS_FS
+	and	t0, t0, t1
+	bne	t0, t1, 1f
+	fsd	fs0, FREGS + 0(a0)
+	fsd	fs1, FREGS + 8(a0)
+	fsd	fs2, FREGS + 16(a0)
+	fsd	fs3, FREGS + 24(a0)
+	fsd	fs4, FREGS + 32(a0)
+	fsd	fs5, FREGS + 40(a0)
+	fsd	fs6, FREGS + 48(a0)
+	fsd	fs7, FREGS + 56(a0)
+	fsd	fs8, FREGS + 64(a0)
+	fsd	fs9, FREGS + 72(a0)
+	fsd	fs10, FREGS + 80(a0)
+	fsd	fs11, FREGS + 88(a0)
+	li	t0, 1
+	SREG	t0, FP_SAVED(a0)
+	li	t1, MSTATUS_FS_DIRTY_BIT
+	csrc	mstatus, t1
+1:
 #endif
 	SREG	sp, 0(a0)
-	mv	sp, a1
+	LREG	sp, 0(a1)
+#ifdef __riscv_flen
+	LREG	t0, FP_SAVED(a1)
+	beqz	t0, 2f
+	fld	fs0, FREGS + 0(a1)
+	fld	fs1, FREGS + 8(a1)
+	fld	fs2, FREGS + 16(a1)
+	fld	fs3, FREGS + 24(a1)
+	fld	fs4, FREGS + 32(a1)
+	fld	fs5, FREGS + 40(a1)
+	fld	fs6, FREGS + 48(a1)
+	fld	fs7, FREGS + 56(a1)
+	fld	fs8, FREGS + 64(a1)
+	fld	fs9, FREGS + 72(a1)
+	fld	fs10, FREGS + 80(a1)
+	fld	fs11, FREGS + 88(a1)
+	li	t1, MSTATUS_FS_DIRTY_BIT
+	csrc	mstatus, t1
+2:
+#endif
 	LREG	ra, 0 * R(sp)
 	LREG	s0, 1 * R(sp)
 	LREG	s1, 2 * R(sp)
@@ -64,20 +101,6 @@ hal_context_switch_raw:
 	LREG	s9, 10 * R(sp)
 	LREG	s10, 11 * R(sp)
 	LREG	s11, 12 * R(sp)
-#ifdef __riscv_flen
-	fld	fs0, 13 * R + 0(sp)
-	fld	fs1, 13 * R + 8(sp)
-	fld	fs2, 13 * R + 16(sp)
-	fld	fs3, 13 * R + 24(sp)
-	fld	fs4, 13 * R + 32(sp)
-	fld	fs5, 13 * R + 40(sp)
-	fld	fs6, 13 * R + 48(sp)
-	fld	fs7, 13 * R + 56(sp)
-	fld	fs8, 13 * R + 64(sp)
-	fld	fs9, 13 * R + 72(sp)
-	fld	fs10, 13 * R + 80(sp)
-	fld	fs11, 13 * R + 88(sp)
-#endif
 	addi	sp, sp, FRAME
 	ret
 

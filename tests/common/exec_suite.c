@@ -376,8 +376,56 @@ static void count_launch(exec_range r)
 	S->checks++;
 }
 
+/* Floating-point values live across barriers in every work-item, with
+ * different values per item: the fiber switch must keep each item's FP
+ * registers (the firmware saves them lazily, only when dirtied). */
+HP_KERNEL(fp_keep, const hp_item *it, const void *args)
+{
+	const uint64_t *out = args;
+	double a = (double)hp_global_id(it, 0) * 1.5 + 0.25;
+	double b = a * a - 3.0, c = b / 7.0 + a;
+	for (unsigned i = 0; i < 3; i++) {
+		hp_barrier(it);
+		a = a + b * 0.5;
+		hp_barrier(it);
+		c = c * 0.75 + a;
+	}
+	((double *)(uintptr_t)*out)[hp_global_id(it, 0)] = a + b + c;
+}
+HP_REGISTER(fp_keep, .uses_barriers = true, .args_size = sizeof(uint64_t));
+
+static void fp_keep_check(void)
+{
+	static exec_cmd c;
+	static uint64_t out;
+	double *res = (double *)(void *)sg_out; /* large enough scratch */
+	out = (uintptr_t)res;
+	cmd_init(&c, &hp_kernel_fp_keep, &out, sizeof(out),
+		 (exec_range){.work_dim = 1,
+			      .global = {70},
+			      .local = {32},
+			      .local_given = true});
+	int rc = run(&c);
+	CHECK(rc == 0, "fp_keep: %s", hp_error_name(rc));
+	unsigned bad = 0;
+	for (unsigned i = 0; !rc && i < 70; i++) {
+		double a = (double)i * 1.5 + 0.25;
+		double b = a * a - 3.0, cc = b / 7.0 + a;
+		for (unsigned k = 0; k < 3; k++) {
+			a = a + b * 0.5;
+			cc = cc * 0.75 + a;
+		}
+		bad += res[i] != a + b + cc;
+	}
+	CHECK(bad == 0,
+	      "fp_keep: %u of 70 work-items lost FP values across "
+	      "barriers",
+	      bad);
+}
+
 static void part_barriers(void)
 {
+	fp_keep_check();
 	static const exec_range rs[] = {
 		{.work_dim = 1,
 		 .global = {100},

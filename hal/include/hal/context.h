@@ -18,6 +18,10 @@ typedef struct hal_context {
 	void *arg;
 	void *san_fiber; /**< host sanitizer bookkeeping */
 	void *san_fake;
+	/** Firmware with an FPU: fs0-fs11 are saved here, and only when the
+	 * context dirtied them (mstatus.FS); fp_saved says they are valid. */
+	unsigned long fp_saved;
+	unsigned long long fregs[12];
 } hal_context;
 
 /**
