@@ -36,7 +36,8 @@ INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD) -Iexecutor \
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 CFLAGS := -march=$(BOARD_ARCH) -mabi=$(BOARD_ABI) -mcmodel=medany \
           --specs=picolibc.specs -O2 -g -std=gnu11 $(WARN) \
-          -ffunction-sections -fdata-sections $(BOARD_DEFS) $(INCLUDES)
+          -ffunction-sections -fdata-sections -fno-tree-loop-distribute-patterns \
+          $(BOARD_DEFS) $(INCLUDES)
 ASFLAGS := -march=$(BOARD_ARCH) -mabi=$(BOARD_ABI) -g $(BOARD_DEFS) $(INCLUDES)
 LDFLAGS := -march=$(BOARD_LIB_ARCH) -mabi=$(BOARD_ABI) --specs=picolibc.specs \
            -nostartfiles -Tlinker/common.ld -Lboard/$(BOARD) \

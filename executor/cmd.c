@@ -289,8 +289,10 @@ void exec_cmd_instance_done(exec_instance *inst)
 	/* Free the slot first: a pending command may take it at once (it is
 	 * reused only when no hart looks at it any more). A team instance's
 	 * slot is freed when its last team is out (pool.c). */
-	if (inst->l->team_size <= 1)
+	if (inst->l->team_size <= 1) {
 		hal_store_release(&inst->state, (unsigned)INST_FREE);
+		exec_pool_slot_freed(inst);
+	}
 	complete(c, status, detail);
 	process_pending();
 	unlock_and_wake();
@@ -300,6 +302,7 @@ void exec_cmd_slot_free(exec_instance *inst)
 {
 	hal_lock_acquire(&cmd_lock);
 	hal_store_release(&inst->state, (unsigned)INST_FREE);
+	exec_pool_slot_freed(inst);
 	process_pending();
 	unlock_and_wake();
 }

@@ -87,6 +87,9 @@ void exec_cmd_instance_done(exec_instance *inst);
  * re-check their own command), so a completed command is never touched. */
 extern hal_hartmask exec_cmd_waiters;
 
+/* The pool's bookkeeping after a slot's state became INST_FREE. */
+void exec_pool_slot_freed(exec_instance *inst);
+
 /* Free a slot whose command already completed; wakes pending commands. */
 void exec_cmd_slot_free(exec_instance *inst);
 

@@ -93,7 +93,11 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	unsigned w = r->work_dim;
 
 	/* Normalise to 3 dimensions: size 1 and offset 0 beyond work_dim. */
-	uint64_t g[3] = {1, 1, 1}, off[3] = {0, 0, 0};
+	/* Element by element: an initialiser list becomes a memcpy from
+	 * .rodata, and this runs for every command. */
+	uint64_t g[3], off[3];
+	for (unsigned d = 0; d < 3; d++)
+		g[d] = 1, off[d] = 0;
 	uint64_t items = 1;
 	bool empty = false;
 	for (unsigned d = 0; d < w; d++) {
@@ -133,7 +137,8 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	if (team > dev->harts - dev->first_worker)
 		return HP_INVALID_VALUE;
 
-	uint64_t e[3] = {1, 1, 1};
+	uint64_t e[3];
+	e[0] = e[1] = e[2] = 1;
 	if (r->local_given) {
 		for (unsigned d = 0; d < w; d++)
 			e[d] = r->local[d];

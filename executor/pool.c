@@ -43,6 +43,16 @@ static unsigned exec_seq;
 /* Team instances holding a slot: most work has none, and then the pool
  * skips the team pass (two AMOs per active slot per visit). */
 static unsigned exec_team_active;
+/* Slots that may be active (bit i: exec_slots[i]): a hint that spares the
+ * scans a look at every slot; the slot's state stays the authority. Set
+ * before a slot is published, cleared after it is freed. */
+static unsigned exec_active_mask;
+
+void exec_pool_slot_freed(exec_instance *inst)
+{
+	hal_fetch_and(&exec_active_mask,
+		      ~(1u << (unsigned)(inst - exec_slots)));
+}
 
 void exec_init(unsigned harts)
 {
@@ -74,6 +84,7 @@ void exec_init(unsigned harts)
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++)
 		exec_slots[i].teams =
 			hal_heap_alloc(harts * sizeof(exec_team), 64);
+	hal_store_relaxed(&exec_active_mask, 0u);
 	hal_store_release(&exec_stop, 0u);
 }
 
@@ -111,11 +122,12 @@ const exec_hart_stats *exec_stats(unsigned idx)
 static void wake_idle(size_t count, unsigned limit)
 {
 	unsigned first = exec_dev.first_worker;
+	unsigned words = hal_hartmask_used_words();
 	hal_fence();
-	for (unsigned w = 0; w < HAL_HARTMASK_WORDS && count; w++) {
+	for (unsigned w = 0; w < words && count; w++) {
 		unsigned long bits = hal_load_relaxed(&exec_idle.w[w]);
 		while (bits && count) {
-			unsigned b = (unsigned)__builtin_ctzl(bits);
+			unsigned b = (unsigned)hal_ctzl(bits);
 			bits &= bits - 1;
 			unsigned idx = w * HAL_HARTMASK_BITS + b;
 			if (idx >= limit)
@@ -176,6 +188,7 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 				 exec_dev.first_worker + inst->workers * t};
 	else
 		*w = (exec_wake){l->total_groups, exec_dev.harts};
+	hal_fetch_or(&exec_active_mask, 1u << (unsigned)(inst - exec_slots));
 	hal_store_release(&inst->state, (unsigned)INST_ACTIVE);
 	return inst;
 }
@@ -332,10 +345,11 @@ static bool team_scan(bool run)
 	exec_hart *h = exec_self();
 	exec_instance *team_inst = NULL;
 
-	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
+	unsigned mask = hal_load_acquire(&exec_active_mask);
+	while (mask) {
+		unsigned i = (unsigned)hal_ctzl(mask);
+		mask &= mask - 1;
 		exec_instance *s = &exec_slots[i];
-		if (hal_load_relaxed(&s->state) != INST_ACTIVE)
-			continue;
 		hal_fetch_add(&s->refs, 1u);
 		if (hal_load_acquire(&s->state) == INST_ACTIVE &&
 		    s->l->team_size > 1 && has_work(s, me) &&
@@ -369,11 +383,16 @@ static bool pool_scan(bool run)
 		return true;
 	unsigned me = hal_hart_idx();
 	exec_hart *h = exec_self();
-	for (unsigned k = 0; k < EXEC_MAX_INSTANCES; k++) {
-		unsigned i = (h->rotor + k) % EXEC_MAX_INSTANCES;
+	/* Only the active slots, from the rotor on. */
+	unsigned mask = hal_load_acquire(&exec_active_mask);
+	unsigned r = h->rotor % EXEC_MAX_INSTANCES;
+	mask = (mask >> r | mask << (EXEC_MAX_INSTANCES - r)) &
+	       ((1u << EXEC_MAX_INSTANCES) - 1);
+	while (mask) {
+		unsigned k = (unsigned)hal_ctzl(mask);
+		mask &= mask - 1;
+		unsigned i = (r + k) % EXEC_MAX_INSTANCES;
 		exec_instance *s = &exec_slots[i];
-		if (hal_load_relaxed(&s->state) != INST_ACTIVE)
-			continue;
 		hal_fetch_add(&s->refs, 1u);
 		bool did = false;
 		if (hal_load_acquire(&s->state) == INST_ACTIVE &&

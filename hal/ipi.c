@@ -9,12 +9,13 @@ void hal_ipi_send_mask_clear(hal_hartmask *m)
 	 * both sides (theirs is the AMO that set the bit), else both can miss
 	 * each other and a wake-up is lost. */
 	hal_fence();
-	for (unsigned w = 0; w < HAL_HARTMASK_WORDS; w++) {
+	unsigned words = hal_hartmask_used_words();
+	for (unsigned w = 0; w < words; w++) {
 		if (!hal_load_relaxed(&m->w[w]))
 			continue;
 		unsigned long bits = hal_swap(&m->w[w], 0UL);
 		while (bits) {
-			unsigned b = (unsigned)__builtin_ctzl(bits);
+			unsigned b = (unsigned)hal_ctzl(bits);
 			bits &= bits - 1;
 			hal_ipi_send(w * HAL_HARTMASK_BITS + b);
 		}

@@ -32,20 +32,41 @@ void hal_lock_acquire(hal_lock *l)
 	}
 }
 
+/* The first registered waiter with index >= from, or -1. */
+static int waiter_from(const hal_hartmask *m, unsigned from, unsigned words)
+{
+	for (unsigned w = from / HAL_HARTMASK_BITS; w < words; w++) {
+		unsigned long bits = hal_load_relaxed(&m->w[w]);
+		if (w == from / HAL_HARTMASK_BITS)
+			bits &= ~0UL << (from % HAL_HARTMASK_BITS);
+		if (bits)
+			return (int)(w * HAL_HARTMASK_BITS + hal_ctzl(bits));
+	}
+	return -1;
+}
+
 void hal_lock_release(hal_lock *l)
 {
 	hal_store_release(&l->held, 0u);
 	hal_fence(); /* store held, then read waiters: see hal_ipi.c */
-	/* Hand over to one registered waiter, starting after ourselves so
-	 * that every waiter gets its turn. */
-	unsigned me = hal_hart_idx(), n = hal_hart_num();
-	for (unsigned k = 1; k <= n; k++) {
-		unsigned idx = (me + k) % n;
-		if (!(hal_load_relaxed(&l->waiters.w[idx / HAL_HARTMASK_BITS]) &
-		      hal_hartmask_bit(idx)))
-			continue;
-		if (hal_hartmask_test_clear(&l->waiters, idx)) {
-			hal_ipi_send(idx);
+	/* Hand over to one registered waiter, the next after ourselves so
+	 * that every waiter gets its turn. A word at a time: at 512 harts
+	 * this runs on every command. */
+	unsigned words = hal_hartmask_used_words();
+	unsigned long any = 0;
+	for (unsigned w = 0; w < words; w++)
+		any |= hal_load_relaxed(&l->waiters.w[w]);
+	if (!any)
+		return; /* the common case: nobody waits */
+	unsigned me = hal_hart_idx();
+	for (;;) {
+		int idx = waiter_from(&l->waiters, me + 1, words);
+		if (idx < 0)
+			idx = waiter_from(&l->waiters, 0, words);
+		if (idx < 0)
+			return;
+		if (hal_hartmask_test_clear(&l->waiters, (unsigned)idx)) {
+			hal_ipi_send((unsigned)idx);
 			return;
 		}
 	}

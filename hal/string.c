@@ -27,6 +27,12 @@ NO_PATTERNS void *memset(void *dst, int c, size_t n)
 #if __riscv_xlen == 64
 	v |= v << 32;
 #endif
+	for (; n >= 4 * W; n -= 4 * W, d += 4 * W) {
+		((word *)d)[0] = v;
+		((word *)d)[1] = v;
+		((word *)d)[2] = v;
+		((word *)d)[3] = v;
+	}
 	for (; n >= W; n -= W, d += W)
 		*(word *)d = v;
 	while (n--)
@@ -42,6 +48,14 @@ NO_PATTERNS void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 		while (n && ((uintptr_t)d & (W - 1))) {
 			*d++ = *s++;
 			n--;
+		}
+		for (; n >= 4 * W; n -= 4 * W, d += 4 * W, s += 4 * W) {
+			word a = ((const word *)s)[0], b = ((const word *)s)[1];
+			word c = ((const word *)s)[2], e = ((const word *)s)[3];
+			((word *)d)[0] = a;
+			((word *)d)[1] = b;
+			((word *)d)[2] = c;
+			((word *)d)[3] = e;
 		}
 		for (; n >= W; n -= W, d += W, s += W)
 			*(word *)d = *(const word *)s;
