@@ -3,5 +3,5 @@
 # host references of the kernels (tests/common) for `run --check`.
 host-lib-srcs := host/lib/device.c host/lib/shm.c host/lib/serial.c \
                  executor/frame.c executor/error.c
-host-cli-srcs := host/cli/hartpool.c host/cli/drivers.c \
+host-cli-srcs := host/cli/hartpool.c host/cli/drivers.c host/cli/lib_drivers.c \
                  tests/common/ndref.c tests/common/sgref.c

@@ -3,10 +3,32 @@
 #include <string.h>
 
 const hp_kernel *const hp_kernel_registry[] = {
-	&hp_kernel_ids,	   &hp_kernel_barrier_rotate, &hp_kernel_wg_count,
-	&hp_kernel_sg_ops, &hp_kernel_copy,	      &hp_kernel_fill,
-	&hp_kernel_empty,  &hp_kernel_tally,	      &hp_kernel_affine,
-	&hp_kernel_add,	   &hp_kernel_spin,	      NULL,
+	&hp_kernel_ids,
+	&hp_kernel_barrier_rotate,
+	&hp_kernel_wg_count,
+	&hp_kernel_sg_ops,
+	&hp_kernel_copy,
+	&hp_kernel_fill,
+	&hp_kernel_empty,
+	&hp_kernel_tally,
+	&hp_kernel_affine,
+	&hp_kernel_add,
+	&hp_kernel_spin,
+	/* The kernel library. */
+	&hp_kernel_vadd,
+	&hp_kernel_saxpy,
+	&hp_kernel_sgemm_naive,
+	&hp_kernel_sgemm_tiled,
+	&hp_kernel_reduce_wg,
+	&hp_kernel_reduce_sg,
+	&hp_kernel_scan,
+	&hp_kernel_scan_add,
+	&hp_kernel_histogram,
+	&hp_kernel_transpose,
+	&hp_kernel_conv2d,
+	&hp_kernel_bitonic,
+	&hp_kernel_mandelbrot,
+	NULL,
 };
 
 const hp_kernel *hp_kernel_find(const char *name)

@@ -584,42 +584,47 @@ static int spin_check(run_ctx *c)
 }
 
 static const run_driver d_empty = {"empty", "does nothing (round trips)",
-				   empty_prepare, nothing_to_check};
+				   empty_prepare, nothing_to_check, NULL};
 static const run_driver d_ids = {"ids",
 				 "every work-item function (checked against "
 				 "the OpenCL reference model)",
-				 ids_prepare, ids_check};
+				 ids_prepare, ids_check, NULL};
 static const run_driver d_wg_count = {
 	"wg_count", "work-items counted per group (local atomics, barrier)",
-	wg_count_prepare, wg_count_check};
+	wg_count_prepare, wg_count_check, NULL};
 static const run_driver d_rotate = {"barrier_rotate",
 				    "local memory rotated across a barrier",
-				    rotate_prepare, rotate_check};
+				    rotate_prepare, rotate_check, NULL};
 static const run_driver d_sg = {"sg_ops",
 				"every sub-group function (--arg seed=N)",
-				sg_prepare, sg_check};
+				sg_prepare, sg_check, NULL};
 static const run_driver d_copy = {"copy",
 				  "copy --arg size=BYTES between two buffers",
-				  copy_prepare, copy_check};
+				  copy_prepare, copy_check, NULL};
 static const run_driver d_fill = {
 	"fill",
 	"fill --arg size=BYTES with --arg pattern=X --arg psize=1|2|4|8",
-	fill_prepare, fill_check};
+	fill_prepare, fill_check, NULL};
 
 static const run_driver d_tally = {
 	"tally", "every work-item counts itself (--arg base=N); exactly once",
-	tally_prepare, tally_check};
+	tally_prepare, tally_check, NULL};
 static const run_driver d_affine = {
 	"affine", "y = y * mul + add (--arg mul= --arg add=); once per launch",
-	affine_prepare, affine_check};
-static const run_driver d_add = {"add", "c = a + b", add_prepare, add_check};
+	affine_prepare, affine_check, NULL};
+static const run_driver d_add = {"add", "c = a + b", add_prepare, add_check,
+				 NULL};
 static const run_driver d_spin = {"spin",
 				  "a long computation per item (--arg iters=N)",
-				  spin_prepare, spin_check};
+				  spin_prepare, spin_check, NULL};
 
 const run_driver *const run_drivers[] = {
-	&d_empty, &d_ids,   &d_wg_count, &d_rotate, &d_sg,   &d_copy,
-	&d_fill,  &d_tally, &d_affine,	 &d_add,    &d_spin, NULL,
+	&d_empty,	&d_ids,		  &d_wg_count,	    &d_rotate,
+	&d_sg,		&d_copy,	  &d_fill,	    &d_tally,
+	&d_affine,	&d_add,		  &d_spin,	    &run_vadd,
+	&run_saxpy,	&run_sgemm_naive, &run_sgemm_tiled, &run_reduce_wg,
+	&run_reduce_sg, &run_scan,	  &run_histogram,   &run_transpose,
+	&run_conv2d,	&run_bitonic,	  &run_mandelbrot,  NULL,
 };
 
 const run_driver *run_driver_find(const char *name)

@@ -10,6 +10,11 @@
 #include <hartpool.h>
 
 #define RUN_MAX_BUFS 4
+/** Events of one launch sequence kept for finding the first failure (a
+ * queue's ring: older records are reused). */
+#define RUN_MAX_SEQ HP_MBOX_RING_SIZE
+
+struct run_driver;
 
 typedef struct run_ctx {
 	hp_device *d;
@@ -36,6 +41,16 @@ typedef struct run_ctx {
 	uint64_t compared;
 	/** Launches (run --repeat). */
 	unsigned long repeat;
+	/** --global was given (else the driver may choose its own range). */
+	bool range_given;
+	/** The driver (NULL if the tool has none for the kernel). */
+	const struct run_driver *drv;
+	/** The prepared argument block, for an enqueue hook. */
+	const void *kargs;
+	uint32_t kargs_size;
+	/** The launches of the current sequence (run_enqueue). */
+	hp_event seq[RUN_MAX_SEQ];
+	unsigned long num_seq;
 } run_ctx;
 
 typedef struct run_driver {
@@ -46,7 +61,17 @@ typedef struct run_driver {
 	/** Compare the output with the reference: 0 equal, 1 mismatch (in
 	 * c->msg), or an HP_ error. */
 	int (*check)(run_ctx *c);
+	/** Optional, for kernels that need several launches: enqueue the
+	 * whole sequence on c->q (in-order) with run_enqueue(), from
+	 * c->kargs, and return its last event; 0 or an HP_ error (c->msg).
+	 * NULL: one launch of the kernel over c->r. */
+	int (*enqueue)(run_ctx *c, hp_event *last);
 } run_driver;
+
+/** The drivers of the kernel library (lib_drivers.c). */
+extern const run_driver run_vadd, run_saxpy, run_sgemm_naive, run_sgemm_tiled,
+	run_reduce_wg, run_reduce_sg, run_scan, run_histogram, run_transpose,
+	run_conv2d, run_bitonic, run_mandelbrot;
 
 /** The driver for @p name, or NULL. */
 const run_driver *run_driver_find(const char *name);
@@ -59,6 +84,18 @@ uint64_t run_arg(const run_ctx *c, const char *name, uint64_t dflt);
 /** Allocate a device buffer of @p size bytes (at least 64) and a zeroed
  * host copy; returns its index or -1 with the error in c->msg. */
 int run_buffer(run_ctx *c, uint64_t size, hp_buffer *out);
+
+/** For enqueue hooks: launch @p kernel after the sequence's previous
+ * launch (so a failure ends the rest with HP_ABORTED) and note it in
+ * c->seq. */
+int run_enqueue(run_ctx *c, uint32_t kernel, const hp_ndrange *r,
+		const void *args, uint32_t args_size, hp_event *ev);
+
+/** After a sequence's last event completed with @p last: report the whole
+ * sequence there instead — the status and detail of the launch that failed
+ * first, the first launch's local size and groups, device time from the
+ * first launch's start. */
+void run_sequence_info(run_ctx *c, hp_event_info *last);
 
 /** Free everything the driver made. */
 void run_cleanup(run_ctx *c);

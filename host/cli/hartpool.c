@@ -358,24 +358,44 @@ static uint64_t range_items(const hp_ndrange *r)
 	return n;
 }
 
-/* Launch c (prepared) `repeat` times; the last launch's info in c->info.
- * Returns 0 or exits through die(). */
+/* Launch c (prepared) `repeat` times, through the driver's enqueue hook
+ * when it has one (a sequence of launches each time); the last launch's
+ * info in c->info (a sequence's: see run_sequence_info). Returns 0 or
+ * exits through die(). */
 static int launch(run_ctx *c, const opts *o, const void *args,
 		  uint32_t args_size, double *round_us)
 {
 	hp_event ev = 0;
+	bool hook = c->drv && c->drv->enqueue;
 	double t0 = now_us();
 	for (unsigned long i = 0; i < o->repeat; i++) {
-		int rc = hp_enqueue_kernel(c->q, c->kernel, &c->r, args,
-					   args_size, NULL, 0, &ev);
-		if (rc)
-			return lib_fail(rc);
+		int rc;
+		if (hook) {
+			c->kargs = args;
+			c->kargs_size = args_size;
+			c->num_seq = 0;
+			c->msg[0] = 0;
+			rc = c->drv->enqueue(c, &ev);
+			if (rc)
+				return die(rc, "%s",
+					   c->msg[0] ? c->msg
+						     : hp_last_error());
+		} else {
+			rc = hp_enqueue_kernel(c->q, c->kernel, &c->r, args,
+					       args_size, NULL, 0, &ev);
+			if (rc)
+				return lib_fail(rc);
+		}
 		if (o->repeat > 1)
 			progress("run", i + 1, o->repeat);
 	}
 	int rc = hp_event_wait(c->d, ev, &c->info);
 	*round_us = (now_us() - t0) / (double)o->repeat;
-	return rc ? lib_fail(rc) : 0;
+	if (rc)
+		return lib_fail(rc);
+	if (hook)
+		run_sequence_info(c, &c->info);
+	return 0;
 }
 
 static int setup_run(hp_device *d, const opts *o, const char *kname, run_ctx *c)
@@ -393,6 +413,8 @@ static int setup_run(hp_device *d, const opts *o, const char *kname, run_ctx *c)
 	c->items = range_items(&c->r);
 	c->seed = run_arg(c, "seed", 1);
 	c->repeat = o->repeat;
+	c->range_given = o->nglobal > 0;
+	c->drv = run_driver_find(kname);
 	rc = hp_queue_create(d, HP_QUEUE_IN_ORDER, &c->q);
 	return rc ? lib_fail(rc) : 0;
 }

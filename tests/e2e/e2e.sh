@@ -181,7 +181,67 @@ t_serial() {
 	down
 }
 
-tests="info ids run mbox mbox_rv32 mbox_one_hart two_hosts reconnect serial"
+# The kernel library (docs/kernels.md): every kernel against its host
+# reference at its default size (remainder groups), at a uniform size and
+# at other non-uniform sizes with and without a local size, on one 8-hart
+# device; every kernel on qemu-virt32 (float kernels bit-exact there: no
+# fused multiply-add) and on 1 hart.
+t_library() {
+	local k all="vadd saxpy sgemm_naive sgemm_tiled reduce_wg reduce_sg scan histogram transpose conv2d bitonic mandelbrot"
+	lib() { "$HP" run "$@" --check --connect "$conn" || fail "run $* --check ($conn)"; }
+	up --harts 8
+	for k in $all; do lib "$k"; done
+	lib vadd --global 4096 --local 128 --uniform
+	lib vadd --global 1001 --local 100
+	lib saxpy --global 2048 --local 256 --uniform --arg a=-0.75 --repeat 3
+	lib saxpy --global 777
+	lib sgemm_naive --global 32,24 --local 8,8 --uniform --arg k=16
+	lib sgemm_naive --global 37,29 --local 5,7 --arg k=31
+	lib sgemm_tiled --global 48,32 --local 16,16 --uniform --arg k=40
+	lib sgemm_tiled --global 33,17 --local 5,3 --arg k=9
+	lib sgemm_tiled --global 50,20 --arg k=17
+	lib sgemm_tiled --team-size 2
+	lib reduce_wg --global 4096 --local 64 --uniform
+	lib reduce_wg --global 100000 --local 50
+	lib reduce_sg --global 2048 --local 128 --uniform
+	lib reduce_sg --global 1001 --local 100 --sub-group-size 16 --repeat 2
+	lib reduce_sg --global 999
+	lib scan --global 4096 --local 64 --uniform
+	lib scan --global 100000 --local 37
+	lib scan --global 5000 --local 100 --team-size 2
+	lib histogram --global 1024 --local 128 --uniform --arg n=65536
+	lib histogram --global 333,3 --arg n=100003 --repeat 2
+	lib histogram --team-size 2
+	lib transpose --global 64,32 --local 16,16 --uniform
+	lib transpose --global 37,29 --local 3,7
+	lib transpose --global 100,1
+	lib conv2d --global 64,32 --local 8,8 --uniform --arg r=2
+	lib conv2d --global 37,29 --local 5,4
+	lib conv2d --global 5,3 --arg r=2
+	lib bitonic --global 4096 --local 64 --uniform
+	lib bitonic --global 3000 --local 100
+	lib bitonic --global 1
+	lib mandelbrot --global 64,48 --local 8,8 --uniform
+	lib mandelbrot --global 13,11 --arg max_iter=1000
+	expect_error HP_INVALID_WORK_GROUP_SIZE "$HP" run scan --local 1 --connect "$conn"
+	expect_error "launch 1 of 55" "$HP" run bitonic --local 48 --uniform --connect "$conn"
+	expect_error HP_INVALID_WORK_DIMENSION "$HP" run vadd --global 10,10 --connect "$conn"
+	expect_error HP_INVALID_GLOBAL_OFFSET "$HP" run transpose --global 9,9 --offset 1,1 --connect "$conn"
+	down
+	up --board qemu-virt32 --harts 8
+	for k in $all; do lib "$k"; done
+	for k in saxpy sgemm_naive sgemm_tiled conv2d; do lib "$k" --arg exact=1; done
+	lib sgemm_tiled --global 40,30 --local 16,16 --arg k=20 --arg exact=1
+	lib conv2d --arg r=2 --arg exact=1
+	lib scan --global 20000 --local 30
+	lib bitonic --global 2000 --local 40
+	down
+	up --harts 1
+	for k in $all; do lib "$k"; done
+	down
+}
+
+tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect serial"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/* reduce_wg and reduce_sg: sums of int32 (wrapping), per work-group
+ * through local memory, or per sub-group with one atomic each. */
+#include "lib.h"
+#include <hartpool/kernel.h>
+
+/*
+ * A tree in local memory: at each step the lower half of the active range
+ * adds the upper half, log2(group size) barriers. Groups of any size
+ * (remainder groups, sizes not a power of two) work because an item only
+ * adds a partner that exists.
+ */
+HP_KERNEL(reduce_wg, const hp_item *it, const void *args)
+{
+	const hp_reduce_wg_args *a = args;
+	uint32_t *lm = hp_local_mem(it);
+	size_t i = hp_global_id(it, 0), me = hp_local_id(it, 0);
+	size_t size = hp_local_size(it, 0);
+	/* Unsigned: the sum wraps instead of overflowing. */
+	lm[me] =
+		i < a->n ? (uint32_t)((const int32_t *)(uintptr_t)a->in)[i] : 0;
+	size_t half = 1;
+	while (half * 2 < size)
+		half *= 2;
+	for (; half; half /= 2) {
+		hp_barrier(it);
+		if (me < half && me + half < size)
+			lm[me] += lm[me + half];
+	}
+	if (me == 0)
+		((int32_t *)(uintptr_t)a->out)[hp_group_id(it, 0)] =
+			(int32_t)lm[0];
+}
+HP_REGISTER(reduce_wg, .uses_barriers = true,
+	    .local_mem_bytes = 256 * sizeof(uint32_t),
+	    .args_size = sizeof(hp_reduce_wg_args),
+	    HP_BUFFERS(HP_BUF(hp_reduce_wg_args, in, int32_t, ARG,
+			      offsetof(hp_reduce_wg_args, n)),
+		       HP_BUF(hp_reduce_wg_args, out, int32_t, GROUPS, 0)));
+
+HP_KERNEL(reduce_sg, const hp_item *it, const void *args)
+{
+	const hp_reduce_sg_args *a = args;
+	size_t i = hp_global_id(it, 0);
+	int32_t v = i < a->n ? ((const int32_t *)(uintptr_t)a->in)[i] : 0;
+	int32_t s = hp_sub_group_reduce_add_int(it, v);
+	if (hp_sub_group_local_id(it) == 0)
+		hp_atomic_add_int((int32_t *)(uintptr_t)a->sum, s);
+}
+HP_REGISTER(reduce_sg, .uses_barriers = true,
+	    .args_size = sizeof(hp_reduce_sg_args),
+	    HP_BUFFERS(HP_BUF(hp_reduce_sg_args, in, int32_t, ARG,
+			      offsetof(hp_reduce_sg_args, n)),
+		       HP_BUF(hp_reduce_sg_args, sum, int32_t, FIXED, 1)));

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/* scan and scan_add: the two kernels of an inclusive prefix sum of int32
+ * over a whole array (the sequence is in kernels/lib.h). Sums wrap. */
+#include "lib.h"
+#include <hartpool/kernel.h>
+
+/*
+ * Within a work-group: Hillis-Steele over two buffers in local memory,
+ * one barrier per step (log2 of the group size steps). Each step reads one
+ * buffer and writes the other, so no item overwrites a value another item
+ * still has to read in that step. Each item reads in[i] before it writes
+ * out[i], and no other item touches i, so in == out works.
+ */
+HP_KERNEL(scan, const hp_item *it, const void *args)
+{
+	const hp_scan_args *a = args;
+	size_t i = hp_global_id(it, 0), me = hp_local_id(it, 0);
+	size_t size = hp_local_size(it, 0);
+	uint32_t *src = hp_local_mem(it);
+	uint32_t *dst = src + hp_enqueued_local_size(it, 0);
+	src[me] =
+		i < a->n ? (uint32_t)((const int32_t *)(uintptr_t)a->in)[i] : 0;
+	for (size_t d = 1; d < size; d *= 2) {
+		hp_barrier(it);
+		dst[me] = me >= d ? src[me] + src[me - d] : src[me];
+		uint32_t *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (i < a->n)
+		((int32_t *)(uintptr_t)a->out)[i] = (int32_t)src[me];
+	if (me == size - 1)
+		((int32_t *)(uintptr_t)a->sums)[hp_group_id(it, 0)] =
+			(int32_t)src[me];
+}
+HP_REGISTER(scan, .uses_barriers = true,
+	    .local_mem_bytes = 2 * 256 * sizeof(uint32_t),
+	    .args_size = sizeof(hp_scan_args),
+	    HP_BUFFERS(HP_BUF(hp_scan_args, in, int32_t, ARG,
+			      offsetof(hp_scan_args, n)),
+		       HP_BUF(hp_scan_args, out, int32_t, ARG,
+			      offsetof(hp_scan_args, n)),
+		       HP_BUF(hp_scan_args, sums, int32_t, GROUPS, 0)));
+
+HP_KERNEL(scan_add, const hp_item *it, const void *args)
+{
+	const hp_scan_add_args *a = args;
+	size_t i = hp_global_id(it, 0), g = hp_group_id(it, 0);
+	if (i >= a->n || g == 0)
+		return;
+	int32_t *p = (int32_t *)(uintptr_t)a->data + i;
+	*p = (int32_t)((uint32_t)*p +
+		       (uint32_t)((const int32_t *)(uintptr_t)a->sums)[g - 1]);
+}
+HP_REGISTER(scan_add, .args_size = sizeof(hp_scan_add_args),
+	    HP_BUFFERS(HP_BUF(hp_scan_add_args, data, int32_t, ARG,
+			      offsetof(hp_scan_add_args, n)),
+		       HP_BUF(hp_scan_add_args, sums, int32_t, GROUPS, 0)));

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/* sgemm_naive and sgemm_tiled: C = A * B, one element of C per work-item
+ * (dimension 0 the column, 1 the row). Both add the k products in the same
+ * order, so they give the same bits. */
+#include "lib.h"
+#include <hartpool/kernel.h>
+
+/* The shape fits the spans the mailbox checked. */
+static inline bool sgemm_ok(const hp_sgemm_args *a)
+{
+	return hp_lib_fits(a->m, a->k, a->a_len) &&
+	       hp_lib_fits(a->k, a->n, a->b_len) &&
+	       hp_lib_fits(a->m, a->n, a->c_len);
+}
+
+HP_KERNEL(sgemm_naive, const hp_item *it, const void *args)
+{
+	const hp_sgemm_args *a = args;
+	size_t j = hp_global_id(it, 0), i = hp_global_id(it, 1);
+	if (i >= a->m || j >= a->n || !sgemm_ok(a))
+		return;
+	size_t n = (size_t)a->n, k = (size_t)a->k;
+	const float *arow = (const float *)(uintptr_t)a->a + i * k;
+	const float *bcol = (const float *)(uintptr_t)a->b + j;
+	float acc = 0.0f;
+	for (size_t p = 0; p < k; p++)
+		acc += arow[p] * bcol[p * n];
+	((float *)(uintptr_t)a->c)[i * n + j] = acc;
+}
+HP_REGISTER(sgemm_naive, .args_size = sizeof(hp_sgemm_args),
+	    HP_BUFFERS(HP_BUF(hp_sgemm_args, a, float, ARG,
+			      offsetof(hp_sgemm_args, a_len)),
+		       HP_BUF(hp_sgemm_args, b, float, ARG,
+			      offsetof(hp_sgemm_args, b_len)),
+		       HP_BUF(hp_sgemm_args, c, float, ARG,
+			      offsetof(hp_sgemm_args, c_len))));
+
+/*
+ * Per step of T = HP_SGEMM_TILE k-values, the group stages the rows of A
+ * it needs (ly x T) and the columns of B (T x lx) in local memory, then
+ * every item reads only local memory. The items load the tiles together,
+ * element e by item e mod the group size, so a remainder group (fewer
+ * items) still fills them; loads outside A or B are skipped and never
+ * read, because the k loop stops at k and items outside C do not sum.
+ */
+HP_KERNEL(sgemm_tiled, const hp_item *it, const void *args)
+{
+	enum { T = HP_SGEMM_TILE };
+	const hp_sgemm_args *a = args;
+	size_t lx = hp_local_id(it, 0), ly = hp_local_id(it, 1);
+	size_t sx = hp_local_size(it, 0), sy = hp_local_size(it, 1);
+	size_t j = hp_global_id(it, 0), i = hp_global_id(it, 1);
+	size_t j0 = j - lx, i0 = i - ly;
+	size_t me = hp_local_linear_id(it), items = sx * sy;
+	/* The same decision in every item of the group (barriers below). */
+	if (!sgemm_ok(a))
+		return;
+	size_t m = (size_t)a->m, n = (size_t)a->n, k = (size_t)a->k;
+	const float *A = (const float *)(uintptr_t)a->a;
+	const float *B = (const float *)(uintptr_t)a->b;
+	float *As = hp_local_mem(it);			    /* [sy][T] */
+	float *Bs = As + hp_enqueued_local_size(it, 1) * T; /* [T][sx] */
+	bool inside = i < m && j < n;
+	float acc = 0.0f;
+	for (size_t k0 = 0; k0 < k; k0 += T) {
+		size_t kt = k - k0 < T ? k - k0 : T;
+		for (size_t e = me; e < sy * T; e += items) {
+			size_t r = e / T, c = e % T;
+			if (i0 + r < m && c < kt)
+				As[e] = A[(i0 + r) * k + k0 + c];
+		}
+		for (size_t e = me; e < T * sx; e += items) {
+			size_t r = e / sx, c = e % sx;
+			if (r < kt && j0 + c < n)
+				Bs[e] = B[(k0 + r) * n + j0 + c];
+		}
+		hp_barrier(it);
+		if (inside)
+			for (size_t p = 0; p < kt; p++)
+				acc += As[ly * T + p] * Bs[p * sx + lx];
+		hp_barrier(it);
+	}
+	if (inside)
+		((float *)(uintptr_t)a->c)[i * n + j] = acc;
+}
+/* The two tiles take (lx + ly) * T floats: at most 257 * T, as lx * ly is
+ * at most 256. */
+HP_REGISTER(sgemm_tiled, .uses_barriers = true,
+	    .local_mem_bytes = 257 * HP_SGEMM_TILE * sizeof(float),
+	    .args_size = sizeof(hp_sgemm_args),
+	    HP_BUFFERS(HP_BUF(hp_sgemm_args, a, float, ARG,
+			      offsetof(hp_sgemm_args, a_len)),
+		       HP_BUF(hp_sgemm_args, b, float, ARG,
+			      offsetof(hp_sgemm_args, b_len)),
+		       HP_BUF(hp_sgemm_args, c, float, ARG,
+			      offsetof(hp_sgemm_args, c_len))));
