@@ -70,7 +70,17 @@ typedef struct exec_range {
 	uint32_t sub_group_size;
 	/** Harts that share one work-group (0 or 1 = one hart). */
 	uint32_t team_size;
+	/** How harts claim work-groups: EXEC_SCHED_GUIDED (default: chunks
+	 * of remaining / (2 * workers)), EXEC_SCHED_STATIC (worker r runs the
+	 * r-th of W equal blocks, OpenMP's schedule(static)) or
+	 * EXEC_SCHED_FIXED (chunks of `chunk` groups, schedule(dynamic,
+	 * chunk)). For measuring the scheduler; teams always go one group
+	 * at a time. */
+	uint32_t schedule;
+	uint32_t chunk;
 } exec_range;
+
+enum { EXEC_SCHED_GUIDED, EXEC_SCHED_STATIC, EXEC_SCHED_FIXED };
 
 /**
  * Validate @p r for kernel @p k on @p dev and fill @p out (local size

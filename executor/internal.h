@@ -46,9 +46,10 @@ typedef struct exec_instance {
 	exec_cmd *cmd;
 	const hp_kernel *k;
 	const void *args;
-	const hp_launch *l;  /* = &launch */
-	hp_launch launch;    /* a copy: the command may go away first */
-	unsigned workers;    /* harts (T = 1) or teams pulling groups */
+	const hp_launch *l;	   /* = &launch */
+	hp_launch launch;	   /* a copy: the command may go away first */
+	unsigned workers;	   /* harts (T = 1) or teams pulling groups */
+	hal_hartmask static_taken; /* static schedule: blocks claimed */
 	unsigned teams_left; /* teams not yet out of it (skipped or done) */
 	size_t teams_in;     /* teams that decided to take part */
 	exec_team *teams;    /* dev.harts entries, used when team_size > 1 */

@@ -133,6 +133,9 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 					 : dev->default_sub_group_size;
 	if (!s || s & (s - 1) || !(dev->sub_group_sizes & s))
 		return HP_INVALID_VALUE;
+	if (r->schedule > EXEC_SCHED_FIXED ||
+	    (r->schedule == EXEC_SCHED_FIXED && r->chunk == 0))
+		return HP_INVALID_VALUE;
 	unsigned team = r->team_size ? r->team_size : 1;
 	if (team > dev->harts - dev->first_worker)
 		return HP_INVALID_VALUE;
@@ -196,6 +199,8 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	out->enqueued_num_sub_groups = (unsigned)div_up(linear, s);
 	out->max_sub_group_size = linear < s ? (unsigned)linear : s;
 	out->team_size = team;
+	out->schedule = r->schedule;
+	out->chunk = r->chunk;
 
 	if (k->uses_barriers && !empty) {
 		/* Work-items per hart: whole sub-groups, split over the team.

@@ -28,6 +28,7 @@
 #include <hal/ipi.h>
 #include <hal/sleep.h>
 #include <hal/timer.h>
+#include <hartpool/marker.h>
 #include <string.h>
 
 #ifndef BOARD_SUB_GROUP_SIZE
@@ -160,6 +161,8 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	unsigned t = l->team_size;
 	inst->next = 0;
 	inst->done = 0;
+	if (l->schedule == EXEC_SCHED_STATIC)
+		memset(&inst->static_taken, 0, sizeof(inst->static_taken));
 	inst->fault = 0;
 	inst->fault_detail = NULL;
 	inst->cmd = c;
@@ -186,6 +189,9 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	if (t > 1)
 		*w = (exec_wake){exec_dev.harts,
 				 exec_dev.first_worker + inst->workers * t};
+	else if (l->schedule == EXEC_SCHED_STATIC)
+		*w = (exec_wake){exec_dev.harts,
+				 exec_dev.harts}; /* all blocks */
 	else
 		*w = (exec_wake){l->total_groups, exec_dev.harts};
 	hal_fetch_or(&exec_active_mask, 1u << (unsigned)(inst - exec_slots));
@@ -251,24 +257,50 @@ static void count_done(exec_instance *inst, size_t n)
 }
 
 /* One chunk of a one-hart-per-group instance; false if none was left. */
+/* Static schedule: this hart's block, once. */
+static bool static_block(exec_instance *inst, size_t *start, size_t *end)
+{
+	unsigned me = hal_hart_idx(), r = me - exec_dev.first_worker;
+	unsigned long bit = hal_hartmask_bit(me);
+	if (hal_fetch_or(&inst->static_taken.w[me / HAL_HARTMASK_BITS], bit) &
+	    bit)
+		return false;
+	size_t total = inst->l->total_groups, w = inst->workers;
+	*start = total * r / w;
+	*end = total * (r + 1) / w;
+	return *start < *end;
+}
+
 static bool run_chunk(exec_instance *inst)
 {
 	const hp_launch *l = inst->l;
-	size_t total = l->total_groups;
-	size_t next = hal_load_relaxed(&inst->next);
-	if (next >= total)
-		return false;
-	size_t chunk = (total - next) / (2 * (size_t)inst->workers);
-	if (chunk < 1)
-		chunk = 1;
-	size_t start = hal_fetch_add(&inst->next, chunk);
-	if (start >= total)
-		return false;
-	size_t end = total - start < chunk ? total : start + chunk;
+	size_t total = l->total_groups, start, end;
+	if (l->schedule == EXEC_SCHED_STATIC) {
+		if (!static_block(inst, &start, &end))
+			return false;
+	} else {
+		size_t next = hal_load_relaxed(&inst->next);
+		if (next >= total)
+			return false;
+		size_t chunk = l->chunk;
+		if (l->schedule == EXEC_SCHED_GUIDED) {
+			chunk = (total - next) / (2 * (size_t)inst->workers);
+			if (chunk < 1)
+				chunk = 1;
+		}
+		start = hal_fetch_add(&inst->next, chunk);
+		if (start >= total)
+			return false;
+		end = total - start < chunk ? total : start + chunk;
+	}
 	void *lm = inst->k->local_mem_bytes
 			   ? exec_hart_local_mem(hal_hart_idx())
 			   : NULL;
+	/* Per-hart work for the benchmarks (one HINT instruction each; the
+	 * instruction-count plugin records them). */
+	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
 	exec_wg_run_range(inst, start, end, lm);
+	HP_MARK_END(HP_MARK_REGION_WORK);
 	exec_hart *h = exec_self();
 	h->stats.claims++;
 	h->stats.groups += end - start;
@@ -321,6 +353,11 @@ static bool has_work(const exec_instance *inst, unsigned me)
 	unsigned t = l->team_size;
 	if (me < exec_dev.first_worker)
 		return false; /* the dedicated driver */
+	if (t <= 1 && l->schedule == EXEC_SCHED_STATIC)
+		return !(
+			hal_load_relaxed(
+				&inst->static_taken.w[me / HAL_HARTMASK_BITS]) &
+			hal_hartmask_bit(me));
 	if (t <= 1)
 		return hal_load_relaxed(&inst->next) < l->total_groups;
 	unsigned w = me - exec_dev.first_worker;

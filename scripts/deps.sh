@@ -25,6 +25,7 @@ need_test=(
 )
 need_bench=(
 	"python3:the tables of bench/mbox.sh"
+	"libc6-dev-riscv64-cross:C library headers for the OpenMP peer"
 	"qemu-user:qemu-riscv64, which runs the OpenMP peer programs"
 	"gcc-riscv64-linux-gnu:the cross compiler for the OpenMP peer"
 	"libgomp1-riscv64-cross:GNU OpenMP runtime for the peer"

@@ -45,6 +45,8 @@ typedef struct hp_launch {
 	unsigned enqueued_num_sub_groups;
 	unsigned max_sub_group_size;
 	unsigned team_size; /**< harts sharing one work-group */
+	unsigned schedule;  /**< how harts claim groups (executor/exec.h) */
+	size_t chunk;	    /**< groups per claim (fixed schedule) */
 } hp_launch;
 
 struct exec_wg;	      /* the executor's per-work-group fiber state */

@@ -23,6 +23,10 @@
 #define HP_MARKER(id) ((void)(id))
 #endif
 
+/** Region the executor brackets every chunk of work-groups with (per
+ * hart: the instructions it spent running work-groups). */
+#define HP_MARK_REGION_WORK 900
+
 #define HP_MARK_BEGIN(region) HP_MARKER(2 * (region))
 #define HP_MARK_END(region) HP_MARKER(2 * (region) + 1)
 

@@ -222,6 +222,23 @@ static void part_ids(void)
 	 * dimensions (all 8 regions in 3-D). */
 	static const uint64_t g1[] = {1, 7, 64, 100, 257, 1000, 4096};
 	static const uint64_t l1[] = {1, 3, 8, 16, 64, 256};
+	/* The schedules the benchmarks compare: every item exactly once. */
+	for (unsigned a = 0; a < 7; a++) {
+		exec_range r = {.work_dim = 1,
+				.global = {g1[a]},
+				.local = {3},
+				.local_given = true,
+				.schedule = EXEC_SCHED_STATIC};
+		ids_launch(r);
+		r.schedule = EXEC_SCHED_FIXED;
+		r.chunk = 5;
+		ids_launch(r);
+		r.work_dim = 2;
+		r.global[1] = 3;
+		r.local[1] = 2;
+		r.chunk = 1;
+		ids_launch(r);
+	}
 	for (unsigned a = 0; a < 7; a++) {
 		exec_range r = {.work_dim = 1, .global = {g1[a]}};
 		ids_launch(r); /* local chosen */
