@@ -4,7 +4,9 @@
 #   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, and
 #      libFuzzer targets for a bounded time,
 #   3. on-target tests in QEMU on every board (tests/target/tests.list),
-#   4. end-to-end tests: the hartpool CLI and libhartpool against the
+#   4. exact per-hart instruction counts through the TCG plugin
+#      (tests/count_check.sh), firmware on every board and user mode,
+#   5. end-to-end tests: the hartpool CLI and libhartpool against the
 #      firmware in QEMU through the mailbox (tests/e2e/e2e.sh).
 # Environment: HP_TEST_BOARDS (default: every board but the template),
 # HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180),
@@ -52,6 +54,7 @@ done
 for b in $boards; do
 	timed "build hartpool CLI, libhartpool, e2e tests ($b)" "$out/build-host-$b.log" make -s -j"$jobs" BOARD="$b" hartpool e2e-tests
 done
+timed "build TCG plugin" "$out/build-plugin.log" make -s -j"$jobs" plugin plugin-tests
 timed "build board/template (stays buildable)" "$out/build-template.log" make -s BOARD=template all
 timed "build host unit tests" "$out/build-host.log" make -s -j"$jobs" host-tests
 timed "build fuzz targets" "$out/build-fuzz.log" make -s -j"$jobs" fuzz-targets-build
@@ -149,6 +152,16 @@ for k in "${!names[@]}"; do
 	fi
 	report "${names[$k]}" "$st" "${logs[$k]}" "$secs"
 done
+
+echo "== instruction counts (TCG plugin, tests/count_check.sh)"
+for b in $boards; do
+	for h in 1 8 64; do
+		timed "plugin count exact ($b, $h harts)" "$out/count-$b-$h.log" tests/count_check.sh firmware "$b" "$h"
+	done
+	timed "plugin count exact ($b, 8 harts, --icount)" "$out/count-$b-icount.log" tests/count_check.sh firmware "$b" 8 --icount
+	timed "plugin count exact ($b, 8 harts, --accel single)" "$out/count-$b-single.log" tests/count_check.sh firmware "$b" 8 --accel single
+done
+timed "plugin count exact (qemu-riscv64 user mode, 3 threads)" "$out/count-user.log" tests/count_check.sh user
 
 echo "== end-to-end tests (host tools against the firmware in QEMU)"
 for t in $(tests/e2e/e2e.sh list); do
