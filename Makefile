@@ -65,7 +65,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: all run boot test clean deps deps-test format format-check hartpool e2e-tests \
+.PHONY: all run boot test clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -178,8 +178,11 @@ boot: deps $(FIRMWARE)
 test: deps-test
 	$(Q)tests/run.sh
 
-bench: deps
+bench: deps-bench
 	$(Q)bench/run.sh
+
+deps-bench:
+	$(Q)scripts/deps.sh bench
 
 deps:
 	$(Q)scripts/deps.sh firmware

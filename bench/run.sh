@@ -4,8 +4,9 @@
 # spinning vs sleeping (wait, wait_spin), each in the three TCG modes. Each case runs REPS times; the table shows
 # the median wall time and, under -icount, the deterministic instruction
 # count. Results go to bench/results/<date>-<board>.json. Then the executor's
-# overheads (exact instructions) and the mailbox (bench/mbox.sh: round-trip
-# latency and throughput through the host tools, its own JSON file).
+# overheads (exact instructions), the mailbox (bench/mbox.sh), scheduling
+# and scaling (bench/kbench.sh), the OpenMP peer (bench/omp/run.sh) and the
+# comparison table (bench/compare.py); each writes its own result file.
 #
 #   bench/run.sh [--board B] [--reps N] [--quick]
 set -euo pipefail
@@ -102,3 +103,14 @@ echo "results: $out"
 echo
 echo "mailbox ($board, host wall time):"
 if [ "$quick" = 1 ]; then bench/mbox.sh --board "$board" --quick; else bench/mbox.sh --board "$board"; fi
+
+# Scheduling and scaling in exact per-hart instructions (plugin), the
+# OpenMP peer measured the same way, and the table of ratios.
+echo
+if [ "$quick" = 1 ]; then bench/kbench.sh --board "$board" --quick; else bench/kbench.sh --board "$board"; fi
+echo
+echo "OpenMP peer (libgomp under qemu-riscv64):"
+if [ "$quick" = 1 ]; then bench/omp/run.sh --quick; else bench/omp/run.sh; fi
+echo
+echo "hartpool / OpenMP:"
+bench/compare.py --board "$board"
