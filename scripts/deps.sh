@@ -22,12 +22,15 @@ need_test=(
 	"git:listing the sources for the format check"
 	"clang:libFuzzer targets"
 	"libclang-rt-dev:libFuzzer and sanitizer runtimes for clang"
+	"qemu-user:qemu-riscv64, for the plugin's user-mode count test"
+	"gcc-riscv64-linux-gnu:the riscv64 Linux compiler for that test"
+	"libc6-dev-riscv64-cross:its C library (static link)"
 )
 need_bench=(
 	"python3:the tables of bench/mbox.sh"
-	"libc6-dev-riscv64-cross:C library headers for the OpenMP peer"
 	"qemu-user:qemu-riscv64, which runs the OpenMP peer programs"
 	"gcc-riscv64-linux-gnu:the cross compiler for the OpenMP peer"
+	"libc6-dev-riscv64-cross:C library headers for the peer"
 	"libgomp1-riscv64-cross:GNU OpenMP runtime for the peer"
 	"gnuplot-nox:the scaling plot"
 )
