@@ -14,6 +14,8 @@
  *   fiber_item extra cost of a work-item when the kernel runs as fibers
  *   barrier    one hp_barrier per work-item (16 barriers vs none, fibers)
  *   sg_reduce  one sub-group reduce_add per work-item (16 vs none)
+ *   team_barrier (run on 2 harts) one hp_barrier per work-item when each
+ *              group is spread over a team of 2 harts, both harts' work
  */
 #include "counters.h"
 #include "exec.h"
@@ -74,8 +76,10 @@ HP_KERNEL(b_reduce16, const hp_item *it, const void *args)
 }
 HP_REGISTER(b_reduce16, .uses_barriers = true);
 
-/* Instructions of one enqueue + wait, median of REPS. */
-static uint64_t cost(const hp_kernel *k, uint64_t groups, uint64_t local)
+/* Instructions of one enqueue + wait, median of REPS (groups of `team`
+ * harts when team > 1). */
+static uint64_t cost_team(const hp_kernel *k, uint64_t groups, uint64_t local,
+			  unsigned team)
 {
 	uint64_t v[REPS];
 	for (unsigned r = 0; r < REPS; r++) {
@@ -84,7 +88,8 @@ static uint64_t cost(const hp_kernel *k, uint64_t groups, uint64_t local)
 			       .range = {.work_dim = 1,
 					 .global = {groups * local},
 					 .local = {local},
-					 .local_given = true}};
+					 .local_given = true,
+					 .team_size = team}};
 		uint64_t i0 = bench_instret();
 		exec_enqueue(NULL, &c);
 		exec_wait(&c);
@@ -104,6 +109,11 @@ static uint64_t cost(const hp_kernel *k, uint64_t groups, uint64_t local)
 	return v[REPS / 2];
 }
 
+static uint64_t cost(const hp_kernel *k, uint64_t groups, uint64_t local)
+{
+	return cost_team(k, groups, local, 1);
+}
+
 static void report(const char *name, int64_t num, int64_t den)
 {
 	/* Two decimals, integer arithmetic; a difference below the
@@ -120,6 +130,17 @@ int app_main(void)
 {
 	if (!exec_start(boot_barrier_all, false))
 		return 0;
+	extern const hp_kernel hp_kernel_b_fiber, hp_kernel_b_barrier16;
+	if (hal_hart_num() == 2) {
+		/* Run on 2 harts (minstret then sums both): a work-group spread
+		 * over a team of 2, whose barrier is fibers plus the harts'
+		 * team barrier. */
+		uint64_t tf = cost_team(&hp_kernel_b_fiber, 64, 64, 2);
+		uint64_t tb = cost_team(&hp_kernel_b_barrier16, 64, 64, 2);
+		report("team_barrier", (int64_t)(tb - tf), 16 * 64 * 64);
+		exec_shutdown();
+		return 0;
+	}
 	extern const hp_kernel hp_kernel_b_empty, hp_kernel_b_fiber,
 		hp_kernel_b_barrier16, hp_kernel_b_reduce16, hp_kernel_b_touch;
 	uint64_t d = cost(&hp_kernel_b_empty, 1, 1);
