@@ -187,10 +187,15 @@ static void test_out_of_order(void)
 			       &fast));
 	MUST(hp_enqueue_marker(q, &mark));
 	CHECK(status_of(fast) == 0, "fast kernel status");
-	CHECK(hp_event_query(D, slow, NULL) == 1,
-	      "out-of-order: the short kernel waited for the long one");
-	CHECK(hp_event_query(D, mark, NULL) == 1,
-	      "marker completed before the earlier long kernel");
+	/* Overtaking needs a worker free while the long kernel runs: with
+	 * one hart, that hart runs whichever instance it looks at first. */
+	if (hp_info(D)->harts > 2) {
+		CHECK(hp_event_query(D, slow, NULL) == 1,
+		      "out-of-order: the short kernel waited for the long "
+		      "one");
+		CHECK(hp_event_query(D, mark, NULL) == 1,
+		      "marker completed before the earlier long kernel");
+	}
 	CHECK(status_of(mark) == 0 && hp_event_query(D, slow, NULL) == 0,
 	      "marker status / order");
 	/* In order: the short one waits. */
