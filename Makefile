@@ -126,7 +126,9 @@ FUZZ_CC ?= clang
 $(HOST_O)/fuzz/%: $$(fuzz-%-srcs) hal/include/hal/fdt.h include/hartpool/frame.h executor/serial_agent.h
 	@echo "  FUZZCC  $@"
 	@mkdir -p $(dir $@)
-	$(Q)$(FUZZ_CC) -g -O1 -Ihal/include -Iinclude -Iexecutor \
+	$(Q)$(FUZZ_CC) -g -O1 -pthread -Ihal/include -Iinclude -Iexecutor \
+		-Ihal/host -Ikernels -Iboard/qemu-virt -DBOARD_MAX_HARTS=512 \
+		-DBOARD_SUB_GROUP_SIZE=8 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(fuzz-$*-srcs)
 

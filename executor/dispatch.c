@@ -216,9 +216,16 @@ static uint64_t extent(const hp_arg_buffer *b, const uint64_t *args,
 		n = b->param;
 		break;
 	case HP_EXTENT_ARG:
+	case HP_EXTENT_ITEMS_PLUS_ARG:
 		if (b->param % 8 || b->param + 8 > args_size)
 			return UINT64_MAX;
 		n = args[b->param / 8];
+		if (b->extent == HP_EXTENT_ITEMS_PLUS_ARG) {
+			uint64_t items = exec_ndrange_items(l);
+			if (n > UINT64_MAX - items)
+				return UINT64_MAX;
+			n += items;
+		}
 		break;
 	default:
 		return UINT64_MAX;

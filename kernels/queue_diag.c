@@ -10,9 +10,10 @@ HP_KERNEL(tally, const hp_item *it, const void *args)
 	uint32_t *c = (uint32_t *)(uintptr_t)a->counts;
 	hp_atomic_add_uint(c + a->base + hp_global_linear_id(it), 1);
 }
+/* It writes counts[base + glin]: the buffer must reach base + items. */
 HP_REGISTER(tally, .args_size = sizeof(hp_tally_args),
-	    HP_BUFFERS({offsetof(hp_tally_args, counts), 4, 4, HP_EXTENT_ITEMS,
-			0}));
+	    HP_BUFFERS(HP_BUF(hp_tally_args, counts, uint32_t, ITEMS_PLUS_ARG,
+			      offsetof(hp_tally_args, base))));
 
 HP_KERNEL(affine, const hp_item *it, const void *args)
 {

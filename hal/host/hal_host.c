@@ -107,6 +107,17 @@ static void *host_hart_main(void *p)
 	return NULL;
 }
 
+void hal_host_single(void)
+{
+	struct host_hart *h = &harts[0];
+	pthread_mutex_init(&h->mu, NULL);
+	pthread_cond_init(&h->cv, NULL);
+	h->pending = 0;
+	h->idx = 0;
+	hal_tls_hart_idx = 0;
+	host_hart_num = 1;
+}
+
 void hal_host_run(unsigned num, void (*fn)(void *arg), void *arg)
 {
 	if (num == 0 || num > HAL_MAX_HARTS) {

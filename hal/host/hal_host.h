@@ -12,6 +12,10 @@
  */
 void hal_host_run(unsigned num, void (*fn)(void *arg), void *arg);
 
+/** Make the calling thread hart 0 of a one-hart machine (fuzzers: the
+ * executor without other threads). */
+void hal_host_single(void);
+
 /** Times hal_sleep() actually blocked, over all threads so far. */
 unsigned long hal_host_sleeps(void);
 

@@ -85,6 +85,9 @@ enum hp_extent {
 	HP_EXTENT_GROUPS, /**< one element per work-group */
 	HP_EXTENT_FIXED,  /**< `param` elements */
 	HP_EXTENT_ARG,	  /**< the uint64_t argument at offset `param` */
+	/** items of the NDRange plus the uint64_t argument at `param` (a
+	 * kernel that writes at base + global linear id) */
+	HP_EXTENT_ITEMS_PLUS_ARG,
 };
 
 /**
