@@ -65,7 +65,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: all run boot test clean deps deps-test deps-bench format format-check hartpool e2e-tests \
+.PHONY: all run boot test fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -185,6 +185,11 @@ bench: deps-bench
 
 deps-bench:
 	$(Q)scripts/deps.sh bench
+
+# Longer fuzzing: every target for FUZZ_SECONDS (default 300) each.
+FUZZ_SECONDS ?= 300
+fuzz: deps-test
+	$(Q)tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 deps:
 	$(Q)scripts/deps.sh firmware

@@ -17,7 +17,7 @@ host-test-test_frame-srcs := tests/host/test_frame.c host/lib/serial.c
 
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
-fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch
+fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch fuzz_ndrange
 fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c
 fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c executor/frame.c \
                         executor/serial_agent.c
@@ -25,3 +25,5 @@ fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c executor/frame.c \
 fuzz-fuzz_dispatch-srcs := tests/fuzz/fuzz_dispatch.c hal/host/hal_host.c \
                            hal/host/context_host.c hal/host/context_x86_64.S \
                            $(hal-portable-srcs) $(executor-srcs) $(kernels-srcs)
+# NDRange validation alone.
+fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c
