@@ -167,6 +167,27 @@ t_two_hosts() {
 	down
 }
 
+# The host tools against a device that speaks another protocol version, and
+# one whose QEMU died: a clear error within a bounded time, never a hang.
+t_robust() {
+	up --harts 2
+	local path=${conn#shm:} qpid t0
+	# Version mismatch: the header's version word (offset 8) changed.
+	printf '\x63\x00\x00\x00' | dd of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
+	expect_error "version mismatch" "$HP" info --connect "$conn"
+	printf '\x01\x00\x00\x00' | dd of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
+	"$HP" info --connect "$conn" | grep -qx "harts: 2" || fail "info after restoring the version"
+	# QEMU killed: the RAM file is still there, the device is not.
+	qpid=$(cat "$path.pid")
+	kill -9 "$qpid"
+	t0=$(date +%s)
+	expect_error "device is gone" timeout 30 "$HP" run wg_count --global 50 --connect "$conn"
+	[ $(($(date +%s) - t0)) -le 10 ] || fail "noticing the dead device took over 10 s"
+	rm -f "$path" "$path".*
+	conn=""
+	expect_error HP_ "$HP" info --connect "shm:/dev/shm/no-such-hartpool"
+}
+
 # The serial transport through QEMU's UART chardev, with garbage injected
 # before every request frame (resynchronisation).
 t_serial() {
@@ -241,7 +262,7 @@ t_library() {
 	down
 }
 
-tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect serial"
+tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust serial"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;
