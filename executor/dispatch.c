@@ -545,7 +545,12 @@ static int consume_one(dqueue *q, uint64_t i)
 		hal_lock_acquire(&D.buf_lock);
 		bool ok = buf_find(p.mem.dst, sizeof(hp_device_info)) != NULL;
 		hal_lock_release(&D.buf_lock);
-		if (!ok) {
+		if (p.mem.dst % 8) {
+			/* hp_device_info has 64-bit fields: a misaligned
+			 * store may trap on the device (found by fuzzing). */
+			err = HP_INVALID_VALUE;
+			why = "info destination not 8-byte aligned";
+		} else if (!ok) {
 			err = HP_INVALID_VALUE;
 			why = "info destination outside allocated buffers";
 		} else {

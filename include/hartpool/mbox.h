@@ -149,7 +149,8 @@ typedef struct hp_packet_mem {
 	uint64_t reserved2[3];
 } hp_packet_mem;
 
-/** INFO: write sizeof(hp_device_info) bytes to dst (a buffer). ALLOC:
+/** INFO: write sizeof(hp_device_info) bytes to dst (a buffer, 8-byte
+ * aligned). ALLOC:
  * size bytes (result in the completion record). FREE: the buffer at dst,
  * once the packet's dependencies are complete. */
 typedef hp_packet_mem hp_packet_info;
