@@ -61,7 +61,6 @@ typedef struct dqueue {
 	exec_queue xq;
 	uint64_t consumed;
 	bool busy; /* being read (dependency cycles) */
-	unsigned id;
 	dslot *slots;
 } dqueue;
 
@@ -777,7 +776,6 @@ int dispatch_init(const dispatch_config *cfg)
 	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
 		dqueue *q = &D.q[k];
 		uint8_t *qb = base + OFF_RINGS + k * QUEUE_BYTES;
-		q->id = k;
 		q->shm = &qt[k];
 		q->ring = (hp_packet *)qb;
 		q->kernarg = (hp_kernarg *)(qb + HP_MBOX_RING_SIZE *

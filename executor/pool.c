@@ -452,8 +452,9 @@ bool exec_pool_work(void)
 	return pool_scan(true);
 }
 
-/* Sleep until there may be work, `c` completes (if given) or shutdown. */
-static void idle_sleep(exec_cmd *c)
+/* Sleep until there may be work, `c` completes (if given), shutdown, or
+ * the timer reaches `deadline` (UINT64_MAX: no timer). */
+static void idle_sleep(exec_cmd *c, uint64_t deadline)
 {
 	unsigned me = hal_hart_idx();
 	hal_sleep_prepare();
@@ -463,21 +464,17 @@ static void idle_sleep(exec_cmd *c)
 	if (!pool_scan(false) && !hal_load_acquire(&exec_stop) &&
 	    !(c && hal_load_acquire(&c->status) <= 0)) {
 		exec_self()->stats.sleeps++;
-		hal_sleep();
+		if (deadline == UINT64_MAX)
+			hal_sleep();
+		else
+			hal_sleep_until(deadline);
 	}
 	hal_hartmask_test_clear(&exec_idle, me);
 }
 
 void exec_idle_until(uint64_t deadline)
 {
-	unsigned me = hal_hart_idx();
-	hal_sleep_prepare();
-	hal_hartmask_set(&exec_idle, me);
-	if (!pool_scan(false) && !hal_load_acquire(&exec_stop)) {
-		exec_self()->stats.sleeps++;
-		hal_sleep_until(deadline);
-	}
-	hal_hartmask_test_clear(&exec_idle, me);
+	idle_sleep(NULL, deadline);
 }
 
 void exec_serve(void)
@@ -489,7 +486,7 @@ void exec_serve(void)
 			continue;
 		if (hal_load_acquire(&exec_stop))
 			return;
-		idle_sleep(NULL);
+		idle_sleep(NULL, UINT64_MAX);
 	}
 }
 
@@ -519,6 +516,6 @@ int exec_wait(exec_cmd *c)
 			return st;
 		}
 		if (!exec_pool_work())
-			idle_sleep(c);
+			idle_sleep(c, UINT64_MAX);
 	}
 }

@@ -15,13 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t run_arg(const run_ctx *c, const char *name, uint64_t dflt)
+const char *run_arg_str(const run_ctx *c, const char *name)
 {
 	size_t n = strlen(name);
 	for (unsigned i = 0; i < c->num_args; i++)
 		if (strncmp(c->args[i], name, n) == 0 && c->args[i][n] == '=')
-			return strtoull(c->args[i] + n + 1, NULL, 0);
-	return dflt;
+			return c->args[i] + n + 1;
+	return NULL;
+}
+
+uint64_t run_arg(const run_ctx *c, const char *name, uint64_t dflt)
+{
+	const char *v = run_arg_str(c, name);
+	return v ? strtoull(v, NULL, 0) : dflt;
 }
 
 int run_buffer(run_ctx *c, uint64_t size, hp_buffer *out)
@@ -78,8 +84,7 @@ static uint64_t held_items(const run_ctx *c)
 	return c->items < MAX_ITEMS ? c->items : MAX_ITEMS;
 }
 
-/* Write host copy i to its device buffer. */
-static int upload(run_ctx *c, unsigned i)
+int run_upload(run_ctx *c, unsigned i)
 {
 	int rc = hp_buffer_write(c->d, c->bufs[i], 0, c->host[i],
 				 c->buf_size[i]);
@@ -88,7 +93,7 @@ static int upload(run_ctx *c, unsigned i)
 	return rc;
 }
 
-static int download(run_ctx *c, unsigned i, void *dst, uint64_t size)
+int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size)
 {
 	int rc = hp_buffer_read(c->d, c->bufs[i], 0, dst, size);
 	if (rc)
@@ -107,7 +112,7 @@ static int download(run_ctx *c, unsigned i, void *dst, uint64_t size)
 #define NEED_ZBUF(c, size, addr)                                               \
 	do {                                                                   \
 		NEED_BUF(c, size, addr);                                       \
-		if (upload((c), (c)->num_bufs - 1))                            \
+		if (run_upload((c), (c)->num_bufs - 1))                        \
 			return HP_OUT_OF_RESOURCES;                            \
 	} while (0)
 
@@ -169,9 +174,9 @@ static int ids_check(run_ctx *c)
 		return HP_OUT_OF_RESOURCES;
 	uint64_t *rec = c->host[0];
 	uint32_t *cnt = c->host[1];
-	int rc = download(c, 0, rec, n * sizeof(hp_ids_record));
+	int rc = run_download(c, 0, rec, n * sizeof(hp_ids_record));
 	if (!rc)
-		rc = download(c, 1, cnt, n * sizeof(uint32_t));
+		rc = run_download(c, 1, cnt, n * sizeof(uint32_t));
 	if (rc)
 		return rc;
 	ndref_launch l = ref_launch(c);
@@ -218,9 +223,9 @@ static int wg_count_check(run_ctx *c)
 		return 1;
 	}
 	uint32_t *per = c->host[0], total = 0;
-	int rc = download(c, 0, per, groups * sizeof(uint32_t));
+	int rc = run_download(c, 0, per, groups * sizeof(uint32_t));
 	if (!rc)
-		rc = download(c, 1, &total, sizeof(total));
+		rc = run_download(c, 1, &total, sizeof(total));
 	if (rc)
 		return rc;
 	if (total != c->items) {
@@ -260,7 +265,7 @@ static int rotate_prepare(run_ctx *c, void *args, uint32_t *size)
 static int rotate_check(run_ctx *c)
 {
 	uint32_t *out = c->host[0];
-	int rc = download(c, 0, out, c->items * sizeof(uint32_t));
+	int rc = run_download(c, 0, out, c->items * sizeof(uint32_t));
 	if (rc)
 		return rc;
 	uint64_t G0 = c->r.global[0];
@@ -303,14 +308,14 @@ static int sg_prepare(run_ctx *c, void *args, uint32_t *size)
 		in[i] = (int32_t)((s >> 33) % 2001u) - 1000;
 	}
 	*size = sizeof(*a);
-	return upload(c, 0);
+	return run_upload(c, 0);
 }
 
 static int sg_check(run_ctx *c)
 {
 	uint64_t n = c->items;
 	uint64_t *out = c->host[1];
-	int rc = download(c, 1, out, n * sizeof(hp_sg_record));
+	int rc = run_download(c, 1, out, n * sizeof(hp_sg_record));
 	if (rc)
 		return rc;
 	/* Sub-group membership from the reference model of the launch. */
@@ -398,7 +403,7 @@ static int copy_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->size; i++)
 		src[i] = (uint8_t)(i * 131 + c->seed);
 	*size = sizeof(*a);
-	return upload(c, 0);
+	return run_upload(c, 0);
 }
 
 static int copy_check(run_ctx *c)
@@ -407,7 +412,7 @@ static int copy_check(run_ctx *c)
 	uint8_t *dst = malloc(n);
 	if (!dst)
 		return HP_OUT_OF_RESOURCES;
-	int rc = download(c, 1, dst, n);
+	int rc = run_download(c, 1, dst, n);
 	uint64_t size = run_arg(c, "size", 100000);
 	for (uint64_t i = 0; !rc && i < size; i++)
 		if (dst[i] != ((uint8_t *)c->host[0])[i]) {
@@ -439,7 +444,7 @@ static int fill_check(run_ctx *c)
 	uint64_t pattern = run_arg(c, "pattern", 0x0123456789abcdefull);
 	uint64_t ps = run_arg(c, "psize", 4);
 	uint8_t *dst = c->host[0];
-	int rc = download(c, 0, dst, c->buf_size[0]);
+	int rc = run_download(c, 0, dst, c->buf_size[0]);
 	for (uint64_t i = 0; !rc && i < size; i++) {
 		uint8_t want = (uint8_t)(pattern >> (8 * (i % ps)));
 		if (dst[i] != want) {
@@ -468,7 +473,7 @@ static int tally_check(run_ctx *c)
 {
 	uint64_t base = run_arg(c, "base", 0), n = base + c->items;
 	uint32_t *cnt = c->host[0];
-	int rc = download(c, 0, cnt, n * sizeof(uint32_t));
+	int rc = run_download(c, 0, cnt, n * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < n; i++) {
 		uint32_t want = i < base ? 0 : (uint32_t)c->repeat;
 		if (cnt[i] != want) {
@@ -500,7 +505,7 @@ static int affine_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < held_items(c); i++)
 		y[i] = word(c, i, 0);
 	*size = sizeof(*a);
-	return upload(c, 0);
+	return run_upload(c, 0);
 }
 
 static int affine_check(run_ctx *c)
@@ -508,7 +513,7 @@ static int affine_check(run_ctx *c)
 	uint32_t mul = (uint32_t)run_arg(c, "mul", 3),
 		 add = (uint32_t)run_arg(c, "add", 1);
 	uint32_t *y = malloc(c->items * sizeof(uint32_t) + 1);
-	int rc = y ? download(c, 0, y, c->items * sizeof(uint32_t))
+	int rc = y ? run_download(c, 0, y, c->items * sizeof(uint32_t))
 		   : HP_OUT_OF_RESOURCES;
 	for (uint64_t i = 0; !rc && i < c->items; i++) {
 		uint32_t want = word(c, i, 0);
@@ -537,13 +542,13 @@ static int add_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < n; i++)
 		x[i] = word(c, i, 1), y[i] = word(c, i, 2);
 	*size = sizeof(*a);
-	return upload(c, 0) || upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
+	return run_upload(c, 0) || run_upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
 }
 
 static int add_check(run_ctx *c)
 {
 	uint32_t *z = c->host[2];
-	int rc = download(c, 2, z, c->items * sizeof(uint32_t));
+	int rc = run_download(c, 2, z, c->items * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < c->items; i++)
 		if (z[i] != word(c, i, 1) + word(c, i, 2)) {
 			snprintf(c->msg, sizeof(c->msg), "item %llu: %u",
@@ -567,7 +572,7 @@ static int spin_check(run_ctx *c)
 {
 	uint64_t iters = run_arg(c, "iters", 100000);
 	uint32_t *out = c->host[0];
-	int rc = download(c, 0, out, c->items * sizeof(uint32_t));
+	int rc = run_download(c, 0, out, c->items * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < c->items; i++) {
 		uint32_t x = (uint32_t)i + 1;
 		for (uint64_t k = 0; k < iters; k++)

@@ -78,6 +78,8 @@ const run_driver *run_driver_find(const char *name);
 /** Every driver, NULL-terminated. */
 extern const run_driver *const run_drivers[];
 
+/** The text after NAME= of --arg @p name, or NULL. */
+const char *run_arg_str(const run_ctx *c, const char *name);
 /** The value of --arg @p name as a number, or @p dflt. */
 uint64_t run_arg(const run_ctx *c, const char *name, uint64_t dflt);
 
@@ -96,6 +98,12 @@ int run_enqueue(run_ctx *c, uint32_t kernel, const hp_ndrange *r,
  * first, the first launch's local size and groups, device time from the
  * first launch's start. */
 void run_sequence_info(run_ctx *c, hp_event_info *last);
+
+/** Write host copy @p i to its device buffer; 0 or an HP_ error (the
+ * message in c->msg). */
+int run_upload(run_ctx *c, unsigned i);
+/** Read @p size bytes of device buffer @p i into @p dst. */
+int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size);
 
 /** Free everything the driver made. */
 void run_cleanup(run_ctx *c);

@@ -47,11 +47,8 @@ static int32_t rnd_int(const run_ctx *c, uint64_t i, unsigned which)
 /* --arg NAME=VALUE as a floating-point number. */
 static double farg(const run_ctx *c, const char *name, double dflt)
 {
-	size_t n = strlen(name);
-	for (unsigned i = 0; i < c->num_args; i++)
-		if (strncmp(c->args[i], name, n) == 0 && c->args[i][n] == '=')
-			return strtod(c->args[i] + n + 1, NULL);
-	return dflt;
+	const char *v = run_arg_str(c, name);
+	return v ? strtod(v, NULL) : dflt;
 }
 
 static bool exact(const run_ctx *c)
@@ -75,23 +72,6 @@ static int buf(run_ctx *c, uint64_t size, uint64_t *addr)
 		if (buf((c), (size), (addr)) < 0)                              \
 			return HP_OUT_OF_RESOURCES;                            \
 	} while (0)
-
-static int upload(run_ctx *c, unsigned i)
-{
-	int rc = hp_buffer_write(c->d, c->bufs[i], 0, c->host[i],
-				 c->buf_size[i]);
-	if (rc)
-		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
-	return rc;
-}
-
-static int download(run_ctx *c, unsigned i, void *dst, uint64_t size)
-{
-	int rc = hp_buffer_read(c->d, c->bufs[i], 0, dst, size);
-	if (rc)
-		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
-	return rc;
-}
 
 /* The driver's own range when --global was not given: small, and with
  * remainder groups (local l0 x l1 unless --local was given). The kernels
@@ -261,7 +241,7 @@ static int vadd_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		x[i] = rnd_float(c, i, 1), y[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return upload(c, 0) || upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
+	return run_upload(c, 0) || run_upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
 }
 
 static int vadd_check(run_ctx *c)
@@ -269,7 +249,7 @@ static int vadd_check(run_ctx *c)
 	uint64_t n = dim(c, 0);
 	const float *x = c->host[0], *y = c->host[1];
 	float *z = c->host[2];
-	int rc = download(c, 2, z, n * sizeof(float));
+	int rc = run_download(c, 2, z, n * sizeof(float));
 	for (uint64_t i = 0; !rc && i < n; i++)
 		rc = fcheck(c, "element", i, z[i], x[i] + y[i], 0.0);
 	c->compared = n;
@@ -289,7 +269,7 @@ static int saxpy_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		x[i] = rnd_float(c, i, 1), y[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return upload(c, 0) || upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
+	return run_upload(c, 0) || run_upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
 }
 
 /* y is updated in place once per launch (--repeat): the reference too.
@@ -301,7 +281,8 @@ static int saxpy_check(run_ctx *c)
 	float a = (float)farg(c, "a", 1.5);
 	const float *x = c->host[0], *y0 = c->host[1];
 	float *y = malloc(n * sizeof(float) + 1);
-	int rc = y ? download(c, 1, y, n * sizeof(float)) : HP_OUT_OF_RESOURCES;
+	int rc = y ? run_download(c, 1, y, n * sizeof(float))
+		   : HP_OUT_OF_RESOURCES;
 	for (uint64_t i = 0; !rc && i < n; i++) {
 		float want = y0[i];
 		double tol = 0;
@@ -339,7 +320,7 @@ static int sgemm_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->b_len; i++)
 		B[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return upload(c, 0) || upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
+	return run_upload(c, 0) || run_upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
 }
 
 /* Products summed in order k = 0, 1, ... as on the device. The fused and
@@ -350,7 +331,7 @@ static int sgemm_check(run_ctx *c)
 	uint64_t n = dim(c, 0), m = dim(c, 1), k = run_arg(c, "k", 23);
 	const float *A = c->host[0], *B = c->host[1];
 	float *C = c->host[2];
-	int rc = download(c, 2, C, m * n * sizeof(float));
+	int rc = run_download(c, 2, C, m * n * sizeof(float));
 	for (uint64_t i = 0; !rc && i < m; i++)
 		for (uint64_t j = 0; !rc && j < n; j++) {
 			float acc = 0.0f;
@@ -421,7 +402,7 @@ static int reduce_wg_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
 	*size = sizeof(*a);
-	return upload(c, 0);
+	return run_upload(c, 0);
 }
 
 /* Launch 1 over the data with the user's range settings, then launches
@@ -458,7 +439,7 @@ static int reduce_wg_check(run_ctx *c)
 	unsigned lv = reduce_levels(n, L, len, off);
 	const int32_t *in = c->host[0];
 	int32_t *part = c->host[1];
-	int rc = download(c, 1, part, c->buf_size[1]);
+	int rc = run_download(c, 1, part, c->buf_size[1]);
 	/* The first launch's partials, then the total. */
 	uint32_t total = 0;
 	for (uint64_t g = 0; !rc && g < len[0]; g++) {
@@ -489,7 +470,7 @@ static int reduce_sg_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
 	*size = sizeof(*a);
-	return upload(c, 0) || upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
+	return run_upload(c, 0) || run_upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
 }
 
 /* The sum accumulates: --repeat N adds it N times. */
@@ -498,7 +479,7 @@ static int reduce_sg_check(run_ctx *c)
 	uint64_t n = dim(c, 0);
 	const int32_t *in = c->host[0];
 	uint32_t got, want = 0;
-	int rc = download(c, 1, &got, sizeof(got));
+	int rc = run_download(c, 1, &got, sizeof(got));
 	for (uint64_t i = 0; i < n; i++)
 		want += (uint32_t)in[i];
 	c->compared = 1;
@@ -550,7 +531,7 @@ static int scan_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
 	*size = sizeof(*a);
-	return upload(c, 0);
+	return run_upload(c, 0);
 }
 
 /* Up: scan every level (in -> out, then the sums in place), each writing
@@ -599,7 +580,7 @@ static int scan_check(run_ctx *c)
 	uint64_t n = dim(c, 0);
 	const int32_t *in = c->host[0];
 	int32_t *out = c->host[1];
-	int rc = download(c, 1, out, n * sizeof(int32_t));
+	int rc = run_download(c, 1, out, n * sizeof(int32_t));
 	uint32_t s = 0;
 	for (uint64_t i = 0; !rc && i < n; i++) {
 		s += (uint32_t)in[i];
@@ -630,7 +611,7 @@ static int histogram_prepare(run_ctx *c, void *args, uint32_t *size)
 		d[i] = x % 4 == 0 ? 7 : (uint8_t)(x >> 32);
 	}
 	*size = sizeof(*a);
-	return upload(c, 0) || upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
+	return run_upload(c, 0) || run_upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
 }
 
 /* The bins accumulate: --repeat N counts every byte N times. */
@@ -639,7 +620,7 @@ static int histogram_check(run_ctx *c)
 	uint64_t n = hist_bytes(c);
 	const uint8_t *d = c->host[0];
 	uint32_t got[256], want[256] = {0};
-	int rc = download(c, 1, got, sizeof(got));
+	int rc = run_download(c, 1, got, sizeof(got));
 	for (uint64_t i = 0; i < n; i++)
 		want[d[i]]++;
 	for (unsigned b = 0; !rc && b < 256; b++)
@@ -663,7 +644,7 @@ static int transpose_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->len; i++)
 		in[i] = rnd_float(c, i, 1);
 	*size = sizeof(*a);
-	return upload(c, 0);
+	return run_upload(c, 0);
 }
 
 static int transpose_check(run_ctx *c)
@@ -671,7 +652,7 @@ static int transpose_check(run_ctx *c)
 	uint64_t w = dim(c, 0), h = dim(c, 1);
 	const float *in = c->host[0];
 	float *out = c->host[1];
-	int rc = download(c, 1, out, w * h * sizeof(float));
+	int rc = run_download(c, 1, out, w * h * sizeof(float));
 	for (uint64_t y = 0; !rc && y < h; y++)
 		for (uint64_t x = 0; !rc && x < w; x++)
 			if (memcmp(&out[x * h + y], &in[y * w + x], 4)) {
@@ -718,7 +699,7 @@ static int conv2d_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->len; i++)
 		in[i] = rnd_float(c, i, 1);
 	*size = sizeof(*a);
-	return upload(c, 0);
+	return run_upload(c, 0);
 }
 
 static int64_t clampi(int64_t v, int64_t hi)
@@ -737,7 +718,7 @@ static int conv2d_check(run_ctx *c)
 	conv_weights(c, wt);
 	const float *in = c->host[0];
 	float *out = c->host[1];
-	int rc = download(c, 1, out, (uint64_t)(w * h) * sizeof(float));
+	int rc = run_download(c, 1, out, (uint64_t)(w * h) * sizeof(float));
 	for (int64_t y = 0; !rc && y < h; y++)
 		for (int64_t x = 0; !rc && x < w; x++) {
 			float acc = 0.0f;
@@ -792,7 +773,7 @@ static int bitonic_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		d[i] = i < keys ? key(c, i) : 0xffffffffu;
 	*size = sizeof(*a);
-	return upload(c, 0);
+	return run_upload(c, 0);
 }
 
 /* One launch per (k, j) over the n/2 pairs, with the user's local size
@@ -822,7 +803,7 @@ static int bitonic_check(run_ctx *c)
 {
 	uint64_t keys = dim(c, 0), n = pow2_at_least(keys);
 	uint32_t *want = c->host[0], *got = malloc(n * sizeof(uint32_t) + 1);
-	int rc = got ? download(c, 0, got, n * sizeof(uint32_t))
+	int rc = got ? run_download(c, 0, got, n * sizeof(uint32_t))
 		     : HP_OUT_OF_RESOURCES;
 	/* The host copy still holds the keys and padding; sort it. */
 	qsort(want, n, sizeof(uint32_t), cmp_u32);
@@ -864,7 +845,7 @@ static int mandelbrot_check(run_ctx *c)
 	hp_mandelbrot_args a;
 	mandel_args(c, &a);
 	uint32_t *out = c->host[0];
-	int rc = download(c, 0, out, a.len * sizeof(uint32_t));
+	int rc = run_download(c, 0, out, a.len * sizeof(uint32_t));
 	for (uint64_t y = 0; !rc && y < a.h; y++)
 		for (uint64_t x = 0; !rc && x < a.w; x++)
 			rc = icheck(c, "pixel", y * a.w + x, out[y * a.w + x],

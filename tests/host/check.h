@@ -20,6 +20,20 @@ static int check_count;
 		}                                                              \
 	} while (0)
 
+/* CHECK with a printf-style explanation of the failure. */
+#define CHECK_MSG(cond, ...)                                                   \
+	do {                                                                   \
+		__atomic_fetch_add(&check_count, 1, __ATOMIC_RELAXED);         \
+		if (!(cond)) {                                                 \
+			__atomic_fetch_add(&check_failures, 1,                 \
+					   __ATOMIC_RELAXED);                  \
+			fprintf(stderr, "%s:%d: check failed: ", __FILE__,     \
+				__LINE__);                                     \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+		}                                                              \
+	} while (0)
+
 #define CHECK_EQ(a, b)                                                         \
 	do {                                                                   \
 		long long a_ = (long long)(a), b_ = (long long)(b);            \

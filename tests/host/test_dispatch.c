@@ -7,6 +7,7 @@
  * exactly-once, order through events across queues, a dependency cycle
  * between queues, bad packets, a full ring, and stopping.
  */
+#include "check.h"
 #include "diag.h"
 #include "dispatch.h"
 #include "exec.h"
@@ -26,18 +27,6 @@
 typedef uint64_t hp_event; /* as in host/include/hartpool.h */
 
 static uint8_t *mbox, *bufmem;
-static unsigned failures, checks;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		checks++;                                                      \
-		if (!(cond)) {                                                 \
-			failures++;                                            \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);            \
-			printf(__VA_ARGS__);                                   \
-			printf("\n");                                          \
-		}                                                              \
-	} while (0)
 
 /* ---- a minimal host ---- */
 
@@ -134,7 +123,7 @@ static uint64_t alloc(uint64_t size)
 	p.mem.header = HP_PKT_ALLOC;
 	p.mem.size = size;
 	hp_event ev = submit(7, &p, NULL, false);
-	CHECK(wait_ev(ev) == 0, "alloc %llu", (unsigned long long)size);
+	CHECK_MSG(wait_ev(ev) == 0, "alloc %llu", (unsigned long long)size);
 	uint64_t a = record(7, HP_EVENT_INDEX(ev))->result;
 	memset((void *)(uintptr_t)a, 0, size);
 	return a;
@@ -164,7 +153,7 @@ static void *host_main(void *arg)
 	unsigned bad = 0;
 	for (unsigned k = 0; k < T; k++)
 		bad += ((uint32_t *)(uintptr_t)cnt)[k] != 1;
-	CHECK(bad == 0, "%u of %u tallies not exactly once", bad, T);
+	CHECK_MSG(bad == 0, "%u of %u tallies not exactly once", bad, T);
 
 	/* A chain hopping between queues 2 and 3 through events. */
 	uint64_t y = alloc(64 * 4);
@@ -176,11 +165,11 @@ static void *host_main(void *arg)
 			      s ? 1 : 0, false);
 		want = want * 3 + s;
 	}
-	CHECK(wait_ev(ev) == 0, "chain status");
+	CHECK_MSG(wait_ev(ev) == 0, "chain status");
 	bad = 0;
 	for (unsigned i = 0; i < 64; i++)
 		bad += ((uint32_t *)(uintptr_t)y)[i] != want;
-	CHECK(bad == 0, "chain across queues: %u values wrong", bad);
+	CHECK_MSG(bad == 0, "chain across queues: %u values wrong", bad);
 
 	/* A cycle between queues 4 and 5: both packets are written before
 	 * either index is published. */
@@ -202,11 +191,12 @@ static void *host_main(void *arg)
 	__atomic_store_n(&queue(4)->write_index, next_idx[4], __ATOMIC_RELEASE);
 	__atomic_store_n(&queue(5)->write_index, next_idx[5], __ATOMIC_RELEASE);
 	int s4 = wait_ev(e4), s5 = wait_ev(e5);
-	CHECK((s4 == HP_INVALID_EVENT_WAIT_LIST && s5 == HP_ABORTED) ||
-		      (s5 == HP_INVALID_EVENT_WAIT_LIST && s4 == HP_ABORTED) ||
-		      (s4 == HP_INVALID_EVENT_WAIT_LIST &&
-		       s5 == HP_INVALID_EVENT_WAIT_LIST),
-	      "cycle: %s / %s", hp_error_name(s4), hp_error_name(s5));
+	CHECK_MSG((s4 == HP_INVALID_EVENT_WAIT_LIST && s5 == HP_ABORTED) ||
+			  (s5 == HP_INVALID_EVENT_WAIT_LIST &&
+			   s4 == HP_ABORTED) ||
+			  (s4 == HP_INVALID_EVENT_WAIT_LIST &&
+			   s5 == HP_INVALID_EVENT_WAIT_LIST),
+		  "cycle: %s / %s", hp_error_name(s4), hp_error_name(s5));
 
 	/* Bad packets between good ones on queue 6. */
 	hp_tally_args ta = {cnt, 0};
@@ -217,12 +207,12 @@ static void *host_main(void *arg)
 	hp_tally_args out = {0x1000, 0};
 	hp_event b2 = dispatch(6, "tally", 1, &out, sizeof(out), NULL, 0, 0);
 	hp_event b3 = dispatch(6, "tally", 1, &ta, 8, NULL, 0, 0);
-	CHECK(wait_ev(b1) == HP_INVALID_VALUE, "bad type");
-	CHECK(wait_ev(g1) == 0, "good between bad");
-	CHECK(wait_ev(b2) == HP_INVALID_KERNEL_ARGS, "buffer outside");
-	CHECK(wait_ev(b3) == HP_INVALID_KERNEL_ARGS, "args size");
-	CHECK(((uint32_t *)(uintptr_t)cnt)[0] == 2, "tally count %u",
-	      ((uint32_t *)(uintptr_t)cnt)[0]);
+	CHECK_MSG(wait_ev(b1) == HP_INVALID_VALUE, "bad type");
+	CHECK_MSG(wait_ev(g1) == 0, "good between bad");
+	CHECK_MSG(wait_ev(b2) == HP_INVALID_KERNEL_ARGS, "buffer outside");
+	CHECK_MSG(wait_ev(b3) == HP_INVALID_KERNEL_ARGS, "args size");
+	CHECK_MSG(((uint32_t *)(uintptr_t)cnt)[0] == 2, "tally count %u",
+		  ((uint32_t *)(uintptr_t)cnt)[0]);
 
 	/* A full ring: a marker waiting on a never-submitted event... is
 	 * invalid, so block with a long in-order chain instead and check a
@@ -247,12 +237,13 @@ static void *host_main(void *arg)
 	}
 	memset(&p, 0, sizeof(p));
 	p.header = HP_PKT_MARKER;
-	CHECK(wait_ev(submit(1, &p, NULL, false)) == 0, "marker");
+	CHECK_MSG(wait_ev(submit(1, &p, NULL, false)) == 0, "marker");
 	bad = 0;
 	for (unsigned i = 0; i < 64; i++)
 		bad += ((uint32_t *)(uintptr_t)y)[i] !=
 		       want + 2 * HP_MBOX_RING_SIZE;
-	CHECK(bad == 0, "in-order chain through a full ring: %u wrong", bad);
+	CHECK_MSG(bad == 0, "in-order chain through a full ring: %u wrong",
+		  bad);
 	printf("test_dispatch: ring full %u times, nothing lost\n", full);
 
 	__atomic_store_n(&H->stop_request, 1u, __ATOMIC_RELEASE);
@@ -275,14 +266,14 @@ static void body(void *arg)
 		.board = "host",
 		.poll_us = 50,
 	};
-	CHECK(dispatch_init(&cfg) == 0, "dispatch_init");
+	CHECK_MSG(dispatch_init(&cfg) == 0, "dispatch_init");
 	pthread_t host;
 	pthread_create(&host, NULL, host_main, NULL);
 	dispatch_serve(NULL);
 	exec_shutdown();
 	dispatch_stopped();
 	pthread_join(host, NULL);
-	CHECK(H->state == HP_DEV_STOPPED, "state after stop");
+	CHECK_MSG(H->state == HP_DEV_STOPPED, "state after stop");
 }
 
 int main(void)
@@ -298,8 +289,7 @@ int main(void)
 		exec_dev.first_worker = counts[i] > 1;
 		hal_host_run(counts[i], body, NULL);
 	}
-	printf("test_dispatch: %u checks, %u failed\n", checks, failures);
 	free(mbox);
 	free(bufmem);
-	return failures ? 1 : 0;
+	return check_report("test_dispatch");
 }
