@@ -12,9 +12,10 @@ bool hal_lock_try(hal_lock *l)
 void hal_lock_acquire(hal_lock *l)
 {
 	unsigned me = hal_hart_idx();
+	bool registered = false;
 	for (unsigned polls = 0;; polls++) {
 		if (hal_lock_try(l))
-			return;
+			break;
 		if (polls < HAL_WAIT_POLLS) {
 			hal_cpu_relax();
 			continue;
@@ -24,12 +25,18 @@ void hal_lock_acquire(hal_lock *l)
 		 * the try. */
 		hal_sleep_prepare();
 		hal_hartmask_set(&l->waiters, me);
-		if (hal_lock_try(l)) {
-			hal_hartmask_test_clear(&l->waiters, me);
-			return;
-		}
+		registered = true;
+		if (hal_lock_try(l))
+			break;
 		hal_sleep();
 	}
+	/* Whoever holds the lock must not stay registered. A wake-up that
+	 * was not a hand-over (any other IPI) can end the sleep while our
+	 * bit is still set; if the try above then wins, a stale bit would
+	 * make a later release hand the lock to us instead of to a hart
+	 * that really sleeps on it, and that hart would sleep forever. */
+	if (registered)
+		hal_hartmask_test_clear(&l->waiters, me);
 }
 
 /* The first registered waiter with index >= from, or -1. */
