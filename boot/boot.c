@@ -116,6 +116,11 @@ __attribute__((noreturn)) void boot_hart_main(unsigned idx)
 {
 	boot_tls_setup(idx);
 	hal_tls_hart_idx = idx;
+	/* The trap entry takes the firmware's tp from below the trap area's
+	 * top (interrupted code may have changed tp). */
+	unsigned long tp;
+	__asm__("mv %0, tp" : "=r"(tp));
+	((unsigned long *)csr_read(mscratch))[-1] = tp;
 	hal_ipi_clear_self(); /* the release IPI */
 	csr_write(mie, MIP_MSIP);
 
@@ -138,6 +143,31 @@ void boot_barrier_all(void)
 
 __attribute__((weak)) bool
 app_trap_hook(boot_trap_frame *frame, unsigned long cause, unsigned long tval)
+{
+	(void)frame;
+	(void)cause;
+	(void)tval;
+	return false;
+}
+
+void boot_trap_redirect(boot_trap_frame *f, void (*fn)(void *, int), void *a0,
+			int a1)
+{
+	unsigned long gp;
+	__asm__("mv %0, gp" : "=r"(gp));
+	f->x[0] = (unsigned long)fn;
+	f->x[2] = (unsigned long)f; /* the trap stack below the frame */
+	f->x[3] = gp;
+	f->x[10] = (unsigned long)a0;
+	f->x[11] = (unsigned long)(long)a1;
+	/* mret to M-mode with MIE = MPIE = 0 and no MPRV. */
+	f->mstatus =
+		(f->mstatus & ~(MSTATUS_MPIE | MSTATUS_MPRV)) | MSTATUS_MPP_M;
+}
+
+__attribute__((weak)) bool boot_recover_hook(boot_trap_frame *frame,
+					     unsigned long cause,
+					     unsigned long tval)
 {
 	(void)frame;
 	(void)cause;
@@ -188,6 +218,10 @@ void boot_trap_handler(boot_trap_frame *f)
 	unsigned long cause = csr_read(mcause), tval = csr_read(mtval);
 	unsigned long hart_id = csr_read(mhartid);
 
+	/* Contained faults first: harts may trap in kernels at the same
+	 * time, and each recovers on its own. */
+	if (boot_recover_hook(f, cause, tval))
+		return;
 	unsigned long none = 0;
 	if (!hal_cas(&boot_trap_owner, &none, hart_id + 1)) {
 		/* Another report is under way: a trap inside the report ends

@@ -14,6 +14,9 @@
  */
 #include <hal/csr.h>
 
+/* Bytes at the top of every hart's stack kept for trap handling. */
+#define BOOT_TRAP_STACK 2048
+
 #if __riscv_xlen == 64
 #define LREG ld
 #define SREG sd
@@ -28,6 +31,7 @@
 	.globl _start
 _start:
 	csrw	mie, zero
+	csrw	mscratch, zero		/* traps use the current stack for now */
 	csrci	mstatus, MSTATUS_MIE
 	la	t0, trap_entry
 	csrw	mtvec, t0
@@ -82,12 +86,19 @@ _start:
 	la	t0, hal_hart_used
 	lw	t0, 0(t0)
 	bgeu	t2, t0, .Lpark		/* beyond the configured maximum */
-	/* sp = __stacks_start + (index + 1) * BOARD_STACK_SIZE */
+	/* Top of this hart's stack: __stacks_start + (index + 1) *
+	 * BOARD_STACK_SIZE. Its highest BOOT_TRAP_STACK bytes are the trap
+	 * area (mscratch points at its top; the word below the top will
+	 * hold the hart's tp), the rest is the stack. */
 	addi	t3, t2, 1
 	li	t4, BOARD_STACK_SIZE
 	mul	t3, t3, t4
 	la	sp, __stacks_start
 	add	sp, sp, t3
+	SREG	zero, -REGBYTES(sp)	/* no tp yet */
+	csrw	mscratch, sp
+	li	t4, BOOT_TRAP_STACK
+	sub	sp, sp, t4
 	mv	a0, t2
 	mv	a1, s0
 	call	boot_hart_main
@@ -101,18 +112,44 @@ boot_park:
 	j	3b
 
 /*
- * Trap entry: every trap in hartpool firmware is unexpected (interrupts are
- * never enabled in mstatus; waits use wfi with pending bits), so the frame is
- * saved on the current stack and the C handler reports it and stops.
+ * Trap entry. Traps come from kernels (faults, the watchdog's timer) or
+ * from firmware bugs. A trap taken with mscratch != 0 runs on the hart's
+ * trap area (mscratch = its top), whatever sp the interrupted code had (a
+ * kernel may have overflowed its stack); mscratch is 0 while the handler
+ * runs, so a trap inside the handler stays on the trap stack. Frame: slot 0
+ * mepc, slots 1-31 x1-x31 (slot 2 the interrupted sp), 32 mstatus, 33 the
+ * mscratch value to restore. gp and tp are set to the firmware's before C
+ * runs (interrupted code may have changed them); a handler that returns
+ * resumes with the frame's registers, mepc and mstatus.
  */
+#define TF_SLOTS 36
+#define TF_BYTES (TF_SLOTS * REGBYTES)
 	.align 2
 	.globl trap_entry
 trap_entry:
-	addi	sp, sp, -32 * REGBYTES
+	csrrw	sp, mscratch, sp
+	beqz	sp, .Lon_current
+	/* sp = trap area top, mscratch = interrupted sp */
+	addi	sp, sp, -(TF_BYTES + 16)
+	SREG	t0, 5 * REGBYTES(sp)
+	csrr	t0, mscratch
+	SREG	t0, 2 * REGBYTES(sp)
+	addi	t0, sp, TF_BYTES + 16
+	SREG	t0, 33 * REGBYTES(sp)
+	csrw	mscratch, zero
+	j	.Lsave
+.Lon_current:
+	/* A trap in the handler (or before the trap area exists). */
+	csrrw	sp, mscratch, sp
+	addi	sp, sp, -TF_BYTES
+	SREG	t0, 5 * REGBYTES(sp)
+	addi	t0, sp, TF_BYTES
+	SREG	t0, 2 * REGBYTES(sp)
+	SREG	zero, 33 * REGBYTES(sp)
+.Lsave:
 	SREG	x1, 1 * REGBYTES(sp)
 	SREG	x3, 3 * REGBYTES(sp)
 	SREG	x4, 4 * REGBYTES(sp)
-	SREG	x5, 5 * REGBYTES(sp)
 	SREG	x6, 6 * REGBYTES(sp)
 	SREG	x7, 7 * REGBYTES(sp)
 	SREG	x8, 8 * REGBYTES(sp)
@@ -139,15 +176,28 @@ trap_entry:
 	SREG	x29, 29 * REGBYTES(sp)
 	SREG	x30, 30 * REGBYTES(sp)
 	SREG	x31, 31 * REGBYTES(sp)
-	addi	t0, sp, 32 * REGBYTES
-	SREG	t0, 2 * REGBYTES(sp)	/* sp before the trap */
 	csrr	t0, mepc
 	SREG	t0, 0 * REGBYTES(sp)	/* slot 0 holds mepc (x0 is zero) */
-	mv	a0, sp
+	csrr	t0, mstatus
+	SREG	t0, 32 * REGBYTES(sp)
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
+	LREG	t0, 33 * REGBYTES(sp)
+	beqz	t0, 1f
+	LREG	t1, -REGBYTES(t0)	/* the hart's tp, once it has one */
+	beqz	t1, 1f
+	mv	tp, t1
+1:	mv	a0, sp
 	call	boot_trap_handler
-	/* A handler that returns resumes at frame->epc. */
+	/* A handler that returns resumes with the frame. */
 	LREG	t0, 0 * REGBYTES(sp)
 	csrw	mepc, t0
+	LREG	t0, 32 * REGBYTES(sp)
+	csrw	mstatus, t0
+	LREG	t0, 33 * REGBYTES(sp)
+	csrw	mscratch, t0
 	LREG	x1, 1 * REGBYTES(sp)
 	LREG	x3, 3 * REGBYTES(sp)
 	LREG	x4, 4 * REGBYTES(sp)

@@ -76,3 +76,33 @@ void hal_timer_sleep_us(uint64_t us)
 {
 	hal_timer_sleep_until(hal_timer_now() + us * timer_freq / 1000000u + 1);
 }
+
+/* mie outside the armed section (IPIs, the PLIC on hart 0). */
+static __thread unsigned long watchdog_saved_mie;
+
+void hal_watchdog_arm(uint64_t deadline)
+{
+	watchdog_saved_mie = csr_read(mie);
+	set_mtimecmp(deadline);
+	csr_write(mie, MIP_MTIP);
+	csr_set(mstatus, MSTATUS_MIE);
+}
+
+void hal_watchdog_disarm(void)
+{
+	csr_clear(mstatus, MSTATUS_MIE);
+	set_mtimecmp(UINT64_MAX);
+	csr_write(mie, watchdog_saved_mie);
+}
+
+void hal_watchdog_pause(void)
+{
+	csr_clear(mstatus, MSTATUS_MIE);
+	csr_write(mie, MIP_MTIP | MIP_MSIP);
+}
+
+void hal_watchdog_resume(void)
+{
+	csr_write(mie, MIP_MTIP);
+	csr_set(mstatus, MSTATUS_MIE);
+}

@@ -6,6 +6,7 @@
 #include <hal/hart.h>
 #include <hal/heap.h>
 #include <hal/ipi.h>
+#include <hal/isolation.h>
 #include <hal/sleep.h>
 #include <hal/timer.h>
 #include <pthread.h>
@@ -203,3 +204,32 @@ void hal_timer_sleep_us(uint64_t us)
 {
 	hal_timer_sleep_until(hal_timer_now() + us * 1000u);
 }
+
+/* No traps on the host: the watchdog is the firmware's (hal/timer.h). */
+void hal_watchdog_arm(uint64_t deadline)
+{
+	(void)deadline;
+}
+
+void hal_watchdog_disarm(void) {}
+
+void hal_watchdog_pause(void) {}
+
+void hal_watchdog_resume(void) {}
+
+/* No PMP on the host (hal/isolation.h). */
+bool hal_isolation_setup(const hal_range *deny, unsigned n)
+{
+	(void)deny;
+	(void)n;
+	return false;
+}
+
+void hal_isolation_own_stack(uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = *hi = 0;
+}
+
+void hal_isolation_enter(void) {}
+
+void hal_isolation_leave(void) {}

@@ -8,10 +8,29 @@
 
 #include <stdbool.h>
 
-/** Registers saved at a trap. x[0] holds mepc (x0 is always zero). */
+/** Registers saved at a trap. x[0] holds mepc (x0 is always zero); a hook
+ * may change any of them, and mstatus, before the trap returns. */
 typedef struct {
 	unsigned long x[32];
+	unsigned long mstatus;
+	unsigned long scratch_; /* boot's own: mscratch to restore */
+	unsigned long pad_[2];
 } boot_trap_frame;
+
+/**
+ * Optional (weak), called when app_trap_hook() declined: the executor's
+ * fault containment (a trap in kernel code). True: resume with the frame.
+ */
+bool boot_recover_hook(boot_trap_frame *frame, unsigned long cause,
+		       unsigned long tval);
+
+/**
+ * Make a returning trap continue in M-mode at fn(a0, a1) with interrupts
+ * off, on the trap stack, with the firmware's gp; fn must not return (it
+ * resumes somewhere else, e.g. hal_longjmp).
+ */
+void boot_trap_redirect(boot_trap_frame *frame, void (*fn)(void *, int),
+			void *a0, int a1);
 
 /**
  * Runs on every hart in use, once all of them are online. The first

@@ -4,7 +4,11 @@
 #define HAL_CSR_H
 
 #define MSTATUS_MIE 0x00000008
+#define MSTATUS_MPIE 0x00000080
+#define MSTATUS_MPP 0x00001800 /**< previous privilege: 00 U, 11 M */
+#define MSTATUS_MPP_M 0x00001800
 #define MSTATUS_FS_INITIAL 0x00002000
+#define MSTATUS_MPRV 0x00020000 /**< M-mode loads/stores use MPP's rights */
 
 #define MIP_MSIP 0x00000008 /**< machine software interrupt (IPI) pending */
 #define MIP_MTIP 0x00000080 /**< machine timer interrupt pending */
@@ -25,6 +29,7 @@
 #define CAUSE_FETCH_PAGE_FAULT 12
 #define CAUSE_LOAD_PAGE_FAULT 13
 #define CAUSE_STORE_PAGE_FAULT 15
+#define CAUSE_MACHINE_TIMER_IRQ 7 /**< with the interrupt bit set */
 
 #ifndef __ASSEMBLER__
 

@@ -20,6 +20,19 @@ void hal_timer_sleep_until(uint64_t t);
 /** Sleep for at least @p us microseconds. */
 void hal_timer_sleep_us(uint64_t us);
 
+/**
+ * Watchdog for the calling hart: until hal_watchdog_disarm(), the timer
+ * interrupt traps once hal_timer_now() >= @p deadline. It is then the only
+ * interrupt enabled, so IPIs stay pending (for the next wait) instead of
+ * trapping. Host build: no-ops (no traps there).
+ */
+void hal_watchdog_arm(uint64_t deadline);
+void hal_watchdog_disarm(void);
+/** Inside an armed section, around a wait: no traps, and an IPI or the
+ * deadline ends wfi (the waiter checks the deadline itself). */
+void hal_watchdog_pause(void);
+void hal_watchdog_resume(void);
+
 static inline uint64_t hal_timer_ticks_to_us(uint64_t ticks)
 {
 	return ticks * 1000000u / hal_timer_freq();
