@@ -60,7 +60,7 @@ include tests/e2e/objects.mk
 -include bench/omp/objects.mk
 
 fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs) $(executor-srcs) \
-             $(kernels-srcs))
+             $(executor-fw-srcs) $(kernels-srcs) $(kernels-fw-srcs))
 test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf

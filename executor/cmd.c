@@ -11,6 +11,7 @@
 #include <hal/ipi.h>
 #include <hal/lock.h>
 #include <hal/timer.h>
+#include <string.h>
 
 #define EXEC_CMD_MAGIC 0x68706364u /* "hpcd" */
 
@@ -206,6 +207,7 @@ static void cmd_reset(exec_queue *q, exec_cmd *c)
 	c->t_queued = hal_timer_now();
 	c->t_submit = c->t_start = c->t_end = 0;
 	c->error_detail = NULL;
+	memset(&c->fault, 0, sizeof(c->fault));
 	c->inst = NULL;
 	c->queue = q;
 	c->prev_in_queue = NULL;
@@ -285,6 +287,8 @@ void exec_cmd_instance_done(exec_instance *inst)
 	exec_cmd *c = inst->cmd;
 	int status = inst->fault ? inst->fault : EXEC_COMPLETE;
 	const char *detail = inst->fault_detail;
+	if (detail && detail == inst->fault_text)
+		c->fault = inst->finfo; /* caught by a trap */
 	hal_lock_acquire(&cmd_lock);
 	/* Free the slot first: a pending command may take it at once (it is
 	 * reused only when no hart looks at it any more). A team instance's

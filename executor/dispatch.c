@@ -29,6 +29,8 @@
  * (within DISPATCH_BUSY_WINDOW_US of the last one), else every poll_us. */
 #define DISPATCH_FAST_US 10u
 #define DISPATCH_BUSY_WINDOW_US 5000u
+/* Longest time limit a packet may ask for (one hour). */
+#define DISPATCH_MAX_TIMEOUT_US 3600000000ull
 
 /* Mailbox layout (offsets from the mailbox base). */
 #define OFF_QUEUES 4096u
@@ -288,6 +290,14 @@ static void cmd_done(exec_cmd *c, int status)
 	r->groups = c->kernel ? c->launch.total_groups : 0;
 	for (unsigned d = 0; d < 3; d++)
 		r->local[d] = c->kernel ? (uint32_t)c->launch.local_size[d] : 0;
+	r->fault_pc = c->fault.pc;
+	r->fault_addr = c->fault.addr;
+	r->fault_cause = (uint32_t)(c->fault.cause >> (8 * sizeof(long) - 1)
+					    ? c->fault.cause | 0x80000000u
+					    : c->fault.cause);
+	r->fault_hart = c->fault.hart;
+	for (unsigned d = 0; d < 3; d++)
+		r->fault_group[d] = c->fault.group[d];
 	copy_detail(r->detail,
 		    status ? (s->detail		? s->detail
 			      : c->error_detail ? c->error_detail
@@ -496,6 +506,7 @@ static int consume_one(dqueue *q, uint64_t i)
 	} else if (type == HP_PKT_KERNEL_DISPATCH) {
 		const hp_packet_dispatch *d = &p.dispatch;
 		uint32_t asz = hal_load_relaxed(&ka->args_size);
+		uint64_t tmo = ld64(&ka->timeout_us);
 		if (d->setup & ~0x1fu || d->reserved) {
 			err = HP_INVALID_VALUE;
 			why = "reserved fields not zero";
@@ -505,10 +516,11 @@ static int consume_one(dqueue *q, uint64_t i)
 		} else if (asz > HP_MBOX_ARGS_MAX) {
 			err = HP_INVALID_KERNEL_ARGS;
 			why = "argument block too large";
-		} else if (ka->timeout_us) {
+		} else if (tmo > DISPATCH_MAX_TIMEOUT_US) {
 			err = HP_INVALID_VALUE;
-			why = "time limits are not supported yet";
+			why = "time limit above one hour";
 		} else {
+			c->timeout_us = tmo;
 			c->kernel = D.kernels[d->kernel];
 			c->args_size = asz;
 			memcpy(s->args, ka->args, asz);
@@ -749,6 +761,11 @@ int dispatch_init(const dispatch_config *cfg)
 	D.cfg = *cfg;
 	if (!D.cfg.poll_us)
 		D.cfg.poll_us = 1000;
+	/* Kernels never touch the rings (with isolation on, they fault). */
+	if (!(cfg->mbox_size & (cfg->mbox_size - 1)) &&
+	    !(cfg->mbox_addr & (cfg->mbox_size - 1)))
+		exec_isolation_deny((uintptr_t)cfg->mbox_addr,
+				    (uintptr_t)cfg->mbox_size);
 	uint8_t *base = ptr(cfg->mbox_addr);
 	memset(base, 0, OFF_RINGS + HP_MBOX_QUEUES * QUEUE_BYTES);
 	D.hdr = (hp_mbox_header *)base;

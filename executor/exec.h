@@ -49,6 +49,10 @@ typedef struct exec_device {
 	/** Multiplies every fiber stack and the arena: 1 on the device; the
 	 * host's sanitizer builds have far larger frames. */
 	uint32_t fiber_stack_scale;
+	/** Kernels run with their loads and stores checked by the PMP
+	 * (hal/isolation.h, docs/faults.md); on by default where the board
+	 * has a PMP. Set before kernels run. */
+	bool isolation;
 } exec_device;
 
 extern exec_device exec_dev;
@@ -107,6 +111,15 @@ enum exec_status {
 struct exec_queue;
 struct exec_instance;
 
+/** Where a kernel was stopped (HP_KERNEL_FAULT, HP_TIMEOUT). */
+typedef struct exec_fault_info {
+	unsigned long cause; /**< mcause */
+	unsigned long pc;    /**< mepc: the faulting instruction */
+	unsigned long addr;  /**< mtval */
+	unsigned hart;	     /**< hart index */
+	uint32_t group[3];   /**< work-group id */
+} exec_fault_info;
+
 typedef struct exec_cmd {
 	/* Filled in by the caller; the command must stay alive until it is
 	 * complete. */
@@ -128,12 +141,18 @@ typedef struct exec_cmd {
 	 * executor. NULL: none. */
 	void (*on_complete)(struct exec_cmd *c, int status);
 	void *user; /**< for on_complete */
+	/** Time limit in microseconds from the start of the kernel's first
+	 * work-group; 0: none. Past it, the harts running it are
+	 * interrupted and the command ends with HP_TIMEOUT. */
+	uint64_t timeout_us;
 
 	/* Results (read with exec_status() / exec_wait()). */
 	int status;		  /**< enum exec_status or an HP_ error (< 0) */
 	const char *error_detail; /**< a sentence about the error, or NULL */
 	hp_launch launch;	  /**< the validated launch */
 	uint64_t t_queued, t_submit, t_start, t_end; /**< hal timer ticks */
+	/** HP_KERNEL_FAULT / HP_TIMEOUT caught by a trap: where (else 0). */
+	exec_fault_info fault;
 
 	/* Executor bookkeeping. Once the status is final the executor never
 	 * touches the command again, so the caller may reuse it at once. */
@@ -217,6 +236,23 @@ bool exec_pool_work(void);
  * enabled device interrupt), shutdown, or hal_timer_now() >= @p deadline.
  * For a hart that also watches something else (the mailbox). */
 void exec_idle_until(uint64_t deadline);
+
+/* ---- fault containment (docs/faults.md) ---- */
+
+/**
+ * The executor's part of a trap on the calling hart (`cause`, `pc`,
+ * `tval` as in mcause, mepc, mtval). If the hart was running kernel code,
+ * the fault (or the watchdog's timer) is recorded as the instance's first
+ * fault, its remaining work-groups are cancelled, and the result is the
+ * point the trap must resume at with hal_longjmp(result, 1): the hart goes
+ * back to serving. NULL: not in a kernel (a firmware bug; stop).
+ */
+struct hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
+				     unsigned long tval);
+
+/** With isolation on, kernels get no access to [base, base + size) (a
+ * power of two, aligned; at most 2 such ranges): e.g. the mailbox rings. */
+void exec_isolation_deny(uintptr_t base, uintptr_t size);
 
 /* ---- statistics (for tests and benchmarks) ---- */
 

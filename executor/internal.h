@@ -6,8 +6,11 @@
 #include "exec.h"
 #include <hal/barrier.h>
 #include <hal/context.h>
+#include <hal/jump.h>
 
 #define EXEC_MAX_INSTANCES 16
+/* No-access guard below stacks (isolation; a power of two). */
+#define EXEC_GUARD_BYTES 256
 
 /* Team barrier inside one work-group spread over T harts. A hart whose
  * work-items have all returned "leaves"; a barrier round completes when
@@ -43,6 +46,9 @@ typedef struct exec_instance {
 	unsigned seq;  /* launch order (teams join the oldest first) */
 	int fault;     /* first error of a work-group, 0 if none */
 	const char *fault_detail;
+	exec_fault_info finfo; /* a trapped fault: where */
+	char fault_text[96];   /* fault_detail of a trapped fault */
+	uint64_t deadline;     /* timer ticks; 0: no time limit */
 	exec_cmd *cmd;
 	const hp_kernel *k;
 	const void *args;
@@ -62,6 +68,17 @@ typedef struct exec_hart {
 	struct exec_wg *wg; /* fiber bookkeeping, lazily */
 	unsigned rotor;	    /* next instance slot to look at */
 	exec_hart_stats stats;
+	/* Kernel context: while kinst is set the hart runs kernel code of
+	 * that instance (group kgroup) and a trap resumes at kjmp. */
+	exec_instance *kinst;
+	exec_instance *kcur;	 /* kinst, but kept after a trap until leave */
+	struct exec_team *kteam; /* team instances: the hart's team */
+	const hp_group *kgroup;
+	hal_jmp_buf kjmp;
+	/* Isolation: the PMP matches exec_iso_gen when iso_gen does. */
+	unsigned iso_gen;
+	bool iso_ok, iso_on;
+	uintptr_t arena_guard; /* no-access bytes below fiber_arena */
 } exec_hart;
 
 extern exec_instance exec_slots[EXEC_MAX_INSTANCES];
@@ -78,6 +95,21 @@ void exec_wg_run_range(exec_instance *inst, size_t start, size_t end,
 
 /* Record the first fault of an instance. */
 void exec_fault(exec_instance *inst, int code, const char *detail);
+
+/* Kernel context around running groups of `inst` (fault.c): enter sets up
+ * the watchdog and isolation, leave undoes them. exec_kernel_cancel()
+ * takes every group not yet claimed and returns how many (the caller
+ * counts them done). */
+void exec_kernel_enter(exec_hart *h, exec_instance *inst);
+void exec_kernel_leave(exec_hart *h);
+size_t exec_kernel_cancel(exec_instance *inst);
+/* For waits inside kernel code (team barriers): true once the watchdog's
+ * deadline of the running kernel has passed. */
+bool exec_kernel_timed_out(void);
+/* Let a teammate of a team instance go on without us (wg.c). */
+void exec_team_leave(exec_team_wgb *b);
+/* Leave the running kernel for its recovery point with HP_TIMEOUT. */
+__attribute__((noreturn)) void exec_kernel_abort_timeout(void);
 
 /* Called by the hart that finished the last group of an instance: the
  * command completes, and the slot is freed unless it is a team instance

@@ -8,7 +8,8 @@
  *
  * Bootargs (-append): hartpool.harts=N (boot/), hartpool.poll_us=N (the
  * dispatcher's longest sleep between doorbell checks when idle, default
- * 1000; while packets keep coming it checks every 10 us).
+ * 1000; while packets keep coming it checks every 10 us),
+ * hartpool.isolation=0 (kernels without PMP checks, docs/faults.md).
  */
 #include "dispatch.h"
 #include "exec.h"
@@ -31,6 +32,15 @@ static uint32_t poll_us(void)
 	return 1000;
 }
 
+static bool isolation(void)
+{
+	unsigned long v = 1;
+	if (boot_bootargs)
+		fdt_bootarg_uint(boot_bootargs, boot_bootargs_len,
+				 "hartpool.isolation", &v);
+	return v != 0;
+}
+
 int app_main(void)
 {
 	unsigned me = hal_hart_idx(), n = hal_hart_num();
@@ -39,6 +49,7 @@ int app_main(void)
 			   (unsigned long)hal_hart_id(me));
 	if (!exec_start(boot_barrier_all, true))
 		return 0;
+	exec_dev.isolation = isolation();
 	dispatch_config cfg = {
 		.mbox_addr = BOARD_MBOX_BASE,
 		.mbox_size = BOARD_MBOX_SIZE,
@@ -58,8 +69,9 @@ int app_main(void)
 	}
 	serial_agent_init();
 	hal_printf("hartpool: %u harts serving, mailbox at 0x%lx, "
-		   "doorbell check every %u us\n",
-		   n, (unsigned long)BOARD_MBOX_BASE, (unsigned)cfg.poll_us);
+		   "doorbell check every %u us, kernel isolation %s\n",
+		   n, (unsigned long)BOARD_MBOX_BASE, (unsigned)cfg.poll_us,
+		   exec_dev.isolation ? "on" : "off");
 	dispatch_serve(serial_agent_poll);
 	exec_shutdown();
 	dispatch_stopped();

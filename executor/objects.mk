@@ -2,8 +2,11 @@
 # main program.
 executor-srcs := executor/ndrange.c executor/pool.c executor/wg.c \
                  executor/subgroup.c executor/cmd.c executor/error.c \
-                 executor/dispatch.c
+                 executor/dispatch.c executor/fault.c
 executor-main-srcs := executor/main.c
 executor-srcs += executor/frame.c executor/serial_agent.c
 # Firmware only: the serial agent on the UART and PLIC.
 executor-main-srcs += executor/serial_uart.c
+# Firmware only, in every image that links the executor: a trap in kernel
+# code resumes in the pool (boot_recover_hook).
+executor-fw-srcs := executor/trap_fw.c

@@ -26,6 +26,7 @@
 #include <board.h>
 #include <hal/heap.h>
 #include <hal/ipi.h>
+#include <hal/jump.h>
 #include <hal/sleep.h>
 #include <hal/timer.h>
 #include <hartpool/marker.h>
@@ -68,6 +69,7 @@ void exec_init(unsigned harts)
 		.fiber_stack_default = 1024,
 		.fiber_arena_size = 256 * 1024,
 		.fiber_stack_scale = 1,
+		.isolation = true,
 	};
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	exec_dev.fiber_stack_scale = 16; /* redzones and shadow frames */
@@ -165,6 +167,12 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 		memset(&inst->static_taken, 0, sizeof(inst->static_taken));
 	inst->fault = 0;
 	inst->fault_detail = NULL;
+	memset(&inst->finfo, 0, sizeof(inst->finfo));
+	inst->deadline = c->timeout_us
+				 ? hal_timer_now() + c->timeout_us *
+							     hal_timer_freq() /
+							     1000000u
+				 : 0;
 	inst->cmd = c;
 	inst->k = c->kernel;
 	inst->args = c->args;
@@ -256,6 +264,31 @@ static void count_done(exec_instance *inst, size_t n)
 	exec_cmd_instance_done(inst);
 }
 
+/* Kernel code runs in kernel context (fault.c): a trap in it comes back
+ * here, at the second return of hal_setjmp, and the hart goes on. Nothing
+ * here is live across that return but what exec_self() holds. */
+static __attribute__((noinline)) void
+guarded_range(exec_instance *inst, size_t start, size_t end, void *lm)
+{
+	exec_kernel_enter(exec_self(), inst);
+	if (hal_setjmp(&exec_self()->kjmp) == 0)
+		exec_wg_run_range(inst, start, end, lm);
+	exec_kernel_leave(exec_self());
+}
+
+static __attribute__((noinline)) void guarded_team(exec_instance *inst,
+						   size_t g, unsigned rank,
+						   exec_team *tm, void *lm)
+{
+	exec_self()->kteam = tm;
+	exec_kernel_enter(exec_self(), inst);
+	if (hal_setjmp(&exec_self()->kjmp) == 0)
+		exec_wg_run(inst, g, rank, inst->l->team_size, &tm->wgb, lm);
+	else
+		exec_team_leave(&exec_self()->kteam->wgb); /* faulted */
+	exec_kernel_leave(exec_self());
+}
+
 /* One chunk of a one-hart-per-group instance; false if none was left. */
 /* Static schedule: this hart's block, once. */
 static bool static_block(exec_instance *inst, size_t *start, size_t *end)
@@ -296,15 +329,20 @@ static bool run_chunk(exec_instance *inst)
 	void *lm = inst->k->local_mem_bytes
 			   ? exec_hart_local_mem(hal_hart_idx())
 			   : NULL;
+	exec_hart *h = exec_self();
 	/* Per-hart work for the benchmarks (one HINT instruction each; the
 	 * instruction-count plugin records them). */
 	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
-	exec_wg_run_range(inst, start, end, lm);
+	if (!hal_load_relaxed(&inst->fault))
+		guarded_range(inst, start, end, lm);
 	HP_MARK_END(HP_MARK_REGION_WORK);
-	exec_hart *h = exec_self();
 	h->stats.claims++;
 	h->stats.groups += end - start;
-	count_done(inst, end - start);
+	/* After a fault the groups nobody claimed yet are cancelled: they
+	 * count as done without running. */
+	size_t cancelled =
+		hal_load_relaxed(&inst->fault) ? exec_kernel_cancel(inst) : 0;
+	count_done(inst, end - start + cancelled);
 	return true;
 }
 
@@ -341,7 +379,18 @@ static void run_team(exec_instance *inst, unsigned me)
 				team_out(inst);
 			return;
 		}
-		exec_wg_run(inst, g, rank, t, &tm->wgb, lm);
+		if (!hal_load_relaxed(&inst->fault)) {
+			guarded_team(inst, g, rank, tm, lm);
+		} else if (inst->k->uses_barriers) {
+			/* Teammates that started the group before the fault
+			 * must not wait for us at its barriers. */
+			exec_team_leave(&tm->wgb);
+		}
+		if (rank == 0 && hal_load_relaxed(&inst->fault)) {
+			size_t n = exec_kernel_cancel(inst);
+			if (n)
+				count_done(inst, n);
+		}
 		h->stats.groups++;
 	}
 }

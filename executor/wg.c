@@ -13,6 +13,7 @@
 #include <hal/heap.h>
 #include <hal/ipi.h>
 #include <hal/sleep.h>
+#include <hal/timer.h>
 #include <string.h>
 
 #define STACK_CANARY 0x5a17c0de5a17c0deULL
@@ -62,6 +63,30 @@ static void team_release(exec_team_wgb *b, unsigned w)
 	hal_ipi_send_mask_clear(&b->sleepers);
 }
 
+/* The wait of a team barrier. Under the watchdog (kernel context with a
+ * time limit) interrupts are paused, so the release IPI ends wfi, and a
+ * wait past the deadline abandons the kernel. */
+static void team_wait(exec_team_wgb *b, unsigned gen)
+{
+	exec_instance *inst = exec_self()->kinst;
+	if (!inst || !inst->deadline) {
+		hal_wait_while_eq(&b->gen, gen, &b->sleepers);
+		return;
+	}
+	unsigned me = hal_hart_idx();
+	hal_watchdog_pause();
+	while (hal_load_acquire(&b->gen) == gen) {
+		if (exec_kernel_timed_out())
+			exec_kernel_abort_timeout(); /* leave() disarms */
+		hal_sleep_prepare();
+		hal_hartmask_set(&b->sleepers, me);
+		if (hal_load_acquire(&b->gen) != gen)
+			break;
+		hal_sleep();
+	}
+	hal_watchdog_resume();
+}
+
 static void team_arrive(exec_team_wgb *b)
 {
 	unsigned gen = hal_load_acquire(&b->gen);
@@ -70,10 +95,10 @@ static void team_arrive(exec_team_wgb *b)
 		team_release(b, w);
 		return;
 	}
-	hal_wait_while_eq(&b->gen, gen, &b->sleepers);
+	team_wait(b, gen);
 }
 
-static void team_leave(exec_team_wgb *b)
+void exec_team_leave(exec_team_wgb *b)
 {
 	unsigned w = hal_fetch_add(&b->word, 1u << 16) + (1u << 16);
 	/* Our leaving may complete a round the others are waiting in. */
@@ -281,10 +306,18 @@ static struct exec_wg *hart_wg(void)
 	exec_hart *h = exec_self();
 	if (!h->wg) {
 		h->wg = hal_heap_alloc(sizeof(struct exec_wg), 64);
-		h->fiber_arena =
-			hal_heap_alloc((size_t)exec_dev.fiber_arena_size *
-					       exec_dev.fiber_stack_scale,
-				       16);
+		/* With a guard below it: a work-item that overflows the
+		 * lowest stack faults there (isolation, fault.c). */
+		char *a = hal_heap_alloc(
+			(size_t)exec_dev.fiber_arena_size *
+					exec_dev.fiber_stack_scale +
+				EXEC_GUARD_BYTES,
+			EXEC_GUARD_BYTES);
+		if (a) {
+			h->arena_guard = (uintptr_t)a;
+			h->fiber_arena = a + EXEC_GUARD_BYTES;
+			h->iso_gen = 0; /* the PMP needs the new guard */
+		}
 	}
 	return h->wg;
 }
@@ -298,7 +331,7 @@ static void run_fibers(exec_instance *inst, hp_group *g, const size_t base[3],
 		exec_fault(inst, HP_OUT_OF_RESOURCES,
 			   "no memory left for work-item stacks");
 		if (wgb)
-			team_leave(wgb);
+			exec_team_leave(wgb);
 		return;
 	}
 	const hp_kernel *k = inst->k;
@@ -338,7 +371,7 @@ static void run_fibers(exec_instance *inst, hp_group *g, const size_t base[3],
 		hal_context_switch(&wg->main, &wg->fibers[0].ctx);
 	}
 	if (wgb)
-		team_leave(wgb);
+		exec_team_leave(wgb);
 }
 
 /* Sizes of group g->group_id (remainder groups are smaller). */
@@ -422,6 +455,7 @@ void exec_wg_run_range(exec_instance *inst, size_t start, size_t end,
 	g.group_id[1] = start / n0 % n1;
 	g.group_id[2] = start / (n0 * n1);
 	group_sizes(&g, l);
+	exec_self()->kgroup = &g; /* for a fault report */
 	if (!k->uses_barriers && k->row && l->local_size[1] == 1 &&
 	    l->local_size[2] == 1) {
 		run_range_rows1(&g, k->row, inst->args, end - start);
@@ -471,6 +505,7 @@ void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
 	g.local_mem = local_mem;
 	g.wg = NULL;
 	g.inst = inst;
+	exec_self()->kgroup = &g; /* for a fault report */
 
 	/* This hart's share: whole sub-groups [lo, hi). */
 	size_t lo = (size_t)rank * g.num_sub_groups / team * s;

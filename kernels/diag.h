@@ -88,4 +88,12 @@ enum {
 #define HP_SG_OUTS (HP_SG_BARRIER + 1)
 typedef uint64_t hp_sg_record[HP_SG_OUTS];
 
+/** The fault kernels (firmware only, docs/faults.md): every work-item
+ * writes out[glin] = 1, except the one with global linear id `victim`,
+ * which faults (or hangs) instead. */
+typedef struct {
+	uint64_t out; /**< uint32_t[items] */
+	uint64_t victim;
+} hp_fault_args;
+
 #endif

@@ -6,3 +6,5 @@ kernels-srcs := kernels/registry.c kernels/ids.c kernels/barrier_rotate.c \
 kernels-srcs += kernels/vec.c kernels/sgemm.c kernels/reduce.c \
                 kernels/scan.c kernels/histogram.c kernels/transpose.c \
                 kernels/conv2d.c kernels/bitonic.c kernels/mandelbrot.c
+# Firmware only: kernels that fault on purpose (kernels/fault.c).
+kernels-fw-srcs := kernels/fault.c

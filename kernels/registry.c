@@ -28,6 +28,17 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_conv2d,
 	&hp_kernel_bitonic,
 	&hp_kernel_mandelbrot,
+#if defined(__riscv)
+	/* Kernels that fault on purpose (the fault-containment tests); not
+	 * in the host build, where a fault is the test process's own. */
+	&hp_kernel_fault_illegal,
+	&hp_kernel_fault_load,
+	&hp_kernel_fault_store,
+	&hp_kernel_fault_misaligned,
+	&hp_kernel_fault_ebreak,
+	&hp_kernel_fault_stack,
+	&hp_kernel_hang,
+#endif
 	NULL,
 };
 

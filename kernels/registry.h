@@ -17,6 +17,11 @@ extern const hp_kernel hp_kernel_vadd, hp_kernel_saxpy, hp_kernel_sgemm_naive,
 	hp_kernel_mandelbrot;
 
 /** Every registered kernel, NULL-terminated. */
+#if defined(__riscv)
+extern const hp_kernel hp_kernel_fault_illegal, hp_kernel_fault_load,
+	hp_kernel_fault_store, hp_kernel_fault_misaligned,
+	hp_kernel_fault_ebreak, hp_kernel_fault_stack, hp_kernel_hang;
+#endif
 extern const hp_kernel *const hp_kernel_registry[];
 
 /** The kernel called @p name, or NULL. */

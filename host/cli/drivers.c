@@ -588,6 +588,29 @@ static int spin_check(run_ctx *c)
 	return rc;
 }
 
+/* ---- the fault kernels (firmware only; docs/faults.md) ---- */
+
+static int fault_prepare(run_ctx *c, void *args, uint32_t *size)
+{
+	hp_fault_args *a = args;
+	a->victim = run_arg(c, "victim", 0);
+	NEED_BUF(c, held_items(c) * sizeof(uint32_t), &a->out);
+	*size = sizeof(*a);
+	return 0;
+}
+
+#define FAULT_DRIVER(var, name, what)                                          \
+	static const run_driver var = {                                        \
+		name, what " on purpose in work-item --arg victim=N",          \
+		fault_prepare, nothing_to_check, NULL}
+FAULT_DRIVER(d_fault_illegal, "fault_illegal", "an illegal instruction");
+FAULT_DRIVER(d_fault_load, "fault_load", "a load from the mailbox rings");
+FAULT_DRIVER(d_fault_store, "fault_store", "a store into firmware code");
+FAULT_DRIVER(d_fault_misaligned, "fault_misaligned", "a misaligned atomic");
+FAULT_DRIVER(d_fault_ebreak, "fault_ebreak", "ebreak");
+FAULT_DRIVER(d_fault_stack, "fault_stack", "recursion past its stack");
+FAULT_DRIVER(d_hang, "hang", "an endless loop (use --timeout-us)");
+
 static const run_driver d_empty = {"empty", "does nothing (round trips)",
 				   empty_prepare, nothing_to_check, NULL};
 static const run_driver d_ids = {"ids",
@@ -624,12 +647,37 @@ static const run_driver d_spin = {"spin",
 				  spin_prepare, spin_check, NULL};
 
 const run_driver *const run_drivers[] = {
-	&d_empty,	&d_ids,		  &d_wg_count,	    &d_rotate,
-	&d_sg,		&d_copy,	  &d_fill,	    &d_tally,
-	&d_affine,	&d_add,		  &d_spin,	    &run_vadd,
-	&run_saxpy,	&run_sgemm_naive, &run_sgemm_tiled, &run_reduce_wg,
-	&run_reduce_sg, &run_scan,	  &run_histogram,   &run_transpose,
-	&run_conv2d,	&run_bitonic,	  &run_mandelbrot,  NULL,
+	&d_empty,
+	&d_ids,
+	&d_wg_count,
+	&d_rotate,
+	&d_sg,
+	&d_copy,
+	&d_fill,
+	&d_tally,
+	&d_affine,
+	&d_add,
+	&d_spin,
+	&run_vadd,
+	&run_saxpy,
+	&run_sgemm_naive,
+	&run_sgemm_tiled,
+	&run_reduce_wg,
+	&run_reduce_sg,
+	&run_scan,
+	&run_histogram,
+	&run_transpose,
+	&run_conv2d,
+	&run_bitonic,
+	&run_mandelbrot,
+	&d_fault_illegal,
+	&d_fault_load,
+	&d_fault_store,
+	&d_fault_misaligned,
+	&d_fault_ebreak,
+	&d_fault_stack,
+	&d_hang,
+	NULL,
 };
 
 const run_driver *run_driver_find(const char *name)

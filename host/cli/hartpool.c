@@ -44,7 +44,7 @@ static const char usage[] =
 	"range options (ids, run):\n"
 	"  --global X[,Y[,Z]] --local X[,Y[,Z]] --offset X[,Y[,Z]]\n"
 	"  --work-dim N  --reqd-wg-size X,Y,Z  --uniform  --sub-group-size S\n"
-	"  --team-size T\n"
+	"  --team-size T  --timeout-us US (HP_TIMEOUT past it)\n"
 	"\n"
 	"run options:\n"
 	"  --arg NAME=VALUE   kernel parameter (see `hartpool run --list`)\n"
@@ -193,6 +193,9 @@ static int parse(int argc, char **argv, opts *o)
 		} else if (!strcmp(a, "--team-size")) {
 			VALUE();
 			o->r.team_size = (uint32_t)strtoul(v, NULL, 0);
+		} else if (!strcmp(a, "--timeout-us")) {
+			VALUE();
+			o->r.timeout_us = strtoull(v, NULL, 0);
 		} else if (!strcmp(a, "--arg")) {
 			VALUE();
 			if (o->num_args == 32 || !strchr(v, '='))

@@ -169,7 +169,8 @@ static hp_ndrange seq_range(const run_ctx *c, uint64_t global, uint64_t local)
 			.local = {local ? local : 1, 1, 1},
 			.local_given = local != 0,
 			.sub_group_size = c->r.sub_group_size,
-			.team_size = c->r.team_size};
+			.team_size = c->r.team_size,
+			.timeout_us = c->r.timeout_us};
 	return r;
 }
 

@@ -92,6 +92,10 @@ int hp_kernel_find(const hp_device *d, const char *name, uint32_t *id);
 
 /** Claim a free device queue (one left by a dead process counts as free). */
 int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out);
+/** Time limit for every kernel enqueued on @p q from now on whose
+ * hp_ndrange.timeout_us is 0 (0: none, the default). A kernel still
+ * running past it is stopped on the device and ends with HP_TIMEOUT. */
+void hp_queue_set_timeout(hp_queue *q, uint64_t timeout_us);
 /** Wait for the queue's commands, then give it back. */
 int hp_queue_release(hp_queue *q);
 unsigned hp_queue_id(const hp_queue *q);
@@ -106,6 +110,9 @@ typedef struct hp_ndrange {
 	uint32_t reqd[3]; /**< as if reqd_work_group_size(); 0 = no */
 	uint32_t sub_group_size;
 	uint32_t team_size;
+	/** Time limit in microseconds from the start of the kernel's first
+	 * work-group (HP_TIMEOUT past it); 0: the queue's default. */
+	uint64_t timeout_us;
 } hp_ndrange;
 
 /** Launch @p kernel over @p r with the argument block @p args. The event
@@ -136,6 +143,12 @@ typedef struct hp_event_info {
 	uint32_t local[3];
 	uint32_t hart;
 	uint64_t result;
+	/** HP_KERNEL_FAULT / HP_TIMEOUT: where the device stopped the kernel
+	 * (the first fault; hp_completion in hartpool/mbox.h). */
+	uint64_t fault_pc, fault_addr;
+	uint32_t fault_cause; /**< mcause; bit 31: an interrupt (timer) */
+	uint32_t fault_hart;
+	uint32_t fault_group[3];
 } hp_event_info;
 
 /** 0 with @p info filled if @p ev is complete, 1 if it is not yet, or an

@@ -39,6 +39,7 @@ struct hp_queue {
 	unsigned id, flags;
 	uint64_t next; /* index of the next packet */
 	uint64_t qaddr, ring, kernarg, comp;
+	uint64_t timeout_us; /* default time limit of its kernels */
 };
 
 struct hp_device {
@@ -570,6 +571,11 @@ unsigned hp_queue_id(const hp_queue *q)
 	return q->id;
 }
 
+void hp_queue_set_timeout(hp_queue *q, uint64_t timeout_us)
+{
+	q->timeout_us = timeout_us;
+}
+
 int hp_queue_release(hp_queue *q)
 {
 	hp_device *d = q->d;
@@ -643,6 +649,12 @@ int hp_event_query(hp_device *d, hp_event ev, hp_event_info *info)
 		memcpy(info->local, r.local, sizeof(info->local));
 		info->hart = r.hart;
 		info->result = r.result;
+		info->fault_pc = r.fault_pc;
+		info->fault_addr = r.fault_addr;
+		info->fault_cause = r.fault_cause;
+		info->fault_hart = r.fault_hart;
+		memcpy(info->fault_group, r.fault_group,
+		       sizeof(info->fault_group));
 	}
 	return 0;
 }
@@ -819,6 +831,7 @@ int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 	ka.args_size = args_size;
 	ka.sub_group_size = sat16(r->sub_group_size);
 	ka.team_size = r->team_size;
+	ka.timeout_us = r->timeout_us ? r->timeout_us : q->timeout_us;
 	memcpy(ka.reqd, r->reqd, sizeof(ka.reqd));
 	if (args_size)
 		memcpy(ka.args, args, args_size);

@@ -65,7 +65,7 @@
 
 #define HP_MBOX_MAGIC 0x4c4f4f5054524148ull /* "HARTPOOL" */
 /** Incremented on every incompatible change of this file. */
-#define HP_MBOX_VERSION 1u
+#define HP_MBOX_VERSION 2u
 
 /** Queues per device, packets per queue (a power of two). */
 #define HP_MBOX_QUEUES 16u
@@ -171,13 +171,16 @@ typedef struct hp_kernarg {
 	uint16_t sub_group_size; /**< 0: the kernel's or the board's */
 	uint32_t reqd[3];	 /**< as if reqd_work_group_size; 0: no */
 	uint32_t team_size;	 /**< harts sharing a work-group (0, 1) */
-	uint64_t timeout_us;	 /**< reserved (watchdog), 0 */
+	/** Time limit from the start of the kernel's first work-group; 0:
+	 * none. Past it the harts running the kernel are interrupted and
+	 * the command completes with HP_TIMEOUT. */
+	uint64_t timeout_us;
 	uint64_t wait[HP_MBOX_MAX_WAIT]; /**< events to wait for */
 	uint8_t reserved[32];
 	uint8_t args[HP_MBOX_ARGS_MAX];
 } hp_kernarg;
 
-/* ---- completion records (192 bytes) ---- */
+/* ---- completion records (256 bytes) ---- */
 
 typedef struct hp_completion {
 	/** packet index + 1 once complete; stored last, with release. */
@@ -193,6 +196,15 @@ typedef struct hp_completion {
 	uint32_t local[3]; /**< the work-group size used */
 	uint32_t reserved;
 	char detail[112]; /**< what was wrong, NUL-terminated, or "" */
+	/* HP_KERNEL_FAULT and HP_TIMEOUT: where the kernel was stopped (the
+	 * first fault of the command; the other harts' work is cancelled). */
+	uint64_t fault_pc;	 /**< address of the faulting instruction */
+	uint64_t fault_addr;	 /**< mtval: the bad address, or 0 */
+	uint32_t fault_cause;	 /**< mcause (bit 31: an interrupt) */
+	uint32_t fault_hart;	 /**< hart index it happened on */
+	uint32_t fault_group[3]; /**< work-group id */
+	uint32_t fault_reserved;
+	uint8_t reserved2[24];
 } hp_completion;
 
 /* ---- device description ---- */
@@ -282,7 +294,7 @@ HP_MBOX_ASSERT_(sizeof(hp_packet) == 64, "packets are 64 bytes");
 HP_MBOX_ASSERT_(sizeof(hp_packet_dispatch) == 64, "dispatch packet size");
 HP_MBOX_ASSERT_(sizeof(hp_packet_barrier) == 64, "barrier packet size");
 HP_MBOX_ASSERT_(sizeof(hp_packet_mem) == 64, "memory packet size");
-HP_MBOX_ASSERT_(sizeof(hp_completion) == 192, "completion record size");
+HP_MBOX_ASSERT_(sizeof(hp_completion) == 256, "completion record size");
 HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 512, "kernarg block size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_queue) == 128, "queue size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_kernel) == 64, "kernel row size");

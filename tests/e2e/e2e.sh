@@ -175,7 +175,7 @@ t_robust() {
 	# Version mismatch: the header's version word (offset 8) changed.
 	printf '\x63\x00\x00\x00' | dd of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
 	expect_error "version mismatch" "$HP" info --connect "$conn"
-	printf '\x01\x00\x00\x00' | dd of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
+	printf '\x02\x00\x00\x00' | dd of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
 	"$HP" info --connect "$conn" | grep -qx "harts: 2" || fail "info after restoring the version"
 	# QEMU killed: the RAM file is still there, the device is not.
 	qpid=$(cat "$path.pid")
@@ -186,6 +186,42 @@ t_robust() {
 	rm -f "$path" "$path".*
 	conn=""
 	expect_error HP_ "$HP" info --connect "shm:/dev/shm/no-such-hartpool"
+}
+
+# Fault containment (docs/faults.md): each fault kernel ends with its error,
+# naming the cause, and a checked kernel on the same device follows; a hung
+# kernel is stopped by its time limit. Both boards, isolation on (the
+# default), then off.
+t_faults() {
+	local board k want out
+	for board in qemu-virt qemu-virt32; do
+		up --board "$board" --harts 4
+		for k in "fault_illegal:illegal instruction" \
+			"fault_load:load access fault at .* address 0x90004000" \
+			"fault_store:store/AMO access fault at .* address 0x80000000" \
+			"fault_misaligned:store/AMO address misaligned" \
+			"fault_ebreak:breakpoint" "fault_stack:store/AMO access fault"; do
+			want=${k#*:}
+			k=${k%%:*}
+			out=$(expect_error HP_KERNEL_FAULT "$HP" run "$k" --global 64 --arg victim=37 --connect "$conn") || exit 1
+			echo "$out"
+			grep -Eq "$want.*, hart [0-9], group \(7,0,0\)" <<<"$out" || fail "$board $k: '$out' lacks '$want'"
+			"$HP" run vadd --global 1000 --check --connect "$conn" >/dev/null || fail "$board: vadd after $k"
+		done
+		out=$(expect_error HP_TIMEOUT "$HP" run hang --global 16 --arg victim=3 --timeout-us 200000 --connect "$conn") || exit 1
+		echo "$out"
+		grep -q "group (3,0,0)" <<<"$out" || fail "$board hang: $out"
+		"$HP" run sgemm_tiled --check --connect "$conn" >/dev/null || fail "$board: sgemm_tiled after hang"
+		"$HP" run ids --global 20,9,7 --team-size 2 --timeout-us 5000000 --check --connect "$conn" >/dev/null ||
+			fail "$board: team kernel under a time limit"
+		down
+	done
+	# Isolation off: traps are still contained, wild accesses are not.
+	up --harts 2 --append hartpool.isolation=0
+	expect_error HP_KERNEL_FAULT "$HP" run fault_illegal --global 8 --connect "$conn"
+	"$HP" run fault_load --global 8 --connect "$conn" >/dev/null || fail "fault_load with isolation off"
+	"$HP" run wg_count --global 99,5 --check --connect "$conn" >/dev/null || fail "wg_count, isolation off"
+	down
 }
 
 # The serial transport through QEMU's UART chardev, with garbage injected
@@ -262,7 +298,7 @@ t_library() {
 	down
 }
 
-tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust serial"
+tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust faults serial"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Kernels that fault on purpose, for the fault-containment tests
+ * (docs/faults.md). Every work-item writes out[glin] = 1 except the victim
+ * (global linear id `victim`), which does the bad thing instead. The
+ * command must end with HP_KERNEL_FAULT (HP_TIMEOUT for hang) and the
+ * device must go on serving.
+ */
+#include "diag.h"
+#include <board.h>
+#include <hartpool/kernel.h>
+
+#define FAULT_KERNEL(name, bad)                                                \
+	HP_KERNEL(name, const hp_item *it, const void *args)                   \
+	{                                                                      \
+		const hp_fault_args *a = args;                                 \
+		size_t i = hp_global_linear_id(it);                            \
+		uint32_t *out = (uint32_t *)(uintptr_t)a->out;                 \
+		if (i == a->victim) {                                          \
+			bad;                                                   \
+		}                                                              \
+		out[i] = 1;                                                    \
+	}                                                                      \
+	HP_REGISTER(                                                           \
+		name, .args_size = sizeof(hp_fault_args),                      \
+		HP_BUFFERS(HP_BUF(hp_fault_args, out, uint32_t, ITEMS, 0)))
+
+/* An all-zero word is an illegal instruction on every RISC-V. */
+FAULT_KERNEL(fault_illegal, __asm__ volatile(".4byte 0" ::: "memory"));
+
+/* Reads the mailbox rings: firmware memory no kernel may touch. */
+FAULT_KERNEL(fault_load, {
+	volatile uint32_t *p =
+		(volatile uint32_t *)(uintptr_t)(BOARD_MBOX_BASE + 16384);
+	out[i] = *p;
+});
+
+/* Writes the firmware's code (its own first instruction). */
+FAULT_KERNEL(fault_store, {
+	extern char _start[];
+	*(volatile uint32_t *)(uintptr_t)_start = 0;
+});
+
+/* An atomic on an address that is not 4-byte aligned. */
+FAULT_KERNEL(fault_misaligned, {
+	uint32_t *p = (uint32_t *)((uintptr_t)(out + i) + 1);
+	__atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
+});
+
+FAULT_KERNEL(fault_ebreak, __asm__ volatile("ebreak" ::: "memory"));
+
+/* Spins until the watchdog stops it. */
+FAULT_KERNEL(hang, for (;;) __asm__ volatile("" ::: "memory"));
+
+/* Recursion far past the work-item's stack (a fiber: the kernel says it
+ * uses barriers). Each level keeps a page on its stack. */
+static __attribute__((noinline)) unsigned deep(volatile uint32_t *p, unsigned n)
+{
+	volatile unsigned pad[256];
+	pad[n % 256] = n;
+	if (n == 0)
+		return pad[0];
+	return deep(p, n - 1) + pad[(n * 7) % 256];
+}
+
+HP_KERNEL(fault_stack, const hp_item *it, const void *args)
+{
+	const hp_fault_args *a = args;
+	size_t i = hp_global_linear_id(it);
+	uint32_t *out = (uint32_t *)(uintptr_t)a->out;
+	hp_barrier(it);
+	if (i == a->victim)
+		out[i] = deep(out + i, 1u << 20);
+	else
+		out[i] = 1;
+}
+HP_REGISTER(fault_stack, .args_size = sizeof(hp_fault_args),
+	    .uses_barriers = true,
+	    HP_BUFFERS(HP_BUF(hp_fault_args, out, uint32_t, ITEMS, 0)));
