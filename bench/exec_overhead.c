@@ -21,6 +21,7 @@
 #include "exec.h"
 #include <boot/app.h>
 #include <hal/console.h>
+#include <hal/fdt.h>
 #include <hal/hart.h>
 
 #define REPS 7
@@ -130,6 +131,14 @@ int app_main(void)
 {
 	if (!exec_start(boot_barrier_all, false))
 		return 0;
+	/* -append hartpool.isolation=0: kernels without PMP checks (the
+	 * cost of isolation is the difference). */
+	unsigned long iso = 1;
+	if (boot_bootargs)
+		fdt_bootarg_uint(boot_bootargs, boot_bootargs_len,
+				 "hartpool.isolation", &iso);
+	exec_dev.isolation = iso != 0;
+	hal_printf("bench exec: isolation %s\n", iso ? "on" : "off");
 	extern const hp_kernel hp_kernel_b_fiber, hp_kernel_b_barrier16;
 	if (hal_hart_num() == 2) {
 		/* Run on 2 harts (minstret then sums both): a work-group spread
