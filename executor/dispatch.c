@@ -23,7 +23,7 @@
 #include <hartpool/mbox.h>
 #include <string.h>
 
-#define FIRMWARE_NAME "hartpool mbox v1"
+#define FIRMWARE_NAME "hartpool mbox v2"
 
 /* Doorbell checks: every DISPATCH_FAST_US while packets keep arriving
  * (within DISPATCH_BUSY_WINDOW_US of the last one), else every poll_us. */

@@ -11,7 +11,6 @@ extern char __text_start[], __rodata_end[], __stacks_start[], __stacks_end[];
 #define PMP_X 0x04u
 #define PMP_TOR 0x08u
 #define PMP_NAPOT 0x18u
-#define PMP_ENTRIES 11u /* used below; QEMU's virt harts have 16 */
 
 #define write_pmpaddr(n, v) csr_write(pmpaddr##n, (v))
 
@@ -36,8 +35,8 @@ static void set_cfg(unsigned long cfg[3], unsigned i, unsigned v)
 
 bool hal_isolation_setup(const hal_range *deny, unsigned n)
 {
-	/* Does the hart have PMP_ENTRIES entries? (WARL: unimplemented
-	 * ones read back 0.) */
+	/* The layout below uses entries 0-10 (QEMU's virt harts have 16):
+	 * does entry 10 exist? (WARL: unimplemented ones read back 0.) */
 	write_pmpaddr(10, ~0UL);
 	if (csr_read(pmpaddr10) == 0 || n > 4)
 		return false;

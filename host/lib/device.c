@@ -810,6 +810,17 @@ static uint16_t sat16(uint64_t v)
 	return v > 0xffff ? 0xffff : (uint16_t)v;
 }
 
+/* A kernarg block's header (no arguments yet) with the wait list. */
+static int kernarg_init(hp_queue *q, const hp_event *wait, unsigned num_wait,
+			hp_kernarg *ka)
+{
+	memset(ka, 0, offsetof(hp_kernarg, args));
+	unsigned m;
+	int rc = prune_wait(q->d, wait, num_wait, ka->wait, &m);
+	ka->num_wait = (uint16_t)m;
+	return rc;
+}
+
 int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 		      const void *args, uint32_t args_size,
 		      const hp_event *wait, unsigned num_wait, hp_event *ev)
@@ -822,12 +833,9 @@ int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 		return fail(HP_INVALID_WORK_DIMENSION,
 			    "work_dim %u is not 1, 2 or 3", r->work_dim);
 	hp_kernarg ka;
-	memset(&ka, 0, offsetof(hp_kernarg, args));
-	unsigned m;
-	int rc = prune_wait(q->d, wait, num_wait, ka.wait, &m);
+	int rc = kernarg_init(q, wait, num_wait, &ka);
 	if (rc)
 		return rc;
-	ka.num_wait = (uint16_t)m;
 	ka.args_size = args_size;
 	ka.sub_group_size = sat16(r->sub_group_size);
 	ka.team_size = r->team_size;
@@ -882,13 +890,8 @@ static int mem_packet(hp_queue *q, hp_packet *p, const hp_event *wait,
 		      unsigned num_wait, hp_event *ev)
 {
 	hp_kernarg ka;
-	memset(&ka, 0, offsetof(hp_kernarg, args));
-	unsigned m;
-	int rc = prune_wait(q->d, wait, num_wait, ka.wait, &m);
-	if (rc)
-		return rc;
-	ka.num_wait = (uint16_t)m;
-	return submit(q, p, &ka, offsetof(hp_kernarg, args), ev);
+	int rc = kernarg_init(q, wait, num_wait, &ka);
+	return rc ? rc : submit(q, p, &ka, offsetof(hp_kernarg, args), ev);
 }
 
 int hp_enqueue_copy(hp_queue *q, hp_buffer dst, hp_buffer src, uint64_t size,
