@@ -33,7 +33,7 @@ HP_KERNEL(b_empty, const hp_item *it, const void *args)
 }
 HP_REGISTER(b_empty);
 
-static volatile size_t sink;
+static HP_KERNEL_DATA volatile size_t sink;
 
 HP_KERNEL(b_touch, const hp_item *it, const void *args)
 {

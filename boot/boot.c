@@ -21,7 +21,7 @@ extern unsigned hal_hart_found, hal_hart_used;
 
 /* Linker symbols (linker/common.ld). */
 extern char __data_start[], __data_end[], __data_load[];
-extern char __bss_start[], __bss_end[];
+extern char __bss_start[], __bss_end[], __kdata_start[], __kdata_end[];
 extern char __tdata_start[], __tdata_end[], __tbss_start[], __tbss_end[];
 extern char __hart_tls_start[], __hart_tls_stride[];
 
@@ -69,6 +69,7 @@ void boot_init(unsigned long hart_id, const void *dtb)
 		memcpy(__data_start, __data_load,
 		       (size_t)(__data_end - __data_start));
 	memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
+	memset(__kdata_start, 0, (size_t)(__kdata_end - __kdata_start));
 
 	hal_console_init();
 	boot_time_start = hal_timer_now();
@@ -153,11 +154,13 @@ app_trap_hook(boot_trap_frame *frame, unsigned long cause, unsigned long tval)
 void boot_trap_redirect(boot_trap_frame *f, void (*fn)(void *, int), void *a0,
 			int a1)
 {
-	unsigned long gp;
+	unsigned long gp, tp;
 	__asm__("mv %0, gp" : "=r"(gp));
+	__asm__("mv %0, tp" : "=r"(tp));
 	f->x[0] = (unsigned long)fn;
 	f->x[2] = (unsigned long)f; /* the trap stack below the frame */
 	f->x[3] = gp;
+	f->x[4] = tp; /* the firmware's: U-mode code may have changed it */
 	f->x[10] = (unsigned long)a0;
 	f->x[11] = (unsigned long)(long)a1;
 	/* mret to M-mode with MIE = MPIE = 0 and no MPRV. */

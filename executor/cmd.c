@@ -193,6 +193,9 @@ static int validate(exec_cmd *c)
 	const hp_kernel *k = c->kernel;
 	if (k && k->args_size && (!c->args || c->args_size != k->args_size))
 		return HP_INVALID_KERNEL_ARGS;
+	/* Kernels get a copy (exec_kview). */
+	if (c->args && c->args_size > EXEC_ARGS_MAX)
+		return HP_INVALID_KERNEL_ARGS;
 	if (c->num_wait > EXEC_MAX_WAIT || (c->num_wait && !c->wait_list))
 		return HP_INVALID_EVENT_WAIT_LIST;
 	for (unsigned i = 0; i < c->num_wait; i++)

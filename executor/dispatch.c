@@ -761,11 +761,10 @@ int dispatch_init(const dispatch_config *cfg)
 	D.cfg = *cfg;
 	if (!D.cfg.poll_us)
 		D.cfg.poll_us = 1000;
-	/* Kernels never touch the rings (with isolation on, they fault). */
-	if (!(cfg->mbox_size & (cfg->mbox_size - 1)) &&
-	    !(cfg->mbox_addr & (cfg->mbox_size - 1)))
-		exec_isolation_deny((uintptr_t)cfg->mbox_addr,
-				    (uintptr_t)cfg->mbox_size);
+	/* Kernels reach the device buffers, never the rings (with isolation
+	 * on, those are out of their reach: a touch faults). */
+	exec_isolation_allow((uintptr_t)cfg->buf_base,
+			     (uintptr_t)cfg->buf_size);
 	uint8_t *base = ptr(cfg->mbox_addr);
 	memset(base, 0, OFF_RINGS + HP_MBOX_QUEUES * QUEUE_BYTES);
 	D.hdr = (hp_mbox_header *)base;
@@ -804,7 +803,7 @@ int dispatch_init(const dispatch_config *cfg)
 		q->busy = false;
 		q->xq = (exec_queue){0};
 		if (!q->slots)
-			q->slots = hal_heap_alloc(
+			q->slots = hal_heap_alloc_private(
 				HP_MBOX_RING_SIZE * sizeof(dslot), 64);
 		if (!q->slots)
 			return HP_OUT_OF_RESOURCES;

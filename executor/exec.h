@@ -250,9 +250,15 @@ void exec_idle_until(uint64_t deadline);
 struct hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 				     unsigned long tval);
 
-/** With isolation on, kernels get no access to [base, base + size) (a
- * power of two, aligned; at most 2 such ranges): e.g. the mailbox rings. */
-void exec_isolation_deny(uintptr_t base, uintptr_t size);
+/** For a U-mode kernel's sleep (ecall): NULL, or -- when the running
+ * kernel is past its time limit -- the recovery point, HP_TIMEOUT recorded
+ * at @p pc. */
+struct hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc);
+
+/** With isolation on, kernels may also read and write [base, base + size)
+ * (the device buffer heap; one range, the last one given wins). Kernels
+ * always reach the kernel-visible heap (hal_heap_alloc()). */
+void exec_isolation_allow(uintptr_t base, uintptr_t size);
 
 /* ---- statistics (for tests and benchmarks) ---- */
 

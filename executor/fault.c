@@ -10,6 +10,7 @@
  * stops the run (boot's report).
  */
 #include "internal.h"
+#include <hal/heap.h>
 #include <hal/isolation.h>
 #include <hal/timer.h>
 #include <stdio.h>
@@ -25,6 +26,11 @@ static const char *cause_text(unsigned long cause)
 		"load access fault",
 		"store/AMO address misaligned",
 		"store/AMO access fault",
+		"environment call (ecall) from U-mode",
+		"environment call (ecall) from S-mode",
+		"exception 10",
+		"environment call (ecall) from M-mode",
+		"instruction page fault",
 	};
 	if (cause < sizeof(names) / sizeof(names[0]))
 		return names[cause];
@@ -47,8 +53,13 @@ static void record(exec_hart *h, int code, unsigned long cause,
 	f->pc = pc;
 	f->addr = tval;
 	f->hart = hal_hart_idx();
+	/* The running group: a pointer kernel code keeps (in U-mode it is
+	 * on the kernel stack, so kernel code could have changed it). */
+	const hp_group *g = h->u->group;
+	if (g && h->iso_on && !hal_user_heap_has((uintptr_t)g, sizeof(*g)))
+		g = NULL;
 	for (unsigned d = 0; d < 3; d++)
-		f->group[d] = h->kgroup ? (uint32_t)h->kgroup->group_id[d] : 0;
+		f->group[d] = g ? (uint32_t)g->group_id[d] : 0;
 	if (code == HP_TIMEOUT)
 		snprintf(inst->fault_text, sizeof(inst->fault_text),
 			 "ran past its time limit: stopped at pc 0x%lx on "
@@ -88,65 +99,135 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 		record(h, HP_KERNEL_FAULT, cause, pc, tval);
 	}
 	h->kinst = NULL;
+	h->u->user = false; /* the recovery runs in M-mode */
 	return &h->kjmp;
 }
 
-/* Ranges no kernel may touch (besides each hart's guards), and a
- * generation that makes every hart reprogram its PMP when they change. */
-static hal_range iso_deny[2];
-static unsigned iso_num, iso_gen = 1;
-
-void exec_isolation_deny(uintptr_t base, uintptr_t size)
+hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc)
 {
-	if (iso_num < 2)
-		iso_deny[iso_num++] = (hal_range){base, size};
+	exec_hart *h = exec_self();
+	exec_instance *inst = h->kinst;
+	if (!inst || !past_deadline(inst))
+		return NULL;
+	record(h, HP_TIMEOUT, CAUSE_IRQ | 7, pc, 0);
+	h->kinst = NULL;
+	h->u->user = false;
+	return &h->kjmp;
+}
+
+/* The device buffers kernels may use, and a generation that makes every
+ * hart reprogram its PMP when they change. */
+static hal_range iso_allow;
+static unsigned iso_gen = 1;
+
+void exec_isolation_allow(uintptr_t base, uintptr_t size)
+{
+	iso_allow = (hal_range){base, size};
 	hal_fetch_add(&iso_gen, 1u);
 }
 
 static void iso_program(exec_hart *h, unsigned gen)
 {
-	hal_range r[4];
+	hal_range r[2];
 	unsigned n = 0;
-	for (unsigned i = 0; i < iso_num; i++)
-		r[n++] = iso_deny[i];
-	uintptr_t lo, hi;
-	hal_isolation_own_stack(&lo, &hi);
-	if (lo != hi)
-		r[n++] = (hal_range){lo, EXEC_GUARD_BYTES};
+	r[n++] = (hal_range){(uintptr_t)h->ustack, EXEC_USTACK_GUARD};
 	if (h->arena_guard)
 		r[n++] = (hal_range){h->arena_guard, EXEC_GUARD_BYTES};
-	h->iso_ok = hal_isolation_setup(r, n);
+	h->iso_ok = hal_isolation_setup(r, n, &iso_allow, iso_allow.size != 0);
 	h->iso_gen = gen;
 }
 
-void exec_kernel_enter(exec_hart *h, exec_instance *inst)
+/* The hart's kernel stack, with a no-access guard below it. */
+static bool ustack_ready(exec_hart *h)
 {
-	h->kgroup = NULL;
+	if (!h->ustack) {
+		h->ustack =
+			hal_heap_alloc(EXEC_USTACK_GUARD + EXEC_USTACK_BYTES,
+				       EXEC_USTACK_GUARD);
+		h->iso_gen = 0; /* the PMP needs the guard */
+	}
+	return h->ustack != NULL;
+}
+
+exec_ucall *exec_kernel_enter(exec_hart *h, exec_instance *inst)
+{
+	exec_ucall *u = h->u;
 	h->kcur = inst;
 	h->kinst = inst;
-	if (inst->deadline)
-		hal_watchdog_arm(inst->deadline);
-	if (exec_dev.isolation) {
+	u->kv = inst->kv;
+	u->group = NULL;
+	u->wg = NULL;
+	if (inst->k->uses_barriers && exec_fibers_prepare(h)) {
+		const hp_kernel *k = inst->k;
+		size_t stack = k->stack_bytes ? k->stack_bytes
+					      : exec_dev.fiber_stack_default;
+		u->wg = h->wg;
+		u->arena = h->fiber_arena;
+		u->stack =
+			(stack * exec_dev.fiber_stack_scale + 15) & ~(size_t)15;
+	}
+	bool user = false;
+	if (exec_dev.isolation && ustack_ready(h)) {
 		unsigned gen = hal_load_acquire(&iso_gen);
 		if (h->iso_gen != gen)
 			iso_program(h, gen);
-		if (h->iso_ok) {
-			h->iso_on = true;
-			hal_isolation_enter();
-		}
+		user = h->iso_ok;
 	}
+	h->iso_on = user;
+	u->user = user;
+	h->armed = inst->deadline || user;
+	return u;
+}
+
+void exec_kernel_run(exec_hart *h)
+{
+	/* Armed only now that the recovery point exists. In U-mode every
+	 * interrupt but the watchdog's is masked (an enabled one would
+	 * trap there). */
+	if (h->armed)
+		hal_watchdog_arm(h->kcur->deadline);
+	/* h->iso_on, not u->user: kernel code on other harts can write
+	 * every exec_ucall. */
+	if (h->iso_on)
+		hal_user_call(exec_ucall_main, h->u,
+			      h->ustack + EXEC_USTACK_GUARD +
+				      EXEC_USTACK_BYTES);
+	else
+		exec_ucall_main(h->u);
+}
+
+/* A fault kernel code recorded in its kview: the code must be one the
+ * executor's own checks use, the detail text must be firmware rodata. */
+static void take_kv_fault(exec_instance *inst, bool user)
+{
+	exec_kview *kv = inst->kv;
+	int code = hal_load_relaxed(&kv->fault);
+	if (!code)
+		return;
+	/* The hart that recorded it may not have stored the text yet: it
+	 * reports the fault itself when it leaves. */
+	const char *detail = hal_load_acquire(&kv->detail);
+	if (!detail)
+		return;
+	if (code != HP_OUT_OF_RESOURCES)
+		code = HP_KERNEL_FAULT;
+	if (user && !hal_rodata_has((uintptr_t)detail))
+		detail = "a kernel fault (its detail text was overwritten)";
+	exec_fault(inst, code, detail);
 }
 
 void exec_kernel_leave(exec_hart *h)
 {
-	/* Also after a trap, which cleared kinst and left MIE and MPRV
-	 * off. */
-	if (h->iso_on) {
-		hal_isolation_leave();
-		h->iso_on = false;
-	}
-	if (h->kcur->deadline)
+	/* Also after a trap, which cleared kinst and left MIE off; the hart
+	 * is in M-mode again either way. */
+	bool user = h->iso_on;
+	h->u->user = false;
+	h->iso_on = false;
+	if (h->armed) {
 		hal_watchdog_disarm();
+		h->armed = false;
+	}
+	take_kv_fault(h->kcur, user);
 	h->kinst = NULL;
 	h->kcur = NULL;
 }

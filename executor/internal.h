@@ -11,6 +11,13 @@
 #define EXEC_MAX_INSTANCES 16
 /* No-access guard below stacks (isolation; a power of two). */
 #define EXEC_GUARD_BYTES 256
+/* A hart's stack for kernels in U-mode (kernel-visible heap), with a
+ * no-access guard below it as large as a page: a frame of a few KiB
+ * cannot step over it. */
+#define EXEC_USTACK_BYTES 16384
+#define EXEC_USTACK_GUARD 4096
+/* Largest argument block a launch may carry (= the mailbox's). */
+#define EXEC_ARGS_MAX 384
 
 /* Team barrier inside one work-group spread over T harts. A hart whose
  * work-items have all returned "leaves"; a barrier round completes when
@@ -26,13 +33,46 @@ typedef struct exec_team_wgb {
 
 /* One team of an instance with team_size > 1. */
 typedef struct exec_team {
-	hal_barrier join;  /* all T harts, between work-groups */
-	size_t group;	   /* the group the leader claimed */
-	bool has_pending;  /* the leader's previous group is not counted */
-	unsigned finished; /* instance exhausted for this team */
-	unsigned decided;  /* TEAM_UNDECIDED, TEAM_IN or TEAM_OUT (CAS) */
-	exec_team_wgb wgb;
+	hal_barrier join;   /* all T harts, between work-groups */
+	size_t group;	    /* the group the leader claimed */
+	bool has_pending;   /* the leader's previous group is not counted */
+	unsigned finished;  /* instance exhausted for this team */
+	unsigned decided;   /* TEAM_UNDECIDED, TEAM_IN or TEAM_OUT (CAS) */
+	exec_team_wgb *wgb; /* kernel-visible heap: kernel code waits there */
 } exec_team;
+
+/*
+ * What kernel code sees of an instance. Kernels run in U-mode (fault.c,
+ * docs/faults.md) together with the executor code that runs work-groups
+ * (wg.c, subgroup.c), and that code reaches only kernel-visible memory:
+ * copies of the launch, the kernel descriptor and the arguments, made at
+ * launch. The firmware never trusts what it reads back from here: only
+ * `fault` (a checked error code) and `detail` (used only if it points into
+ * read-only data).
+ */
+typedef struct exec_kview {
+	hp_launch launch;
+	hp_kernel k;
+	int fault;
+	const char *detail;
+	const void *args; /* = argbuf, or NULL */
+	uint64_t argbuf[EXEC_ARGS_MAX / 8];
+} exec_kview;
+
+/* One call into kernel code on one hart (kernel-visible heap, one per
+ * hart): what wg.c runs, and what it needs besides the kview. */
+typedef struct exec_ucall {
+	exec_kview *kv;
+	size_t start, end;   /* groups [start, end); a team: start only */
+	unsigned rank, team; /* team > 0: a team member's share */
+	exec_team_wgb *wgb;  /* team barrier (NULL without a team) */
+	void *local_mem;
+	struct exec_wg *wg;    /* barrier kernels: fiber bookkeeping */
+	char *arena;	       /* ... and the work-items' stacks */
+	size_t stack;	       /* bytes per work-item stack */
+	bool user;	       /* in U-mode: waits and wakes are ecalls */
+	const hp_group *group; /* the running group, for fault reports */
+} exec_ucall;
 
 enum { INST_FREE = 0, INST_ACTIVE = 1 };
 enum { TEAM_UNDECIDED = 0, TEAM_IN = 1, TEAM_OUT = 2 };
@@ -52,6 +92,7 @@ typedef struct exec_instance {
 	exec_cmd *cmd;
 	const hp_kernel *k;
 	const void *args;
+	exec_kview *kv;		   /* kernel-visible copies */
 	const hp_launch *l;	   /* = &launch */
 	hp_launch launch;	   /* a copy: the command may go away first */
 	unsigned workers;	   /* harts (T = 1) or teams pulling groups */
@@ -73,41 +114,48 @@ typedef struct exec_hart {
 	exec_instance *kinst;
 	exec_instance *kcur;	 /* kinst, but kept after a trap until leave */
 	struct exec_team *kteam; /* team instances: the hart's team */
-	const hp_group *kgroup;
+	exec_ucall *u;		 /* kernel-visible */
 	hal_jmp_buf kjmp;
 	/* Isolation: the PMP matches exec_iso_gen when iso_gen does. */
 	unsigned iso_gen;
-	bool iso_ok, iso_on;
+	bool iso_ok, iso_on, armed;
 	uintptr_t arena_guard; /* no-access bytes below fiber_arena */
+	char *ustack;	       /* EXEC_GUARD_BYTES guard + EXEC_USTACK_BYTES */
 } exec_hart;
 
 extern exec_instance exec_slots[EXEC_MAX_INSTANCES];
 extern exec_hart *exec_harts;
 
-/* Run the part of group `group` that hart `rank` of a team of `team` harts
- * owns (rank 0 of 1: all of it). local_mem: the group's local memory. */
-void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
-		 unsigned team, exec_team_wgb *wgb, void *local_mem);
+/* Kernel code's entry (in U-mode with isolation): with u->team == 0 run
+ * groups [u->start, u->end) of a one-hart-per-group instance, else the
+ * part of group u->start that hart u->rank of the team owns. */
+void exec_ucall_main(void *u);
 
-/* Run groups [start, end) of a one-hart-per-group instance. */
-void exec_wg_run_range(exec_instance *inst, size_t start, size_t end,
-		       void *local_mem);
+/* Prepare h->wg and h->fiber_arena for barrier kernels (firmware side,
+ * before kernel code runs: it cannot allocate); false if out of memory. */
+bool exec_fibers_prepare(exec_hart *h);
 
-/* Record the first fault of an instance. */
+/* Record the first fault of an instance (firmware side) or of its kview
+ * (kernel side; the firmware picks it up when the hart leaves kernel
+ * code). */
 void exec_fault(exec_instance *inst, int code, const char *detail);
+void exec_kv_fault(exec_kview *kv, int code, const char *detail);
 
 /* Kernel context around running groups of `inst` (fault.c): enter sets up
  * the watchdog and isolation, leave undoes them. exec_kernel_cancel()
  * takes every group not yet claimed and returns how many (the caller
  * counts them done). */
-void exec_kernel_enter(exec_hart *h, exec_instance *inst);
+exec_ucall *exec_kernel_enter(exec_hart *h, exec_instance *inst);
+/* Run h->u's kernel code: in U-mode on the hart's kernel stack, or here. */
+void exec_kernel_run(exec_hart *h);
 void exec_kernel_leave(exec_hart *h);
 size_t exec_kernel_cancel(exec_instance *inst);
 /* For waits inside kernel code (team barriers): true once the watchdog's
  * deadline of the running kernel has passed. */
 bool exec_kernel_timed_out(void);
-/* Let a teammate of a team instance go on without us (wg.c). */
-void exec_team_leave(exec_team_wgb *b);
+/* Let a teammate of a team instance go on without us (wg.c); `user`: the
+ * caller runs in U-mode. */
+void exec_team_leave(exec_team_wgb *b, bool user);
 /* Leave the running kernel for its recovery point with HP_TIMEOUT. */
 __attribute__((noreturn)) void exec_kernel_abort_timeout(void);
 

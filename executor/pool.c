@@ -74,7 +74,9 @@ void exec_init(unsigned harts)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	exec_dev.fiber_stack_scale = 16; /* redzones and shadow frames */
 #endif
-	exec_harts = hal_heap_alloc(harts * sizeof(exec_hart), 64);
+	/* Firmware-private: recovery points, isolation state. What kernel
+	 * code reaches is in the kernel-visible heap (internal.h). */
+	exec_harts = hal_heap_alloc_private(harts * sizeof(exec_hart), 64);
 	/* Local memory now, not lazily: a team uses its leader's, and two
 	 * harts must never race to create it. */
 	for (unsigned i = 0; i < harts; i++) {
@@ -83,10 +85,18 @@ void exec_init(unsigned harts)
 		/* Harts start their round-robin at different slots, so
 		 * concurrent instances get harts (and AMO traffic) at once. */
 		exec_harts[i].rotor = i % EXEC_MAX_INSTANCES;
+		exec_harts[i].u = hal_heap_alloc(sizeof(exec_ucall), 64);
 	}
-	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++)
-		exec_slots[i].teams =
-			hal_heap_alloc(harts * sizeof(exec_team), 64);
+	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
+		exec_instance *s = &exec_slots[i];
+		s->teams =
+			hal_heap_alloc_private(harts * sizeof(exec_team), 64);
+		exec_team_wgb *wgbs =
+			hal_heap_alloc(harts * sizeof(exec_team_wgb), 64);
+		for (unsigned t = 0; t < harts; t++)
+			s->teams[t].wgb = &wgbs[t];
+		s->kv = hal_heap_alloc(sizeof(exec_kview), 64);
+	}
 	hal_store_relaxed(&exec_active_mask, 0u);
 	hal_store_release(&exec_stop, 0u);
 }
@@ -177,6 +187,17 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->k = c->kernel;
 	inst->args = c->args;
 	inst->l = l;
+	/* What kernel code reads (validate() bounded args_size). */
+	exec_kview *kv = inst->kv;
+	kv->launch = *l;
+	kv->k = *c->kernel;
+	kv->fault = 0;
+	kv->detail = NULL;
+	kv->args = NULL;
+	if (c->args && c->args_size) {
+		memcpy(kv->argbuf, c->args, c->args_size);
+		kv->args = kv->argbuf;
+	}
 	inst->seq = ++exec_seq;
 	inst->workers = (exec_dev.harts - exec_dev.first_worker) / t;
 	inst->teams_left = inst->workers;
@@ -189,8 +210,8 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 			tm->has_pending = false;
 			tm->finished = 0;
 			tm->decided = TEAM_UNDECIDED;
-			memset(&tm->wgb, 0, sizeof(tm->wgb));
-			tm->wgb.team = t;
+			memset(tm->wgb, 0, sizeof(*tm->wgb));
+			tm->wgb->team = t;
 		}
 	if (t > 1)
 		hal_fetch_add(&exec_team_active, 1u);
@@ -270,9 +291,14 @@ static void count_done(exec_instance *inst, size_t n)
 static __attribute__((noinline)) void
 guarded_range(exec_instance *inst, size_t start, size_t end, void *lm)
 {
-	exec_kernel_enter(exec_self(), inst);
+	exec_ucall *u = exec_kernel_enter(exec_self(), inst);
+	u->start = start;
+	u->end = end;
+	u->team = 0;
+	u->wgb = NULL;
+	u->local_mem = lm;
 	if (hal_setjmp(&exec_self()->kjmp) == 0)
-		exec_wg_run_range(inst, start, end, lm);
+		exec_kernel_run(exec_self());
 	exec_kernel_leave(exec_self());
 }
 
@@ -281,11 +307,16 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 						   exec_team *tm, void *lm)
 {
 	exec_self()->kteam = tm;
-	exec_kernel_enter(exec_self(), inst);
+	exec_ucall *u = exec_kernel_enter(exec_self(), inst);
+	u->start = g;
+	u->rank = rank;
+	u->team = inst->l->team_size;
+	u->wgb = tm->wgb;
+	u->local_mem = lm;
 	if (hal_setjmp(&exec_self()->kjmp) == 0)
-		exec_wg_run(inst, g, rank, inst->l->team_size, &tm->wgb, lm);
+		exec_kernel_run(exec_self());
 	else
-		exec_team_leave(&exec_self()->kteam->wgb); /* faulted */
+		exec_team_leave(exec_self()->kteam->wgb, false); /* faulted */
 	exec_kernel_leave(exec_self());
 }
 
@@ -366,7 +397,7 @@ static void run_team(exec_instance *inst, unsigned me)
 			}
 			size_t g = hal_fetch_add(&inst->next, (size_t)1);
 			tm->group = g;
-			tm->wgb.word = 0;
+			tm->wgb->word = 0;
 			if (g >= total)
 				hal_store_release(&tm->finished, 1u);
 			else
@@ -384,7 +415,7 @@ static void run_team(exec_instance *inst, unsigned me)
 		} else if (inst->k->uses_barriers) {
 			/* Teammates that started the group before the fault
 			 * must not wait for us at its barriers. */
-			exec_team_leave(&tm->wgb);
+			exec_team_leave(tm->wgb, false);
 		}
 		if (rank == 0 && hal_load_relaxed(&inst->fault)) {
 			size_t n = exec_kernel_cancel(inst);

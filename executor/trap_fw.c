@@ -1,18 +1,65 @@
 // SPDX-License-Identifier: MIT
 /* Firmware glue between boot's trap handler and the executor's fault
- * containment (fault.c): a trap in kernel code resumes in the pool. */
+ * containment (fault.c): a trap in kernel code resumes in the pool, and
+ * the ecalls of kernel code in U-mode (hal/isolation.h) are served. */
 #include "exec.h"
 #include <boot/app.h>
+#include <hal/ipi.h>
+#include <hal/isolation.h>
 #include <hal/jump.h>
+
+#define CAUSE_USER_ECALL 8
 
 static void resume(void *jb, int v)
 {
 	hal_longjmp(jb, v);
 }
 
+static void user_return(void *unused, int v)
+{
+	(void)unused;
+	(void)v;
+	hal_user_return();
+}
+
+/* An ecall from U-mode: true if served (the frame resumes past it or has
+ * been redirected). */
+static bool user_ecall(boot_trap_frame *f)
+{
+	hal_jmp_buf *jb;
+	switch (f->x[17]) {
+	case HAL_SYS_EXIT:
+		boot_trap_redirect(f, user_return, NULL, 0);
+		return true;
+	case HAL_SYS_SLEEP:
+		jb = exec_kernel_timeout_check(f->x[0]);
+		if (!jb) {
+			hal_user_sleep_m();
+			jb = exec_kernel_timeout_check(f->x[0]);
+		}
+		if (jb)
+			boot_trap_redirect(f, resume, jb, 1);
+		else
+			f->x[0] += 4;
+		return true;
+	case HAL_SYS_WAKE:
+		/* The mask must be kernel-visible memory (the team barrier's),
+		 * not something only the firmware may touch. */
+		if (f->x[10] % sizeof(long) ||
+		    !hal_user_heap_has(f->x[10], sizeof(hal_hartmask)))
+			return false;
+		hal_ipi_send_mask_clear((hal_hartmask *)f->x[10]);
+		f->x[0] += 4;
+		return true;
+	}
+	return false; /* an unknown service: a kernel fault */
+}
+
 bool boot_recover_hook(boot_trap_frame *f, unsigned long cause,
 		       unsigned long tval)
 {
+	if (cause == CAUSE_USER_ECALL && user_ecall(f))
+		return true;
 	hal_jmp_buf *jb = exec_kernel_trap(cause, f->x[0], tval);
 	if (!jb)
 		return false;

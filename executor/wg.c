@@ -12,6 +12,7 @@
 #include "internal.h"
 #include <hal/heap.h>
 #include <hal/ipi.h>
+#include <hal/isolation.h>
 #include <hal/sleep.h>
 #include <hal/timer.h>
 #include <string.h>
@@ -30,7 +31,8 @@ struct exec_fiber {
 
 struct exec_wg {
 	hp_group *g;
-	exec_instance *inst;
+	exec_kview *kv;
+	bool user; /* in U-mode (exec_ucall.user) */
 	const void *args;
 	hp_kernel_fn fn;
 	size_t first;	/* local linear id of fiber 0 */
@@ -54,20 +56,42 @@ void exec_fault(exec_instance *inst, int code, const char *detail)
 		inst->fault_detail = detail;
 }
 
+void exec_kv_fault(exec_kview *kv, int code, const char *detail)
+{
+	int zero = 0;
+	if (hal_cas(&kv->fault, &zero, code))
+		hal_store_release(&kv->detail, detail);
+}
+
 /* ---- team barrier (one work-group over T harts) ---- */
 
-static void team_release(exec_team_wgb *b, unsigned w)
+static void team_release(exec_team_wgb *b, unsigned w, bool user)
 {
 	hal_store_relaxed(&b->word, w & 0xffff0000u);
 	hal_store_release(&b->gen, hal_load_relaxed(&b->gen) + 1);
-	hal_ipi_send_mask_clear(&b->sleepers);
+	if (user)
+		hal_user_wake(&b->sleepers); /* ecall */
+	else
+		hal_ipi_send_mask_clear(&b->sleepers);
 }
 
-/* The wait of a team barrier. Under the watchdog (kernel context with a
- * time limit) interrupts are paused, so the release IPI ends wfi, and a
- * wait past the deadline abandons the kernel. */
-static void team_wait(exec_team_wgb *b, unsigned gen)
+/* The wait of a team barrier. In U-mode the sleep is an ecall that also
+ * ends the kernel once past its time limit (trap_fw.c). In M-mode under
+ * the watchdog (kernel context with a time limit) interrupts are paused,
+ * so the release IPI ends wfi, and a wait past the deadline abandons the
+ * kernel. */
+static void team_wait(exec_team_wgb *b, unsigned gen, bool user)
 {
+	if (user) {
+		unsigned me = hal_hart_idx();
+		while (hal_load_acquire(&b->gen) == gen) {
+			hal_hartmask_set(&b->sleepers, me);
+			if (hal_load_acquire(&b->gen) != gen)
+				break;
+			hal_user_sleep(); /* clears the IPI it wakes on */
+		}
+		return;
+	}
 	exec_instance *inst = exec_self()->kinst;
 	if (!inst || !inst->deadline) {
 		hal_wait_while_eq(&b->gen, gen, &b->sleepers);
@@ -87,23 +111,23 @@ static void team_wait(exec_team_wgb *b, unsigned gen)
 	hal_watchdog_resume();
 }
 
-static void team_arrive(exec_team_wgb *b)
+static void team_arrive(exec_team_wgb *b, bool user)
 {
 	unsigned gen = hal_load_acquire(&b->gen);
 	unsigned w = hal_fetch_add(&b->word, 1u) + 1u;
 	if ((w & 0xffff) + (w >> 16) == b->team) {
-		team_release(b, w);
+		team_release(b, w, user);
 		return;
 	}
-	team_wait(b, gen);
+	team_wait(b, gen, user);
 }
 
-void exec_team_leave(exec_team_wgb *b)
+void exec_team_leave(exec_team_wgb *b, bool user)
 {
 	unsigned w = hal_fetch_add(&b->word, 1u << 16) + (1u << 16);
 	/* Our leaving may complete a round the others are waiting in. */
 	if ((w & 0xffff) && (w & 0xffff) + (w >> 16) == b->team)
-		team_release(b, w);
+		team_release(b, w, user);
 }
 
 /* ---- fibers ---- */
@@ -118,18 +142,19 @@ static void fiber_check_stack(struct exec_wg *wg, struct exec_fiber *f,
 	for (unsigned i = 0; all && i < STACK_GUARD_WORDS - 1; i++)
 		ok = ok && guard[i] == STACK_CANARY;
 	if (!ok) {
-		exec_fault(wg->inst, HP_KERNEL_FAULT,
-			   "a work-item overflowed its stack (raise the "
-			   "kernel's stack_bytes)");
+		exec_kv_fault(wg->kv, HP_KERNEL_FAULT,
+			      "a work-item overflowed its stack (raise the "
+			      "kernel's stack_bytes)");
 		wg->aborted = true;
 	}
 }
 
 static void divergence(struct exec_wg *wg)
 {
-	exec_fault(wg->inst, HP_KERNEL_FAULT,
-		   "not every work-item of a group reached the same barriers "
-		   "(one returned while others wait)");
+	exec_kv_fault(
+		wg->kv, HP_KERNEL_FAULT,
+		"not every work-item of a group reached the same barriers "
+		"(one returned while others wait)");
 	wg->aborted = true;
 }
 
@@ -160,7 +185,7 @@ static void switch_away(struct exec_wg *wg)
 static void wg_release(struct exec_wg *wg)
 {
 	if (wg->wgb)
-		team_arrive(wg->wgb);
+		team_arrive(wg->wgb, wg->user);
 	for (unsigned i = 0; i < wg->count; i++)
 		if (wg->fibers[i].state == F_WAIT_WG)
 			wg->fibers[i].state = F_RUN;
@@ -185,9 +210,9 @@ void hp_barrier(const hp_item *it)
 	struct exec_wg *wg = it->g->wg;
 	if (!wg) {
 		if (it->g->linear_size > 1 || it->g->l->team_size > 1)
-			exec_fault(it->g->inst, HP_KERNEL_FAULT,
-				   "hp_barrier() in a kernel registered "
-				   "without .uses_barriers");
+			exec_kv_fault(it->g->kv, HP_KERNEL_FAULT,
+				      "hp_barrier() in a kernel registered "
+				      "without .uses_barriers");
 		return;
 	}
 	if (wg->live != wg->count) {
@@ -209,9 +234,9 @@ void hp_sub_group_barrier(const hp_item *it)
 	unsigned s = it->g->l->sub_group_size;
 	if (!wg) {
 		if (s > 1 && it->g->linear_size > 1)
-			exec_fault(it->g->inst, HP_KERNEL_FAULT,
-				   "a sub-group function in a kernel "
-				   "registered without .uses_barriers");
+			exec_kv_fault(it->g->kv, HP_KERNEL_FAULT,
+				      "a sub-group function in a kernel "
+				      "registered without .uses_barriers");
 		return;
 	}
 	unsigned sg = (unsigned)(it->local_linear_id / s);
@@ -301,9 +326,8 @@ static void run_rows(const hp_group *g, hp_kernel_row_fn row, const void *args,
 		}
 }
 
-static struct exec_wg *hart_wg(void)
+bool exec_fibers_prepare(exec_hart *h)
 {
-	exec_hart *h = exec_self();
 	if (!h->wg) {
 		h->wg = hal_heap_alloc(sizeof(struct exec_wg), 64);
 		/* With a guard below it: a work-item that overflows the
@@ -319,32 +343,30 @@ static struct exec_wg *hart_wg(void)
 			h->iso_gen = 0; /* the PMP needs the new guard */
 		}
 	}
-	return h->wg;
+	return h->wg && h->fiber_arena;
 }
 
-static void run_fibers(exec_instance *inst, hp_group *g, const size_t base[3],
+static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 		       size_t first, size_t end, exec_team_wgb *wgb)
 {
-	struct exec_wg *wg = hart_wg();
-	exec_hart *h = exec_self();
-	if (!wg || !h->fiber_arena) {
-		exec_fault(inst, HP_OUT_OF_RESOURCES,
-			   "no memory left for work-item stacks");
+	struct exec_wg *wg = u->wg;
+	exec_kview *kv = u->kv;
+	if (!wg) {
+		exec_kv_fault(kv, HP_OUT_OF_RESOURCES,
+			      "no memory left for work-item stacks");
 		if (wgb)
-			exec_team_leave(wgb);
+			exec_team_leave(wgb, u->user);
 		return;
 	}
-	const hp_kernel *k = inst->k;
-	size_t stack =
-		k->stack_bytes ? k->stack_bytes : exec_dev.fiber_stack_default;
-	stack = (stack * exec_dev.fiber_stack_scale + 15) & ~(size_t)15;
+	size_t stack = u->stack;
 	unsigned s = g->l->sub_group_size;
 
 	g->wg = wg;
 	wg->g = g;
-	wg->inst = inst;
-	wg->args = inst->args;
-	wg->fn = k->fn;
+	wg->kv = kv;
+	wg->user = u->user;
+	wg->args = kv->args;
+	wg->fn = kv->k.fn;
 	wg->first = first;
 	wg->count = (unsigned)(end - first);
 	wg->live = wg->count;
@@ -356,7 +378,7 @@ static void run_fibers(exec_instance *inst, hp_group *g, const size_t base[3],
 	memset(wg->sg_arrived, 0,
 	       sizeof(wg->sg_arrived[0]) * (wg->count / s + 2));
 
-	char *arena = h->fiber_arena;
+	char *arena = u->arena;
 	for (unsigned i = 0; i < wg->count; i++) {
 		struct exec_fiber *f = &wg->fibers[i];
 		char *lo = arena + (size_t)i * stack;
@@ -365,13 +387,15 @@ static void run_fibers(exec_instance *inst, hp_group *g, const size_t base[3],
 		f->state = F_RUN;
 		set_ids(&f->item, g, base, first + i);
 		hal_context_init(&f->ctx, lo, stack, fiber_main, f);
+		f->ctx.user = u->user;
 	}
 	if (wg->count) {
 		hal_context_self(&wg->main);
+		wg->main.user = u->user;
 		hal_context_switch(&wg->main, &wg->fibers[0].ctx);
 	}
 	if (wgb)
-		exec_team_leave(wgb);
+		exec_team_leave(wgb, u->user);
 }
 
 /* Sizes of group g->group_id (remainder groups are smaller). */
@@ -440,25 +464,27 @@ static void run_range_rows1(hp_group *g, hp_kernel_row_fn row, const void *args,
 	}
 }
 
-void exec_wg_run_range(exec_instance *inst, size_t start, size_t end,
-		       void *local_mem)
+static void wg_run_range(exec_ucall *u)
 {
-	const hp_launch *l = inst->l;
-	const hp_kernel *k = inst->k;
+	exec_kview *kv = u->kv;
+	const hp_launch *l = &kv->launch;
+	const hp_kernel *k = &kv->k;
+	const void *args = kv->args;
+	size_t start = u->start, end = u->end;
 	size_t n0 = l->num_groups[0], n1 = l->num_groups[1];
 	hp_group g;
 	g.l = l;
-	g.local_mem = local_mem;
+	g.local_mem = u->local_mem;
 	g.wg = NULL;
-	g.inst = inst;
+	g.kv = kv;
 	g.group_id[0] = start % n0;
 	g.group_id[1] = start / n0 % n1;
 	g.group_id[2] = start / (n0 * n1);
 	group_sizes(&g, l);
-	exec_self()->kgroup = &g; /* for a fault report */
+	u->group = &g; /* for a fault report */
 	if (!k->uses_barriers && k->row && l->local_size[1] == 1 &&
 	    l->local_size[2] == 1) {
-		run_range_rows1(&g, k->row, inst->args, end - start);
+		run_range_rows1(&g, k->row, args, end - start);
 		return;
 	}
 	/* Everything else: one group at a time, ids from the group's
@@ -473,18 +499,22 @@ void exec_wg_run_range(exec_instance *inst, size_t start, size_t end,
 			base[d] = l->global_offset[d] +
 				  g.group_id[d] * l->local_size[d];
 		if (k->uses_barriers)
-			run_fibers(inst, &g, base, 0, g.linear_size, NULL);
+			run_fibers(u, &g, base, 0, g.linear_size, NULL);
 		else if (k->row)
-			run_rows(&g, k->row, inst->args, base);
+			run_rows(&g, k->row, args, base);
 		else
-			run_loop(&g, k->fn, inst->args, base, 0, g.linear_size);
+			run_loop(&g, k->fn, args, base, 0, g.linear_size);
 	}
+	u->group = NULL;
 }
 
-void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
-		 unsigned team, exec_team_wgb *wgb, void *local_mem)
+static void wg_run_team(exec_ucall *u)
 {
-	const hp_launch *l = inst->l;
+	exec_kview *kv = u->kv;
+	const hp_launch *l = &kv->launch;
+	const hp_kernel *k = &kv->k;
+	size_t group = u->start;
+	unsigned rank = u->rank, team = u->team;
 	hp_group g;
 	size_t n0 = l->num_groups[0], n1 = l->num_groups[1];
 	g.l = l;
@@ -502,10 +532,10 @@ void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
 	g.linear_size = g.local_size[0] * g.local_size[1] * g.local_size[2];
 	unsigned s = l->sub_group_size;
 	g.num_sub_groups = (unsigned)((g.linear_size + s - 1) / s);
-	g.local_mem = local_mem;
+	g.local_mem = u->local_mem;
 	g.wg = NULL;
-	g.inst = inst;
-	exec_self()->kgroup = &g; /* for a fault report */
+	g.kv = kv;
+	u->group = &g; /* for a fault report */
 
 	/* This hart's share: whole sub-groups [lo, hi). */
 	size_t lo = (size_t)rank * g.num_sub_groups / team * s;
@@ -515,10 +545,20 @@ void exec_wg_run(exec_instance *inst, size_t group, unsigned rank,
 	if (hi > g.linear_size)
 		hi = g.linear_size;
 
-	if (inst->k->uses_barriers)
-		run_fibers(inst, &g, base, lo, hi, wgb);
-	else if (inst->k->row && lo == 0 && hi == g.linear_size)
-		run_rows(&g, inst->k->row, inst->args, base);
+	if (k->uses_barriers)
+		run_fibers(u, &g, base, lo, hi, u->wgb);
+	else if (k->row && lo == 0 && hi == g.linear_size)
+		run_rows(&g, k->row, kv->args, base);
 	else
-		run_loop(&g, inst->k->fn, inst->args, base, lo, hi);
+		run_loop(&g, k->fn, kv->args, base, lo, hi);
+	u->group = NULL;
+}
+
+void exec_ucall_main(void *p)
+{
+	exec_ucall *u = p;
+	if (u->team)
+		wg_run_team(u);
+	else
+		wg_run_range(u);
 }

@@ -14,6 +14,8 @@ _Static_assert(offsetof(hal_context, fp_saved) == 7 * sizeof(void *),
 _Static_assert(offsetof(hal_context, fregs) ==
 		       ((8 * sizeof(void *) + 7) & ~(size_t)7),
 	       "fregs offset");
+_Static_assert(offsetof(hal_context, user) == offsetof(hal_context, fregs) + 96,
+	       "user offset");
 void hal_context_start(void);
 extern const unsigned hal_context_frame_size;
 

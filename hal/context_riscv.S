@@ -8,7 +8,8 @@
  * restored (Dirty), and then FS is set to Clean; they are restored only into
  * a context that has saved ones. A context that never writes an FP register
  * cannot depend on their values across a switch (it never set them), so
- * integer-only work-items switch with the integer registers alone. */
+ * integer-only work-items switch with the integer registers alone. A U-mode
+ * context (hal_context.user) cannot read mstatus: it always saves them. */
 #if __riscv_xlen == 64
 #define LREG ld
 #define SREG sd
@@ -23,6 +24,7 @@
  * san_fake, fp_saved, fregs[12] (unsigned long long, 8-byte aligned). */
 #define FP_SAVED (7 * R)
 #define FREGS (((8 * R) + 7) & ~7)
+#define USER (FREGS + 96)
 #define MSTATUS_FS 0x6000
 #define MSTATUS_FS_DIRTY_BIT 0x2000 /* Dirty (11) -> Clean (10) */
 
@@ -45,11 +47,13 @@ hal_context_switch_raw:
 	SREG	s10, 11 * R(sp)
 	SREG	s11, 12 * R(sp)
 #ifdef __riscv_flen
+	LREG	t2, USER(a0)
+	bnez	t2, 3f
 	csrr	t0, mstatus
 	li	t1, MSTATUS_FS
 	and	t0, t0, t1
 	bne	t0, t1, 1f
-	fsd	fs0, FREGS + 0(a0)
+3:	fsd	fs0, FREGS + 0(a0)
 	fsd	fs1, FREGS + 8(a0)
 	fsd	fs2, FREGS + 16(a0)
 	fsd	fs3, FREGS + 24(a0)
@@ -63,6 +67,7 @@ hal_context_switch_raw:
 	fsd	fs11, FREGS + 88(a0)
 	li	t0, 1
 	SREG	t0, FP_SAVED(a0)
+	bnez	t2, 1f
 	li	t1, MSTATUS_FS_DIRTY_BIT
 	csrc	mstatus, t1
 1:
@@ -84,6 +89,8 @@ hal_context_switch_raw:
 	fld	fs9, FREGS + 72(a1)
 	fld	fs10, FREGS + 80(a1)
 	fld	fs11, FREGS + 88(a1)
+	LREG	t0, USER(a1)
+	bnez	t0, 2f
 	li	t1, MSTATUS_FS_DIRTY_BIT
 	csrc	mstatus, t1
 2:

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* PMP programming for kernel isolation; see hal/isolation.h. */
+/* U-mode for kernels: PMP programming and the M-side helpers of the ecall
+ * services; see hal/isolation.h. */
 #include <hal/csr.h>
 #include <hal/hart.h>
+#include <hal/ipi.h>
 #include <hal/isolation.h>
+#include <hal/jump.h>
+#include <hal/sleep.h>
 
-extern char __text_start[], __rodata_end[], __stacks_start[], __stacks_end[];
+extern char __text_start[], __rodata_end[], __hart_tls_start[],
+	__hart_tls_end[], __kdata_start[], __heap_start[], __heap_end[];
 
 #define PMP_R 0x01u
 #define PMP_W 0x02u
@@ -19,31 +24,23 @@ static unsigned long napot(uintptr_t base, uintptr_t size)
 	return (unsigned long)((base >> 2) | ((size >> 3) - 1));
 }
 
-void hal_isolation_own_stack(uintptr_t *lo, uintptr_t *hi)
-{
-	*lo = (uintptr_t)__stacks_start +
-	      (uintptr_t)hal_hart_idx() * BOARD_STACK_SIZE;
-	*hi = *lo + BOARD_STACK_SIZE;
-}
-
 /* Entry i's configuration byte. */
-static void set_cfg(unsigned long cfg[3], unsigned i, unsigned v)
+static void set_cfg(unsigned long cfg[4], unsigned i, unsigned v)
 {
 	unsigned per = sizeof(long); /* entries per pmpcfg register */
 	cfg[i / per] |= (unsigned long)v << (8 * (i % per));
 }
 
-bool hal_isolation_setup(const hal_range *deny, unsigned n)
+bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
+			 unsigned nrw)
 {
-	/* The layout below uses entries 0-10 (QEMU's virt harts have 16):
-	 * does entry 10 exist? (WARL: unimplemented ones read back 0.) */
-	write_pmpaddr(10, ~0UL);
-	if (csr_read(pmpaddr10) == 0 || n > 4)
+	/* The layout below uses entries 0-11 (QEMU's virt harts have 16):
+	 * does entry 11 exist? (WARL: unimplemented ones read back 0.) */
+	write_pmpaddr(11, ~0UL);
+	if (csr_read(pmpaddr11) == 0 || n > 4 || nrw > 1)
 		return false;
-	uintptr_t lo, hi;
-	hal_isolation_own_stack(&lo, &hi);
-	unsigned long cfg[3] = {0, 0, 0};
-	/* 0-3: the given ranges, no access. */
+	unsigned long cfg[4] = {0, 0, 0, 0};
+	/* 0-3: the given ranges, no access (they win: lowest entries). */
 	unsigned long a[4] = {0, 0, 0, 0};
 	for (unsigned i = 0; i < n; i++) {
 		a[i] = napot(deny[i].base, deny[i].size);
@@ -53,21 +50,25 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n)
 	write_pmpaddr(1, a[1]);
 	write_pmpaddr(2, a[2]);
 	write_pmpaddr(3, a[3]);
-	/* 4-5: the other harts' stacks below ours, 6: those above (TOR:
-	 * [previous entry's address, this one's)). */
-	write_pmpaddr(4, (uintptr_t)__stacks_start >> 2);
-	write_pmpaddr(5, lo >> 2);
-	set_cfg(cfg, 5, PMP_TOR);
-	write_pmpaddr(6, hi >> 2);
-	write_pmpaddr(7, (uintptr_t)__stacks_end >> 2);
-	set_cfg(cfg, 7, PMP_TOR);
-	/* 8-9: code and read-only data: read and execute. */
-	write_pmpaddr(8, (uintptr_t)__text_start >> 2);
-	write_pmpaddr(9, (uintptr_t)__rodata_end >> 2);
-	set_cfg(cfg, 9, PMP_TOR | PMP_R | PMP_X);
-	/* 10: everything else. */
-	write_pmpaddr(10, ~0UL);
-	set_cfg(cfg, 10, PMP_NAPOT | PMP_R | PMP_W | PMP_X);
+	/* 4-5: code and read-only data (TOR: [previous entry's address,
+	 * this one's)). */
+	write_pmpaddr(4, (uintptr_t)__text_start >> 2);
+	write_pmpaddr(5, (uintptr_t)__rodata_end >> 2);
+	set_cfg(cfg, 5, PMP_TOR | PMP_R | PMP_X);
+	/* 6-7: TLS blocks, read only. */
+	write_pmpaddr(6, (uintptr_t)__hart_tls_start >> 2);
+	write_pmpaddr(7, (uintptr_t)__hart_tls_end >> 2);
+	set_cfg(cfg, 7, PMP_TOR | PMP_R);
+	/* 8-9: kernel-visible data and heap. */
+	write_pmpaddr(8, (uintptr_t)__kdata_start >> 2);
+	write_pmpaddr(9, (uintptr_t)__heap_end >> 2);
+	set_cfg(cfg, 9, PMP_TOR | PMP_R | PMP_W);
+	/* 10-11: the device buffers. */
+	write_pmpaddr(10, nrw ? rw[0].base >> 2 : 0);
+	write_pmpaddr(11, nrw ? (rw[0].base + rw[0].size) >> 2 : 0);
+	if (nrw)
+		set_cfg(cfg, 11, PMP_TOR | PMP_R | PMP_W);
+		/* Nothing else: U-mode accesses no entry matches fail. */
 #if __riscv_xlen == 64
 	csr_write(pmpcfg0, cfg[0]);
 	csr_write(pmpcfg2, cfg[1]);
@@ -79,13 +80,41 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n)
 	return true;
 }
 
-void hal_isolation_enter(void)
+/* The M-mode context hal_user_call() returns to. Kernels can read TLS
+ * blocks but not write them. */
+static __thread hal_jmp_buf user_ret;
+
+void hal_user_enter(void (*fn)(void *), void *arg, void *stack_top);
+
+/* noinline: the setjmp stays in a frame of its own. */
+__attribute__((noinline)) void hal_user_call(void (*fn)(void *), void *arg,
+					     void *stack_top)
 {
-	csr_clear(mstatus, MSTATUS_MPP); /* MPP = U */
-	csr_set(mstatus, MSTATUS_MPRV);
+	if (hal_setjmp(&user_ret) == 0)
+		hal_user_enter(fn, arg, stack_top); /* does not return */
 }
 
-void hal_isolation_leave(void)
+void hal_user_return(void)
 {
-	csr_clear(mstatus, MSTATUS_MPRV);
+	hal_longjmp(&user_ret, 1);
+}
+
+void hal_user_sleep_m(void)
+{
+	unsigned long saved = csr_read(mie);
+	csr_write(mie, saved | MIP_MSIP);
+	__asm__ volatile("wfi" ::: "memory");
+	csr_write(mie, saved);
+	hal_ipi_clear_self();
+}
+
+bool hal_user_heap_has(uintptr_t p, size_t n)
+{
+	return p >= (uintptr_t)__heap_start && p <= (uintptr_t)__heap_end &&
+	       n <= (uintptr_t)__heap_end - p;
+}
+
+bool hal_rodata_has(uintptr_t p)
+{
+	return p >= (uintptr_t)__text_start && p < (uintptr_t)__rodata_end;
 }

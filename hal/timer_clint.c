@@ -83,6 +83,10 @@ static __thread unsigned long watchdog_saved_mie;
 void hal_watchdog_arm(uint64_t deadline)
 {
 	watchdog_saved_mie = csr_read(mie);
+	if (!deadline) {
+		csr_write(mie, 0);
+		return;
+	}
 	set_mtimecmp(deadline);
 	csr_write(mie, MIP_MTIP);
 	csr_set(mstatus, MSTATUS_MIE);
@@ -91,7 +95,8 @@ void hal_watchdog_arm(uint64_t deadline)
 void hal_watchdog_disarm(void)
 {
 	csr_clear(mstatus, MSTATUS_MIE);
-	set_mtimecmp(UINT64_MAX);
+	if (csr_read(mie) & MIP_MTIP)
+		set_mtimecmp(UINT64_MAX);
 	csr_write(mie, watchdog_saved_mie);
 }
 

@@ -172,6 +172,11 @@ void *hal_heap_alloc(size_t size, size_t align)
 	return (char *)p + align;
 }
 
+void *hal_heap_alloc_private(size_t size, size_t align)
+{
+	return hal_heap_alloc(size, align);
+}
+
 size_t hal_heap_free_bytes(void)
 {
 	return (size_t)1 << 30;
@@ -217,19 +222,44 @@ void hal_watchdog_pause(void) {}
 
 void hal_watchdog_resume(void) {}
 
-/* No PMP on the host (hal/isolation.h). */
-bool hal_isolation_setup(const hal_range *deny, unsigned n)
+/* No U-mode and no PMP on the host (hal/isolation.h). */
+bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
+			 unsigned nrw)
 {
 	(void)deny;
+	(void)n;
+	(void)rw;
+	(void)nrw;
+	return false;
+}
+
+void hal_user_call(void (*fn)(void *), void *arg, void *stack_top)
+{
+	(void)stack_top;
+	fn(arg);
+}
+
+/* Never in U-mode, so never asked. */
+void hal_user_sleep(void)
+{
+	abort();
+}
+
+void hal_user_wake(hal_hartmask *m)
+{
+	(void)m;
+	abort();
+}
+
+bool hal_user_heap_has(uintptr_t p, size_t n)
+{
+	(void)p;
 	(void)n;
 	return false;
 }
 
-void hal_isolation_own_stack(uintptr_t *lo, uintptr_t *hi)
+bool hal_rodata_has(uintptr_t p)
 {
-	*lo = *hi = 0;
+	(void)p;
+	return false;
 }
-
-void hal_isolation_enter(void) {}
-
-void hal_isolation_leave(void) {}

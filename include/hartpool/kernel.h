@@ -49,8 +49,8 @@ typedef struct hp_launch {
 	size_t chunk;	    /**< groups per claim (fixed schedule) */
 } hp_launch;
 
-struct exec_wg;	      /* the executor's per-work-group fiber state */
-struct exec_instance; /* the executor's kernel instance */
+struct exec_wg;	   /* the executor's per-work-group fiber state */
+struct exec_kview; /* the executor's kernel-visible instance state */
 
 /** One work-group as seen from one hart. */
 typedef struct hp_group {
@@ -61,7 +61,7 @@ typedef struct hp_group {
 	unsigned num_sub_groups;
 	void *local_mem;
 	struct exec_wg *wg; /**< NULL when the kernel has no barriers */
-	struct exec_instance *inst;
+	struct exec_kview *kv;
 } hp_group;
 
 /** One work-item. */
@@ -103,6 +103,14 @@ typedef struct hp_arg_buffer {
 	uint32_t extent; /**< enum hp_extent */
 	uint32_t param;
 } hp_arg_buffer;
+
+/**
+ * Program-scope data kernels may write (like OpenCL's program-scope
+ * __global variables): `static HP_KERNEL_DATA uint32_t hits[64];`. With
+ * isolation on, kernels reach no other firmware data. Zero-initialised
+ * only (cleared at boot; an initialiser is lost).
+ */
+#define HP_KERNEL_DATA __attribute__((section(".kdata")))
 
 /** A kernel and its attributes (OpenCL __attribute__s and more). */
 typedef struct hp_kernel {

@@ -364,7 +364,7 @@ static void count_launch(exec_range r)
 {
 	static exec_cmd c;
 	static hp_wg_count_args a;
-	static uint32_t total;
+	static HP_KERNEL_DATA uint32_t total;
 	total = 0;
 	a.per_group = (uintptr_t)group_size;
 	a.total = (uintptr_t)&total;
@@ -414,7 +414,7 @@ HP_REGISTER(fp_keep, .uses_barriers = true, .args_size = sizeof(uint64_t));
 static void fp_keep_check(void)
 {
 	static exec_cmd c;
-	static uint64_t out;
+	static HP_KERNEL_DATA uint64_t out;
 	double *res = (double *)(void *)sg_out; /* large enough scratch */
 	out = (uintptr_t)res;
 	cmd_init(&c, &hp_kernel_fp_keep, &out, sizeof(out),
@@ -496,7 +496,7 @@ static void sg_launch(exec_range r)
 	expected_records(&c, expect);
 	const hp_launch *l = &c.launch;
 	/* Global linear id of every (group, local linear id). */
-	static uint32_t where[MAX_ITEMS * 2];
+	static HP_KERNEL_DATA uint32_t where[MAX_ITEMS * 2];
 	uint64_t per_group = l->enqueued_linear;
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t *e = expect + i * HP_IDS_NCOLS;
@@ -859,7 +859,7 @@ static void part_interleave(void)
 	unsigned GROUPS = exec_dev.harts > 256 ? 512 : 256;
 	static exec_cmd c[N];
 	static wg_log_args a[N];
-	static uint32_t seq;
+	static HP_KERNEL_DATA uint32_t seq;
 	uint32_t *log = u32out; /* N * GROUPS * 2 <= MAX_ITEMS entries */
 	seq = 0;
 	for (unsigned i = 0; i < N; i++) {

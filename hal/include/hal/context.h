@@ -22,6 +22,9 @@ typedef struct hal_context {
 	 * context dirtied them (mstatus.FS); fp_saved says they are valid. */
 	unsigned long fp_saved;
 	unsigned long long fregs[12];
+	/** Set for contexts that run in U-mode (hal/isolation.h), where
+	 * mstatus cannot be read: fs0-fs11 are then always saved. */
+	unsigned long user;
 } hal_context;
 
 /**

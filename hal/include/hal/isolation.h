@@ -1,34 +1,72 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file Kernel isolation with the PMP (docs/faults.md). Kernels run in
- * M-mode, but between hal_isolation_enter() and hal_isolation_leave() the
- * hart's loads and stores are checked as if it ran in U-mode
- * (mstatus.MPRV = 1, MPP = U) against its PMP, which hal_isolation_setup()
- * programs: no access to the given ranges (the mailbox rings, guards), no
- * access to the other harts' stacks, firmware code and read-only data
- * readable but not writable, everything else readable and writable. A
- * denied access traps like any access fault. Instruction fetch is not
- * checked (that needs real U-mode; see docs/faults.md).
+ * @file Kernel isolation: U-mode and the PMP (docs/faults.md).
  *
- * Host build: no-ops (false from setup).
+ * hal_user_call() runs a function in U-mode on a stack of its own. What
+ * U-mode code may touch is what hal_isolation_setup() programmed into the
+ * calling hart's PMP:
+ *   - firmware code and read-only data: read and execute;
+ *   - the harts' TLS blocks: read (hal_hart_idx());
+ *   - the kernel-visible heap (hal_heap_alloc()): read and write;
+ *   - the given read/write ranges (the device buffer heap);
+ * minus the given no-access ranges (guards below stacks), and nothing
+ * else: not .data/.bss, not the private heap, not the firmware stacks,
+ * not the mailbox, not a device register. Instruction fetch outside code
+ * faults; CSRs, wfi and mret are illegal instructions in U-mode.
+ *
+ * U-mode code asks the firmware for the little it cannot do itself with
+ * ecall (a7 = HAL_SYS_*): the executor's trap glue serves it
+ * (executor/trap_fw.c) with the M-side helpers below.
+ *
+ * Host build: no U-mode; hal_user_call() calls the function and setup
+ * returns false.
  */
 #ifndef HAL_ISOLATION_H
 #define HAL_ISOLATION_H
 
+#include <hal/hartmask.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-/** [base, base + size): size a power of two >= 8, base aligned to it. */
+/** [base, base + size). No-access ranges: size a power of two >= 8, base
+ * aligned to it. Read/write ranges: 4-byte aligned ends. */
 typedef struct hal_range {
 	uintptr_t base, size;
 } hal_range;
 
-/** Program the calling hart's PMP with @p n (at most 4) no-access ranges.
- * False if the hart has too few PMP entries (isolation then stays off). */
-bool hal_isolation_setup(const hal_range *deny, unsigned n);
-/** The calling hart's stack: [lo, hi) (its trap area included). */
-void hal_isolation_own_stack(uintptr_t *lo, uintptr_t *hi);
-void hal_isolation_enter(void);
-void hal_isolation_leave(void);
+/** Program the calling hart's PMP for U-mode with @p n (at most 4)
+ * no-access ranges and @p nrw (at most 1) extra read/write ranges. False
+ * if the hart has too few PMP entries (isolation then stays off). */
+bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
+			 unsigned nrw);
+
+/** Run @p fn(@p arg) in U-mode with sp = @p stack_top; returns when fn
+ * returns (through the HAL_SYS_EXIT ecall). An interrupt enabled in mie
+ * traps in U-mode whatever mstatus.MIE says: the caller sets mie. */
+void hal_user_call(void (*fn)(void *), void *arg, void *stack_top);
+
+/** ecall numbers (a7). */
+enum {
+	HAL_SYS_EXIT = 1,  /**< fn returned: back to hal_user_call's caller */
+	HAL_SYS_SLEEP = 2, /**< hal_sleep() for U-mode: IPI or timer */
+	HAL_SYS_WAKE = 3,  /**< a0: hal_hartmask *, hal_ipi_send_mask_clear */
+};
+
+/** U-mode side: the ecalls. */
+void hal_user_sleep(void);
+void hal_user_wake(hal_hartmask *m);
+
+/** M-side, for the ecall handler (which runs with mstatus.MIE = 0). */
+/** Continue hal_user_call()'s caller (after a HAL_SYS_EXIT ecall). */
+__attribute__((noreturn)) void hal_user_return(void);
+/** The wait of HAL_SYS_SLEEP: wfi until an IPI or an enabled timer is
+ * pending, then forget the IPI. */
+void hal_user_sleep_m(void);
+/** Is [p, p + n) inside the kernel-visible heap (so M-mode may act on a
+ * pointer U-mode passed)? */
+bool hal_user_heap_has(uintptr_t p, size_t n);
+/** Is @p p inside firmware code or read-only data? */
+bool hal_rodata_has(uintptr_t p);
 
 #endif

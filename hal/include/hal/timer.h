@@ -24,7 +24,9 @@ void hal_timer_sleep_us(uint64_t us);
  * Watchdog for the calling hart: until hal_watchdog_disarm(), the timer
  * interrupt traps once hal_timer_now() >= @p deadline. It is then the only
  * interrupt enabled, so IPIs stay pending (for the next wait) instead of
- * trapping. Host build: no-ops (no traps there).
+ * trapping. @p deadline 0: no timer, every interrupt masked in mie (for
+ * U-mode, where an enabled one would trap). Host build: no-ops (no traps
+ * there).
  */
 void hal_watchdog_arm(uint64_t deadline);
 void hal_watchdog_disarm(void);
