@@ -49,6 +49,38 @@ FAULT_KERNEL(fault_misaligned, {
 
 FAULT_KERNEL(fault_ebreak, __asm__ volatile("ebreak" ::: "memory"));
 
+/* Tries to leave U-mode's rules: reads a machine CSR (illegal there). */
+FAULT_KERNEL(fault_csr, {
+	unsigned long v;
+	__asm__ volatile("csrr %0, mstatus" : "=r"(v)::"memory");
+	out[i] = (uint32_t)v;
+});
+
+/* Writes the firmware's data (its first .data word). */
+FAULT_KERNEL(fault_data, {
+	extern char __data_start[];
+	uintptr_t at = (uintptr_t)__data_start;
+	__asm__("" : "+r"(at)); /* one word store, not byte by byte */
+	*(volatile uint32_t *)at = 0;
+});
+
+/* Writes a device register: the CLINT's software interrupt of hart id 0. */
+FAULT_KERNEL(fault_mmio, *(volatile uint32_t *)(uintptr_t)BOARD_CLINT_BASE = 1);
+
+/* Runs code it wrote into its buffer (a `ret`): memory that is not code
+ * cannot be executed. */
+FAULT_KERNEL(fault_exec, {
+	out[i] = 0x00008067u; /* ret */
+	__asm__ volatile("fence.i" ::: "memory");
+	((void (*)(void))(uintptr_t)(out + i))();
+});
+
+/* An ecall for a service that does not exist. */
+FAULT_KERNEL(fault_ecall, __asm__ volatile("li a7, 999\n\tecall"
+					   :
+					   :
+					   : "a7", "memory"));
+
 /* Spins until the watchdog stops it. */
 FAULT_KERNEL(hang, for (;;) __asm__ volatile("" ::: "memory"));
 
@@ -62,6 +94,9 @@ static __attribute__((noinline)) unsigned deep(volatile uint32_t *p, unsigned n)
 		return pad[0];
 	return deep(p, n - 1) + pad[(n * 7) % 256];
 }
+
+/* The same recursion on the kernel stack (no fiber). */
+FAULT_KERNEL(fault_kstack, out[i] = deep(out + i, 1u << 20));
 
 HP_KERNEL(fault_stack, const hp_item *it, const void *args)
 {

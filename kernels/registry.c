@@ -37,6 +37,12 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_fault_misaligned,
 	&hp_kernel_fault_ebreak,
 	&hp_kernel_fault_stack,
+	&hp_kernel_fault_kstack,
+	&hp_kernel_fault_csr,
+	&hp_kernel_fault_data,
+	&hp_kernel_fault_mmio,
+	&hp_kernel_fault_exec,
+	&hp_kernel_fault_ecall,
 	&hp_kernel_hang,
 #endif
 	NULL,

@@ -609,6 +609,13 @@ FAULT_DRIVER(d_fault_store, "fault_store", "a store into firmware code");
 FAULT_DRIVER(d_fault_misaligned, "fault_misaligned", "a misaligned atomic");
 FAULT_DRIVER(d_fault_ebreak, "fault_ebreak", "ebreak");
 FAULT_DRIVER(d_fault_stack, "fault_stack", "recursion past its stack");
+FAULT_DRIVER(d_fault_kstack, "fault_kstack",
+	     "recursion past the kernel stack (no fiber)");
+FAULT_DRIVER(d_fault_csr, "fault_csr", "a machine CSR read");
+FAULT_DRIVER(d_fault_data, "fault_data", "a store into firmware data");
+FAULT_DRIVER(d_fault_mmio, "fault_mmio", "a store to a device register");
+FAULT_DRIVER(d_fault_exec, "fault_exec", "running code from its buffer");
+FAULT_DRIVER(d_fault_ecall, "fault_ecall", "an ecall for no service");
 FAULT_DRIVER(d_hang, "hang", "an endless loop (use --timeout-us)");
 
 static const run_driver d_empty = {"empty", "does nothing (round trips)",
@@ -676,6 +683,12 @@ const run_driver *const run_drivers[] = {
 	&d_fault_misaligned,
 	&d_fault_ebreak,
 	&d_fault_stack,
+	&d_fault_kstack,
+	&d_fault_csr,
+	&d_fault_data,
+	&d_fault_mmio,
+	&d_fault_exec,
+	&d_fault_ecall,
 	&d_hang,
 	NULL,
 };

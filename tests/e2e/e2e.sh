@@ -191,7 +191,7 @@ t_robust() {
 # Fault containment (docs/faults.md): each fault kernel ends with its error,
 # naming the cause, and a checked kernel on the same device follows; a hung
 # kernel is stopped by its time limit. Both boards, isolation on (the
-# default), then off.
+# default: kernels in U-mode), then off (M-mode: a CSR read works there).
 t_faults() {
 	local board k want out
 	for board in qemu-virt qemu-virt32; do
@@ -200,7 +200,10 @@ t_faults() {
 			"fault_load:load access fault at .* address 0x90004000" \
 			"fault_store:store/AMO access fault at .* address 0x80000000" \
 			"fault_misaligned:store/AMO address misaligned" \
-			"fault_ebreak:breakpoint" "fault_stack:store/AMO access fault"; do
+			"fault_ebreak:breakpoint" "fault_stack:store/AMO access fault" \
+			"fault_kstack:store/AMO access fault" "fault_csr:illegal instruction" \
+			"fault_data:access fault" "fault_mmio:store/AMO access fault at .* address 0x2000000" \
+			"fault_exec:instruction access fault" "fault_ecall:ecall\) from U-mode"; do
 			want=${k#*:}
 			k=${k%%:*}
 			out=$(expect_error HP_KERNEL_FAULT "$HP" run "$k" --global 64 --arg victim=37 --connect "$conn") || exit 1
@@ -220,6 +223,7 @@ t_faults() {
 	up --harts 2 --append hartpool.isolation=0
 	expect_error HP_KERNEL_FAULT "$HP" run fault_illegal --global 8 --connect "$conn"
 	"$HP" run fault_load --global 8 --connect "$conn" >/dev/null || fail "fault_load with isolation off"
+	"$HP" run fault_csr --global 8 --connect "$conn" >/dev/null || fail "fault_csr with isolation off (M-mode)"
 	"$HP" run wg_count --global 99,5 --check --connect "$conn" >/dev/null || fail "wg_count, isolation off"
 	down
 }
