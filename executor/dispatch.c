@@ -261,6 +261,33 @@ static const char *check_buffers(const hp_kernel *k, const uint64_t *args,
 	return why;
 }
 
+/* The printf buffer of a dispatch: inside one allocated buffer, aligned,
+ * big enough; its header reset (records are only read up to `used`). */
+static const char *printf_setup(const hp_kernarg *ka, exec_cmd *c)
+{
+	uint64_t at = ld64(&ka->printf_buf);
+	uint32_t size = hal_load_relaxed(&ka->printf_size);
+	c->printf_buf = NULL;
+	c->printf_size = 0;
+	if (!at && !size)
+		return NULL;
+	if (at % 8 || size % 8 || size < HP_PRINTF_MIN_SIZE)
+		return "printf buffer misaligned or below 64 bytes";
+	hal_lock_acquire(&D.buf_lock);
+	bool ok = buf_find(at, size) != NULL;
+	hal_lock_release(&D.buf_lock);
+	if (!ok)
+		return "printf buffer outside allocated buffers";
+	hp_printf_header *h = ptr(at);
+	h->used = 0;
+	h->dropped = 0;
+	h->size = size - (uint32_t)sizeof(*h);
+	h->reserved = 0;
+	c->printf_buf = h;
+	c->printf_size = size;
+	return NULL;
+}
+
 /* ---- completion ---- */
 
 static void copy_detail(char *dst, const char *s)
@@ -519,6 +546,8 @@ static int consume_one(dqueue *q, uint64_t i)
 		} else if (tmo > DISPATCH_MAX_TIMEOUT_US) {
 			err = HP_INVALID_VALUE;
 			why = "time limit above one hour";
+		} else if ((why = printf_setup(ka, c))) {
+			err = HP_INVALID_VALUE;
 		} else {
 			c->timeout_us = tmo;
 			c->kernel = D.kernels[d->kernel];

@@ -145,6 +145,10 @@ typedef struct exec_cmd {
 	 * work-group; 0: none. Past it, the harts running it are
 	 * interrupted and the command ends with HP_TIMEOUT. */
 	uint64_t timeout_us;
+	/** hp_printf() output (hp_printf_header + records, hartpool/mbox.h),
+	 * header already reset; NULL: hp_printf() prints nothing. */
+	void *printf_buf;
+	uint32_t printf_size; /**< bytes, header included */
 
 	/* Results (read with exec_status() / exec_wait()). */
 	int status;		  /**< enum exec_status or an HP_ error (< 0) */

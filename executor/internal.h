@@ -55,7 +55,9 @@ typedef struct exec_kview {
 	hp_kernel k;
 	int fault;
 	const char *detail;
-	const void *args; /* = argbuf, or NULL */
+	const void *args;	       /* = argbuf, or NULL */
+	struct hp_printf_header *pbuf; /* hp_printf() output, or NULL */
+	uint32_t psize;		       /* its record space */
 	uint64_t argbuf[EXEC_ARGS_MAX / 8];
 } exec_kview;
 

@@ -194,6 +194,8 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	kv->fault = 0;
 	kv->detail = NULL;
 	kv->args = NULL;
+	kv->pbuf = c->printf_buf;
+	kv->psize = c->printf_buf ? c->printf_size - 16u : 0;
 	if (c->args && c->args_size) {
 		memcpy(kv->argbuf, c->args, c->args_size);
 		kv->args = kv->argbuf;

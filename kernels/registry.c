@@ -10,6 +10,7 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_copy,
 	&hp_kernel_fill,
 	&hp_kernel_empty,
+	&hp_kernel_hello,
 	&hp_kernel_tally,
 	&hp_kernel_affine,
 	&hp_kernel_add,

@@ -620,6 +620,9 @@ FAULT_DRIVER(d_hang, "hang", "an endless loop (use --timeout-us)");
 
 static const run_driver d_empty = {"empty", "does nothing (round trips)",
 				   empty_prepare, nothing_to_check, NULL};
+static const run_driver d_hello = {
+	"hello", "every work-item says hello with hp_printf()", empty_prepare,
+	nothing_to_check, NULL};
 static const run_driver d_ids = {"ids",
 				 "every work-item function (checked against "
 				 "the OpenCL reference model)",
@@ -654,43 +657,16 @@ static const run_driver d_spin = {"spin",
 				  spin_prepare, spin_check, NULL};
 
 const run_driver *const run_drivers[] = {
-	&d_empty,
-	&d_ids,
-	&d_wg_count,
-	&d_rotate,
-	&d_sg,
-	&d_copy,
-	&d_fill,
-	&d_tally,
-	&d_affine,
-	&d_add,
-	&d_spin,
-	&run_vadd,
-	&run_saxpy,
-	&run_sgemm_naive,
-	&run_sgemm_tiled,
-	&run_reduce_wg,
-	&run_reduce_sg,
-	&run_scan,
-	&run_histogram,
-	&run_transpose,
-	&run_conv2d,
-	&run_bitonic,
-	&run_mandelbrot,
-	&d_fault_illegal,
-	&d_fault_load,
-	&d_fault_store,
-	&d_fault_misaligned,
-	&d_fault_ebreak,
-	&d_fault_stack,
-	&d_fault_kstack,
-	&d_fault_csr,
-	&d_fault_data,
-	&d_fault_mmio,
-	&d_fault_exec,
-	&d_fault_ecall,
-	&d_hang,
-	NULL,
+	&d_empty,	  &d_hello,	  &d_ids,	    &d_wg_count,
+	&d_rotate,	  &d_sg,	  &d_copy,	    &d_fill,
+	&d_tally,	  &d_affine,	  &d_add,	    &d_spin,
+	&run_vadd,	  &run_saxpy,	  &run_sgemm_naive, &run_sgemm_tiled,
+	&run_reduce_wg,	  &run_reduce_sg, &run_scan,	    &run_histogram,
+	&run_transpose,	  &run_conv2d,	  &run_bitonic,	    &run_mandelbrot,
+	&d_fault_illegal, &d_fault_load,  &d_fault_store,   &d_fault_misaligned,
+	&d_fault_ebreak,  &d_fault_stack, &d_fault_kstack,  &d_fault_csr,
+	&d_fault_data,	  &d_fault_mmio,  &d_fault_exec,    &d_fault_ecall,
+	&d_hang,	  NULL,
 };
 
 const run_driver *run_driver_find(const char *name)

@@ -51,6 +51,8 @@ static const char usage[] =
 	"  --check            compare with the host reference; exit 1 on a "
 	"mismatch\n"
 	"  --repeat N         launch N times (one check at the end)\n"
+	"  --printf-size N    bytes of hp_printf() output kept (default 65536, "
+	"0: none)\n"
 	"  --kernel-file F    a kernel object (not supported yet)\n"
 	"\n"
 	"bench options:\n"
@@ -66,6 +68,7 @@ typedef struct opts {
 	const char *args[32];
 	unsigned num_args;
 	unsigned long repeat, count;
+	uint32_t printf_size;
 } opts;
 
 static int die(int code, const char *fmt, ...)
@@ -119,6 +122,7 @@ static int parse(int argc, char **argv, opts *o)
 	memset(o, 0, sizeof(*o));
 	o->work_dim = -1;
 	o->repeat = 1;
+	o->printf_size = 65536;
 	o->count = 2000;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -193,6 +197,9 @@ static int parse(int argc, char **argv, opts *o)
 		} else if (!strcmp(a, "--team-size")) {
 			VALUE();
 			o->r.team_size = (uint32_t)strtoul(v, NULL, 0);
+		} else if (!strcmp(a, "--printf-size")) {
+			VALUE();
+			o->printf_size = (uint32_t)strtoul(v, NULL, 0);
 		} else if (!strcmp(a, "--timeout-us")) {
 			VALUE();
 			o->r.timeout_us = strtoull(v, NULL, 0);
@@ -365,11 +372,51 @@ static uint64_t range_items(const hp_ndrange *r)
  * when it has one (a sequence of launches each time); the last launch's
  * info in c->info (a sequence's: see run_sequence_info). Returns 0 or
  * exits through die(). */
+/* One line of hp_printf() output, tagged with the global id. */
+static void print_line(void *ctx, const uint64_t gid[3], const char *text,
+		       size_t n)
+{
+	unsigned dim = *(const unsigned *)ctx;
+	printf("[%llu", (unsigned long long)gid[0]);
+	for (unsigned d = 1; d < dim && d < 3; d++)
+		printf(",%llu", (unsigned long long)gid[d]);
+	printf("] %.*s", (int)n, text);
+	if (!n || text[n - 1] != '\n')
+		putchar('\n');
+}
+
+/* After the launch: the kernel's hp_printf() lines, then the buffer. */
+static int printf_flush(run_ctx *c, hp_buffer b, uint32_t size)
+{
+	uint32_t dropped = 0;
+	unsigned dim = c->r.work_dim ? c->r.work_dim : 1;
+	int rc = hp_printf_read(c->d, b, size, print_line, &dim, &dropped);
+	fflush(stdout);
+	if (!rc && dropped)
+		fprintf(stderr,
+			"hartpool: printf buffer full: %u hp_printf() calls "
+			"dropped (raise --printf-size)\n",
+			dropped);
+	hp_buffer_free(c->d, b);
+	return rc ? lib_fail(rc) : 0;
+}
+
 static int launch(run_ctx *c, const opts *o, const void *args,
 		  uint32_t args_size, double *round_us)
 {
 	hp_event ev = 0;
 	bool hook = c->drv && c->drv->enqueue;
+	hp_buffer pbuf = 0;
+	uint32_t psize = (o->printf_size + 7) & ~7u;
+	if (!hook && psize) {
+		if (psize < HP_PRINTF_MIN_SIZE)
+			psize = HP_PRINTF_MIN_SIZE;
+		int rc = hp_buffer_alloc(c->d, psize, &pbuf);
+		if (rc)
+			return lib_fail(rc);
+		c->r.printf_buf = pbuf;
+		c->r.printf_size = psize;
+	}
 	double t0 = now_us();
 	for (unsigned long i = 0; i < o->repeat; i++) {
 		int rc;
@@ -396,6 +443,8 @@ static int launch(run_ctx *c, const opts *o, const void *args,
 	*round_us = (now_us() - t0) / (double)o->repeat;
 	if (rc)
 		return lib_fail(rc);
+	if (pbuf && printf_flush(c, pbuf, psize))
+		return 1;
 	if (hook)
 		run_sequence_info(c, &c->info);
 	return 0;

@@ -113,6 +113,11 @@ typedef struct hp_ndrange {
 	/** Time limit in microseconds from the start of the kernel's first
 	 * work-group (HP_TIMEOUT past it); 0: the queue's default. */
 	uint64_t timeout_us;
+	/** hp_printf() output of the kernel: printf_size bytes (at least
+	 * 64, a multiple of 8) at the start of printf_buf; read it with
+	 * hp_printf_read() after completion. 0: hp_printf() prints nothing. */
+	hp_buffer printf_buf;
+	uint32_t printf_size;
 } hp_ndrange;
 
 /** Launch @p kernel over @p r with the argument block @p args. The event
@@ -121,6 +126,17 @@ typedef struct hp_ndrange {
 int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 		      const void *args, uint32_t args_size,
 		      const hp_event *wait, unsigned num_wait, hp_event *ev);
+/** One line of hp_printf() output: the work-item's global id and its text
+ * (@p n bytes, not NUL-terminated, usually ending in a newline). */
+typedef void (*hp_printf_fn)(void *ctx, const uint64_t gid[3], const char *text,
+			     size_t n);
+/** Read the printf buffer of a completed kernel (hp_ndrange.printf_buf,
+ * printf_size) and call @p fn for every record in the order the device
+ * wrote them; @p dropped (may be NULL) gets the number of hp_printf()
+ * calls that did not fit. */
+int hp_printf_read(hp_device *d, hp_buffer buf, uint32_t size, hp_printf_fn fn,
+		   void *ctx, uint32_t *dropped);
+
 /** Complete when @p deps (at most HP_MBOX_BARRIER_DEPS) are. */
 int hp_enqueue_barrier_and(hp_queue *q, const hp_event *deps, unsigned n,
 			   hp_event *ev);

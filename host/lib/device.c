@@ -821,6 +821,44 @@ static int kernarg_init(hp_queue *q, const hp_event *wait, unsigned num_wait,
 	return rc;
 }
 
+int hp_printf_read(hp_device *d, hp_buffer buf, uint32_t size, hp_printf_fn fn,
+		   void *ctx, uint32_t *dropped)
+{
+	if (size < sizeof(hp_printf_header))
+		return fail(HP_INVALID_VALUE, "printf buffer of %u bytes",
+			    size);
+	uint8_t *b = malloc(size);
+	if (!b)
+		return fail(HP_OUT_OF_RESOURCES, "printf buffer copy");
+	int rc = hp_buffer_read(d, buf, 0, b, size);
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	hp_printf_header h;
+	memcpy(&h, b, sizeof(h));
+	uint32_t space = size - (uint32_t)sizeof(h);
+	if (h.size < space)
+		space = h.size;
+	uint32_t end = h.used < space ? h.used : space;
+	/* Records as the device wrote them; the device's text is data: only
+	 * lengths inside the buffer are believed. */
+	for (uint32_t at = 0; at + sizeof(hp_printf_record) <= end;) {
+		hp_printf_record r;
+		memcpy(&r, b + sizeof(h) + at, sizeof(r));
+		if (r.len < sizeof(r) || r.len % 8 || r.len > end - at ||
+		    r.text_len > r.len - sizeof(r))
+			break;
+		fn(ctx, r.gid, (const char *)b + sizeof(h) + at + sizeof(r),
+		   r.text_len);
+		at += r.len;
+	}
+	if (dropped)
+		*dropped = h.dropped;
+	free(b);
+	return 0;
+}
+
 int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 		      const void *args, uint32_t args_size,
 		      const hp_event *wait, unsigned num_wait, hp_event *ev)
@@ -841,6 +879,8 @@ int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 	ka.team_size = r->team_size;
 	ka.timeout_us = r->timeout_us ? r->timeout_us : q->timeout_us;
 	memcpy(ka.reqd, r->reqd, sizeof(ka.reqd));
+	ka.printf_buf = r->printf_size ? r->printf_buf : 0;
+	ka.printf_size = r->printf_buf ? r->printf_size : 0;
 	if (args_size)
 		memcpy(ka.args, args, args_size);
 	hp_packet p;

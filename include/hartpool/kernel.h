@@ -105,6 +105,15 @@ typedef struct hp_arg_buffer {
 } hp_arg_buffer;
 
 /**
+ * printf from a kernel: the text (at most 255 bytes a call) goes into the
+ * command's printf buffer, tagged with the work-item's global id, and the
+ * host prints it after completion (`hartpool run` does). Without a buffer
+ * nothing is printed; calls that do not fit are counted, not written.
+ */
+void hp_printf(const hp_item *it, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
  * Program-scope data kernels may write (like OpenCL's program-scope
  * __global variables): `static HP_KERNEL_DATA uint32_t hits[64];`. With
  * isolation on, kernels reach no other firmware data. Zero-initialised

@@ -176,9 +176,37 @@ typedef struct hp_kernarg {
 	 * the command completes with HP_TIMEOUT. */
 	uint64_t timeout_us;
 	uint64_t wait[HP_MBOX_MAX_WAIT]; /**< events to wait for */
-	uint8_t reserved[32];
+	/** hp_printf() output: a buffer of printf_size bytes (an
+	 * hp_printf_header and records, below) inside one allocated buffer;
+	 * 0: hp_printf() prints nothing. The device resets the header when
+	 * it accepts the packet. */
+	uint64_t printf_buf;
+	uint32_t printf_size;
+	uint8_t reserved[20];
 	uint8_t args[HP_MBOX_ARGS_MAX];
 } hp_kernarg;
+
+/* ---- hp_printf() buffers ---- */
+
+/** Start of a printf buffer. Records follow, each 8-byte aligned; a record
+ * with len 0 (or the end of the space) ends them. */
+typedef struct hp_printf_header {
+	uint32_t used;	  /**< bytes claimed (may pass size once full) */
+	uint32_t dropped; /**< hp_printf() calls that did not fit */
+	uint32_t size;	  /**< bytes of record space after the header */
+	uint32_t reserved;
+} hp_printf_header;
+
+typedef struct hp_printf_record {
+	uint32_t len;	   /**< the whole record, a multiple of 8 */
+	uint32_t text_len; /**< bytes of text after the record header */
+	uint64_t gid[3];   /**< global id of the work-item that printed */
+} hp_printf_record;
+
+/** Longest text of one hp_printf() call (longer text is cut). */
+#define HP_PRINTF_MAX 256u
+/** Smallest printf buffer the device accepts. */
+#define HP_PRINTF_MIN_SIZE 64u
 
 /* ---- completion records (256 bytes) ---- */
 

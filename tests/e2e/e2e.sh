@@ -302,7 +302,37 @@ t_library() {
 	down
 }
 
-tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust faults serial"
+# hp_printf (docs/debugging.md): every line of `hello` checked against what
+# its work-item must say, in any order, on both boards (kernels in U-mode);
+# then a buffer too small for all of them: the lines that fit are whole and
+# right, the rest are counted as dropped on stderr.
+t_printf() {
+	local board out err want n L kept dropped
+	for board in qemu-virt qemu-virt32; do
+		up --board "$board" --harts 4
+		out=$("$HP" run hello --global 37 --local 5 --connect "$conn") || fail "$board: run hello"
+		grep -q "run hello: global 37, local 5, 8 groups: OK" <<<"$out" || fail "$board: hello summary: $out"
+		want=$(for ((i = 0; i < 37; i++)); do
+			echo "[$i] hello from work-item $i (group $((i / 5)), local $((i % 5))): $i squared is $((i * i))"
+		done | sort)
+		[ "$(grep '^\[' <<<"$out" | sort)" = "$want" ] || fail "$board: hello lines differ: $out"
+		echo "ok: $board: 37 hp_printf lines, each from its work-item"
+		err=$("$HP" run hello --global 37 --local 5 --printf-size 1024 --connect "$conn" 2>&1 >/tmp/hp-printf-$$.out) ||
+			fail "$board: hello with a small buffer: $err"
+		kept=$(grep -c '^\[' /tmp/hp-printf-$$.out)
+		dropped=$(sed -n 's/.*printf buffer full: \([0-9]*\) hp_printf() calls dropped.*/\1/p' <<<"$err")
+		[ -n "$dropped" ] && [ "$kept" -gt 0 ] && [ $((kept + dropped)) = 37 ] ||
+			fail "$board: small buffer: $kept lines kept, '$dropped' dropped: $err"
+		[ -z "$(grep '^\[' /tmp/hp-printf-$$.out | grep -vxFf <(echo "$want"))" ] ||
+			fail "$board: a kept line is not one of the expected ones"
+		rm -f /tmp/hp-printf-$$.out
+		echo "ok: $board: 1 KiB buffer: $kept lines kept whole, $dropped reported dropped"
+		"$HP" run vadd --check --connect "$conn" >/dev/null || fail "$board: vadd after printf"
+		down
+	done
+}
+
+tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust faults serial printf"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;
