@@ -52,6 +52,12 @@ t_info() {
 	echo "$out"
 	grep -q '"address_bits": 32' <<<"$out" || fail "rv32 address_bits"
 	grep -q '"harts": 2' <<<"$out" || fail "rv32 harts"
+	# The largest devices serve the mailbox too (the firmware-private
+	# tables grow with the harts).
+	for b in qemu-virt qemu-virt32; do
+		out=$("$HP" info --board "$b" --harts 512) || fail "info $b 512 harts"
+		grep -qx "harts: 512" <<<"$out" || fail "$b: 512 harts: $out"
+	done
 }
 
 # ids: CSV shape and values of one small launch, then many launches
