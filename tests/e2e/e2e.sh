@@ -220,6 +220,11 @@ t_faults() {
 		out=$(expect_error HP_TIMEOUT "$HP" run hang --global 16 --arg victim=3 --timeout-us 200000 --connect "$conn") || exit 1
 		echo "$out"
 		grep -q "group (3,0,0)" <<<"$out" || fail "$board hang: $out"
+		# A limit already past when harts enter the kernel (1 us): the
+		# watchdog fires as it is armed, after the return point is set
+		# (found by the stress run: it once jumped to a stale one).
+		expect_error HP_TIMEOUT "$HP" run tally --global 476 --timeout-us 1 --connect "$conn"
+		expect_error HP_TIMEOUT "$HP" run ids --global 20,9,7 --team-size 2 --timeout-us 1 --connect "$conn"
 		"$HP" run sgemm_tiled --check --connect "$conn" >/dev/null || fail "$board: sgemm_tiled after hang"
 		"$HP" run ids --global 20,9,7 --team-size 2 --timeout-us 5000000 --check --connect "$conn" >/dev/null ||
 			fail "$board: team kernel under a time limit"
