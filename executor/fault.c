@@ -76,6 +76,15 @@ static void record(exec_hart *h, int code, unsigned long cause,
 	inst->fault_detail = inst->fault_text;
 }
 
+/* Out of kernel context after a recorded fault: the recovery point, where
+ * the hart resumes in M-mode. */
+static hal_jmp_buf *stop(exec_hart *h)
+{
+	h->kinst = NULL;
+	h->u->user = false;
+	return &h->kjmp;
+}
+
 static bool past_deadline(const exec_instance *inst)
 {
 	return inst->deadline && hal_timer_now() >= inst->deadline;
@@ -98,9 +107,7 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 	} else {
 		record(h, HP_KERNEL_FAULT, cause, pc, tval);
 	}
-	h->kinst = NULL;
-	h->u->user = false; /* the recovery runs in M-mode */
-	return &h->kjmp;
+	return stop(h);
 }
 
 hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc)
@@ -110,9 +117,7 @@ hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc)
 	if (!inst || !past_deadline(inst))
 		return NULL;
 	record(h, HP_TIMEOUT, CAUSE_IRQ | 7, pc, 0);
-	h->kinst = NULL;
-	h->u->user = false;
-	return &h->kjmp;
+	return stop(h);
 }
 
 /* The device buffers kernels may use, and a generation that makes every
@@ -252,6 +257,5 @@ void exec_kernel_abort_timeout(void)
 {
 	exec_hart *h = exec_self();
 	record(h, HP_TIMEOUT, CAUSE_IRQ | 7, 0, 0);
-	h->kinst = NULL;
-	hal_longjmp(&h->kjmp, 1);
+	hal_longjmp(stop(h), 1);
 }
