@@ -113,7 +113,9 @@ static void process_pending(void)
 	bool changed = true;
 	while (changed) {
 		changed = false;
-		bool slots_full = false;
+		/* Team instances launch in order: once one waits for
+		 * another team size to drain, later ones wait behind it. */
+		bool slots_full = false, teams_held = false;
 		exec_cmd *prev = NULL;
 		for (exec_cmd *c = pending_head; c;) {
 			exec_cmd *next = c->next_pending;
@@ -130,10 +132,19 @@ static void process_pending(void)
 			} else if (st > 0 && c->kernel) {
 				if (!c->t_submit)
 					c->t_submit = hal_timer_now();
+				bool held = false;
+				if (c->launch.total_groups &&
+				    c->launch.team_size > 1) {
+					teams_held =
+						teams_held ||
+						exec_pool_team_held(
+							c->launch.team_size);
+					held = teams_held;
+				}
 				if (c->launch.total_groups == 0) {
 					complete(c, EXEC_COMPLETE, NULL);
 					gone = completed = true;
-				} else if (!slots_full &&
+				} else if (!slots_full && !held &&
 					   (c->inst = exec_pool_try_launch(
 						    c,
 						    &launched[launched_num]))) {
@@ -143,7 +154,7 @@ static void process_pending(void)
 							  (int)EXEC_RUNNING);
 					gone = true;
 				} else {
-					slots_full = true;
+					slots_full |= !held;
 					if (hal_load_relaxed(&c->status) !=
 					    EXEC_SUBMITTED)
 						hal_store_release(

@@ -186,6 +186,9 @@ typedef struct {
 /* Publish an instance in a free slot (pool.c; cmd.c holds its lock) and
  * say whom to wake for it; exec_pool_wake() wakes them, after the lock. */
 exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w);
+/* A team instance of team_size must wait: one of another team size still
+ * holds a slot (pool.c: teams of different sizes overlap). Lock held. */
+bool exec_pool_team_held(unsigned team_size);
 void exec_pool_wake(const exec_wake *w);
 
 /* Per-hart state of the calling hart; local memory of hart idx. */

@@ -21,6 +21,13 @@
  * team out. The slot stays active until every team is out (skipped or
  * done), so no hart waits at a join its teammate can no longer find, and
  * no slot waits for teams that never took part.
+ *
+ * That argument needs the same teams in every team instance: team
+ * instances active at once all have one team size (exec_pool_team_held).
+ * With two sizes the teams overlap, and a hart could join a newer
+ * instance's team while an older one's overlapping team was still
+ * undecided; that team's leader then decided "in" and waited for the hart,
+ * which waited at the newer instance's join for the leader: both forever.
  */
 #include "internal.h"
 #include <board.h>
@@ -153,6 +160,19 @@ static void wake_idle(size_t count, unsigned limit)
 			}
 		}
 	}
+}
+
+bool exec_pool_team_held(unsigned team_size)
+{
+	if (team_size <= 1 || !hal_load_acquire(&exec_team_active))
+		return false;
+	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
+		const exec_instance *s = &exec_slots[i];
+		if (hal_load_acquire(&s->state) != INST_FREE &&
+		    s->l->team_size > 1 && s->l->team_size != team_size)
+			return true;
+	}
+	return false;
 }
 
 exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)

@@ -958,6 +958,41 @@ static void part_hammer(void)
 	}
 }
 
+/* Team instances of different team sizes enqueued at once (their teams
+ * overlap, so the pool runs one size at a time): all complete, every
+ * work-item once. Mixed sizes once hung the device for good: a hart
+ * joined a newer instance's team while an older instance's overlapping
+ * team, still undecided, was about to wait for it. */
+static void part_team_sizes(void)
+{
+	unsigned workers = exec_dev.harts - exec_dev.first_worker;
+	if (workers < 3)
+		return;
+	static exec_cmd c[MAX_CONC];
+	static hp_ids_args a[MAX_CONC];
+	unsigned sizes = workers < 4 ? 2 : 3, rounds = S->quick ? 3 : 12;
+	for (unsigned round = 0; round < rounds; round++) {
+		for (unsigned i = 0; i < MAX_CONC; i++) {
+			exec_range r = {.work_dim = 1,
+					.global = {200 + 13 * i},
+					.local = {1 + (i + round) % 4},
+					.local_given = true,
+					.team_size = 2 + (i + round) % sizes};
+			memset(counts[i], 0, 400 * sizeof(uint32_t));
+			a[i].records = (uintptr_t)records[i];
+			a[i].counts = (uintptr_t)counts[i];
+			cmd_init(&c[i], &hp_kernel_ids, &a[i], sizeof(a[i]), r);
+			CHECK(exec_enqueue(NULL, &c[i]) == 0,
+			      "team sizes: enqueue %u", i);
+		}
+		for (unsigned i = 0; i < MAX_CONC; i++) {
+			CHECK(exec_wait(&c[i]) == 0, "team sizes %u: %s", i,
+			      hp_error_name(c[i].status));
+			check_ids(&c[i], i);
+		}
+	}
+}
+
 unsigned suite_main(suite_ctx *s)
 {
 	S = s;
@@ -988,6 +1023,7 @@ unsigned suite_main(suite_ctx *s)
 	s->printf("suite: concurrency and dependencies\n");
 	part_concurrent();
 	part_interleave();
+	part_team_sizes();
 	if (s->hammer) {
 		s->printf("suite: hammer\n");
 		part_hammer();
