@@ -48,7 +48,7 @@ typedef struct dslot {
 	bool used;
 	uint8_t type;
 	uint64_t result;    /* ALLOC: the address */
-	uint64_t free_addr; /* FREE: the buffer */
+	uint64_t free_addr; /* FREE: the buffer it marked (0: none) */
 	const char *detail; /* dispatcher's own error detail */
 	struct dqueue *q;
 	exec_cmd *wait[HP_MBOX_MAX_WAIT + 1];
@@ -304,8 +304,14 @@ static void cmd_done(exec_cmd *c, int status)
 {
 	dslot *s = c->user;
 	dqueue *q = s->q;
-	if (s->type == HP_PKT_FREE && status == 0)
-		buf_free(s->free_addr);
+	/* A FREE that failed (its wait list, a failed dependency) leaves the
+	 * buffer allocated and freeable. */
+	if (s->type == HP_PKT_FREE && s->free_addr) {
+		if (status == 0)
+			buf_free(s->free_addr);
+		else
+			buf_free_undo(s->free_addr);
+	}
 	hp_completion *r = &q->comp[s->index % HP_MBOX_RING_SIZE];
 	r->status = status;
 	r->hart = hal_hart_idx();
@@ -613,10 +619,10 @@ static int consume_one(dqueue *q, uint64_t i)
 			why = "not an allocated buffer";
 		} else {
 			b->freeing = true;
+			s->free_addr = p.mem.dst;
 		}
 		hal_lock_release(&D.buf_lock);
 		c->marker = true;
-		s->free_addr = p.mem.dst;
 	}
 
 	/* The kernel's arguments and NDRange, checked before enqueueing so
@@ -638,8 +644,8 @@ static int consume_one(dqueue *q, uint64_t i)
 		int rd = resolve_all(q, i, ev, nwait, s, &c->num_wait, &why);
 		q->busy = false;
 		if (rd == READ_NOT_YET) {
-			if (s->type == HP_PKT_FREE)
-				buf_free_undo(p.mem.dst);
+			if (s->free_addr)
+				buf_free_undo(s->free_addr);
 			if (s->type == HP_PKT_ALLOC && s->result)
 				buf_free(s->result);
 			return READ_NOT_YET;

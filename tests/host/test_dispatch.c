@@ -129,6 +129,21 @@ static uint64_t alloc(uint64_t size)
 	return a;
 }
 
+static hp_event free_buf(unsigned q, uint64_t addr, const hp_event *wait,
+			 unsigned nw)
+{
+	hp_packet p;
+	hp_kernarg ka;
+	memset(&p, 0, sizeof(p));
+	memset(&ka, 0, sizeof(ka));
+	p.mem.header = HP_PKT_FREE;
+	p.mem.dst = addr;
+	ka.num_wait = (uint16_t)nw;
+	for (unsigned k = 0; k < nw; k++)
+		ka.wait[k] = wait[k];
+	return submit(q, &p, &ka, false);
+}
+
 static void *host_main(void *arg)
 {
 	(void)arg;
@@ -213,6 +228,20 @@ static void *host_main(void *arg)
 	CHECK_MSG(wait_ev(b3) == HP_INVALID_KERNEL_ARGS, "args size");
 	CHECK_MSG(((uint32_t *)(uintptr_t)cnt)[0] == 2, "tally count %u",
 		  ((uint32_t *)(uintptr_t)cnt)[0]);
+
+	/* A FREE that fails (a bad wait list, a failed dependency) leaves
+	 * its buffer allocated: a later FREE frees it, once. */
+	uint64_t f = alloc(128);
+	hp_event never = HP_EVENT(6, 1ull << 40);
+	CHECK_MSG(wait_ev(free_buf(8, f, &never, 1)) ==
+			  HP_INVALID_EVENT_WAIT_LIST,
+		  "free with a bad wait list");
+	CHECK_MSG(wait_ev(free_buf(8, f, &b1, 1)) == HP_ABORTED,
+		  "free after a failed packet");
+	CHECK_MSG(wait_ev(free_buf(8, f, NULL, 0)) == 0,
+		  "free after failed frees");
+	CHECK_MSG(wait_ev(free_buf(8, f, NULL, 0)) == HP_INVALID_VALUE,
+		  "double free");
 
 	/* A full ring: a marker waiting on a never-submitted event... is
 	 * invalid, so block with a long in-order chain instead and check a
