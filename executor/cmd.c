@@ -44,12 +44,15 @@ static void finish(exec_cmd *c, int status, const char *detail)
 
 /* Finish c with `status`; the lock is held. Everything that refers to c
  * learns it first, because once the status is stored the caller may reuse
- * c. */
+ * c. So a wait-list entry already seen complete names a command that may
+ * be gone: c may be a new command in the same memory, and its status is
+ * not that entry's. */
 static void complete(exec_cmd *c, int status, const char *detail)
 {
 	for (exec_cmd *p = pending_head; p; p = p->next_pending) {
 		for (unsigned i = 0; i < p->num_wait; i++)
-			if (p->wait_list[i] == c) {
+			if (!(p->deps_done & (1u << i)) &&
+			    p->wait_list[i] == c) {
 				p->deps_done |= 1u << i;
 				p->deps_failed |= status < 0;
 			}

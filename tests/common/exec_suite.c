@@ -846,6 +846,32 @@ static void part_concurrent(void)
 	      "diamond order");
 	for (unsigned i = 0; i < 4; i++)
 		check_ids(dm[i], i);
+
+	/* A dependency complete while its dependent still waits (here for a
+	 * gate) may be reused at once (exec_cmd's contract): a new command
+	 * there that fails must not fail the dependent. It did (HP_ABORTED),
+	 * found by the mailbox stress test, whose dispatcher reuses a slot's
+	 * command a ring later. */
+	static exec_cmd gate2, early, waiter;
+	static exec_cmd *const wboth[] = {&gate2, &early};
+	memset(counts[0], 0, 64 * sizeof(uint32_t));
+	a[0].records = (uintptr_t)records[0];
+	a[0].counts = (uintptr_t)counts[0];
+	cmd_init(&waiter, &hp_kernel_ids, &a[0], sizeof(a[0]),
+		 (exec_range){.work_dim = 1, .global = {64}});
+	waiter.wait_list = wboth;
+	waiter.num_wait = 2;
+	exec_user_event_init(&gate2);
+	exec_user_event_init(&early);
+	CHECK(exec_enqueue(NULL, &waiter) == 0, "waiter enqueue");
+	exec_user_event_set(&early, 0);
+	exec_user_event_init(&early); /* the same memory, a new command */
+	exec_user_event_set(&early, HP_INVALID_VALUE);
+	exec_user_event_set(&gate2, 0);
+	CHECK(exec_wait(&waiter) == 0,
+	      "dependent of a reused dependency that then failed: %s",
+	      hp_error_name(waiter.status));
+	check_ids(&waiter, 0);
 }
 
 /* Four instances active at once: their work-groups interleave (each
