@@ -34,8 +34,14 @@ BOARD_DEFS := -DBOARD_MAX_HARTS=$(BOARD_MAX_HARTS) \
 INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD) -Iexecutor \
             -Ikernels -Itests/common
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+# Kernel code runs on stacks with a no-access guard below (EXEC_GUARD_BYTES,
+# 4 KiB, executor/internal.h): a frame larger than the guard could step
+# over it and write whatever lies below, so firmware frames stay under half
+# of it, and none has a variable size.
+FRAME_MAX := 2048
 CFLAGS := -march=$(BOARD_ARCH) -mabi=$(BOARD_ABI) -mcmodel=medany \
           --specs=picolibc.specs -O2 -g -std=gnu11 $(WARN) \
+          -Wframe-larger-than=$(FRAME_MAX) -Wvla -Walloca \
           -ffunction-sections -fdata-sections -fno-tree-loop-distribute-patterns \
           $(BOARD_DEFS) $(INCLUDES)
 ASFLAGS := -march=$(BOARD_ARCH) -mabi=$(BOARD_ABI) -g $(BOARD_DEFS) $(INCLUDES)

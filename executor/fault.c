@@ -135,7 +135,7 @@ static void iso_program(exec_hart *h, unsigned gen)
 {
 	hal_range r[2];
 	unsigned n = 0;
-	r[n++] = (hal_range){(uintptr_t)h->ustack, EXEC_USTACK_GUARD};
+	r[n++] = (hal_range){(uintptr_t)h->ustack, EXEC_GUARD_BYTES};
 	if (h->arena_guard)
 		r[n++] = (hal_range){h->arena_guard, EXEC_GUARD_BYTES};
 	h->iso_ok = hal_isolation_setup(r, n, &iso_allow, iso_allow.size != 0);
@@ -147,8 +147,8 @@ static bool ustack_ready(exec_hart *h)
 {
 	if (!h->ustack) {
 		h->ustack =
-			hal_heap_alloc(EXEC_USTACK_GUARD + EXEC_USTACK_BYTES,
-				       EXEC_USTACK_GUARD);
+			hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
+				       EXEC_GUARD_BYTES);
 		h->iso_gen = 0; /* the PMP needs the guard */
 	}
 	return h->ustack != NULL;
@@ -195,7 +195,7 @@ void exec_kernel_run(exec_hart *h)
 	 * every exec_ucall. */
 	if (h->iso_on)
 		hal_user_call(exec_ucall_main, h->u,
-			      h->ustack + EXEC_USTACK_GUARD +
+			      h->ustack + EXEC_GUARD_BYTES +
 				      EXEC_USTACK_BYTES);
 	else
 		exec_ucall_main(h->u);

@@ -9,13 +9,13 @@
 #include <hal/jump.h>
 
 #define EXEC_MAX_INSTANCES 16
-/* No-access guard below stacks (isolation; a power of two). */
-#define EXEC_GUARD_BYTES 256
-/* A hart's stack for kernels in U-mode (kernel-visible heap), with a
- * no-access guard below it as large as a page: a frame of a few KiB
- * cannot step over it. */
+/* No-access guard below the kernel stack and below the fiber arena
+ * (isolation; a power of two). A stack frame larger than the guard could
+ * step over it, so firmware and kernel code is built with frames of at
+ * most half of it (Makefile FRAME_MAX, -Wframe-larger-than). */
+#define EXEC_GUARD_BYTES 4096
+/* A hart's stack for kernels in U-mode (kernel-visible heap). */
 #define EXEC_USTACK_BYTES 16384
-#define EXEC_USTACK_GUARD 4096
 /* Largest argument block a launch may carry (= the mailbox's). */
 #define EXEC_ARGS_MAX 384
 

@@ -217,6 +217,14 @@ t_faults() {
 			grep -Eq "$want.*, hart [0-9], group \(7,0,0\)" <<<"$out" || fail "$board $k: '$out' lacks '$want'"
 			"$HP" run vadd --global 1000 --check --connect "$conn" >/dev/null || fail "$board: vadd after $k"
 		done
+		# Stack overflows from every position in a work-group: each ends
+		# at a guard (1 KiB frames once stepped over 256-byte guards into
+		# the firmware heap and stopped the device).
+		for v in 0 11 13 30 47 63; do
+			out=$(expect_error HP_KERNEL_FAULT "$HP" run fault_stack --global 64 --local 64 --arg victim=$v --connect "$conn") || exit 1
+			grep -q "access fault" <<<"$out" || fail "$board fault_stack victim $v: $out"
+		done
+		"$HP" run vadd --global 1000 --check --connect "$conn" >/dev/null || fail "$board: vadd after stack overflows"
 		out=$(expect_error HP_TIMEOUT "$HP" run hang --global 16 --arg victim=3 --timeout-us 200000 --connect "$conn") || exit 1
 		echo "$out"
 		grep -q "group (3,0,0)" <<<"$out" || fail "$board hang: $out"
