@@ -44,7 +44,11 @@
  * may name any packet of any queue that the host has submitted (index <
  * that queue's write_index) and whose slot has not been reused yet; others
  * are HP_INVALID_EVENT_WAIT_LIST. A host drops dependencies it already saw
- * complete successfully.
+ * complete successfully. Name only packets submitted before the naming
+ * one: one submitted later (possible with raw packets) may make the
+ * dispatcher read its queue ahead, and a packet there that waits for a
+ * later packet of the naming packet's queue then fails as a "circular
+ * dependency between queues", however valid by itself.
  *
  * Order. Commands of a queue start as soon as their dependencies allow
  * (out of order). The header's HP_PKT_BARRIER bit makes a packet wait for
