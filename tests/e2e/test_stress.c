@@ -1486,11 +1486,24 @@ static void mutate(pkt *k, unsigned q)
 	}
 }
 
-/* Keep a random packet harmless whatever it turned into: a packet type
- * (type 0 means "not written yet": a queue would wait for it forever),
- * pointers out of checked memory, a time limit on every launch, no FREE
- * of a buffer this test owns, no ALLOC small enough for the freed hole. */
-static void sanitize(pkt *k)
+/* Events of the test's other queues that are not submitted yet but may be
+ * before the dispatcher reads queue q's packet (a mutated byte, a field
+ * reused as a dependency) become never-submitted ones (mbox.h, Events). */
+static void no_forward_events(uint64_t *ev, unsigned n, unsigned q)
+{
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned o = 0; o < NQ; o++)
+			if (o != q && HP_EVENT_QUEUE(ev[i]) == qid[o] &&
+			    HP_EVENT_INDEX(ev[i]) >= qnext[o])
+				ev[i] |= 1ull << 40;
+}
+
+/* Keep a random packet for queue q harmless whatever it turned into: a
+ * packet type (type 0 means "not written yet": a queue would wait for it
+ * forever), pointers out of checked memory, a time limit on every launch,
+ * no FREE of a buffer this test owns, no ALLOC small enough for the freed
+ * hole, no dependency on a later packet of another queue. */
+static void sanitize(pkt *k, unsigned q)
 {
 	hp_packet *p = &k->p;
 	if (!HP_PKT_TYPE(p->header))
@@ -1521,6 +1534,8 @@ static void sanitize(pkt *k)
 	if (type == HP_PKT_ALLOC && p->mem.size &&
 	    p->mem.size <= 2 * GUARD_BYTES)
 		p->mem.size += 2 * GUARD_BYTES;
+	no_forward_events(p->barrier.deps, HP_MBOX_BARRIER_DEPS, q);
+	no_forward_events(k->ka.wait, HP_MBOX_MAX_WAIT, q);
 }
 
 /* Scratch arguments for any kernel: pointers into scratch, small sizes. */
@@ -1609,7 +1624,7 @@ static void random_packet(unsigned q)
 			k.ka.num_wait %= HP_MBOX_MAX_WAIT + 1;
 			k.ka.timeout_us %= CAP_US;
 		}
-		sanitize(&k);
+		sanitize(&k, q);
 		send(q, &k, RANDOM, 0, what);
 		return;
 	}
@@ -1617,7 +1632,7 @@ static void random_packet(unsigned q)
 		k.ka.timeout_us = CAP_US;
 	for (unsigned i = 0, n = 1 + (unsigned)below(4); i < n; i++)
 		mutate(&k, q);
-	sanitize(&k);
+	sanitize(&k, q);
 	send(q, &k, RANDOM, 0, what);
 }
 
