@@ -146,9 +146,8 @@ static void iso_program(exec_hart *h, unsigned gen)
 static bool ustack_ready(exec_hart *h)
 {
 	if (!h->ustack) {
-		h->ustack =
-			hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
-				       EXEC_GUARD_BYTES);
+		h->ustack = hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
+					   EXEC_GUARD_BYTES);
 		h->iso_gen = 0; /* the PMP needs the guard */
 	}
 	return h->ustack != NULL;
@@ -195,8 +194,7 @@ void exec_kernel_run(exec_hart *h)
 	 * every exec_ucall. */
 	if (h->iso_on)
 		hal_user_call(exec_ucall_main, h->u,
-			      h->ustack + EXEC_GUARD_BYTES +
-				      EXEC_USTACK_BYTES);
+			      h->ustack + EXEC_GUARD_BYTES + EXEC_USTACK_BYTES);
 	else
 		exec_ucall_main(h->u);
 }
