@@ -15,15 +15,18 @@
 #include "dispatch.h"
 #include "diag.h"
 #include "exec.h"
+#include "loader.h"
 #include <hal/atomic.h>
 #include <hal/hart.h>
 #include <hal/heap.h>
 #include <hal/lock.h>
 #include <hal/timer.h>
+#include <hartpool/api.h>
 #include <hartpool/mbox.h>
+#include <stdio.h>
 #include <string.h>
 
-#define FIRMWARE_NAME "hartpool mbox v2"
+#define FIRMWARE_NAME "hartpool mbox v3"
 
 /* Doorbell checks: every DISPATCH_FAST_US while packets keep arriving
  * (within DISPATCH_BUSY_WINDOW_US of the last one), else every poll_us. */
@@ -47,8 +50,10 @@ typedef struct dslot {
 	uint64_t index; /* packet index; valid while `used` */
 	bool used;
 	uint8_t type;
-	uint64_t result;    /* ALLOC: the address */
+	uint64_t result;    /* ALLOC: the address; LOAD: the handle */
+	uint64_t result2;   /* LOAD: the load address */
 	uint64_t free_addr; /* FREE: the buffer it marked (0: none) */
+	struct dobj *obj;   /* the loaded object of its kernel, or NULL */
 	const char *detail; /* dispatcher's own error detail */
 	struct dqueue *q;
 	exec_cmd *wait[HP_MBOX_MAX_WAIT + 1];
@@ -66,6 +71,22 @@ typedef struct dqueue {
 	dslot *slots;
 } dqueue;
 
+/* A kernel object (HP_PKT_LOAD). Its code memory stays taken while
+ * commands of its kernels that were accepted are not complete (refs), even
+ * after UNLOAD took its kernels out of the table. */
+enum { OBJ_FREE, OBJ_LOADED, OBJ_UNLOADING };
+
+typedef struct dobj {
+	unsigned state;
+	unsigned refs; /* accepted commands not complete (atomic) */
+	uint16_t gen;
+	uintptr_t base;
+	size_t size;
+	unsigned num_kernels;
+	uint8_t rows[HPK_KERNELS_MAX];
+	hpk_kernel *k; /* HPK_KERNELS_MAX, firmware-private */
+} dobj;
+
 typedef struct dbuf {
 	uint64_t addr, size;
 	bool freeing; /* a FREE for it is on its way */
@@ -75,8 +96,14 @@ static struct {
 	dispatch_config cfg;
 	hp_mbox_header *hdr;
 	dqueue q[HP_MBOX_QUEUES];
-	const hp_kernel *kernels[HP_MBOX_KERNELS_MAX];
-	unsigned num_kernels;
+	const hp_kernel *kernels[HP_MBOX_KERNELS_MAX]; /* NULL: free row */
+	dobj *kobj[HP_MBOX_KERNELS_MAX]; /* the row's object, or NULL */
+	hp_mbox_kernel *ktab;		 /* the shared kernel table */
+	unsigned num_kernels;		 /* rows up to the last used one */
+	unsigned num_builtin;
+	dobj obj[HP_MBOX_OBJECTS_MAX];
+	uint16_t obj_gen;
+	char why[112]; /* detail of the last rejected object */
 	hal_lock buf_lock;
 	dbuf bufs[HP_MBOX_BUFFERS_MAX]; /* sorted by address */
 	unsigned num_bufs;
@@ -304,6 +331,8 @@ static void cmd_done(exec_cmd *c, int status)
 {
 	dslot *s = c->user;
 	dqueue *q = s->q;
+	if (s->obj)
+		hal_fetch_add(&s->obj->refs, ~0u); /* its code may go now */
 	/* A FREE that failed (its wait list, a failed dependency) leaves the
 	 * buffer allocated and freeable. */
 	if (s->type == HP_PKT_FREE && s->free_addr) {
@@ -320,6 +349,7 @@ static void cmd_done(exec_cmd *c, int status)
 	r->t_start = c->t_start;
 	r->t_end = c->t_end;
 	r->result = s->result;
+	r->result2 = s->result2;
 	r->groups = c->kernel ? c->launch.total_groups : 0;
 	for (unsigned d = 0; d < 3; d++)
 		r->local[d] = c->kernel ? (uint32_t)c->launch.local_size[d] : 0;
@@ -424,10 +454,197 @@ static void dev_info(hp_device_info *info)
 
 static const hp_kernel *kernel_named(const char *name)
 {
-	for (unsigned i = 0; i < D.num_kernels; i++)
+	for (unsigned i = 0; i < D.num_builtin; i++)
 		if (strcmp(D.kernels[i]->name, name) == 0)
 			return D.kernels[i];
 	return NULL;
+}
+
+/* ---- the kernel table and kernel objects ---- */
+
+/* Publish kernel k in row `row` (flags: HP_KFLAG_LOADED etc.). */
+static void row_set(unsigned row, const hp_kernel *k, dobj *o, uint32_t flags)
+{
+	hp_mbox_kernel *r = &D.ktab[row];
+	memset(r, 0, sizeof(*r));
+	strncpy(r->name, k->name, sizeof(r->name) - 1);
+	for (unsigned d = 0; d < 3; d++)
+		r->reqd_work_group_size[d] = k->reqd_work_group_size[d];
+	r->max_work_group_size = k->max_work_group_size;
+	r->sub_group_size = k->sub_group_size;
+	r->local_mem_bytes = k->local_mem_bytes;
+	r->args_size = k->args_size;
+	r->flags = flags | (k->uses_barriers ? HP_KFLAG_BARRIERS : 0);
+	D.kernels[row] = k;
+	D.kobj[row] = o;
+}
+
+/* Rows up to the last used one, published (after the rows: release). */
+static void rows_publish(void)
+{
+	unsigned n = HP_MBOX_KERNELS_MAX;
+	while (n && !D.kernels[n - 1])
+		n--;
+	D.num_kernels = n;
+	hal_store_release(&D.hdr->num_kernels, (uint32_t)n);
+}
+
+/* Gap of `size` bytes in the code memory, 64-byte aligned, outside every
+ * object whose memory is taken; 0 if none. */
+static uintptr_t code_alloc(size_t size)
+{
+	uintptr_t at = (uintptr_t)D.cfg.code_base;
+	uintptr_t end = at + (uintptr_t)D.cfg.code_size;
+	for (;;) {
+		at = (at + HPK_IMAGE_ALIGN - 1) &
+		     ~(uintptr_t)(HPK_IMAGE_ALIGN - 1);
+		if (at > end || size > end - at)
+			return 0;
+		bool moved = false;
+		for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++) {
+			const dobj *o = &D.obj[i];
+			if (o->state == OBJ_FREE)
+				continue;
+			if (at < o->base + o->size && o->base < at + size) {
+				at = o->base + o->size;
+				moved = true;
+			}
+		}
+		if (!moved)
+			return at;
+	}
+}
+
+/* An unloaded object whose last command completed is free again. */
+static void obj_reap(void)
+{
+	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++) {
+		dobj *o = &D.obj[i];
+		if (o->state == OBJ_UNLOADING && !hal_load_acquire(&o->refs))
+			o->state = OBJ_FREE;
+	}
+}
+
+static hpk_target load_target(void)
+{
+	hpk_target t = {
+		.xlen = 8 * sizeof(void *),
+#if defined(__riscv) && defined(__riscv_float_abi_soft)
+		.float_abi = HPK_FLOAT_SOFT,
+#elif defined(__riscv) && defined(__riscv_float_abi_single)
+		.float_abi = HPK_FLOAT_SINGLE,
+#else
+		.float_abi = HPK_FLOAT_DOUBLE,
+#endif
+		.api_count = exec_api.count,
+		.max_work_group_size = exec_dev.max_work_group_size,
+		.local_mem_size = exec_dev.local_mem_size,
+		.sub_group_sizes = exec_dev.sub_group_sizes,
+	};
+	return t;
+}
+
+/* LOAD: check, place, relocate, register. Nothing changes unless it all
+ * succeeds. */
+static int obj_load(uint64_t src, uint64_t size, dslot *s, const char **why)
+{
+	hal_lock_acquire(&D.buf_lock);
+	bool ok = size && buf_find(src, size) != NULL;
+	hal_lock_release(&D.buf_lock);
+	if (!ok) {
+		*why = "object outside allocated buffers";
+		return HP_INVALID_VALUE;
+	}
+	*why = D.why;
+	hpk_target t = load_target();
+	hpk_header h;
+	const void *file = ptr(src);
+	int err = hpk_check(file, (size_t)size, &t, &h, D.why, sizeof(D.why));
+	if (err)
+		return err;
+	obj_reap();
+	dobj *o = NULL;
+	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX && !o; i++)
+		if (D.obj[i].state == OBJ_FREE)
+			o = &D.obj[i];
+	if (!o) {
+		*why = "16 kernel objects loaded already";
+		return HP_OUT_OF_RESOURCES;
+	}
+	unsigned nk = hpk_kernel_count(&h), free_rows = 0;
+	for (unsigned r = D.num_builtin; r < HP_MBOX_KERNELS_MAX; r++)
+		free_rows += D.kernels[r] == NULL;
+	if (nk > free_rows) {
+		*why = "kernel table full";
+		return HP_OUT_OF_RESOURCES;
+	}
+	if (!o->k)
+		o->k = hal_heap_alloc_private(
+			HPK_KERNELS_MAX * sizeof(hpk_kernel), 8);
+	uintptr_t base = code_alloc(h.image_size);
+	if (!o->k || !base) {
+		*why = "code memory for kernel objects full";
+		return HP_OUT_OF_RESOURCES;
+	}
+	err = hpk_place(&h, file, ptr(base), &exec_api, D.why, sizeof(D.why));
+	for (unsigned i = 0; i < nk && !err; i++) {
+		err = hpk_kernel_read(&h, ptr(base), i, &t, &o->k[i], D.why,
+				      sizeof(D.why));
+		for (unsigned j = 0; j < i && !err; j++)
+			if (!strcmp(o->k[j].name, o->k[i].name)) {
+				snprintf(D.why, sizeof(D.why),
+					 "two kernels named %s", o->k[i].name);
+				err = HP_INVALID_BINARY;
+			}
+	}
+	if (err)
+		return err;
+
+	/* Commit. */
+	if (!++D.obj_gen)
+		D.obj_gen = 1;
+	o->gen = D.obj_gen;
+	o->base = base;
+	o->size = h.image_size;
+	o->refs = 0;
+	o->num_kernels = nk;
+	o->state = OBJ_LOADED;
+	unsigned slot = (unsigned)(o - D.obj), row = D.num_builtin;
+	for (unsigned i = 0; i < nk; i++, row++) {
+		while (D.kernels[row])
+			row++;
+		o->rows[i] = (uint8_t)row;
+		row_set(row, &o->k[i].k, o,
+			HP_KFLAG_LOADED | slot << 8 | (uint32_t)o->gen << 16);
+	}
+	rows_publish();
+	exec_code_changed();
+	s->result = HP_KERNEL_ID(slot, o->gen);
+	s->result2 = base;
+	*why = NULL;
+	return 0;
+}
+
+/* UNLOAD: its kernels leave the table now; its memory once no accepted
+ * command needs it. */
+static int obj_unload(uint64_t handle, const char **why)
+{
+	uint64_t slot = handle & 0xffffu, gen = handle >> 16;
+	dobj *o = slot < HP_MBOX_OBJECTS_MAX ? &D.obj[slot] : NULL;
+	if (!o || o->state != OBJ_LOADED || gen != o->gen) {
+		*why = "no kernel object loaded with this handle";
+		return HP_INVALID_PROGRAM;
+	}
+	for (unsigned i = 0; i < o->num_kernels; i++) {
+		unsigned row = o->rows[i];
+		memset(&D.ktab[row], 0, sizeof(D.ktab[row]));
+		D.kernels[row] = NULL;
+		D.kobj[row] = NULL;
+	}
+	rows_publish();
+	o->state = OBJ_UNLOADING;
+	obj_reap();
+	return 0;
 }
 
 /* Fill s->cmd for a memory packet (COPY, FILL) run by a kernel. */
@@ -511,7 +728,9 @@ static int consume_one(dqueue *q, uint64_t i)
 	memset(c, 0, sizeof(*c));
 	s->type = (uint8_t)type;
 	s->result = 0;
+	s->result2 = 0;
 	s->free_addr = 0;
+	s->obj = NULL;
 	s->detail = NULL;
 	c->args = s->args;
 	c->barrier = (header & HP_PKT_BARRIER) != 0;
@@ -543,9 +762,16 @@ static int consume_one(dqueue *q, uint64_t i)
 		if (d->setup & ~0x1fu || d->reserved) {
 			err = HP_INVALID_VALUE;
 			why = "reserved fields not zero";
-		} else if (d->kernel >= D.num_kernels) {
+		} else if (HP_KERNEL_ROW(d->kernel) >= D.num_kernels ||
+			   !D.kernels[HP_KERNEL_ROW(d->kernel)]) {
 			err = HP_INVALID_KERNEL;
-			why = "no such kernel";
+			why = "no such kernel (or its object was unloaded)";
+		} else if (HP_KERNEL_GEN(d->kernel) !=
+			   (D.kobj[HP_KERNEL_ROW(d->kernel)]
+				    ? D.kobj[HP_KERNEL_ROW(d->kernel)]->gen
+				    : 0u)) {
+			err = HP_INVALID_KERNEL;
+			why = "kernel of an unloaded object";
 		} else if (asz > HP_MBOX_ARGS_MAX) {
 			err = HP_INVALID_KERNEL_ARGS;
 			why = "argument block too large";
@@ -556,7 +782,8 @@ static int consume_one(dqueue *q, uint64_t i)
 			err = HP_INVALID_VALUE;
 		} else {
 			c->timeout_us = tmo;
-			c->kernel = D.kernels[d->kernel];
+			c->kernel = D.kernels[HP_KERNEL_ROW(d->kernel)];
+			s->obj = D.kobj[HP_KERNEL_ROW(d->kernel)];
 			c->args_size = asz;
 			memcpy(s->args, ka->args, asz);
 			exec_range *r = &c->range;
@@ -611,6 +838,20 @@ static int consume_one(dqueue *q, uint64_t i)
 			why = p.mem.size ? "buffer heap exhausted"
 					 : "zero-sized buffer";
 		}
+	} else if (type == HP_PKT_LOAD || type == HP_PKT_UNLOAD) {
+		const hp_packet_mem *m = &p.mem;
+		c->marker = true;
+		bool load = type == HP_PKT_LOAD;
+		if (m->header >> 9 || m->pattern_size || m->reserved ||
+		    m->pattern || m->reserved2[0] || m->reserved2[1] ||
+		    m->reserved2[2] || (load ? m->dst : m->src || m->size)) {
+			err = HP_INVALID_VALUE;
+			why = "reserved fields not zero";
+		} else if (load) {
+			err = obj_load(m->src, m->size, s, &why);
+		} else {
+			err = obj_unload(m->dst, &why);
+		}
 	} else if (type == HP_PKT_FREE) {
 		hal_lock_acquire(&D.buf_lock);
 		dbuf *b = buf_find(p.mem.dst, 0);
@@ -656,6 +897,8 @@ static int consume_one(dqueue *q, uint64_t i)
 	}
 
 	/* Commit: the slot now holds packet i. */
+	if (s->obj)
+		hal_fetch_add(&s->obj->refs, 1u);
 	s->used = true;
 	s->index = i;
 	s->q = q;
@@ -806,22 +1049,18 @@ int dispatch_init(const dispatch_config *cfg)
 	D.num_bufs = 0;
 	D.packets = D.bad = 0;
 
-	D.num_kernels = 0;
 	hp_mbox_kernel *kt = (hp_mbox_kernel *)(base + OFF_KERNELS);
-	for (unsigned i = 0; cfg->kernels[i] && i < HP_MBOX_KERNELS_MAX; i++) {
-		const hp_kernel *k = cfg->kernels[i];
-		hp_mbox_kernel *row = &kt[i];
-		D.kernels[D.num_kernels++] = k;
-		strncpy(row->name, k->name, sizeof(row->name) - 1);
-		for (unsigned d = 0; d < 3; d++)
-			row->reqd_work_group_size[d] =
-				k->reqd_work_group_size[d];
-		row->max_work_group_size = k->max_work_group_size;
-		row->sub_group_size = k->sub_group_size;
-		row->local_mem_bytes = k->local_mem_bytes;
-		row->args_size = k->args_size;
-		row->flags = k->uses_barriers ? HP_KFLAG_BARRIERS : 0;
+	D.ktab = kt;
+	memset(D.kernels, 0, sizeof(D.kernels));
+	memset(D.kobj, 0, sizeof(D.kobj));
+	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++) {
+		D.obj[i].state = OBJ_FREE;
+		D.obj[i].refs = 0;
 	}
+	D.num_builtin = 0;
+	for (unsigned i = 0; cfg->kernels[i] && i < HP_MBOX_KERNELS_MAX; i++)
+		row_set(D.num_builtin++, cfg->kernels[i], NULL, 0);
+	D.num_kernels = D.num_builtin;
 
 	hp_mbox_queue *qt = (hp_mbox_queue *)(base + OFF_QUEUES);
 	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {

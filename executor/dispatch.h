@@ -21,6 +21,9 @@ typedef struct dispatch_config {
 	uint64_t buf_base, buf_size;
 	/** Device address of DRAM (QEMU's RAM file offset 0). */
 	uint64_t dram_base;
+	/** Code memory for kernel objects (HP_PKT_LOAD): read-write for
+	 * the firmware, read-execute for kernels; size 0: none. */
+	uint64_t code_base, code_size;
 	/** Kernels the host may launch, NULL-terminated. */
 	const hp_kernel *const *kernels;
 	const char *board;

@@ -264,6 +264,14 @@ struct hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc);
  * always reach the kernel-visible heap (hal_heap_alloc()). */
 void exec_isolation_allow(uintptr_t base, uintptr_t size);
 
+/* ---- kernel objects (dispatch.c loads them) ---- */
+
+/** The kernel API table for loaded objects (api.c, hartpool/api.h). */
+extern const struct hp_api exec_api;
+/** New code was written (a kernel object was loaded): every hart runs
+ * `fence.i` before it next enters a kernel. */
+void exec_code_changed(void);
+
 /* ---- statistics (for tests and benchmarks) ---- */
 
 typedef struct exec_hart_stats {

@@ -11,6 +11,7 @@
  */
 #include "internal.h"
 #include <hal/heap.h>
+#include <hal/icache.h>
 #include <hal/isolation.h>
 #include <hal/timer.h>
 #include <stdio.h>
@@ -153,9 +154,26 @@ static bool ustack_ready(exec_hart *h)
 	return h->ustack != NULL;
 }
 
+/* Bumped after a kernel object's code was written (exec_code_changed). */
+static unsigned code_gen;
+
+void exec_code_changed(void)
+{
+	hal_fence();
+	hal_fetch_add(&code_gen, 1u);
+}
+
 exec_ucall *exec_kernel_enter(exec_hart *h, exec_instance *inst)
 {
 	exec_ucall *u = h->u;
+	/* Code loaded since this hart last looked: make it fetchable here
+	 * (the instance was published after the load, so the acquire sees
+	 * the new generation whenever the kernel is new code). */
+	unsigned cg = hal_load_acquire(&code_gen);
+	if (h->code_seen != cg) {
+		hal_icache_sync();
+		h->code_seen = cg;
+	}
 	h->kcur = inst;
 	h->kinst = inst;
 	u->kv = inst->kv;

@@ -120,6 +120,7 @@ typedef struct exec_hart {
 	hal_jmp_buf kjmp;
 	/* Isolation: the PMP matches exec_iso_gen when iso_gen does. */
 	unsigned iso_gen;
+	unsigned code_seen; /* exec_code_gen when it last ran fence.i */
 	bool iso_ok, iso_on, armed;
 	uintptr_t arena_guard; /* no-access bytes below fiber_arena */
 	char *ustack;	       /* EXEC_GUARD_BYTES guard + EXEC_USTACK_BYTES */

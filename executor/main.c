@@ -21,6 +21,9 @@
 #include <hal/fdt.h>
 #include <hal/hart.h>
 
+/* Code memory for loaded kernel objects (linker/common.ld). */
+extern char __kcode_start[], __kcode_end[];
+
 static uint32_t poll_us(void)
 {
 	unsigned long v = 0;
@@ -56,6 +59,8 @@ int app_main(void)
 		.buf_base = BOARD_BUF_BASE,
 		.buf_size = BOARD_BUF_SIZE,
 		.dram_base = BOARD_DRAM_BASE,
+		.code_base = (uintptr_t)__kcode_start,
+		.code_size = (uintptr_t)(__kcode_end - __kcode_start),
 		.kernels = hp_kernel_registry,
 		.board = BOARD_NAME,
 		.poll_us = poll_us(),

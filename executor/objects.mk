@@ -2,7 +2,8 @@
 # main program.
 executor-srcs := executor/ndrange.c executor/pool.c executor/wg.c \
                  executor/subgroup.c executor/cmd.c executor/error.c \
-                 executor/dispatch.c executor/fault.c executor/printf.c
+                 executor/dispatch.c executor/fault.c executor/printf.c \
+                 executor/loader.c executor/api.c
 executor-main-srcs := executor/main.c
 executor-srcs += executor/frame.c executor/serial_agent.c
 # Firmware only: the serial agent on the UART and PLIC.

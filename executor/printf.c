@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * hp_printf(): kernels print into their command's printf buffer
- * (hartpool/mbox.h: a header, then records tagged with the global id),
- * which the host prints after completion. Runs in kernel code (U-mode):
- * touches only the kview and the buffer. A call that does not fit is
- * counted in `dropped`, never written past the end.
+ * hp_printf() and hp_vprintf() (kernel objects call this one): kernels print
+ * into their command's printf buffer (hartpool/mbox.h: a header, then records
+ * tagged with the global id), which the host prints after completion. Runs in
+ * kernel code (U-mode): touches only the kview and the buffer. A call that does
+ * not fit is counted in `dropped`, never written past the end.
  */
 #include "internal.h"
 #include <hartpool/mbox.h>
@@ -14,15 +14,20 @@
 
 void hp_printf(const hp_item *it, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	hp_vprintf(it, fmt, ap);
+	va_end(ap);
+}
+
+void hp_vprintf(const hp_item *it, const char *fmt, va_list ap)
+{
 	const exec_kview *kv = it->g->kv;
 	hp_printf_header *h = kv->pbuf;
 	if (!h)
 		return;
 	char text[HP_PRINTF_MAX];
-	va_list ap;
-	va_start(ap, fmt);
 	int n = vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return;
 	if ((unsigned)n >= sizeof(text))

@@ -8,7 +8,7 @@
 #include <hal/jump.h>
 #include <hal/sleep.h>
 
-extern char __text_start[], __rodata_end[], __hart_tls_start[],
+extern char __text_start[], __rodata_end[], __kcode_end[], __hart_tls_start[],
 	__hart_tls_end[], __kdata_start[], __heap_start[], __heap_end[];
 
 #define PMP_R 0x01u
@@ -50,10 +50,11 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
 	write_pmpaddr(1, a[1]);
 	write_pmpaddr(2, a[2]);
 	write_pmpaddr(3, a[3]);
-	/* 4-5: code and read-only data (TOR: [previous entry's address,
+	/* 4-5: code and read-only data, and the code memory of loaded
+	 * kernel objects right after them (TOR: [previous entry's address,
 	 * this one's)). */
 	write_pmpaddr(4, (uintptr_t)__text_start >> 2);
-	write_pmpaddr(5, (uintptr_t)__rodata_end >> 2);
+	write_pmpaddr(5, (uintptr_t)__kcode_end >> 2);
 	set_cfg(cfg, 5, PMP_TOR | PMP_R | PMP_X);
 	/* 6-7: TLS blocks, read only. */
 	write_pmpaddr(6, (uintptr_t)__hart_tls_start >> 2);

@@ -4,4 +4,5 @@
 host-lib-srcs := host/lib/device.c host/lib/shm.c host/lib/serial.c \
                  executor/frame.c executor/error.c
 host-cli-srcs := host/cli/hartpool.c host/cli/drivers.c host/cli/lib_drivers.c \
+                 host/cli/build.c host/cli/generic.c \
                  tests/common/ndref.c tests/common/sgref.c

@@ -9,7 +9,7 @@
 
 #include <hartpool.h>
 
-#define RUN_MAX_BUFS 4
+#define RUN_MAX_BUFS 8
 /** Events of one launch sequence kept for finding the first failure (a
  * queue's ring: older records are reused). */
 #define RUN_MAX_SEQ HP_MBOX_RING_SIZE
@@ -107,6 +107,21 @@ int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size);
 
 /** Free everything the driver made. */
 void run_cleanup(run_ctx *c);
+
+/* ---- kernels the tool has no driver for (generic.c) ---- */
+
+/**
+ * Build the argument block of a kernel from `--karg` specs, in order, laid
+ * out like a C struct of the same members: `TYPE:VALUE` a scalar (TYPE
+ * i32, u32, i64, u64, f32, f64), `buf:TYPE:COUNT[:INIT]` a buffer of COUNT
+ * elements (its device address, a uint64_t), INIT `iota`, `rand` or a
+ * number (default 0). 0 or an HP_ error with c->msg.
+ */
+int generic_prepare(run_ctx *c, const char *const *specs, unsigned n,
+		    void *args, uint32_t *args_size);
+/** Print every buffer generic_prepare() made: `bufN TYPE[COUNT]: v ...`
+ * (at most @p max values each). */
+int generic_print(run_ctx *c, unsigned long max);
 
 /** The sub-group size a launch uses (the range's, the kernel's or the
  * device's). */

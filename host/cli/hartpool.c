@@ -6,6 +6,7 @@
  * "hartpool: HP_NAME: message" on stderr and exit 1.
  */
 #define _GNU_SOURCE
+#include "build.h"
 #include "drivers.h"
 #include <hartpool.h>
 #include <hartpool/ids.h>
@@ -26,11 +27,12 @@ static const char usage[] =
 	"  down               stop the device given by --connect\n"
 	"  info               device limits and configuration (key: value)\n"
 	"  ids                run the diagnostic kernel `ids`; CSV on stdout\n"
-	"  run KERNEL         run a kernel of the library on generated data\n"
+	"  run KERNEL         run a kernel (library kernels on generated "
+	"data)\n"
+	"  build SRC.c -o K.hpk   compile kernels into a kernel object "
+	"(build --help)\n"
 	"  bench              mailbox latency and throughput\n"
 	"  kernels            list the device's kernels\n"
-	"  demo               dependent kernels, checked results, timings "
-	"(`make run`)\n"
 	"  demo               dependent kernels, checked results, timings "
 	"(`make run`)\n"
 	"\n"
@@ -40,6 +42,11 @@ static const char usage[] =
 	"  --harts N          harts to boot (default 8)\n"
 	"  --append ARGS      extra bootargs (e.g. hartpool.poll_us=50)\n"
 	"  --json             machine-readable output (info, run, bench)\n"
+	"  --gdb              boot with QEMU's gdb stub on :1234 (or "
+	"$HP_QEMU_GDB) and\n"
+	"                     print the gdb-multiarch command (with a kernel "
+	"object's\n"
+	"                     symbols for run --kernel-file)\n"
 	"\n"
 	"range options (ids, run):\n"
 	"  --global X[,Y[,Z]] --local X[,Y[,Z]] --offset X[,Y[,Z]]\n"
@@ -53,7 +60,17 @@ static const char usage[] =
 	"  --repeat N         launch N times (one check at the end)\n"
 	"  --printf-size N    bytes of hp_printf() output kept (default 65536, "
 	"0: none)\n"
-	"  --kernel-file F    a kernel object (not supported yet)\n"
+	"  --kernel-file F    load kernel object F (`hartpool build`) first; "
+	"KERNEL is\n"
+	"                     one of its kernels; unloaded at the end\n"
+	"  --karg SPEC        argument for a kernel without a driver, in "
+	"order:\n"
+	"                     TYPE:VALUE or buf:TYPE:COUNT[:iota|rand|VALUE]\n"
+	"                     (TYPE i32 u32 i64 u64 f32 f64; a buffer passes "
+	"its address)\n"
+	"  --print [N]        print the --karg buffers after the run (first N "
+	"values,\n"
+	"                     default 64)\n"
 	"\n"
 	"bench options:\n"
 	"  --count N          round trips to time (default 2000)\n";
@@ -67,6 +84,10 @@ typedef struct opts {
 	unsigned nglobal;
 	const char *args[32];
 	unsigned num_args;
+	const char *kargs[32];
+	unsigned num_kargs;
+	bool print, gdb;
+	unsigned long print_max;
 	unsigned long repeat, count;
 	uint32_t printf_size;
 } opts;
@@ -124,6 +145,7 @@ static int parse(int argc, char **argv, opts *o)
 	o->repeat = 1;
 	o->printf_size = 65536;
 	o->count = 2000;
+	o->print_max = 64;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -219,6 +241,20 @@ static int parse(int argc, char **argv, opts *o)
 		} else if (!strcmp(a, "--kernel-file")) {
 			VALUE();
 			o->kernel_file = v;
+		} else if (!strcmp(a, "--karg")) {
+			VALUE();
+			if (o->num_kargs == 32)
+				return die(HP_INVALID_VALUE,
+					   "at most 32 --karg");
+			o->kargs[o->num_kargs++] = v;
+		} else if (!strcmp(a, "--print")) {
+			o->print = true;
+			if (v && v[0] >= '0' && v[0] <= '9') {
+				o->print_max = strtoul(v, NULL, 0);
+				i++;
+			}
+		} else if (!strcmp(a, "--gdb")) {
+			o->gdb = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
 			exit(0);
@@ -242,8 +278,38 @@ static int parse(int argc, char **argv, opts *o)
 	return 0;
 }
 
+/* The port of QEMU's gdb stub for devices this tool boots with --gdb. */
+static const char *gdb_port(void)
+{
+	const char *p = getenv("HP_QEMU_GDB");
+	return p && *p ? p : "1234";
+}
+
+/* How to attach: gdb-multiarch with the firmware's symbols, and those of
+ * a loaded kernel object (its NAME.elf from `hartpool build`, at the
+ * address the device loaded it). */
+static void gdb_hint(const opts *o, const char *kfile, uint64_t addr)
+{
+	const char *board = o->board ? o->board : "qemu-virt";
+	fprintf(stderr,
+		"hartpool: attach gdb with:\n  gdb-multiarch "
+		"%s/build/%s/hartpool.elf -ex 'target remote :%s'",
+		HP_ROOT, board, gdb_port());
+	if (kfile) {
+		size_t l = strlen(kfile);
+		int stem = l > 4 && !strcmp(kfile + l - 4, ".hpk")
+				   ? (int)(l - 4)
+				   : (int)l;
+		fprintf(stderr, " -ex 'add-symbol-file %.*s.elf -o 0x%llx'",
+			stem, kfile, (unsigned long long)addr);
+	}
+	fputc('\n', stderr);
+}
+
 static int open_device(const opts *o, bool detach, hp_device **d)
 {
+	if (o->gdb && !o->connect)
+		setenv("HP_QEMU_GDB", gdb_port(), 1);
 	hp_open_options oo = {
 		.connect = o->connect,
 		.board = o->board,
@@ -327,8 +393,10 @@ static int cmd_info(hp_device *d, const opts *o)
 	printf("firmware: %s\n", i.firmware);
 	printf("queues: %u x %u packets\n", HP_MBOX_QUEUES, HP_MBOX_RING_SIZE);
 	printf("kernels: ");
-	for (unsigned k = 0; k < hp_kernel_count(d); k++)
-		printf("%s%s", k ? "," : "", hp_kernel_at(d, k)->name);
+	for (unsigned k = 0, n = 0; k < hp_kernel_count(d); k++)
+		if (hp_kernel_at(d, k))
+			printf("%s%s", n++ ? "," : "",
+			       hp_kernel_at(d, k)->name);
 	printf("\nconnect: %s\n", hp_connect_string(d));
 	return 0;
 }
@@ -337,6 +405,8 @@ static int cmd_kernels(hp_device *d)
 {
 	for (unsigned k = 0; k < hp_kernel_count(d); k++) {
 		const hp_mbox_kernel *m = hp_kernel_at(d, k);
+		if (!m)
+			continue;
 		printf("%-16s args %3u B, local mem %5u B, %s", m->name,
 		       m->args_size, m->local_mem_bytes,
 		       m->flags & HP_KFLAG_BARRIERS ? "barriers"
@@ -348,7 +418,11 @@ static int cmd_kernels(hp_device *d)
 		if (m->sub_group_size)
 			printf(", sub-group %u", m->sub_group_size);
 		const run_driver *drv = run_driver_find(m->name);
-		printf("%s%s\n", drv ? " - " : "", drv ? drv->help : "");
+		if (m->flags & HP_KFLAG_LOADED)
+			printf(", loaded (object %u)", HP_KFLAG_SLOT(m->flags));
+		else if (drv)
+			printf(" - %s", drv->help);
+		putchar('\n');
 	}
 	return 0;
 }
@@ -450,7 +524,8 @@ static int launch(run_ctx *c, const opts *o, const void *args,
 	return 0;
 }
 
-static int setup_run(hp_device *d, const opts *o, const char *kname, run_ctx *c)
+static int setup_run(hp_device *d, const opts *o, const char *kname,
+		     const hp_object *obj, run_ctx *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->d = d;
@@ -458,7 +533,8 @@ static int setup_run(hp_device *d, const opts *o, const char *kname, run_ctx *c)
 	c->args = o->args;
 	c->num_args = o->num_args;
 	c->seed = 1;
-	int rc = hp_kernel_find(d, kname, &c->kernel);
+	int rc = obj ? hp_object_kernel(d, *obj, kname, &c->kernel)
+		     : hp_kernel_find(d, kname, &c->kernel);
 	if (rc)
 		return lib_fail(rc);
 	c->k = hp_kernel_at(d, c->kernel);
@@ -466,7 +542,8 @@ static int setup_run(hp_device *d, const opts *o, const char *kname, run_ctx *c)
 	c->seed = run_arg(c, "seed", 1);
 	c->repeat = o->repeat;
 	c->range_given = o->nglobal > 0;
-	c->drv = run_driver_find(kname);
+	/* Library drivers for library kernels; a loaded one is generic. */
+	c->drv = obj || o->num_kargs ? NULL : run_driver_find(kname);
 	rc = hp_queue_create(d, HP_QUEUE_IN_ORDER, &c->q);
 	return rc ? lib_fail(rc) : 0;
 }
@@ -476,7 +553,7 @@ static int cmd_ids(hp_device *d, const opts *o)
 	run_ctx c;
 	if (!o->nglobal)
 		return die(HP_INVALID_GLOBAL_WORK_SIZE, "ids needs --global");
-	if (setup_run(d, o, "ids", &c))
+	if (setup_run(d, o, "ids", NULL, &c))
 		return 1;
 	const run_driver *drv = run_driver_find("ids");
 	hp_ids_args a;
@@ -520,27 +597,18 @@ static int cmd_ids(hp_device *d, const opts *o)
 	return 0;
 }
 
-static int cmd_run(hp_device *d, const opts *o)
+static int run_kernel(hp_device *d, const opts *o, const hp_object *obj)
 {
-	if (o->list || !o->kernel) {
-		for (unsigned i = 0; run_drivers[i]; i++)
-			printf("%-16s %s\n", run_drivers[i]->name,
-			       run_drivers[i]->help);
-		return o->kernel || o->list ? 0 : 1;
-	}
-	if (o->kernel_file)
-		return die(HP_INVALID_VALUE,
-			   "--kernel-file: kernel objects are not supported "
-			   "yet (see README, missing features)");
-	const run_driver *drv = run_driver_find(o->kernel);
 	run_ctx c;
-	if (setup_run(d, o, o->kernel, &c))
+	if (setup_run(d, o, o->kernel, obj, &c))
 		return 1;
-	if (!drv)
-		return die(HP_INVALID_KERNEL,
+	const run_driver *drv = c.drv;
+	if (!drv && !o->num_kargs && c.k && c.k->args_size)
+		return die(HP_INVALID_KERNEL_ARGS,
 			   "the host tool has no driver for kernel '%s' "
-			   "(`hartpool run --list`)",
-			   o->kernel);
+			   "(`hartpool run --list`): give its %u bytes of "
+			   "arguments with --karg",
+			   o->kernel, c.k->args_size);
 	if (!c.r.work_dim && strcmp(o->kernel, "copy") &&
 	    strcmp(o->kernel, "fill")) {
 		c.r.work_dim = 1;
@@ -550,7 +618,8 @@ static int cmd_run(hp_device *d, const opts *o)
 	uint64_t args[HP_MBOX_ARGS_MAX / 8];
 	memset(args, 0, sizeof(args));
 	uint32_t asz = 0;
-	int rc = drv->prepare(&c, args, &asz);
+	int rc = drv ? drv->prepare(&c, args, &asz)
+		     : generic_prepare(&c, o->kargs, o->num_kargs, args, &asz);
 	if (rc)
 		return die(rc, "%s", c.msg);
 	double us;
@@ -558,6 +627,10 @@ static int cmd_run(hp_device *d, const opts *o)
 		return 1;
 	const hp_event_info *i = &c.info;
 	int check = -1;
+	if (!i->status && o->check && !drv)
+		return die(HP_INVALID_VALUE,
+			   "--check: no host reference for '%s' (use --print)",
+			   o->kernel);
 	if (!i->status && o->check)
 		check = drv->check(&c);
 	const char *st = i->status ? hp_error_name(i->status) : "OK";
@@ -602,6 +675,8 @@ static int cmd_run(hp_device *d, const opts *o)
 			printf("check: OK (%llu values)\n",
 			       (unsigned long long)c.compared);
 	}
+	if (!drv && o->print && !i->status && generic_print(&c, o->print_max))
+		return die(HP_INVALID_VALUE, "%s", c.msg);
 	run_cleanup(&c);
 	if (i->status)
 		return die(i->status, "%s: %s", o->kernel, i->detail);
@@ -612,6 +687,39 @@ static int cmd_run(hp_device *d, const opts *o)
 	if (check != 0 && check != -1)
 		return die(check, "check could not run: %s", c.msg);
 	return 0;
+}
+
+static int cmd_run(hp_device *d, const opts *o)
+{
+	if (o->list || !o->kernel) {
+		for (unsigned i = 0; run_drivers[i]; i++)
+			printf("%-16s %s\n", run_drivers[i]->name,
+			       run_drivers[i]->help);
+		return o->kernel || o->list ? 0 : 1;
+	}
+	if (!o->kernel_file) {
+		if (o->gdb)
+			gdb_hint(o, NULL, 0);
+		return run_kernel(d, o, NULL);
+	}
+	hp_object obj;
+	uint64_t addr;
+	int rc = hp_object_load_file(d, o->kernel_file, &obj, &addr);
+	if (rc)
+		return lib_fail(rc);
+	if (o->gdb) {
+		gdb_hint(o, o->kernel_file, addr);
+		if (isatty(0)) {
+			fprintf(stderr, "hartpool: press Enter to launch %s\n",
+				o->kernel);
+			getchar();
+		}
+	}
+	rc = run_kernel(d, o, &obj);
+	int rc2 = hp_object_unload(d, obj);
+	if (!rc && rc2)
+		rc = lib_fail(rc2);
+	return rc;
 }
 
 /* ---- demo (`make run`) ---- */
@@ -647,7 +755,7 @@ static void demo_kernel(hp_device *d, const char *name, hp_ndrange r,
 	o.r = r;
 	o.repeat = 1;
 	run_ctx c;
-	if (setup_run(d, &o, name, &c)) {
+	if (setup_run(d, &o, name, NULL, &c)) {
 		demo_failed++;
 		return;
 	}
@@ -866,6 +974,8 @@ static int cmd_bench(hp_device *d, const opts *o)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "build"))
+		return cmd_build(argc - 1, argv + 1);
 	opts o;
 	if (parse(argc, argv, &o))
 		return 1;
@@ -878,9 +988,6 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "build"))
-		return die(HP_INVALID_VALUE,
-			   "build: kernel objects are not supported yet");
 	if (!known)
 		return die(HP_INVALID_VALUE,
 			   "unknown command '%s' (see hartpool --help)", cmd);
@@ -896,6 +1003,8 @@ int main(int argc, char **argv)
 		const hp_device_info *i = hp_info(d);
 		fprintf(stderr, "hartpool: %s with %u harts is up\n", i->board,
 			i->harts);
+		if (o.gdb)
+			gdb_hint(&o, NULL, 0);
 		printf("%s\n", hp_connect_string(d));
 	} else if (!strcmp(cmd, "down")) {
 		if ((rc = hp_down(d)))

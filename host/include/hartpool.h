@@ -78,10 +78,35 @@ int hp_counters(hp_device *d, uint64_t *packets, uint64_t *bad);
 
 /* ---- kernels ---- */
 
+/** Rows of the kernel table (built-in kernels, then loaded ones; a row of
+ * an unloaded object is empty: hp_kernel_at() returns NULL). */
 unsigned hp_kernel_count(const hp_device *d);
+/** The kernel of id (or row) @p id, or NULL. */
 const hp_mbox_kernel *hp_kernel_at(const hp_device *d, unsigned id);
-/** The id of the kernel called @p name (HP_INVALID_KERNEL if none). */
-int hp_kernel_find(const hp_device *d, const char *name, uint32_t *id);
+/** The id of the kernel called @p name, built-in or loaded by anyone
+ * (HP_INVALID_KERNEL if none). */
+int hp_kernel_find(hp_device *d, const char *name, uint32_t *id);
+
+/* ---- kernel objects (`hartpool build`, docs/kernel-objects.md) ---- */
+
+/** A loaded kernel object. */
+typedef uint64_t hp_object;
+
+/** Upload the kernel object of @p size bytes at @p data (a .hpk file) and
+ * load it: the device checks it (HP_INVALID_BINARY and why otherwise),
+ * relocates it and adds its kernels. @p load_addr (may be NULL) gets its
+ * address on the device (for gdb's add-symbol-file). */
+int hp_object_load(hp_device *d, const void *data, size_t size, hp_object *out,
+		   uint64_t *load_addr);
+/** hp_object_load() of the file at @p path. */
+int hp_object_load_file(hp_device *d, const char *path, hp_object *out,
+			uint64_t *load_addr);
+/** Unload: its kernels can no longer be launched (commands already
+ * enqueued still run); HP_INVALID_PROGRAM if it is not loaded. */
+int hp_object_unload(hp_device *d, hp_object obj);
+/** The id of kernel @p name of object @p obj. */
+int hp_object_kernel(hp_device *d, hp_object obj, const char *name,
+		     uint32_t *id);
 
 /* ---- queues ---- */
 
@@ -159,6 +184,7 @@ typedef struct hp_event_info {
 	uint32_t local[3];
 	uint32_t hart;
 	uint64_t result;
+	uint64_t result2; /**< LOAD: the object's load address */
 	/** HP_KERNEL_FAULT / HP_TIMEOUT: where the device stopped the kernel
 	 * (the first fault; hp_completion in hartpool/mbox.h). */
 	uint64_t fault_pc, fault_addr;

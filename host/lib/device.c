@@ -327,6 +327,20 @@ static int handshake(hp_device *d)
 		     d->hdr.num_kernels * sizeof(hp_mbox_kernel));
 }
 
+/* Read the kernel table again (objects loaded or unloaded since). */
+static int kernels_refresh(hp_device *d)
+{
+	uint64_t at = d->t->mbox_addr + offsetof(hp_mbox_header, num_kernels);
+	uint32_t n;
+	int rc = dread(d, at, &n, sizeof(n));
+	if (rc)
+		return rc;
+	if (n > HP_MBOX_KERNELS_MAX)
+		return fail(HP_INVALID_VALUE, "kernel table of %u rows", n);
+	d->hdr.num_kernels = n;
+	return dread(d, d->hdr.kernels, d->kernels, n * sizeof(hp_mbox_kernel));
+}
+
 /* Connect to the UART socket next to the RAM file, or -1. */
 static int open_bell(const char *path)
 {
@@ -490,19 +504,146 @@ unsigned hp_kernel_count(const hp_device *d)
 
 const hp_mbox_kernel *hp_kernel_at(const hp_device *d, unsigned id)
 {
-	return id < d->hdr.num_kernels ? &d->kernels[id] : NULL;
+	unsigned row = HP_KERNEL_ROW(id);
+	return row < d->hdr.num_kernels && d->kernels[row].name[0]
+		       ? &d->kernels[row]
+		       : NULL;
 }
 
-int hp_kernel_find(const hp_device *d, const char *name, uint32_t *id)
+/* Row `row` as a kernel id (with its object's generation). */
+static uint32_t row_id(const hp_device *d, unsigned row)
 {
-	for (unsigned i = 0; i < d->hdr.num_kernels; i++)
-		if (strncmp(d->kernels[i].name, name,
-			    sizeof(d->kernels[i].name)) == 0) {
-			*id = i;
-			return 0;
+	uint32_t f = d->kernels[row].flags;
+	return HP_KERNEL_ID(row, f & HP_KFLAG_LOADED ? HP_KFLAG_GEN(f) : 0);
+}
+
+/* The row called `name` (of object `obj` if `scoped`), or -1. */
+static int find_row(const hp_device *d, const char *name, bool scoped,
+		    hp_object obj)
+{
+	for (unsigned i = 0; i < d->hdr.num_kernels; i++) {
+		const hp_mbox_kernel *k = &d->kernels[i];
+		if (!k->name[0] || strncmp(k->name, name, sizeof(k->name)) != 0)
+			continue;
+		if (!scoped || ((k->flags & HP_KFLAG_LOADED) &&
+				HP_KFLAG_SLOT(k->flags) == HP_KERNEL_ROW(obj) &&
+				HP_KFLAG_GEN(k->flags) == HP_KERNEL_GEN(obj)))
+			return (int)i;
+	}
+	return -1;
+}
+
+int hp_kernel_find(hp_device *d, const char *name, uint32_t *id)
+{
+	int row = find_row(d, name, false, 0);
+	if (row < 0 && !kernels_refresh(d))
+		row = find_row(d, name, false, 0);
+	if (row < 0)
+		return fail(HP_INVALID_KERNEL,
+			    "the device has no kernel called '%s'", name);
+	*id = row_id(d, (unsigned)row);
+	return 0;
+}
+
+/* ---- kernel objects ---- */
+
+static int service(hp_device *d, hp_packet *p, hp_event_info *info);
+
+int hp_object_load(hp_device *d, const void *data, size_t size, hp_object *out,
+		   uint64_t *load_addr)
+{
+	hp_buffer b;
+	int rc = hp_buffer_alloc(d, size ? size : 1, &b);
+	if (rc)
+		return rc;
+	rc = hp_buffer_write(d, b, 0, data, size);
+	hp_event_info info;
+	if (!rc) {
+		hp_packet p;
+		memset(&p, 0, sizeof(p));
+		p.mem.header = HP_PKT_LOAD;
+		p.mem.src = b;
+		p.mem.size = size;
+		rc = service(d, &p, &info);
+	}
+	/* The device copied what it needed: the staging buffer can go. */
+	char msg[sizeof(last_error)];
+	snprintf(msg, sizeof(msg), "%s", hp_last_error());
+	int rc2 = hp_buffer_free(d, b);
+	if (rc) {
+		fail(rc, "%s", msg);
+		return rc;
+	}
+	if (rc2)
+		return rc2;
+	*out = info.result;
+	if (load_addr)
+		*load_addr = info.result2;
+	return kernels_refresh(d);
+}
+
+int hp_object_load_file(hp_device *d, const char *path, hp_object *out,
+			uint64_t *load_addr)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return fail(HP_INVALID_VALUE, "cannot open %s: %s", path,
+			    strerror(errno));
+	/* Read it all (a kernel object is at most a few MiB). */
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf = malloc(cap);
+	for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
+		n += got;
+		if (n == cap) {
+			if (cap >= (64u << 20))
+				break;
+			uint8_t *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = nb;
 		}
-	return fail(HP_INVALID_KERNEL, "the device has no kernel called '%s'",
-		    name);
+	}
+	bool err = ferror(f);
+	fclose(f);
+	if (!buf || err) {
+		free(buf);
+		return fail(HP_INVALID_VALUE, "cannot read %s", path);
+	}
+	int rc = hp_object_load(d, buf, n, out, load_addr);
+	free(buf);
+	if (rc) {
+		char msg[sizeof(last_error)];
+		snprintf(msg, sizeof(msg), "%s", hp_last_error());
+		return fail(rc, "%s: %s", path, msg);
+	}
+	return 0;
+}
+
+int hp_object_unload(hp_device *d, hp_object obj)
+{
+	hp_packet p;
+	memset(&p, 0, sizeof(p));
+	p.mem.header = HP_PKT_UNLOAD;
+	p.mem.dst = obj;
+	hp_event_info info;
+	int rc = service(d, &p, &info);
+	return rc ? rc : kernels_refresh(d);
+}
+
+int hp_object_kernel(hp_device *d, hp_object obj, const char *name,
+		     uint32_t *id)
+{
+	int row = find_row(d, name, true, obj);
+	if (row < 0 && !kernels_refresh(d))
+		row = find_row(d, name, true, obj);
+	if (row < 0)
+		return fail(HP_INVALID_KERNEL,
+			    "kernel object %llu has no kernel called '%s'",
+			    (unsigned long long)obj, name);
+	*id = row_id(d, (unsigned)row);
+	return 0;
 }
 
 /* ---- queues ---- */
@@ -649,6 +790,7 @@ int hp_event_query(hp_device *d, hp_event ev, hp_event_info *info)
 		memcpy(info->local, r.local, sizeof(info->local));
 		info->hart = r.hart;
 		info->result = r.result;
+		info->result2 = r.result2;
 		info->fault_pc = r.fault_pc;
 		info->fault_addr = r.fault_addr;
 		info->fault_cause = r.fault_cause;

@@ -9,6 +9,8 @@
 #define HP_ERRORS(X)                                                           \
 	X(HP_SUCCESS, 0, "success")                                            \
 	X(HP_INVALID_VALUE, -30, "an argument has an invalid value")           \
+	X(HP_INVALID_BINARY, -42, "not a valid kernel object")                 \
+	X(HP_INVALID_PROGRAM, -44, "not a loaded kernel object")               \
 	X(HP_INVALID_KERNEL, -48, "not a valid kernel")                        \
 	X(HP_INVALID_KERNEL_ARGS, -52, "kernel arguments missing or invalid")  \
 	X(HP_INVALID_WORK_DIMENSION, -53, "work_dim is not 1, 2 or 3")         \

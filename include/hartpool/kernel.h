@@ -105,21 +105,19 @@ typedef struct hp_arg_buffer {
 } hp_arg_buffer;
 
 /**
- * printf from a kernel: the text (at most 255 bytes a call) goes into the
- * command's printf buffer, tagged with the work-item's global id, and the
- * host prints it after completion (`hartpool run` does). Without a buffer
- * nothing is printed; calls that do not fit are counted, not written.
- */
-void hp_printf(const hp_item *it, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/**
  * Program-scope data kernels may write (like OpenCL's program-scope
  * __global variables): `static HP_KERNEL_DATA uint32_t hits[64];`. With
  * isolation on, kernels reach no other firmware data. Zero-initialised
  * only (cleared at boot; an initialiser is lost).
  */
+#ifdef HP_KERNEL_OBJECT
+/* Loaded kernel objects are read-only images: no writable globals. */
+#define HP_KERNEL_DATA                                                         \
+	_Pragma("GCC error \"HP_KERNEL_DATA is not available in kernel "       \
+		"objects\"")
+#else
 #define HP_KERNEL_DATA __attribute__((section(".kdata")))
+#endif
 
 /** A kernel and its attributes (OpenCL __attribute__s and more). */
 typedef struct hp_kernel {
@@ -182,11 +180,20 @@ typedef struct hp_kernel {
  * e.g. HP_REGISTER(k, .uses_barriers = true, .local_mem_bytes = 1024).
  * Defines `const hp_kernel hp_kernel_<name>` for the registry.
  */
+#ifdef HP_KERNEL_OBJECT
+/* In a kernel object the descriptors are collected in one section, which
+ * `hartpool build` lists in the object's header. */
+#define HP_REGISTER_SECTION_                                                   \
+	__attribute__((section(".hp_kernels"), used, aligned(8)))
+#else
+#define HP_REGISTER_SECTION_
+#endif
 #define HP_REGISTER(kname, ...)                                                \
-	const hp_kernel hp_kernel_##kname = {.name = #kname,                   \
-					     .fn = hp_kfn_##kname,             \
-					     .row = hp_krow_##kname,           \
-					     __VA_ARGS__}
+	HP_REGISTER_SECTION_ const hp_kernel hp_kernel_##kname = {             \
+		.name = #kname,                                                \
+		.fn = hp_kfn_##kname,                                          \
+		.row = hp_krow_##kname,                                        \
+		__VA_ARGS__}
 
 /**
  * The buffer arguments of a kernel, as HP_REGISTER attributes:
@@ -205,6 +212,10 @@ typedef struct hp_kernel {
 		(uint16_t) offsetof(type, field), (uint16_t) _Alignof(elem),   \
 			(uint32_t)sizeof(elem), HP_EXTENT_##extent, (param)    \
 	}
+
+/** A buffer argument (a device address, uint64_t) as a T pointer:
+ * `float *y = HP_PTR(float, a->y);`. */
+#define HP_PTR(T, addr) ((T *)(uintptr_t)(addr))
 
 /* ---- work-item functions ---- */
 
@@ -290,26 +301,27 @@ static inline unsigned hp_sub_group_local_id(const hp_item *it)
 
 /* ---- synchronisation and memory ---- */
 
-/** Work-group barrier (global and local memory fence included). */
-void hp_barrier(const hp_item *it);
-
 /** This work-group's local memory (kernel's local_mem_bytes). */
 static inline void *hp_local_mem(const hp_item *it)
 {
 	return it->g->local_mem;
 }
 
-/** Index of the hart running this work-item (diagnostics). */
-unsigned hp_hart(void);
-
-/* ---- sub-group functions (kernel must declare uses_barriers) ---- */
-
-void hp_sub_group_barrier(const hp_item *it);
-bool hp_sub_group_any(const hp_item *it, bool pred);
-bool hp_sub_group_all(const hp_item *it, bool pred);
-
-/*
- * For each type T in (int, uint, long, ulong, float):
+/* ---- functions the firmware provides ----
+ *
+ * void hp_barrier(const hp_item *it): work-group barrier (global and local
+ *   memory fence included).
+ * unsigned hp_hart(void): index of the hart running this work-item.
+ * void hp_printf(const hp_item *it, const char *fmt, ...): printf into
+ *   the command's printf buffer (at most 255 bytes a call), tagged with the
+ *   work-item's global id; the host prints it after completion (`hartpool
+ *   run` does). Without a buffer nothing is printed; calls that do not fit
+ *   are counted, not written.
+ *
+ * Sub-group functions (the kernel must declare uses_barriers):
+ *   void hp_sub_group_barrier(it); bool hp_sub_group_any(it, pred);
+ *   bool hp_sub_group_all(it, pred); and for each type T in (int, uint,
+ *   long, ulong, float):
  *   T hp_sub_group_broadcast_T(it, T x, unsigned lane)
  *   T hp_sub_group_shuffle_T(it, T x, unsigned lane)
  *   T hp_sub_group_reduce_OP_T(it, T x)
@@ -319,28 +331,49 @@ bool hp_sub_group_all(const hp_item *it, bool pred);
  * for add, the type's max for min, its lowest value for max; +-INFINITY
  * for float min/max). shuffle reads lane `lane` of the sub-group (any lane
  * per item); broadcast requires the same lane for all items.
+ *
+ * The list is include/hartpool/api.h: kernels built into the firmware call
+ * these functions directly, kernel objects (HP_KERNEL_OBJECT, `hartpool
+ * build`) through the firmware's versioned table.
  */
-#define HP_SG_TYPES(X)                                                         \
-	X(int, int32_t)                                                        \
-	X(uint, uint32_t)                                                      \
-	X(long, int64_t)                                                       \
-	X(ulong, uint64_t)                                                     \
-	X(float, float)
+#include <hartpool/api.h>
 
-#define HP_SG_DECLARE_(tn, T)                                                  \
-	T hp_sub_group_broadcast_##tn(const hp_item *it, T x, unsigned lane);  \
-	T hp_sub_group_shuffle_##tn(const hp_item *it, T x, unsigned lane);    \
-	T hp_sub_group_reduce_add_##tn(const hp_item *it, T x);                \
-	T hp_sub_group_reduce_min_##tn(const hp_item *it, T x);                \
-	T hp_sub_group_reduce_max_##tn(const hp_item *it, T x);                \
-	T hp_sub_group_scan_inclusive_add_##tn(const hp_item *it, T x);        \
-	T hp_sub_group_scan_inclusive_min_##tn(const hp_item *it, T x);        \
-	T hp_sub_group_scan_inclusive_max_##tn(const hp_item *it, T x);        \
-	T hp_sub_group_scan_exclusive_add_##tn(const hp_item *it, T x);        \
-	T hp_sub_group_scan_exclusive_min_##tn(const hp_item *it, T x);        \
-	T hp_sub_group_scan_exclusive_max_##tn(const hp_item *it, T x);
-HP_SG_TYPES(HP_SG_DECLARE_)
-#undef HP_SG_DECLARE_
+#ifdef HP_KERNEL_OBJECT
+/* Set by the loader to the firmware's table (weak: one per object). */
+__attribute__((weak, visibility("hidden"), section(".hp_api"), used))
+const struct hp_api *hp_api_ptr;
+#define HP_API_VOID_DEF_(name, params, args)                                   \
+	static inline void hp_##name params                                    \
+	{                                                                      \
+		hp_api_ptr->name args;                                         \
+	}
+#define HP_API_DEF_(ret, name, params, args)                                   \
+	static inline ret hp_##name params                                     \
+	{                                                                      \
+		return hp_api_ptr->name args;                                  \
+	}
+HP_API_VOID_FUNCS(HP_API_VOID_DEF_)
+HP_API_FUNCS(HP_API_DEF_)
+#undef HP_API_VOID_DEF_
+#undef HP_API_DEF_
+static inline __attribute__((format(printf, 2, 3))) void
+hp_printf(const hp_item *it, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	hp_api_ptr->vprintf(it, fmt, ap);
+	va_end(ap);
+}
+#else
+#define HP_API_VOID_DECL_(name, params, args) void hp_##name params;
+#define HP_API_DECL_(ret, name, params, args) ret hp_##name params;
+HP_API_VOID_FUNCS(HP_API_VOID_DECL_)
+HP_API_FUNCS(HP_API_DECL_)
+#undef HP_API_VOID_DECL_
+#undef HP_API_DECL_
+void hp_printf(const hp_item *it, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#endif
 
 /* ---- atomics on global and local memory (relaxed unless stated) ---- */
 

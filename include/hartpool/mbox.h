@@ -69,7 +69,7 @@
 
 #define HP_MBOX_MAGIC 0x4c4f4f5054524148ull /* "HARTPOOL" */
 /** Incremented on every incompatible change of this file. */
-#define HP_MBOX_VERSION 2u
+#define HP_MBOX_VERSION 3u
 
 /** Queues per device, packets per queue (a power of two). */
 #define HP_MBOX_QUEUES 16u
@@ -80,8 +80,10 @@
 #define HP_MBOX_BARRIER_DEPS 7u
 /** Bytes of kernel arguments (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE). */
 #define HP_MBOX_ARGS_MAX 384u
-/** Kernels the device table lists at most. */
-#define HP_MBOX_KERNELS_MAX 64u
+/** Kernels the device table lists at most (built-in and loaded). */
+#define HP_MBOX_KERNELS_MAX 128u
+/** Kernel objects loaded at once (HP_PKT_LOAD). */
+#define HP_MBOX_OBJECTS_MAX 16u
 /** Buffers the device heap holds at most. */
 #define HP_MBOX_BUFFERS_MAX 1024u
 /** Buffer alignment (and the granule of the heap). */
@@ -105,8 +107,10 @@ enum hp_packet_type {
 	HP_PKT_COPY = 4,	    /**< copy device memory */
 	HP_PKT_FILL = 5,	    /**< fill device memory with a pattern */
 	HP_PKT_INFO = 6,	    /**< write hp_device_info to a buffer */
-	HP_PKT_ALLOC = 7, /**< allocate a buffer (address in result) */
-	HP_PKT_FREE = 8,  /**< free a buffer */
+	HP_PKT_ALLOC = 7,   /**< allocate a buffer (address in result) */
+	HP_PKT_FREE = 8,    /**< free a buffer */
+	HP_PKT_LOAD = 9,    /**< load a kernel object (hartpool/object.h) */
+	HP_PKT_UNLOAD = 10, /**< unload a kernel object */
 	HP_PKT_TYPES
 };
 
@@ -156,7 +160,16 @@ typedef struct hp_packet_mem {
 /** INFO: write sizeof(hp_device_info) bytes to dst (a buffer, 8-byte
  * aligned). ALLOC:
  * size bytes (result in the completion record). FREE: the buffer at dst,
- * once the packet's dependencies are complete. */
+ * once the packet's dependencies are complete.
+ * LOAD: the kernel object file of `size` bytes at `src` (inside one
+ * allocated buffer, read only while the packet is read: the host may free
+ * it once the packet completes). The object is checked, placed in the
+ * device's code memory, relocated and its kernels added to the kernel
+ * table; result = the object's handle, result2 = its load address (for
+ * debuggers). UNLOAD: the object whose handle is `dst`: its kernels leave
+ * the table at once (later dispatches of them fail with
+ * HP_INVALID_KERNEL); its memory is reused once commands already accepted
+ * for them are complete. Neither has dependencies. */
 typedef hp_packet_mem hp_packet_info;
 
 typedef union hp_packet {
@@ -236,7 +249,8 @@ typedef struct hp_completion {
 	uint32_t fault_hart;	 /**< hart index it happened on */
 	uint32_t fault_group[3]; /**< work-group id */
 	uint32_t fault_reserved;
-	uint8_t reserved2[24];
+	uint64_t result2; /**< LOAD: the object's load address */
+	uint8_t reserved2[16];
 } hp_completion;
 
 /* ---- device description ---- */
@@ -270,6 +284,19 @@ typedef struct hp_mbox_kernel {
 } hp_mbox_kernel;
 
 #define HP_KFLAG_BARRIERS 1u
+/** A kernel of a loaded object; bits 8-15 of flags: the object's slot,
+ * bits 16-31: its generation. */
+#define HP_KFLAG_LOADED 2u
+#define HP_KFLAG_SLOT(f) (((f) >> 8) & 0xffu)
+#define HP_KFLAG_GEN(f) ((f) >> 16)
+
+/* A dispatch packet's `kernel`: the row of the kernel table in bits 0-15;
+ * for a loaded kernel its object's generation in bits 16-31 (0 for
+ * built-in kernels), so a row reused by a later object is never run by
+ * mistake. An object handle: slot in bits 0-15, generation in 16-31. */
+#define HP_KERNEL_ID(row, gen) ((uint32_t)(row) | (uint32_t)(gen) << 16)
+#define HP_KERNEL_ROW(id) ((id)&0xffffu)
+#define HP_KERNEL_GEN(id) ((id) >> 16)
 
 /* ---- queues and the header ---- */
 
@@ -306,7 +333,8 @@ typedef struct hp_mbox_header {
 	uint64_t buf_size;
 	uint32_t num_queues;
 	uint32_t ring_size;
-	uint32_t num_kernels;
+	uint32_t num_kernels; /**< rows up to the last used one; a free row
+				 has name[0] == 0 (an unloaded object's) */
 	uint32_t poll_us;     /**< longest doorbell latency while asleep */
 	uint64_t packets;     /**< packets read, all queues */
 	uint64_t bad_packets; /**< of those, rejected as malformed */

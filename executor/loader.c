@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel-object loader (loader.h, hartpool/object.h). Every value
+ * comes from a file the firmware does not trust: each is read once into a
+ * local, checked against the file or image it indexes with overflow-free
+ * arithmetic, and only then used.
+ */
+#include "loader.h"
+#include <hartpool/error.h>
+#include <hartpool/frame.h>
+#include <hartpool/mbox.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CRC_START 24u /* bytes after the crc32 field */
+
+static int bad(char *why, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(char *why, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, n, fmt, ap);
+	va_end(ap);
+	return HP_INVALID_BINARY;
+}
+
+/* [off, off + len) inside [0, size)? */
+static int within(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+static int pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int hpk_check(const void *file, size_t size, const hpk_target *t,
+	      hpk_header *hp, char *why, size_t n)
+{
+	hpk_header h;
+	if (size < sizeof(h))
+		return bad(why, n,
+			   "truncated: %zu bytes, a kernel object header is "
+			   "%zu",
+			   size, sizeof(h));
+	memcpy(&h, file, sizeof(h));
+	if (memcmp(h.magic, HPK_MAGIC, sizeof(h.magic)) != 0)
+		return bad(why, n, "not a kernel object (bad magic)");
+	if (h.version != HPK_VERSION)
+		return bad(why, n,
+			   "object format version %u, the device reads %u",
+			   (unsigned)h.version, HPK_VERSION);
+	if (h.header_size != sizeof(h))
+		return bad(why, n, "header size %u, expected %zu",
+			   (unsigned)h.header_size, sizeof(h));
+	if (h.file_size != size)
+		return bad(why, n,
+			   "%s: the header says %u bytes, %zu were sent",
+			   h.file_size > size ? "truncated" : "trailing bytes",
+			   (unsigned)h.file_size, size);
+	uint32_t crc =
+		hp_crc32((const uint8_t *)file + CRC_START, size - CRC_START);
+	if (crc != h.crc32)
+		return bad(why, n, "checksum mismatch (corrupted object)");
+	for (unsigned i = 0; i < sizeof(h.reserved) / sizeof(h.reserved[0]);
+	     i++)
+		if (h.reserved[i])
+			return bad(why, n, "reserved header fields not zero");
+	if (h.xlen != t->xlen)
+		return bad(why, n, "object built for RV%u, the device is RV%u",
+			   (unsigned)h.xlen, t->xlen);
+	if (h.float_abi != t->float_abi)
+		return bad(why, n,
+			   "float ABI %u of the object differs from the "
+			   "firmware's %u (build it for this board)",
+			   (unsigned)h.float_abi, t->float_abi);
+	if (h.api_version != HP_API_VERSION)
+		return bad(why, n, "kernel API version %u, the firmware has %u",
+			   (unsigned)h.api_version, HP_API_VERSION);
+	if (h.api_count > t->api_count)
+		return bad(why, n,
+			   "object needs %u kernel API entries, the firmware "
+			   "has %u (newer kernel.h than firmware)",
+			   (unsigned)h.api_count, (unsigned)t->api_count);
+	if (!h.image_size || h.image_size > HPK_IMAGE_MAX)
+		return bad(why, n, "image size %u outside 1..%u",
+			   (unsigned)h.image_size, HPK_IMAGE_MAX);
+	if (h.image_file_size > h.image_size ||
+	    !within(h.image_offset, h.image_file_size, size) ||
+	    h.image_offset < sizeof(h))
+		return bad(why, n, "image bytes outside the file");
+	if (!pow2(h.image_align) || h.image_align > HPK_IMAGE_ALIGN)
+		return bad(why, n,
+			   "image alignment %u not a power of two <= %u",
+			   (unsigned)h.image_align, HPK_IMAGE_ALIGN);
+	if (!h.text_size || h.text_size > h.image_file_size)
+		return bad(why, n, "code size %u outside the image",
+			   (unsigned)h.text_size);
+	unsigned word = t->xlen / 8;
+	if (!within(h.api_offset, word, h.image_size) || h.api_offset % word)
+		return bad(why, n, "API table pointer outside the image");
+	if (!within(h.kernels_offset, h.kernels_size, h.image_file_size) ||
+	    h.kernels_offset % word)
+		return bad(why, n, "kernel descriptors outside the image");
+	if (!h.kernels_size || h.kernels_size % sizeof(hp_kernel) ||
+	    h.kernels_size / sizeof(hp_kernel) > HPK_KERNELS_MAX)
+		return bad(why, n,
+			   "kernel descriptors: %u bytes, not 1..%u "
+			   "descriptors of %zu",
+			   (unsigned)h.kernels_size, HPK_KERNELS_MAX,
+			   sizeof(hp_kernel));
+	if (h.reloc_count > HPK_RELOCS_MAX ||
+	    !within(h.reloc_offset, (uint64_t)h.reloc_count * sizeof(hpk_reloc),
+		    size) ||
+	    (h.reloc_count && h.reloc_offset < sizeof(h)))
+		return bad(why, n, "relocations outside the file");
+	*hp = h;
+	return 0;
+}
+
+int hpk_place(const hpk_header *h, const void *file, void *image,
+	      const void *api, char *why, size_t n)
+{
+	uint8_t *img = image;
+	const uint8_t *f = file;
+	uintptr_t base = (uintptr_t)img;
+	memcpy(img, f + h->image_offset, h->image_file_size);
+	memset(img + h->image_file_size, 0, h->image_size - h->image_file_size);
+	const size_t word = sizeof(uintptr_t);
+	for (uint32_t i = 0; i < h->reloc_count; i++) {
+		hpk_reloc r;
+		memcpy(&r, f + h->reloc_offset + (size_t)i * sizeof(r),
+		       sizeof(r));
+		if (r.type != HPK_R_RELATIVE)
+			return bad(why, n,
+				   "relocation %u: unsupported type %u (only "
+				   "%u, relative)",
+				   (unsigned)i, (unsigned)r.type,
+				   HPK_R_RELATIVE);
+		if (!within(r.offset, word, h->image_size) || r.offset % word)
+			return bad(why, n,
+				   "relocation %u: offset %#x outside the "
+				   "image or misaligned",
+				   (unsigned)i, (unsigned)r.offset);
+		if (r.offset < h->text_size)
+			return bad(why, n,
+				   "relocation %u: offset %#x inside the code",
+				   (unsigned)i, (unsigned)r.offset);
+		if (r.addend > h->image_size)
+			return bad(why, n,
+				   "relocation %u: target %#llx outside the "
+				   "image",
+				   (unsigned)i, (unsigned long long)r.addend);
+		uintptr_t v = base + (uintptr_t)r.addend;
+		memcpy(img + r.offset, &v, word);
+	}
+	uintptr_t a = (uintptr_t)api;
+	memcpy(img + h->api_offset, &a, word);
+	return 0;
+}
+
+unsigned hpk_kernel_count(const hpk_header *h)
+{
+	return (unsigned)(h->kernels_size / sizeof(hp_kernel));
+}
+
+/* p points at [base, base + size) with room for len bytes? */
+static int in_image(uintptr_t p, size_t len, uintptr_t base, size_t size)
+{
+	return p >= base && within(p - base, len, size);
+}
+
+/* A code pointer: inside the code, 2-byte aligned (RVC). */
+static int code_ok(uintptr_t p, uintptr_t base, const hpk_header *h)
+{
+	return in_image(p, 2, base, h->text_size) && p % 2 == 0;
+}
+
+static int ident_char(char c, int first)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
+		    const hpk_target *t, hpk_kernel *out, char *why, size_t n)
+{
+	const uint8_t *img = image;
+	uintptr_t base = (uintptr_t)img;
+	hp_kernel k;
+	memcpy(&k, img + h->kernels_offset + (size_t)i * sizeof(k), sizeof(k));
+	memset(out, 0, sizeof(*out));
+
+	/* The name: a C identifier inside the image. */
+	uintptr_t np = (uintptr_t)k.name;
+	if (!in_image(np, 1, base, h->image_size))
+		return bad(why, n, "kernel %u: name outside the image", i);
+	size_t len = 0, room = h->image_size - (np - base);
+	while (len < room && len < sizeof(out->name) && img[np - base + len])
+		len++;
+	if (len == room || len == sizeof(out->name) || len == 0)
+		return bad(why, n,
+			   "kernel %u: name empty, unterminated or longer "
+			   "than %zu bytes",
+			   i, sizeof(out->name) - 1);
+	memcpy(out->name, img + (np - base), len);
+	for (size_t c = 0; c < len; c++)
+		if (!ident_char(out->name[c], c == 0))
+			return bad(why, n,
+				   "kernel %u: name is not an identifier", i);
+
+	if (!code_ok((uintptr_t)k.fn, base, h) ||
+	    (k.row && !code_ok((uintptr_t)k.row, base, h)))
+		return bad(why, n, "kernel %s: code pointer outside the code",
+			   out->name);
+
+	uint64_t reqd = 1;
+	bool any_reqd = false;
+	for (unsigned d = 0; d < 3; d++) {
+		reqd *= k.reqd_work_group_size[d];
+		any_reqd |= k.reqd_work_group_size[d] != 0;
+	}
+	if (any_reqd && (reqd == 0 || reqd > t->max_work_group_size))
+		return bad(why, n,
+			   "kernel %s: reqd_work_group_size outside 1..%u "
+			   "work-items",
+			   out->name, (unsigned)t->max_work_group_size);
+	if (k.sub_group_size &&
+	    (!pow2(k.sub_group_size) || k.sub_group_size > (1u << 31) ||
+	     !(t->sub_group_sizes & k.sub_group_size)))
+		return bad(why, n, "kernel %s: sub-group size %u not supported",
+			   out->name, (unsigned)k.sub_group_size);
+	if (k.local_mem_bytes > t->local_mem_size)
+		return bad(why, n,
+			   "kernel %s: %u bytes of local memory, the device "
+			   "has %u",
+			   out->name, (unsigned)k.local_mem_bytes,
+			   (unsigned)t->local_mem_size);
+	if (k.args_size > HP_MBOX_ARGS_MAX)
+		return bad(why, n, "kernel %s: argument block over %u bytes",
+			   out->name, HP_MBOX_ARGS_MAX);
+	if (k.stack_bytes > HPK_STACK_MAX)
+		return bad(why, n, "kernel %s: stack over %u bytes", out->name,
+			   HPK_STACK_MAX);
+	unsigned char ub;
+	memcpy(&ub, &k.uses_barriers, 1);
+	if (ub > 1)
+		return bad(why, n, "kernel %s: uses_barriers not a bool",
+			   out->name);
+
+	if (k.num_buffers > HPK_BUFFERS_MAX)
+		return bad(why, n, "kernel %s: more than %u buffer arguments",
+			   out->name, HPK_BUFFERS_MAX);
+	if (k.num_buffers && !in_image((uintptr_t)k.buffers,
+				       k.num_buffers * sizeof(hp_arg_buffer),
+				       base, h->image_size))
+		return bad(why, n, "kernel %s: buffer list outside the image",
+			   out->name);
+	for (unsigned b = 0; b < k.num_buffers; b++) {
+		hp_arg_buffer a;
+		memcpy(&a, img + ((uintptr_t)k.buffers - base) + b * sizeof(a),
+		       sizeof(a));
+		bool arg_extent = a.extent == HP_EXTENT_ARG ||
+				  a.extent == HP_EXTENT_ITEMS_PLUS_ARG;
+		if (a.offset % 8 || a.offset + 8u > HP_MBOX_ARGS_MAX ||
+		    a.extent > HP_EXTENT_ITEMS_PLUS_ARG ||
+		    (a.align && (!pow2(a.align) || a.align > 4096)) ||
+		    (arg_extent &&
+		     (a.param % 8 || a.param > HP_MBOX_ARGS_MAX - 8)))
+			return bad(why, n,
+				   "kernel %s: buffer argument %u invalid",
+				   out->name, b);
+		out->bufs[b] = a;
+	}
+
+	out->k = k;
+	out->k.name = out->name;
+	out->k.buffers = k.num_buffers ? out->bufs : NULL;
+	out->k.uses_barriers = ub != 0;
+	return 0;
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `hartpool run KERNEL --karg ...` for kernels the tool has no driver for
+ * (typically a loaded kernel object): the argument block from the command
+ * line, buffers made and initialised on the device, printed afterwards
+ * (--print). See drivers.h for the spec syntax.
+ */
+#include "drivers.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { T_I32, T_U32, T_I64, T_U64, T_F32, T_F64 } gtype;
+
+static const struct {
+	const char *name;
+	unsigned size;
+} types[] = {{"i32", 4}, {"u32", 4}, {"i64", 8},
+	     {"u64", 8}, {"f32", 4}, {"f64", 8}};
+
+/* What each buffer of the run holds (index = run_buffer's). */
+static struct {
+	gtype t;
+	uint64_t count;
+} gbufs[RUN_MAX_BUFS];
+
+static int type_of(const char *s, size_t len, gtype *t)
+{
+	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strlen(types[i].name) == len &&
+		    !strncmp(types[i].name, s, len)) {
+			*t = (gtype)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* Store `v` (text) as type t at p; -1 if it is not a number. */
+static int put(gtype t, const char *v, void *p)
+{
+	char *end;
+	if (t == T_F32 || t == T_F64) {
+		double d = strtod(v, &end);
+		if (end == v || *end)
+			return -1;
+		if (t == T_F32) {
+			float f = (float)d;
+			memcpy(p, &f, 4);
+		} else {
+			memcpy(p, &d, 8);
+		}
+		return 0;
+	}
+	long long s = strtoll(v, &end, 0);
+	if (end == v || *end)
+		return -1;
+	if (types[t].size == 4) {
+		uint32_t u = (uint32_t)s;
+		memcpy(p, &u, 4);
+	} else {
+		uint64_t u = (uint64_t)s;
+		memcpy(p, &u, 8);
+	}
+	return 0;
+}
+
+static void put_num(gtype t, double d, void *p)
+{
+	char v[64];
+	if (t == T_F32 || t == T_F64)
+		snprintf(v, sizeof(v), "%.17g", d);
+	else
+		snprintf(v, sizeof(v), "%lld", (long long)d);
+	put(t, v, p);
+}
+
+int generic_prepare(run_ctx *c, const char *const *specs, unsigned n,
+		    void *args, uint32_t *args_size)
+{
+	uint8_t *a = args;
+	size_t at = 0, maxal = 1;
+	uint64_t rng =
+		c->seed * 6364136223846793005ull + 1442695040888963407ull;
+	for (unsigned i = 0; i < n; i++) {
+		const char *s = specs[i];
+		gtype t;
+		size_t size;
+		if (!strncmp(s, "buf:", 4)) {
+			const char *ty = s + 4, *cnt = strchr(ty, ':');
+			char *end;
+			if (!cnt || type_of(ty, (size_t)(cnt - ty), &t))
+				goto bad;
+			uint64_t count = strtoull(cnt + 1, &end, 0);
+			if (end == cnt + 1 || (*end && *end != ':') || !count ||
+			    count > (256ull << 20) / types[t].size)
+				goto bad;
+			const char *init = *end ? end + 1 : NULL;
+			hp_buffer b;
+			int idx = run_buffer(c, count * types[t].size, &b);
+			if (idx < 0) {
+				if (!c->msg[0])
+					snprintf(c->msg, sizeof(c->msg),
+						 "at most %u buffers",
+						 RUN_MAX_BUFS);
+				return HP_OUT_OF_RESOURCES;
+			}
+			gbufs[idx].t = t;
+			gbufs[idx].count = count;
+			uint8_t *h = c->host[idx];
+			for (uint64_t k = 0; init && k < count; k++) {
+				void *p = h + k * types[t].size;
+				if (!strcmp(init, "iota")) {
+					put_num(t, (double)k, p);
+				} else if (!strcmp(init, "rand")) {
+					rng = rng * 6364136223846793005ull +
+					      1442695040888963407ull;
+					put_num(t, (double)(rng >> 33 & 0xff),
+						p);
+				} else if (put(t, init, p)) {
+					goto bad;
+				}
+			}
+			if (run_upload(c, (unsigned)idx))
+				return HP_OUT_OF_RESOURCES;
+			size = 8;
+			at = (at + 7) & ~(size_t)7;
+			if (at + 8 > HP_MBOX_ARGS_MAX)
+				goto full;
+			memcpy(a + at, &b, 8);
+		} else {
+			const char *colon = strchr(s, ':');
+			if (!colon || type_of(s, (size_t)(colon - s), &t))
+				goto bad;
+			size = types[t].size;
+			at = (at + size - 1) & ~(size - 1);
+			if (at + size > HP_MBOX_ARGS_MAX)
+				goto full;
+			if (put(t, colon + 1, a + at))
+				goto bad;
+		}
+		at += size;
+		if (size > maxal)
+			maxal = size;
+		continue;
+	bad:
+		snprintf(c->msg, sizeof(c->msg),
+			 "--karg '%s': want TYPE:VALUE or "
+			 "buf:TYPE:COUNT[:iota|rand|VALUE] (TYPE i32 u32 i64 "
+			 "u64 f32 f64)",
+			 s);
+		return HP_INVALID_KERNEL_ARGS;
+	}
+	at = (at + maxal - 1) & ~(maxal - 1);
+	*args_size = (uint32_t)at;
+	if (c->k && c->k->args_size && c->k->args_size != at) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "the --karg list makes %zu bytes of arguments, "
+			 "kernel '%s' takes %u",
+			 at, c->k->name, c->k->args_size);
+		return HP_INVALID_KERNEL_ARGS;
+	}
+	return 0;
+full:
+	snprintf(c->msg, sizeof(c->msg), "arguments over %u bytes",
+		 HP_MBOX_ARGS_MAX);
+	return HP_INVALID_KERNEL_ARGS;
+}
+
+int generic_print(run_ctx *c, unsigned long max)
+{
+	for (unsigned i = 0; i < c->num_bufs; i++) {
+		gtype t = gbufs[i].t;
+		uint64_t count = gbufs[i].count;
+		uint8_t *h = c->host[i];
+		if (run_download(c, i, h, count * types[t].size))
+			return HP_INVALID_VALUE;
+		printf("buf%u %s[%llu]:", i, types[t].name,
+		       (unsigned long long)count);
+		for (uint64_t k = 0; k < count && k < max; k++) {
+			const uint8_t *p = h + k * types[t].size;
+			union {
+				int32_t i32;
+				uint32_t u32;
+				int64_t i64;
+				uint64_t u64;
+				float f32;
+				double f64;
+			} v;
+			memcpy(&v, p, types[t].size);
+			switch (t) {
+			case T_I32:
+				printf(" %d", v.i32);
+				break;
+			case T_U32:
+				printf(" %u", v.u32);
+				break;
+			case T_I64:
+				printf(" %lld", (long long)v.i64);
+				break;
+			case T_U64:
+				printf(" %llu", (unsigned long long)v.u64);
+				break;
+			case T_F32:
+				printf(" %g", (double)v.f32);
+				break;
+			case T_F64:
+				printf(" %g", v.f64);
+				break;
+			}
+		}
+		if (count > max)
+			printf(" ... (%llu more)",
+			       (unsigned long long)(count - max));
+		putchar('\n');
+	}
+	return 0;
+}
