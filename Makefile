@@ -71,7 +71,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: all run boot test fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
+.PHONY: debug all run boot test fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -177,6 +177,13 @@ host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v
 # mailbox, check the results on the host, print timings, stop the device.
 run: deps hartpool
 	$(Q)$(HOST_O)/hartpool demo --board $(BOARD) --harts $(HARTS)
+
+# A device for debugging: QEMU with its gdb stub on :1234 (HP_QEMU_GDB to
+# change), left running; prints the connect string and the gdb-multiarch
+# command line (docs/debugging.md). `hartpool down --connect ...` ends it.
+debug: hartpool
+	$(Q)scripts/deps.sh debug
+	$(Q)$(HOST_O)/hartpool up --gdb --board $(BOARD) --harts $(HARTS)
 
 # The firmware alone in the foreground (console on stdio); a host tool can
 # connect to its serial socket or shared memory (qemu/hp-qemu --help).

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages hartpool needs, saying what and why, and only
-# those that are missing. Used by `make run` (firmware), `make test` (test)
+# those that are missing. Used by `make run` (firmware), `make test` (test), `make debug` (debug)
 # and `make bench` (bench).
 #
-#   scripts/deps.sh firmware|test|bench
+#   scripts/deps.sh firmware|test|bench|debug
 set -euo pipefail
 
 need_firmware=(
@@ -25,6 +25,10 @@ need_test=(
 	"qemu-user:qemu-riscv64, for the plugin's user-mode count test"
 	"gcc-riscv64-linux-gnu:the riscv64 Linux compiler for that test"
 	"libc6-dev-riscv64-cross:its C library (static link)"
+	"gdb-multiarch:the debugger test (a breakpoint in a loaded kernel)"
+)
+need_debug=(
+	"gdb-multiarch:the debugger for RISC-V firmware and kernels"
 )
 need_bench=(
 	"python3:the tables of bench/mbox.sh"
@@ -38,8 +42,9 @@ need_bench=(
 case "${1:-}" in
 firmware) want=("${need_firmware[@]}") ;;
 test) want=("${need_firmware[@]}" "${need_test[@]}") ;;
+debug) want=("${need_firmware[@]}" "${need_debug[@]}") ;;
 bench) want=("${need_firmware[@]}" ${need_bench[@]+"${need_bench[@]}"}) ;;
-*) echo "usage: scripts/deps.sh firmware|test|bench" >&2; exit 2 ;;
+*) echo "usage: scripts/deps.sh firmware|test|bench|debug" >&2; exit 2 ;;
 esac
 
 missing=() why=()

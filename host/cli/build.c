@@ -330,10 +330,10 @@ static int convert(const uint8_t *b, size_t size, const char *out,
 	if (writable(&e, ".data") || writable(&e, ".bss"))
 		return 1;
 	sect text, kern, api, st;
-	if (find_sect(&e, ".text", &text) < 0 || text.addr != 0 || !text.size)
-		return err("no code (.text) at address 0");
 	if (find_sect(&e, ".hp_kernels", &kern) < 0 || !kern.size)
 		return err("no kernels: register them with HP_REGISTER()");
+	if (find_sect(&e, ".text", &text) < 0 || text.addr != 0 || !text.size)
+		return err("no code (.text) at address 0");
 	int api_idx = find_sect(&e, ".hp_api", &api);
 	int kern_idx = find_sect(&e, ".hp_kernels", &kern);
 	if (find_sect(&e, ".symtab", &st) < 0)

@@ -640,7 +640,8 @@ int hp_object_kernel(hp_device *d, hp_object obj, const char *name,
 		row = find_row(d, name, true, obj);
 	if (row < 0)
 		return fail(HP_INVALID_KERNEL,
-			    "kernel object %llu has no kernel called '%s'",
+			    "the kernel object (handle %#llx) has no kernel "
+			    "called '%s'",
 			    (unsigned long long)obj, name);
 	*id = row_id(d, (unsigned)row);
 	return 0;

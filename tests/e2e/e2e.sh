@@ -13,6 +13,7 @@ cd "$(dirname "$0")/../.."
 HP=build/host/hartpool
 MBOX=build/host/e2e/test_mbox
 STRESS=build/host/e2e/test_stress
+OBJECTS=build/host/e2e/test_objects
 
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -365,7 +366,110 @@ t_printf() {
 	done
 }
 
-tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust faults serial printf stress stress_rv32"
+# Kernel objects (docs/kernel-objects.md): the examples built at test time
+# with `hartpool build` for both boards; run through the CLI with their
+# output checked value by value (hp_printf lines included); bad sources
+# refused with a clear message; then test_objects through the library (two
+# objects, unload/reload, unload while running, malformed objects).
+t_objects() {
+	local board dir out want i
+	for board in qemu-virt qemu-virt32; do
+		dir=$(mktemp -d /tmp/hp-objects-XXXXXX)
+		for e in hello saxpy group_sum; do
+			"$HP" build --board "$board" "examples/$e.c" -o "$dir/$e.hpk" || fail "$board: build examples/$e.c"
+		done
+		[ -s "$dir/hello.elf" ] || fail "$board: no hello.elf next to hello.hpk (gdb symbols)"
+		up --board "$board" --harts 4
+		out=$("$HP" run --connect "$conn" --kernel-file "$dir/hello.hpk" hello --global 8 --karg buf:u32:8 --print) ||
+			fail "$board: run hello.hpk: $out"
+		want=$(for ((i = 0; i < 8; i++)); do echo "[$i] work-item $i of group $i: $i squared is $((i * i))"; done | sort)
+		[ "$(grep '^\[' <<<"$out" | sort)" = "$want" ] || fail "$board: hello.hpk printf lines: $out"
+		grep -qx "buf0 u32\[8\]: 0 1 4 9 16 25 36 49" <<<"$out" || fail "$board: hello.hpk result: $out"
+		echo "ok: $board: hello.hpk built, loaded, 8 printf lines and 8 squares right"
+		out=$("$HP" run --connect "$conn" --kernel-file "$dir/saxpy.hpk" saxpy --global 1000 \
+			--karg buf:f32:1000:iota --karg buf:f32:1000:1 --karg f32:2.5 --karg u32:1000 --print 1000) ||
+			fail "$board: run saxpy.hpk: $out"
+		want="buf1 f32[1000]:$(for ((i = 0; i < 1000; i++)); do
+			awk -v i=$i 'BEGIN { printf " %g", 2.5 * i + 1 }'
+		done)"
+		grep -qxF "$want" <<<"$out" || fail "$board: saxpy.hpk result: $out"
+		echo "ok: $board: saxpy.hpk: 1000 values right"
+		for k in group_sum group_sum_sg; do
+			out=$("$HP" run --connect "$conn" --kernel-file "$dir/group_sum.hpk" $k --global 250 --local 50 \
+				--karg buf:u32:250:iota --karg buf:u32:5 --print) || fail "$board: run $k: $out"
+			grep -qx "buf1 u32\[5\]: 1225 3725 6225 8725 11225" <<<"$out" || fail "$board: $k result: $out"
+		done
+		echo "ok: $board: group_sum.hpk: barrier + local memory and sub-group sums right (remainder-free groups of 50)"
+		expect_error HP_INVALID_KERNEL "$HP" run --connect "$conn" --kernel-file "$dir/hello.hpk" nosuch --global 8
+		expect_error HP_INVALID_BINARY "$HP" run --connect "$conn" --kernel-file examples/hello.c hello --global 8
+		"$HP" run --connect "$conn" vadd --check >/dev/null || fail "$board: vadd after kernel objects"
+		down
+		rm -rf "$dir"
+	done
+	# Sources a kernel object cannot hold: named errors, no object.
+	dir=$(mktemp -d /tmp/hp-objects-XXXXXX)
+	printf '#include <hartpool/kernel.h>\nstatic int calls;\nHP_KERNEL(k, const hp_item *it, const void *a) { (void)it; (void)a; calls++; }\nHP_REGISTER(k);\n' >"$dir/w.c"
+	expect_error "writable global data.*calls" "$HP" build "$dir/w.c" -o "$dir/w.hpk"
+	printf '#include <hartpool/kernel.h>\nvoid missing(void);\nHP_KERNEL(k, const hp_item *it, const void *a) { (void)it; (void)a; missing(); }\nHP_REGISTER(k);\n' >"$dir/u.c"
+	expect_error "linking" "$HP" build "$dir/u.c" -o "$dir/u.hpk"
+	printf 'int x(void) { return 1; }\n' >"$dir/n.c"
+	expect_error "no kernels" "$HP" build "$dir/n.c" -o "$dir/n.hpk"
+	[ ! -e "$dir/w.hpk" ] && [ ! -e "$dir/n.hpk" ] || fail "a refused build left an object"
+	# The library side on both boards.
+	for board in qemu-virt qemu-virt32; do
+		for e in hello saxpy group_sum; do
+			"$HP" build --board "$board" "examples/$e.c" -o "$dir/$e.hpk" 2>/dev/null || fail "build $e"
+		done
+		if [ $board = qemu-virt ]; then
+			"$OBJECTS" --objects "$dir" --harts 8 || fail "test_objects on $board"
+		else
+			"$OBJECTS" --objects "$dir" --board $board --harts 4 || fail "test_objects on $board"
+		fi
+	done
+	rm -rf "$dir"
+}
+
+# gdb on a loaded kernel (docs/debugging.md): a device with the gdb stub
+# (`hartpool up --gdb`), the command line `run --gdb` prints, a breakpoint
+# on a line of examples/hello.c inside the uploaded object: gdb stops there
+# with the kernel's own symbols and locals, then detaches; the run ends OK.
+t_debug() {
+	local dir port c hint out log
+	dir=$(mktemp -d /tmp/hp-debug-XXXXXX)
+	port=$((20000 + RANDOM % 20000))
+	"$HP" build examples/hello.c -o "$dir/hello.hpk" 2>/dev/null || fail "build hello"
+	c=$(HP_QEMU_GDB=$port "$HP" up --gdb --harts 2 2>"$dir/up.err" | tail -1) || fail "up --gdb: $(cat "$dir/up.err")"
+	conn=$c
+	grep -q "gdb-multiarch .*hartpool.elf -ex 'target remote :$port'" "$dir/up.err" || fail "up --gdb hint: $(cat "$dir/up.err")"
+	hint=$(HP_QEMU_GDB=$port "$HP" run --connect "$c" --kernel-file "$dir/hello.hpk" hello --global 4 --karg buf:u32:4 --gdb 2>&1 </dev/null >/dev/null | grep add-symbol-file) ||
+		fail "run --gdb printed no add-symbol-file"
+	local addr
+	addr=$(sed -n "s/.*add-symbol-file .*hello.elf -o \(0x[0-9a-f]*\).*/\1/p" <<<"$hint")
+	[ -n "$addr" ] || fail "no load address in: $hint"
+	log=$dir/gdb.out
+	timeout 60 gdb-multiarch -q -batch build/qemu-virt/hartpool.elf -ex 'set confirm off' \
+		-ex "target remote :$port" -ex "add-symbol-file $dir/hello.elf -o $addr" -ex 'break hello.c:20' \
+		-ex continue -ex bt -ex 'p *it' -ex delete -ex detach >"$log" 2>&1 &
+	local gdbpid=$! n=0
+	until grep -q "Breakpoint 1 at" "$log" 2>/dev/null; do
+		sleep 0.2
+		n=$((n + 1))
+		[ $n -lt 150 ] || fail "gdb did not set the breakpoint: $(cat "$log")"
+	done
+	# The object loads at the same address again (the code memory is empty).
+	out=$("$HP" run --connect "$c" --kernel-file "$dir/hello.hpk" hello --global 4 --karg buf:u32:4 --print) || fail "run under gdb: $out"
+	wait $gdbpid || true
+	cat "$log"
+	grep -q "hit Breakpoint 1.*hp_kbody_hello .*examples/hello.c:20" "$log" || fail "breakpoint in the loaded kernel not hit"
+	grep -q "hp_krow_hello" "$log" || fail "no backtrace through the object's symbols"
+	grep -q "global_id = {" "$log" || fail "could not print the work-item"
+	grep -qx "buf0 u32\[4\]: 0 1 4 9" <<<"$out" || fail "result under gdb: $out"
+	echo "ok: gdb stopped in a loaded kernel at examples/hello.c:20 with its symbols; the run finished OK"
+	down
+	rm -rf "$dir"
+}
+
+tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust faults serial printf objects debug stress stress_rv32"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;
