@@ -221,6 +221,11 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 	bool any_reqd = false;
 	for (unsigned d = 0; d < 3; d++) {
 		reqd *= k.reqd_work_group_size[d];
+		/* Saturate past the limit: three 32-bit sizes can wrap the
+		 * 64-bit product into 1..max (491650309 * 4294951704 * 463
+		 * is 520 mod 2^64), and a 0 that follows still makes it 0. */
+		if (reqd > t->max_work_group_size)
+			reqd = (uint64_t)t->max_work_group_size + 1;
 		any_reqd |= k.reqd_work_group_size[d] != 0;
 	}
 	if (any_reqd && (reqd == 0 || reqd > t->max_work_group_size))
