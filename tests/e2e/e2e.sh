@@ -194,9 +194,11 @@ t_robust() {
 	up --harts 2
 	local path=${conn#shm:} qpid t0
 	# Version mismatch: the header's version word (offset 8) changed.
+	dd if="$path" of="$path.version" bs=1 skip=$((0x10000000 + 8)) count=4 status=none
 	printf '\x63\x00\x00\x00' | dd of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
 	expect_error "version mismatch" "$HP" info --connect "$conn"
-	printf '\x02\x00\x00\x00' | dd of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
+	dd if="$path.version" of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
+	rm -f "$path.version"
 	"$HP" info --connect "$conn" | grep -qx "harts: 2" || fail "info after restoring the version"
 	# QEMU killed: the RAM file is still there, the device is not.
 	qpid=$(cat "$path.pid")
