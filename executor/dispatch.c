@@ -757,19 +757,17 @@ static int consume_one(dqueue *q, uint64_t i)
 		why = "unknown packet type or header bits";
 	} else if (type == HP_PKT_KERNEL_DISPATCH) {
 		const hp_packet_dispatch *d = &p.dispatch;
+		unsigned row = HP_KERNEL_ROW(d->kernel);
 		uint32_t asz = hal_load_relaxed(&ka->args_size);
 		uint64_t tmo = ld64(&ka->timeout_us);
 		if (d->setup & ~0x1fu || d->reserved) {
 			err = HP_INVALID_VALUE;
 			why = "reserved fields not zero";
-		} else if (HP_KERNEL_ROW(d->kernel) >= D.num_kernels ||
-			   !D.kernels[HP_KERNEL_ROW(d->kernel)]) {
+		} else if (row >= D.num_kernels || !D.kernels[row]) {
 			err = HP_INVALID_KERNEL;
 			why = "no such kernel (or its object was unloaded)";
 		} else if (HP_KERNEL_GEN(d->kernel) !=
-			   (D.kobj[HP_KERNEL_ROW(d->kernel)]
-				    ? D.kobj[HP_KERNEL_ROW(d->kernel)]->gen
-				    : 0u)) {
+			   (D.kobj[row] ? D.kobj[row]->gen : 0u)) {
 			err = HP_INVALID_KERNEL;
 			why = "kernel of an unloaded object";
 		} else if (asz > HP_MBOX_ARGS_MAX) {
@@ -782,8 +780,8 @@ static int consume_one(dqueue *q, uint64_t i)
 			err = HP_INVALID_VALUE;
 		} else {
 			c->timeout_us = tmo;
-			c->kernel = D.kernels[HP_KERNEL_ROW(d->kernel)];
-			s->obj = D.kobj[HP_KERNEL_ROW(d->kernel)];
+			c->kernel = D.kernels[row];
+			s->obj = D.kobj[row];
 			c->args_size = asz;
 			memcpy(s->args, ka->args, asz);
 			exec_range *r = &c->range;

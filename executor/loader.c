@@ -233,9 +233,8 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 			   "kernel %s: reqd_work_group_size outside 1..%u "
 			   "work-items",
 			   out->name, (unsigned)t->max_work_group_size);
-	if (k.sub_group_size &&
-	    (!pow2(k.sub_group_size) || k.sub_group_size > (1u << 31) ||
-	     !(t->sub_group_sizes & k.sub_group_size)))
+	if (k.sub_group_size && (!pow2(k.sub_group_size) ||
+				 !(t->sub_group_sizes & k.sub_group_size)))
 		return bad(why, n, "kernel %s: sub-group size %u not supported",
 			   out->name, (unsigned)k.sub_group_size);
 	if (k.local_mem_bytes > t->local_mem_size)

@@ -371,8 +371,9 @@ t_printf() {
 # Kernel objects (docs/kernel-objects.md): the examples built at test time
 # with `hartpool build` for both boards; run through the CLI with their
 # output checked value by value (hp_printf lines included); bad sources
-# refused with a clear message; then test_objects through the library (two
-# objects, unload/reload, unload while running, malformed objects).
+# refused with a clear message; test_objects through the library with the
+# same objects (two at once, unload/reload, unload while running, malformed
+# objects).
 t_objects() {
 	local board dir out want i
 	for board in qemu-virt qemu-virt32; do
@@ -406,6 +407,12 @@ t_objects() {
 		expect_error HP_INVALID_BINARY "$HP" run --connect "$conn" --kernel-file examples/hello.c hello --global 8
 		"$HP" run --connect "$conn" vadd --check >/dev/null || fail "$board: vadd after kernel objects"
 		down
+		# The library side with the same objects.
+		if [ $board = qemu-virt ]; then
+			"$OBJECTS" --objects "$dir" --harts 8 || fail "test_objects on $board"
+		else
+			"$OBJECTS" --objects "$dir" --board $board --harts 4 || fail "test_objects on $board"
+		fi
 		rm -rf "$dir"
 	done
 	# Sources a kernel object cannot hold: named errors, no object.
@@ -417,17 +424,6 @@ t_objects() {
 	printf 'int x(void) { return 1; }\n' >"$dir/n.c"
 	expect_error "no kernels" "$HP" build "$dir/n.c" -o "$dir/n.hpk"
 	[ ! -e "$dir/w.hpk" ] && [ ! -e "$dir/n.hpk" ] || fail "a refused build left an object"
-	# The library side on both boards.
-	for board in qemu-virt qemu-virt32; do
-		for e in hello saxpy group_sum; do
-			"$HP" build --board "$board" "examples/$e.c" -o "$dir/$e.hpk" 2>/dev/null || fail "build $e"
-		done
-		if [ $board = qemu-virt ]; then
-			"$OBJECTS" --objects "$dir" --harts 8 || fail "test_objects on $board"
-		else
-			"$OBJECTS" --objects "$dir" --board $board --harts 4 || fail "test_objects on $board"
-		fi
-	done
 	rm -rf "$dir"
 }
 
