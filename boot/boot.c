@@ -32,6 +32,10 @@ __attribute__((section(".boot.data"))) unsigned boot_released;
 unsigned long long boot_time_start;
 const char *boot_bootargs;
 unsigned boot_bootargs_len;
+unsigned long long boot_mem_base, boot_mem_size;
+/* The bootargs, copied: nothing reads the device tree after boot_init, so
+ * the memory QEMU put it in can be handed out (the buffer heap). */
+static char boot_bootargs_copy[1024];
 static hal_barrier boot_barrier;
 static unsigned boot_exit_status;
 
@@ -85,8 +89,20 @@ void boot_init(unsigned long hart_id, const void *dtb)
 	hal_hart_found =
 		fi.hart_num < HAL_MAX_HARTS ? fi.hart_num : HAL_MAX_HARTS;
 	hal_hart_used = hal_hart_found;
-	boot_bootargs = fi.bootargs;
-	boot_bootargs_len = fi.bootargs_len;
+	if (fi.bootargs) {
+		unsigned n = fi.bootargs_len;
+		if (n >= sizeof(boot_bootargs_copy)) {
+			n = sizeof(boot_bootargs_copy) - 1;
+			hal_printf("hartpool: warning: bootargs cut to %u "
+				   "bytes\n",
+				   n);
+		}
+		memcpy(boot_bootargs_copy, fi.bootargs, n);
+		boot_bootargs = boot_bootargs_copy;
+		boot_bootargs_len = n;
+	}
+	boot_mem_base = fi.mem_base;
+	boot_mem_size = fi.mem_size;
 
 	unsigned long cap;
 	int have_cap = fdt_bootarg_uint(fi.bootargs, fi.bootargs_len,

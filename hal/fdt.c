@@ -68,6 +68,24 @@ static uint64_t prop_uint(const uint8_t *v, uint32_t len)
 	return 0;
 }
 
+/* A number of `cells` 32-bit cells (1 or 2). */
+static uint64_t cells_uint(const uint8_t *v, uint32_t cells)
+{
+	return cells == 2 ? (uint64_t)be32(v) << 32 | be32(v + 4) : be32(v);
+}
+
+/* The first (address, size) pair of a /memory node's reg, with the root's
+ * #address-cells and #size-cells (1 or 2 each). */
+static void read_memory_reg(fdt_info *info, const uint8_t *v, uint32_t len,
+			    uint32_t acells, uint32_t scells)
+{
+	if (info->mem_size || acells < 1 || acells > 2 || scells < 1 ||
+	    scells > 2 || len < 4 * (acells + scells))
+		return;
+	info->mem_base = cells_uint(v, acells);
+	info->mem_size = cells_uint(v + 4 * acells, scells);
+}
+
 int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 {
 	const uint8_t *b = blob;
@@ -75,6 +93,7 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 	info->timebase_hz = 0;
 	info->bootargs = NULL;
 	info->bootargs_len = 0;
+	info->mem_base = info->mem_size = 0;
 
 	if (!b || max_size < 40 || be32(b) != FDT_MAGIC)
 		return FDT_ERR_MAGIC;
@@ -92,7 +111,9 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 	uint32_t pos = 0;
 	unsigned depth = 0, kept = 0;
 	/* State of the node being read: which of the nodes we care about. */
-	enum { OTHER, CPUS, CPU, CHOSEN } kind[4] = {OTHER};
+	enum { OTHER, CPUS, CPU, CHOSEN, MEMORY } kind[4] = {OTHER};
+	/* The root's cell counts (the specification's defaults). */
+	uint32_t acells = 2, scells = 1;
 	bool cpu_is_cpu = false, cpu_has_reg = false, cpu_enabled = true;
 	uint32_t cpu_reg = 0;
 	uint64_t cpu_timebase = 0;
@@ -118,6 +139,10 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 				else if (depth == 2 &&
 					 strcmp(name, "chosen") == 0)
 					kind[depth] = CHOSEN;
+				else if (depth == 2 &&
+					 (strcmp(name, "memory") == 0 ||
+					  strncmp(name, "memory@", 7) == 0))
+					kind[depth] = MEMORY;
 				else if (depth == 3 && kind[2] == CPUS &&
 					 strncmp(name, "cpu@", 4) == 0)
 					kind[depth] = CPU;
@@ -156,8 +181,16 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 				return FDT_ERR_BADSTRUCT;
 			if (depth >= 4)
 				continue;
-			if (depth == 2 && kind[2] == CPUS &&
-			    strcmp(pname, "timebase-frequency") == 0)
+			if (depth == 1 && strcmp(pname, "#address-cells") == 0)
+				acells = (uint32_t)prop_uint(v, len);
+			else if (depth == 1 &&
+				 strcmp(pname, "#size-cells") == 0)
+				scells = (uint32_t)prop_uint(v, len);
+			else if (depth == 2 && kind[2] == MEMORY &&
+				 strcmp(pname, "reg") == 0)
+				read_memory_reg(info, v, len, acells, scells);
+			else if (depth == 2 && kind[2] == CPUS &&
+				 strcmp(pname, "timebase-frequency") == 0)
 				info->timebase_hz = prop_uint(v, len);
 			else if (depth == 2 && kind[2] == CHOSEN &&
 				 strcmp(pname, "bootargs") == 0 && len > 0 &&

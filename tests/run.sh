@@ -67,7 +67,9 @@ dtb=build/host/dtb
 mkdir -p "$dtb"
 gen_dtbs() {
 	for n in 1 8 512; do
-		qemu-system-riscv64 -machine virt,dumpdtb="$dtb/virt-$n.dtb" -smp "$n" -bios none -nographic || return 1
+		mem=128M
+		[ "$n" != 512 ] || mem=5G # a size above 4 GiB
+		qemu-system-riscv64 -machine virt,dumpdtb="$dtb/virt-$n.dtb" -smp "$n" -m "$mem" -bios none -nographic || return 1
 	done
 	qemu-system-riscv64 -machine virt,dumpdtb="$dtb/virt-8-args.dtb" -smp 8 -bios none -nographic \
 		-kernel "build/qemu-virt/hartpool.elf" -append "quiet hartpool.harts=4"

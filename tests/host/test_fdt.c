@@ -29,7 +29,8 @@ static uint8_t *load(const char *dir, const char *name, size_t *size)
 	return buf;
 }
 
-static void check_virt(const char *dir, const char *name, unsigned harts)
+static void check_virt(const char *dir, const char *name, unsigned harts,
+		       uint64_t mem_size)
 {
 	size_t size;
 	uint8_t *b = load(dir, name, &size);
@@ -41,6 +42,8 @@ static void check_virt(const char *dir, const char *name, unsigned harts)
 	CHECK_EQ(fi.timebase_hz, 10000000);
 	for (unsigned i = 0; i < harts && i < 512; i++)
 		CHECK_EQ(ids[i], i);
+	CHECK_EQ(fi.mem_base, 0x80000000u);
+	CHECK_EQ(fi.mem_size, mem_size);
 	free(b);
 }
 
@@ -131,6 +134,8 @@ static void check_handmade(void)
 	static uint8_t blob[8192];
 	memset(&w, 0, sizeof(w));
 	node(&w, "");
+	prop_u32(&w, "#address-cells", 1);
+	prop_u32(&w, "#size-cells", 1);
 	node(&w, "cpus");
 	cpu(&w, 7, "cpu", "okay");
 	cpu(&w, 3, "cpu", NULL); /* no status = enabled */
@@ -141,6 +146,18 @@ static void check_handmade(void)
 	tok(&w, 2);
 	node(&w, "chosen");
 	prop_str(&w, "bootargs", "hartpool.harts=2");
+	tok(&w, 2);
+	/* One address and one size cell; the second memory node is not
+	 * taken. */
+	node(&w, "memory@40000000");
+	uint8_t reg[16];
+	put32(reg, 0x40000000u), put32(reg + 4, 0x20000000u);
+	put32(reg + 8, 0), put32(reg + 12, 0x1000);
+	prop(&w, "reg", reg, 16);
+	prop_str(&w, "device_type", "memory");
+	tok(&w, 2);
+	node(&w, "memory@0");
+	prop(&w, "reg", reg + 8, 8);
 	tok(&w, 2);
 	tok(&w, 2);
 	size_t size = finish(&w, blob);
@@ -153,6 +170,8 @@ static void check_handmade(void)
 	CHECK_EQ(ids[1], 3);
 	CHECK_EQ(ids[2], 7);
 	CHECK_EQ(fi.timebase_hz, 0);
+	CHECK_EQ(fi.mem_base, 0x40000000u);
+	CHECK_EQ(fi.mem_size, 0x20000000u);
 	unsigned long v = 0;
 	CHECK_EQ(fdt_bootarg_uint(fi.bootargs, fi.bootargs_len,
 				  "hartpool.harts", &v),
@@ -233,9 +252,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: test_fdt DTB_DIR\n");
 		return 2;
 	}
-	check_virt(argv[1], "virt-1.dtb", 1);
-	check_virt(argv[1], "virt-8.dtb", 8);
-	check_virt(argv[1], "virt-512.dtb", 512);
+	check_virt(argv[1], "virt-1.dtb", 1, 128u << 20);
+	check_virt(argv[1], "virt-8.dtb", 8, 128u << 20);
+	check_virt(argv[1], "virt-512.dtb", 512, 5ull << 30); /* -m 5G */
 
 	size_t size;
 	uint8_t *b = load(argv[1], "virt-8-args.dtb", &size);

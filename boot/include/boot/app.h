@@ -48,9 +48,14 @@ bool app_trap_hook(boot_trap_frame *frame, unsigned long cause,
 		   unsigned long tval);
 
 /** The kernel command line (-append) from the device tree, not
- * NUL-terminated, or NULL. */
+ * NUL-terminated, or NULL. A copy: nothing reads the device tree after
+ * boot, so the memory it came in may be reused. */
 extern const char *boot_bootargs;
 extern unsigned boot_bootargs_len;
+
+/** DRAM from the device tree's first /memory range (bytes; size 0 if the
+ * tree has none). */
+extern unsigned long long boot_mem_base, boot_mem_size;
 
 /** Barrier over all harts in use (every one of them must call it). */
 void boot_barrier_all(void);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file Minimal flattened device tree reader: just what boot needs (harts,
- * timebase, bootargs). Pure C, bounds-checked against the blob's own
+ * timebase, bootargs, memory). Pure C, bounds-checked against the blob's own
  * header, so a corrupt blob gives an error instead of a fault; unit-tested
  * and fuzzed on the host.
  */
@@ -17,7 +17,8 @@
 #define FDT_ERR_BADSTRUCT (-3) /**< structure block malformed */
 #define FDT_ERR_TOOMANY (-4)   /**< more harts than the caller's array */
 
-/** What boot learns from the device tree. */
+/** What boot learns from the device tree: harts, timebase, bootargs and
+ * DRAM (the first range of the first /memory node). */
 typedef struct {
 	uint32_t *hart_ids;    /**< caller's array, filled sorted ascending */
 	unsigned hart_ids_cap; /**< its capacity */
@@ -25,6 +26,8 @@ typedef struct {
 	uint64_t timebase_hz;  /**< /cpus/timebase-frequency, 0 if absent */
 	const char *bootargs;  /**< /chosen/bootargs inside the blob, or NULL */
 	unsigned bootargs_len; /**< its length without the NUL */
+	uint64_t mem_base;     /**< first /memory range, 0 if none */
+	uint64_t mem_size;     /**< its size, 0 if none */
 } fdt_info;
 
 /** Total size the header claims, or 0 if @p blob is not a device tree. */
