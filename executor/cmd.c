@@ -201,7 +201,7 @@ static int validate(exec_cmd *c)
 		return HP_INVALID_VALUE;
 	int rc = c->marker ? 0
 			   : exec_ndrange_setup(&exec_dev, c->kernel, &c->range,
-						&c->launch);
+						&c->launch, NULL, 0);
 	if (rc)
 		return rc;
 	const hp_kernel *k = c->kernel;

@@ -89,10 +89,37 @@ enum { EXEC_SCHED_GUIDED, EXEC_SCHED_STATIC, EXEC_SCHED_FIXED };
 /**
  * Validate @p r for kernel @p k on @p dev and fill @p out (local size
  * chosen when none is given, see docs/ndrange.md). Returns 0 or an HP_
- * error; never touches shared state.
+ * error, with a sentence naming the limit and the numbers in @p why (may
+ * be NULL); never touches shared state.
  */
 int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
-		       const exec_range *r, hp_launch *out);
+		       const exec_range *r, hp_launch *out, char *why,
+		       size_t why_size);
+
+/** What bounds a kernel's largest work-group. */
+enum exec_group_limit {
+	EXEC_LIMIT_DEVICE,	/**< the device's max_work_group_size */
+	EXEC_LIMIT_KERNEL_MAX,	/**< the kernel's max_work_group_size */
+	EXEC_LIMIT_KERNEL_REQD, /**< the kernel's reqd_work_group_size */
+	EXEC_LIMIT_FIBERS,	/**< fiber stacks in one hart's arena */
+	EXEC_LIMIT_LOCAL_MEM,	/**< local memory: it cannot run (0) */
+};
+
+/**
+ * The largest work-group kernel @p k runs with on @p dev, with sub-group
+ * size @p s and each work-group spread over @p team harts (1: one hart;
+ * CL_KERNEL_WORK_GROUP_SIZE is the value for team 1 and the kernel's
+ * sub-group size). 0 if it cannot run at all. @p why (may be NULL) gets
+ * what bounds it. The device never chooses a larger local size, and an
+ * explicit one above it is HP_INVALID_WORK_GROUP_SIZE.
+ */
+uint32_t exec_kernel_max_group(const exec_device *dev, const hp_kernel *k,
+			       unsigned s, unsigned team,
+			       enum exec_group_limit *why);
+
+/** A barrier kernel's fiber stack per work-item (bytes, before the host's
+ * fiber_stack_scale; 16-byte multiple). */
+uint32_t exec_fiber_stack_bytes(const exec_device *dev, const hp_kernel *k);
 
 /** Work-items of a launch (0 for an empty range). */
 uint64_t exec_ndrange_items(const hp_launch *l);

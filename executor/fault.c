@@ -180,13 +180,10 @@ exec_ucall *exec_kernel_enter(exec_hart *h, exec_instance *inst)
 	u->group = NULL;
 	u->wg = NULL;
 	if (inst->k->uses_barriers && exec_fibers_prepare(h)) {
-		const hp_kernel *k = inst->k;
-		size_t stack = k->stack_bytes ? k->stack_bytes
-					      : exec_dev.fiber_stack_default;
 		u->wg = h->wg;
 		u->arena = h->fiber_arena;
-		u->stack =
-			(stack * exec_dev.fiber_stack_scale + 15) & ~(size_t)15;
+		u->stack = (size_t)exec_fiber_stack_bytes(&exec_dev, inst->k) *
+			   exec_dev.fiber_stack_scale;
 	}
 	bool user = false;
 	if (exec_dev.isolation && ustack_ready(h)) {

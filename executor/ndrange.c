@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * NDRange validation and the default local size (OpenCL 3.0 3.2.1 and the
- * clEnqueueNDRangeKernel error rules). Pure: unit-tested on the host. The
- * rule for choosing a local size is documented in docs/ndrange.md.
+ * clEnqueueNDRangeKernel error rules), and each kernel's largest work-group
+ * (CL_KERNEL_WORK_GROUP_SIZE). Pure: unit-tested on the host. The rules are
+ * documented in docs/ndrange.md. Errors come with a sentence that names
+ * the limit and the numbers; it is only formatted on the error path.
  */
 #include "exec.h"
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 uint64_t exec_ndrange_items(const hp_launch *l)
@@ -16,6 +20,96 @@ uint64_t exec_ndrange_items(const hp_launch *l)
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
 	return a / b + (a % b != 0);
+}
+
+static int fail(char *why, size_t n, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail(char *why, size_t n, int code, const char *fmt, ...)
+{
+	if (why && n) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why, n, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+static unsigned long long ull(uint64_t v)
+{
+	return (unsigned long long)v;
+}
+
+uint32_t exec_fiber_stack_bytes(const exec_device *dev, const hp_kernel *k)
+{
+	uint32_t b = k->stack_bytes ? k->stack_bytes : dev->fiber_stack_default;
+	return (b + 15u) & ~15u;
+}
+
+uint32_t exec_kernel_max_group(const exec_device *dev, const hp_kernel *k,
+			       unsigned s, unsigned team,
+			       enum exec_group_limit *why)
+{
+	enum exec_group_limit by = EXEC_LIMIT_DEVICE;
+	uint32_t max = dev->max_work_group_size;
+	if (k->local_mem_bytes > dev->local_mem_size) {
+		max = 0;
+		by = EXEC_LIMIT_LOCAL_MEM;
+	}
+	if (k->max_work_group_size && k->max_work_group_size < max) {
+		max = k->max_work_group_size;
+		by = EXEC_LIMIT_KERNEL_MAX;
+	}
+	const uint32_t *kr = k->reqd_work_group_size;
+	uint64_t reqd = (uint64_t)kr[0] * kr[1] * kr[2];
+	if (reqd && reqd < max) {
+		max = (uint32_t)reqd;
+		by = EXEC_LIMIT_KERNEL_REQD;
+	}
+	if (k->uses_barriers && max) {
+		/* Each hart of the team holds the fibers of whole sub-groups
+		 * of the group (ndrange setup: per_hart below); c fibers fit
+		 * one hart's arena. */
+		uint64_t c =
+			dev->fiber_arena_size / exec_fiber_stack_bytes(dev, k);
+		uint64_t fit = s ? c / s * s * (team ? team : 1) : c;
+		if (fit < c)
+			fit = c;
+		if (fit < max) {
+			max = (uint32_t)fit;
+			by = EXEC_LIMIT_FIBERS;
+		}
+	}
+	if (why)
+		*why = by;
+	return max;
+}
+
+/* The reason behind a kernel's maximum, for error details. */
+static void limit_text(const exec_device *dev, const hp_kernel *k,
+		       enum exec_group_limit by, unsigned team, char *buf,
+		       size_t n)
+{
+	switch (by) {
+	case EXEC_LIMIT_KERNEL_MAX:
+		snprintf(buf, n, "its max_work_group_size");
+		break;
+	case EXEC_LIMIT_KERNEL_REQD:
+		snprintf(buf, n, "its reqd_work_group_size");
+		break;
+	case EXEC_LIMIT_FIBERS:
+		snprintf(buf, n, "%u B stacks, %u KiB per hart%s",
+			 (unsigned)exec_fiber_stack_bytes(dev, k),
+			 (unsigned)(dev->fiber_arena_size >> 10),
+			 team > 1 ? "" : "; a team of harts holds more");
+		break;
+	case EXEC_LIMIT_LOCAL_MEM:
+		snprintf(buf, n, "local memory");
+		break;
+	default:
+		snprintf(buf, n, "the device limit");
+		break;
+	}
 }
 
 /* Largest divisor of g that is <= cap, preferring multiples of s. */
@@ -33,7 +127,8 @@ static uint64_t divisor_at_most(uint64_t g, uint64_t cap, uint64_t s)
 	return 1;
 }
 
-/* Pick a local size when the host gave none and the kernel requires none. */
+/* Pick a local size when the host gave none and the kernel requires none:
+ * at most `limit` work-items (the kernel's maximum). */
 static void choose_local(const exec_device *dev, const exec_range *r,
 			 uint64_t limit, unsigned s, unsigned workers,
 			 const uint64_t g[3], uint64_t e[3])
@@ -71,25 +166,34 @@ static void choose_local(const exec_device *dev, const exec_range *r,
 }
 
 int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
-		       const exec_range *r, hp_launch *out)
+		       const exec_range *r, hp_launch *out, char *why,
+		       size_t why_size)
 {
 	memset(out, 0, sizeof(*out));
 	uint64_t size_max = dev->address_bits >= 64
 				    ? UINT64_MAX
 				    : (UINT64_C(1) << dev->address_bits) - 1;
+	char *w_ = why;
+	size_t n_ = why_size;
+#define FAIL(code, ...) return fail(w_, n_, code, __VA_ARGS__)
 
 	if (!k || !k->fn)
-		return HP_INVALID_KERNEL;
+		FAIL(HP_INVALID_KERNEL, "no kernel");
 	const uint32_t *kr = k->reqd_work_group_size;
 	bool k_reqd = kr[0] || kr[1] || kr[2];
 	if (k_reqd && (!kr[0] || !kr[1] || !kr[2]))
-		return HP_INVALID_KERNEL; /* a required size of 0 */
+		FAIL(HP_INVALID_KERNEL, "the kernel's reqd_work_group_size "
+					"has a 0");
 	if (k->sub_group_size && (k->sub_group_size & (k->sub_group_size - 1) ||
 				  !(dev->sub_group_sizes & k->sub_group_size)))
-		return HP_INVALID_KERNEL; /* unsupported required size */
+		FAIL(HP_INVALID_KERNEL,
+		     "the kernel requires sub-group size %u, which the "
+		     "device does not have",
+		     (unsigned)k->sub_group_size);
 
 	if (r->work_dim < 1 || r->work_dim > 3)
-		return HP_INVALID_WORK_DIMENSION;
+		FAIL(HP_INVALID_WORK_DIMENSION, "work_dim %u is not 1, 2 or 3",
+		     r->work_dim);
 	unsigned w = r->work_dim;
 
 	/* Normalise to 3 dimensions: size 1 and offset 0 beyond work_dim. */
@@ -104,21 +208,26 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 		g[d] = r->global[d];
 		off[d] = r->offset[d];
 		if (g[d] > size_max)
-			return HP_INVALID_GLOBAL_WORK_SIZE;
+			FAIL(HP_INVALID_GLOBAL_WORK_SIZE,
+			     "global size %llu in dimension %u is above the "
+			     "device's size_t (%u bits)",
+			     ull(g[d]), d, dev->address_bits);
 		if (g[d] == 0)
 			empty = true;
 		else if (items > size_max / g[d])
-			return HP_INVALID_GLOBAL_WORK_SIZE; /* too many items */
+			FAIL(HP_INVALID_GLOBAL_WORK_SIZE,
+			     "more work-items than the device's size_t (%u "
+			     "bits) counts",
+			     dev->address_bits);
 		else
 			items *= g[d];
 	}
 	for (unsigned d = 0; d < w; d++)
 		if (off[d] > size_max - g[d])
-			return HP_INVALID_GLOBAL_OFFSET;
-
-	uint64_t limit = dev->max_work_group_size;
-	if (k->max_work_group_size && k->max_work_group_size < limit)
-		limit = k->max_work_group_size;
+			FAIL(HP_INVALID_GLOBAL_OFFSET,
+			     "offset %llu + global size %llu in dimension %u "
+			     "is above the device's size_t (%u bits)",
+			     ull(off[d]), ull(g[d]), d, dev->address_bits);
 
 	/* The effective reqd_work_group_size: the range's override, else the
 	 * kernel's. Compared as a 3-tuple. */
@@ -126,19 +235,35 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 		(r->reqd[0] || r->reqd[1] || r->reqd[2]) ? r->reqd : kr;
 	bool has_reqd = req[0] || req[1] || req[2];
 	if (has_reqd && (!req[0] || !req[1] || !req[2]))
-		return HP_INVALID_VALUE;
+		FAIL(HP_INVALID_VALUE, "reqd_work_group_size %u,%u,%u has a 0",
+		     (unsigned)req[0], (unsigned)req[1], (unsigned)req[2]);
 
 	unsigned s = r->sub_group_size	 ? r->sub_group_size
 		     : k->sub_group_size ? k->sub_group_size
 					 : dev->default_sub_group_size;
 	if (!s || s & (s - 1) || !(dev->sub_group_sizes & s))
-		return HP_INVALID_VALUE;
+		FAIL(HP_INVALID_VALUE,
+		     "sub-group size %u: the device has powers of two "
+		     "1..64",
+		     s);
 	if (r->schedule > EXEC_SCHED_FIXED ||
 	    (r->schedule == EXEC_SCHED_FIXED && r->chunk == 0))
-		return HP_INVALID_VALUE;
+		FAIL(HP_INVALID_VALUE, "unknown schedule or chunk 0");
 	unsigned team = r->team_size ? r->team_size : 1;
-	if (team > dev->harts - dev->first_worker)
-		return HP_INVALID_VALUE;
+	unsigned workers = dev->harts - dev->first_worker;
+	if (team > workers)
+		FAIL(HP_INVALID_VALUE,
+		     "team of %u harts, the device has %u worker harts", team,
+		     workers);
+
+	enum exec_group_limit by;
+	uint64_t limit = exec_kernel_max_group(dev, k, s, team, &by);
+	if (!limit)
+		FAIL(HP_OUT_OF_RESOURCES,
+		     "the kernel needs %u bytes of local memory per "
+		     "work-group, the device has %u",
+		     (unsigned)k->local_mem_bytes,
+		     (unsigned)dev->local_mem_size);
 
 	uint64_t e[3];
 	e[0] = e[1] = e[2] = 1;
@@ -152,32 +277,52 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	if (r->local_given || has_reqd) {
 		for (unsigned d = 0; d < w; d++)
 			if (e[d] == 0)
-				return HP_INVALID_WORK_GROUP_SIZE;
+				FAIL(HP_INVALID_WORK_GROUP_SIZE,
+				     "local size 0 in dimension %u", d);
 		/* A required size with a dimension > 1 beyond work_dim cannot
 		 * be launched with this work_dim. */
 		for (unsigned d = w; d < 3; d++)
 			if (e[d] != 1)
-				return HP_INVALID_WORK_GROUP_SIZE;
+				FAIL(HP_INVALID_WORK_GROUP_SIZE,
+				     "required size %llu in dimension %u, "
+				     "beyond work_dim %u",
+				     ull(e[d]), d, w);
 		if (has_reqd)
 			for (unsigned d = 0; d < 3; d++)
 				if (e[d] != req[d])
-					return HP_INVALID_WORK_GROUP_SIZE;
+					FAIL(HP_INVALID_WORK_GROUP_SIZE,
+					     "local size %llu,%llu,%llu is not "
+					     "reqd_work_group_size %u,%u,%u",
+					     ull(e[0]), ull(e[1]), ull(e[2]),
+					     (unsigned)req[0], (unsigned)req[1],
+					     (unsigned)req[2]);
 		for (unsigned d = 0; d < 3; d++)
 			if (e[d] > dev->max_work_item_sizes[d])
-				return HP_INVALID_WORK_ITEM_SIZE;
-		if (e[0] * e[1] * e[2] > limit)
-			return HP_INVALID_WORK_GROUP_SIZE;
+				FAIL(HP_INVALID_WORK_ITEM_SIZE,
+				     "local size %llu in dimension %u is above "
+				     "the device's max work-item size %u",
+				     ull(e[d]), d,
+				     (unsigned)dev->max_work_item_sizes[d]);
+		uint64_t prod = e[0] * e[1] * e[2];
+		if (prod > limit) {
+			char lim[80];
+			limit_text(dev, k, by, team, lim, sizeof(lim));
+			FAIL(HP_INVALID_WORK_GROUP_SIZE,
+			     "local size %llu above the kernel's maximum "
+			     "%llu (%s)",
+			     ull(prod), ull(limit), lim);
+		}
 		if (r->uniform)
 			for (unsigned d = 0; d < w; d++)
 				if (g[d] % e[d])
-					return HP_INVALID_WORK_GROUP_SIZE;
+					FAIL(HP_INVALID_WORK_GROUP_SIZE,
+					     "local size %llu does not divide "
+					     "global size %llu in dimension %u "
+					     "(uniform work-groups)",
+					     ull(e[d]), ull(g[d]), d);
 	} else if (!empty) {
-		choose_local(dev, r, limit, s,
-			     (dev->harts - dev->first_worker) / team, g, e);
+		choose_local(dev, r, limit, s, workers / team, g, e);
 	}
-
-	if (k->local_mem_bytes > dev->local_mem_size)
-		return HP_OUT_OF_RESOURCES;
 
 	uint64_t linear = e[0] * e[1] * e[2];
 	uint64_t groups = 1;
@@ -190,7 +335,10 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	}
 	/* The pool's claim counter may run past the end by a few chunks. */
 	if (groups > size_max / 4)
-		return HP_OUT_OF_RESOURCES;
+		FAIL(HP_OUT_OF_RESOURCES,
+		     "%llu work-groups: the work-pool counts at most %llu",
+		     ull(groups), ull(size_max / 4));
+#undef FAIL
 
 	out->work_dim = w;
 	out->total_groups = (size_t)groups;
@@ -201,18 +349,5 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	out->team_size = team;
 	out->schedule = r->schedule;
 	out->chunk = r->chunk;
-
-	if (k->uses_barriers && !empty) {
-		/* Work-items per hart: whole sub-groups, split over the team.
-		 */
-		uint64_t per_hart =
-			div_up(out->enqueued_num_sub_groups, team) * s;
-		if (per_hart > linear)
-			per_hart = linear;
-		uint64_t stack = k->stack_bytes ? k->stack_bytes
-						: dev->fiber_stack_default;
-		if (per_hart * stack > dev->fiber_arena_size)
-			return HP_OUT_OF_RESOURCES;
-	}
 	return 0;
 }

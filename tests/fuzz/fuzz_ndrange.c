@@ -67,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k.sub_group_size = in.kflags & 4 ? in.ksg : 0;
 	k.local_mem_bytes = in.kflags & 8 ? in.klocal : 0;
 	k.uses_barriers = in.kflags & 16;
+	k.stack_bytes = in.kflags & 32 ? (in.klocal >> 16) % 70000 : 0;
 	exec_range r = {
 		.work_dim = in.dim % 5,
 		.local_given = in.flags & 1,
@@ -82,8 +83,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (in.flags & 0x20)
 		memcpy(r.reqd, in.reqd, sizeof(r.reqd));
 	hp_launch l;
-	if (exec_ndrange_setup(&dev, &k, &r, &l) != 0)
+	char why[112] = "";
+	if (exec_ndrange_setup(&dev, &k, &r, &l, why, sizeof(why)) != 0) {
+		CHECK(why[0] != 0); /* every error says why */
 		return 0;
+	}
 
 	uint64_t size_max = dev.address_bits == 64 ? UINT64_MAX : UINT32_MAX;
 	unsigned w = r.work_dim;
@@ -122,5 +126,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(empty || l.total_groups == l.num_groups[0] * l.num_groups[1] *
 						 l.num_groups[2]);
 	CHECK(l.team_size >= 1 && l.team_size <= dev.harts);
+	/* A barrier kernel's share of a group fits one hart's fiber arena
+	 * (stacks rounded to 16 bytes), whoever chose the size. */
+	if (k.uses_barriers && !empty) {
+		uint64_t stack = k.stack_bytes ? k.stack_bytes : 1024;
+		stack = (stack + 15) & ~(uint64_t)15;
+		uint64_t t = l.team_size, nsg = (prod + s - 1) / s;
+		uint64_t per_hart = (nsg + t - 1) / t * s;
+		if (per_hart > prod)
+			per_hart = prod;
+		CHECK(per_hart * stack <= dev.fiber_arena_size);
+	}
 	return 0;
 }

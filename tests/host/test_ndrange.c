@@ -39,11 +39,28 @@ static exec_range r1(uint64_t g)
 	return r;
 }
 
+/* The detail of the last setup() that failed. */
+static char why[112];
+
 static int setup(const exec_device *d, const hp_kernel *k, exec_range r,
 		 hp_launch *l)
 {
-	return exec_ndrange_setup(d, k, &r, l);
+	why[0] = 0;
+	int rc = exec_ndrange_setup(d, k, &r, l, why, sizeof(why));
+	/* Every error says why; success leaves the text alone. */
+	CHECK(rc ? why[0] != 0 : why[0] == 0);
+	return rc;
 }
+
+/* The detail names these numbers. */
+#define CHECK_WHY(...)                                                         \
+	do {                                                                   \
+		const char *want_[] = {__VA_ARGS__};                           \
+		for (unsigned i_ = 0; i_ < sizeof(want_) / sizeof(*want_);     \
+		     i_++)                                                     \
+			CHECK_MSG(strstr(why, want_[i_]) != NULL,              \
+				  "'%s' not in '%s'", want_[i_], why);         \
+	} while (0)
 
 static void errors(void)
 {
@@ -197,15 +214,41 @@ static void errors(void)
 	hp_kernel klm = kern();
 	klm.local_mem_bytes = 32769;
 	CHECK_EQ(setup(&dev64, &klm, r1(64), &l), HP_OUT_OF_RESOURCES);
+	CHECK_WHY("local memory", "32769", "32768");
+	/* An explicit local size above what the kernel's fibers allow is the
+	 * work-group size's fault, with both numbers. */
 	hp_kernel kstack = kern();
 	kstack.uses_barriers = true;
-	kstack.stack_bytes = 4096; /* 256 items x 4 KiB > the 256 KiB arena */
+	kstack.stack_bytes = 4096; /* 64 of 4 KiB in the 256 KiB arena */
 	r = r1(256);
 	r.local[0] = 256;
 	r.local_given = true;
-	CHECK_EQ(setup(&dev64, &kstack, r, &l), HP_OUT_OF_RESOURCES);
+	CHECK_EQ(setup(&dev64, &kstack, r, &l), HP_INVALID_WORK_GROUP_SIZE);
+	CHECK_WHY("256", "maximum 64", "4096 B stacks", "team");
+	r.local[0] = 64;
+	CHECK_EQ(setup(&dev64, &kstack, r, &l), 0);
+	r.local[0] = 65;
+	CHECK_EQ(setup(&dev64, &kstack, r, &l), HP_INVALID_WORK_GROUP_SIZE);
+	r.local[0] = 256;
 	r.team_size = 4; /* 64 items per hart fit */
 	CHECK_EQ(setup(&dev64, &kstack, r, &l), 0);
+	/* The device and kernel limits, named. */
+	r = r1(1024);
+	r.local[0] = 257;
+	r.local_given = true;
+	CHECK_EQ(setup(&dev64, &k, r, &l), HP_INVALID_WORK_ITEM_SIZE);
+	CHECK_WHY("257", "256");
+	r = (exec_range){.work_dim = 2,
+			 .global = {64, 64},
+			 .local = {32, 16},
+			 .local_given = true};
+	CHECK_EQ(setup(&dev64, &k, r, &l), HP_INVALID_WORK_GROUP_SIZE);
+	CHECK_WHY("512", "maximum 256", "device limit");
+	hp_kernel k48 = kern();
+	k48.max_work_group_size = 48;
+	r.local[0] = 7, r.local[1] = 7;
+	CHECK_EQ(setup(&dev64, &k48, r, &l), HP_INVALID_WORK_GROUP_SIZE);
+	CHECK_WHY("49", "maximum 48", "max_work_group_size");
 
 	/* Empty ranges are valid no-ops, local sizes still validated. */
 	r = (exec_range){.work_dim = 2, .global = {0, 5}};
@@ -216,6 +259,73 @@ static void errors(void)
 	r.local[0] = 0;
 	r.local[1] = 1;
 	CHECK_EQ(setup(&dev64, &k, r, &l), HP_INVALID_WORK_GROUP_SIZE);
+}
+
+/* Each kernel's largest work-group (CL_KERNEL_WORK_GROUP_SIZE). */
+static void kernel_max(void)
+{
+	enum exec_group_limit by;
+	hp_kernel k = kern();
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 256);
+	CHECK_EQ(by, EXEC_LIMIT_DEVICE);
+	k.max_work_group_size = 100;
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 100);
+	CHECK_EQ(by, EXEC_LIMIT_KERNEL_MAX);
+	k = kern();
+	k.reqd_work_group_size[0] = 8, k.reqd_work_group_size[1] = 4;
+	k.reqd_work_group_size[2] = 2;
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 64);
+	CHECK_EQ(by, EXEC_LIMIT_KERNEL_REQD);
+	k = kern();
+	k.local_mem_bytes = 32768;
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 256);
+	k.local_mem_bytes = 32769;
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 0);
+	CHECK_EQ(by, EXEC_LIMIT_LOCAL_MEM);
+	/* Barrier kernels: fibers of one hart's share of the group. */
+	k = kern();
+	k.uses_barriers = true;
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 256);
+	k.stack_bytes = 2048; /* sg_ops: 128 fit one hart */
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 128);
+	CHECK_EQ(by, EXEC_LIMIT_FIBERS);
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 2, &by), 256);
+	k.stack_bytes = 1100; /* rounded to 1104: 237 fit */
+	CHECK_EQ(exec_fiber_stack_bytes(&dev64, &k), 1104);
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 237);
+	/* A team holds whole sub-groups per hart: 237 -> 29 sub-groups of
+	 * 8 per hart. */
+	k.stack_bytes = 16384; /* 16 fit one hart */
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 16);
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 3, &by), 48);
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 32, 3, &by), 16);
+	/* Each maximum is exact: it launches, one more does not. */
+	unsigned stacks[] = {0, 1024, 1100, 2048, 4096, 16384, 65536};
+	for (unsigned i = 0; i < 7; i++)
+		for (unsigned team = 1; team <= 7; team++) {
+			hp_launch l;
+			k.stack_bytes = stacks[i];
+			uint32_t m = exec_kernel_max_group(&dev64, &k, 8, team,
+							   NULL);
+			CHECK(m >= 1 && m <= 256);
+			exec_range r = {.work_dim = 1,
+					.global = {4096},
+					.local = {m},
+					.local_given = true,
+					.team_size = team};
+			CHECK_EQ(setup(&dev64, &k, r, &l), 0);
+			r.local[0] = m + 1;
+			CHECK_EQ(setup(&dev64, &k, r, &l),
+				 m + 1 > 256 ? HP_INVALID_WORK_ITEM_SIZE
+					     : HP_INVALID_WORK_GROUP_SIZE);
+			/* The device's own choice fits too. */
+			r.local_given = false;
+			for (uint64_t g = 1; g < 100000; g = g * 3 + 1) {
+				r.global[0] = g;
+				CHECK_EQ(setup(&dev64, &k, r, &l), 0);
+				CHECK(l.enqueued_linear <= m);
+			}
+		}
 }
 
 /* The default local size: within every limit, at most the global size,
@@ -284,6 +394,7 @@ static void chosen(void)
 int main(void)
 {
 	errors();
+	kernel_max();
 	chosen();
 	return check_report("test_ndrange");
 }
