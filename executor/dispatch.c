@@ -103,7 +103,10 @@ static struct {
 	unsigned num_builtin;
 	dobj obj[HP_MBOX_OBJECTS_MAX];
 	uint16_t obj_gen;
-	char why[112]; /* detail of the last rejected object */
+	/* Detail of the packet being rejected, when it has numbers in it (a
+	 * rejected packet completes, and its detail is copied, before the
+	 * next one is read). */
+	char why[sizeof(((hp_completion *)0)->detail)];
 	hal_lock buf_lock;
 	dbuf bufs[HP_MBOX_BUFFERS_MAX]; /* sorted by address */
 	unsigned num_bufs;
@@ -170,39 +173,56 @@ static dbuf *buf_find(uint64_t addr, uint64_t len)
 	return b;
 }
 
+static uint64_t align_up(uint64_t v)
+{
+	return (v + HP_MBOX_BUFFER_ALIGN - 1) &
+	       ~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
+}
+
+/* A buffer of `size` bytes: its address, or 0 with the reason (and the
+ * numbers) in D.why. First fit over the gaps between the buffers. */
 static uint64_t buf_alloc(uint64_t size)
 {
-	if (size == 0 || size > D.cfg.buf_size)
+	unsigned long long ask = size;
+	if (size == 0) {
+		snprintf(D.why, sizeof(D.why), "a buffer of 0 bytes");
 		return 0;
-	uint64_t need = (size + HP_MBOX_BUFFER_ALIGN - 1) &
-			~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
-	uint64_t addr = 0;
+	}
+	uint64_t need = size > D.cfg.buf_size ? UINT64_MAX : align_up(size);
+	uint64_t addr = 0, largest = 0, used = 0;
 	hal_lock_acquire(&D.buf_lock);
-	if (D.num_bufs < HP_MBOX_BUFFERS_MAX) {
-		uint64_t at = D.cfg.buf_base;
-		unsigned i = 0;
-		for (;; i++) {
-			uint64_t end = i < D.num_bufs ? D.bufs[i].addr
-						      : D.cfg.buf_base +
-								D.cfg.buf_size;
-			if (end - at >= need) {
-				addr = at;
-				break;
-			}
-			if (i == D.num_bufs)
-				break;
-			at = (D.bufs[i].addr + D.bufs[i].size +
-			      HP_MBOX_BUFFER_ALIGN - 1) &
-			     ~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
+	unsigned nb = D.num_bufs, i = 0;
+	for (uint64_t at = D.cfg.buf_base;; i++) {
+		uint64_t end = i < nb ? D.bufs[i].addr
+				      : D.cfg.buf_base + D.cfg.buf_size;
+		if (end - at >= need && nb < HP_MBOX_BUFFERS_MAX) {
+			addr = at;
+			break;
 		}
-		if (addr) {
-			memmove(&D.bufs[i + 1], &D.bufs[i],
-				(D.num_bufs - i) * sizeof(dbuf));
-			D.bufs[i] = (dbuf){addr, size, false};
-			D.num_bufs++;
-		}
+		if (end - at > largest)
+			largest = end - at;
+		if (i == nb)
+			break;
+		used += D.bufs[i].size;
+		at = align_up(D.bufs[i].addr + D.bufs[i].size);
+	}
+	if (addr) {
+		memmove(&D.bufs[i + 1], &D.bufs[i], (nb - i) * sizeof(dbuf));
+		D.bufs[i] = (dbuf){addr, size, false};
+		D.num_bufs++;
 	}
 	hal_lock_release(&D.buf_lock);
+	if (!addr && nb >= HP_MBOX_BUFFERS_MAX)
+		snprintf(D.why, sizeof(D.why),
+			 "a buffer of %llu bytes: all %u buffers in use", ask,
+			 HP_MBOX_BUFFERS_MAX);
+	else if (!addr)
+		snprintf(D.why, sizeof(D.why),
+			 "a buffer of %llu bytes: largest free block %llu of "
+			 "%llu (%llu in use)",
+			 ask, (unsigned long long)largest,
+			 (unsigned long long)D.cfg.buf_size,
+			 (unsigned long long)used);
 	return addr;
 }
 
@@ -268,23 +288,31 @@ static const char *check_buffers(const hp_kernel *k, const uint64_t *args,
 				 uint32_t args_size, const hp_launch *l)
 {
 	const char *why = NULL;
+	unsigned i = 0;
+	uint64_t addr = 0, len = 0;
 	hal_lock_acquire(&D.buf_lock);
-	for (unsigned i = 0; i < k->num_buffers && !why; i++) {
+	for (; i < k->num_buffers && !why; i++) {
 		const hp_arg_buffer *b = &k->buffers[i];
 		if (b->offset % 8 || b->offset + 8u > args_size) {
 			why = "buffer argument outside the arguments";
 			break;
 		}
-		uint64_t addr = args[b->offset / 8];
-		uint64_t len = extent(b, args, args_size, l);
+		addr = args[b->offset / 8];
+		len = extent(b, args, args_size, l);
 		if (len == UINT64_MAX)
 			why = "buffer extent overflows";
 		else if (b->align > 1 && addr % b->align)
 			why = "buffer argument misaligned";
 		else if (len && !buf_find(addr, len))
-			why = "buffer argument outside allocated buffers";
+			why = D.why;
 	}
 	hal_lock_release(&D.buf_lock);
+	if (why == D.why)
+		snprintf(D.why, sizeof(D.why),
+			 "buffer argument %u: %llu bytes at 0x%llx outside "
+			 "allocated buffers",
+			 i - 1, (unsigned long long)len,
+			 (unsigned long long)addr);
 	return why;
 }
 
@@ -446,6 +474,8 @@ static void dev_info(hp_device_info *info)
 	info->default_sub_group_size = exec_dev.default_sub_group_size;
 	info->max_args_size = HP_MBOX_ARGS_MAX;
 	info->global_mem_size = D.cfg.buf_size;
+	info->max_mem_alloc_size = D.cfg.buf_size;
+	info->dram_size = D.cfg.dram_size;
 	info->timer_hz = hal_timer_freq();
 	strncpy(info->board, D.cfg.board ? D.cfg.board : "?",
 		sizeof(info->board) - 1);
@@ -471,9 +501,12 @@ static void row_set(unsigned row, const hp_kernel *k, dobj *o, uint32_t flags)
 	for (unsigned d = 0; d < 3; d++)
 		r->reqd_work_group_size[d] = k->reqd_work_group_size[d];
 	r->max_work_group_size = k->max_work_group_size;
-	r->sub_group_size = k->sub_group_size;
+	unsigned s = k->sub_group_size ? k->sub_group_size
+				       : exec_dev.default_sub_group_size;
+	r->work_group_size = exec_kernel_max_group(&exec_dev, k, s, 1, NULL);
+	r->sub_group_size = (uint16_t)k->sub_group_size;
 	r->local_mem_bytes = k->local_mem_bytes;
-	r->args_size = k->args_size;
+	r->args_size = (uint16_t)k->args_size;
 	r->flags = flags | (k->uses_barriers ? HP_KFLAG_BARRIERS : 0);
 	D.kernels[row] = k;
 	D.kobj[row] = o;
@@ -832,9 +865,9 @@ static int consume_one(dqueue *q, uint64_t i)
 		c->marker = true;
 		s->result = buf_alloc(p.mem.size);
 		if (!s->result) {
-			err = HP_OUT_OF_RESOURCES;
-			why = p.mem.size ? "buffer heap exhausted"
-					 : "zero-sized buffer";
+			err = p.mem.size ? HP_OUT_OF_RESOURCES
+					 : HP_INVALID_VALUE;
+			why = D.why;
 		}
 	} else if (type == HP_PKT_LOAD || type == HP_PKT_UNLOAD) {
 		const hp_packet_mem *m = &p.mem;
@@ -868,7 +901,9 @@ static int consume_one(dqueue *q, uint64_t i)
 	 * buffer extents can use the validated launch. */
 	if (!err && c->kernel) {
 		err = exec_ndrange_setup(&exec_dev, c->kernel, &c->range,
-					 &c->launch);
+					 &c->launch, D.why, sizeof(D.why));
+		if (err)
+			why = D.why;
 		if (!err && c->kernel->args_size &&
 		    c->args_size != c->kernel->args_size) {
 			err = HP_INVALID_KERNEL_ARGS;
@@ -1035,12 +1070,19 @@ int dispatch_init(const dispatch_config *cfg)
 	if (cfg->mbox_size < OFF_RINGS + HP_MBOX_QUEUES * QUEUE_BYTES)
 		return HP_OUT_OF_RESOURCES;
 	D.cfg = *cfg;
+	/* Whole aligned blocks: the largest buffer is then the heap. */
+	uint64_t b0 = align_up(cfg->buf_base);
+	D.cfg.buf_size = cfg->buf_size > b0 - cfg->buf_base
+				 ? (cfg->buf_size - (b0 - cfg->buf_base)) &
+					   ~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1)
+				 : 0;
+	D.cfg.buf_base = b0;
 	if (!D.cfg.poll_us)
 		D.cfg.poll_us = 1000;
 	/* Kernels reach the device buffers, never the rings (with isolation
 	 * on, those are out of their reach: a touch faults). */
-	exec_isolation_allow((uintptr_t)cfg->buf_base,
-			     (uintptr_t)cfg->buf_size);
+	exec_isolation_allow((uintptr_t)D.cfg.buf_base,
+			     (uintptr_t)D.cfg.buf_size);
 	uint8_t *base = ptr(cfg->mbox_addr);
 	memset(base, 0, OFF_RINGS + HP_MBOX_QUEUES * QUEUE_BYTES);
 	D.hdr = (hp_mbox_header *)base;
@@ -1093,8 +1135,8 @@ int dispatch_init(const dispatch_config *cfg)
 	h->dram_base = cfg->dram_base;
 	h->queues = (uintptr_t)qt;
 	h->kernels = (uintptr_t)kt;
-	h->buf_base = cfg->buf_base;
-	h->buf_size = cfg->buf_size;
+	h->buf_base = D.cfg.buf_base;
+	h->buf_size = D.cfg.buf_size;
 	h->num_queues = HP_MBOX_QUEUES;
 	h->ring_size = HP_MBOX_RING_SIZE;
 	h->num_kernels = D.num_kernels;

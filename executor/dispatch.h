@@ -19,8 +19,9 @@ typedef struct dispatch_config {
 	uint64_t mbox_addr, mbox_size;
 	/** The buffer heap. */
 	uint64_t buf_base, buf_size;
-	/** Device address of DRAM (QEMU's RAM file offset 0). */
-	uint64_t dram_base;
+	/** Device address of DRAM (QEMU's RAM file offset 0) and its size
+	 * (reported to the host; 0: unknown). */
+	uint64_t dram_base, dram_size;
 	/** Code memory for kernel objects (HP_PKT_LOAD): read-write for
 	 * the firmware, read-execute for kernels; size 0: none. */
 	uint64_t code_base, code_size;

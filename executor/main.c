@@ -35,6 +35,17 @@ static uint32_t poll_us(void)
 	return 1000;
 }
 
+/* End of the memory the buffer heap may use: DRAM's end, below the last
+ * page of the address space (an end address must fit a pointer: rv32). */
+static uint64_t dram_end(uint64_t *size)
+{
+	uint64_t base = boot_mem_size ? boot_mem_base : BOARD_DRAM_BASE;
+	*size = boot_mem_size ? boot_mem_size : BOARD_DRAM_SIZE_DEFAULT;
+	uint64_t end = base + *size;
+	uint64_t top = (uint64_t)UINTPTR_MAX - 4095;
+	return end < top ? end : top;
+}
+
 static bool isolation(void)
 {
 	unsigned long v = 1;
@@ -53,12 +64,23 @@ int app_main(void)
 	if (!exec_start(boot_barrier_all, true))
 		return 0;
 	exec_dev.isolation = isolation();
+	uint64_t dram_size, end = dram_end(&dram_size);
+	if (end <= BOARD_BUF_BASE) {
+		hal_printf(
+			"hartpool: DRAM ends at 0x%llx, below the mailbox "
+			"and buffers at 0x%lx-0x%lx: boot with more memory\n",
+			(unsigned long long)end, (unsigned long)BOARD_MBOX_BASE,
+			(unsigned long)BOARD_BUF_BASE);
+		exec_shutdown();
+		return 2;
+	}
 	dispatch_config cfg = {
 		.mbox_addr = BOARD_MBOX_BASE,
 		.mbox_size = BOARD_MBOX_SIZE,
 		.buf_base = BOARD_BUF_BASE,
-		.buf_size = BOARD_BUF_SIZE,
+		.buf_size = end - BOARD_BUF_BASE,
 		.dram_base = BOARD_DRAM_BASE,
+		.dram_size = dram_size,
 		.code_base = (uintptr_t)__kcode_start,
 		.code_size = (uintptr_t)(__kcode_end - __kcode_start),
 		.kernels = hp_kernel_registry,
@@ -73,10 +95,12 @@ int app_main(void)
 		return 2;
 	}
 	serial_agent_init();
-	hal_printf("hartpool: %u harts serving, mailbox at 0x%lx, "
-		   "doorbell check every %u us, kernel isolation %s\n",
-		   n, (unsigned long)BOARD_MBOX_BASE, (unsigned)cfg.poll_us,
-		   exec_dev.isolation ? "on" : "off");
+	hal_printf("hartpool: %u harts serving, mailbox at 0x%lx, %llu MiB "
+		   "of buffers, doorbell check every %u us, kernel isolation "
+		   "%s\n",
+		   n, (unsigned long)BOARD_MBOX_BASE,
+		   (unsigned long long)(cfg.buf_size >> 20),
+		   (unsigned)cfg.poll_us, exec_dev.isolation ? "on" : "off");
 	dispatch_serve(serial_agent_poll);
 	exec_shutdown();
 	dispatch_stopped();

@@ -37,13 +37,14 @@
 #define BOARD_UART_IRQ 10
 
 /* PORT: Memory the host shares with the device (include/hartpool/mbox.h):
- * DRAM starts at BOARD_DRAM_BASE; the mailbox (device header, queues,
- * rings) and then the buffer heap lie above the firmware's own RAM
- * (memory.ld) and below the device tree QEMU puts in the last 2 MiB. */
+ * DRAM starts at BOARD_DRAM_BASE; the firmware owns the RAM of memory.ld;
+ * the mailbox (device header, queues, rings) and then the buffer heap lie
+ * above. The heap runs to the end of DRAM as the device tree's /memory
+ * gives it; BOARD_DRAM_SIZE_DEFAULT if the tree has none. */
 #define BOARD_DRAM_BASE 0x80000000UL
+#define BOARD_DRAM_SIZE_DEFAULT 0x20000000UL
 #define BOARD_MBOX_BASE 0x90000000UL
 #define BOARD_MBOX_SIZE 0x00400000UL
 #define BOARD_BUF_BASE 0x90400000UL
-#define BOARD_BUF_SIZE 0x0fa00000UL
 
 #endif

@@ -8,6 +8,8 @@
 
 #define HP_ERRORS(X)                                                           \
 	X(HP_SUCCESS, 0, "success")                                            \
+	X(HP_DEVICE_NOT_FOUND, -1, "no hartpool device there")                 \
+	X(HP_DEVICE_NOT_AVAILABLE, -2, "the device stopped or is gone")        \
 	X(HP_INVALID_VALUE, -30, "an argument has an invalid value")           \
 	X(HP_INVALID_BINARY, -42, "not a valid kernel object")                 \
 	X(HP_INVALID_PROGRAM, -44, "not a loaded kernel object")               \

@@ -69,7 +69,7 @@
 
 #define HP_MBOX_MAGIC 0x4c4f4f5054524148ull /* "HARTPOOL" */
 /** Incremented on every incompatible change of this file. */
-#define HP_MBOX_VERSION 3u
+#define HP_MBOX_VERSION 4u
 
 /** Queues per device, packets per queue (a power of two). */
 #define HP_MBOX_QUEUES 16u
@@ -270,16 +270,27 @@ typedef struct hp_device_info {
 	uint64_t timer_hz;	  /**< device ticks per second */
 	char board[32];
 	char firmware[32]; /**< firmware build string */
+	/** Largest single buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE): the heap
+	 * less alignment, when nothing is allocated. */
+	uint64_t max_mem_alloc_size;
+	/** Bytes of DRAM the device found (its device tree's /memory). */
+	uint64_t dram_size;
 } hp_device_info;
 
 /** A kernel of the device (a row of the kernel table). */
 typedef struct hp_mbox_kernel {
 	char name[32];
 	uint32_t reqd_work_group_size[3];
-	uint32_t max_work_group_size;
-	uint32_t sub_group_size;
+	uint32_t max_work_group_size; /**< the declared attribute; 0: none */
+	/** The largest work-group this kernel runs with on this device, one
+	 * hart per work-group (CL_KERNEL_WORK_GROUP_SIZE): the device limit,
+	 * the declared max/reqd sizes and the fiber stacks of a barrier
+	 * kernel counted; 0 if it cannot run at all (local memory). The
+	 * device never chooses a larger local size. */
+	uint32_t work_group_size;
 	uint32_t local_mem_bytes;
-	uint32_t args_size;
+	uint16_t sub_group_size;
+	uint16_t args_size;
 	uint32_t flags; /**< HP_KFLAG_* */
 } hp_mbox_kernel;
 

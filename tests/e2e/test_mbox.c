@@ -380,7 +380,7 @@ static void test_bad_packets(void)
 	c = CASE("free of no buffer", HP_INVALID_VALUE);
 	c->p.mem.header = HP_PKT_FREE, c->p.mem.dst = cnt + 64,
 	c->use_ka = true;
-	c = CASE("zero-sized alloc", HP_OUT_OF_RESOURCES);
+	c = CASE("zero-sized alloc", HP_INVALID_VALUE);
 	c->p.mem.header = HP_PKT_ALLOC;
 #undef CASE
 	hp_event evs[16], goods[17];

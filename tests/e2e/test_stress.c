@@ -1160,7 +1160,7 @@ static void exact_other(unsigned q, unsigned c)
 	case 16:
 		what = "alloc of 0 bytes";
 		pk_mem(&k, HP_PKT_ALLOC, 0, 0, 0, 0, 0);
-		want = HP_OUT_OF_RESOURCES;
+		want = HP_INVALID_VALUE;
 		break;
 	case 17:
 		what = "alloc larger than the heap";
