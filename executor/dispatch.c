@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FIRMWARE_NAME "hartpool mbox v3"
+#define FIRMWARE_NAME "hartpool mbox v4"
 
 /* Doorbell checks: every DISPATCH_FAST_US while packets keep arriving
  * (within DISPATCH_BUSY_WINDOW_US of the last one), else every poll_us. */
