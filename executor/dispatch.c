@@ -601,22 +601,34 @@ static int obj_load(uint64_t src, uint64_t size, dslot *s, const char **why)
 		if (D.obj[i].state == OBJ_FREE)
 			o = &D.obj[i];
 	if (!o) {
-		*why = "16 kernel objects loaded already";
+		snprintf(D.why, sizeof(D.why),
+			 "kernel objects: all %u loaded already",
+			 HP_MBOX_OBJECTS_MAX);
 		return HP_OUT_OF_RESOURCES;
 	}
 	unsigned nk = hpk_kernel_count(&h), free_rows = 0;
 	for (unsigned r = D.num_builtin; r < HP_MBOX_KERNELS_MAX; r++)
 		free_rows += D.kernels[r] == NULL;
 	if (nk > free_rows) {
-		*why = "kernel table full";
+		snprintf(D.why, sizeof(D.why),
+			 "kernel table: %u kernels, %u of %u rows free", nk,
+			 free_rows, HP_MBOX_KERNELS_MAX);
 		return HP_OUT_OF_RESOURCES;
 	}
 	if (!o->k)
 		o->k = hal_heap_alloc_private(
 			HPK_KERNELS_MAX * sizeof(hpk_kernel), 8);
 	uintptr_t base = code_alloc(h.image_size);
-	if (!o->k || !base) {
-		*why = "code memory for kernel objects full";
+	if (!o->k) {
+		*why = "firmware memory for kernel descriptors exhausted";
+		return HP_OUT_OF_RESOURCES;
+	}
+	if (!base) {
+		snprintf(D.why, sizeof(D.why),
+			 "code memory: %llu bytes asked, no gap that large in "
+			 "%llu",
+			 (unsigned long long)h.image_size,
+			 (unsigned long long)D.cfg.code_size);
 		return HP_OUT_OF_RESOURCES;
 	}
 	err = hpk_place(&h, file, ptr(base), &exec_api, D.why, sizeof(D.why));
