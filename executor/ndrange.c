@@ -46,9 +46,10 @@ uint32_t exec_fiber_stack_bytes(const exec_device *dev, const hp_kernel *k)
 	return (b + 15u) & ~15u;
 }
 
-uint32_t exec_kernel_max_group(const exec_device *dev, const hp_kernel *k,
-			       unsigned s, unsigned team,
-			       enum exec_group_limit *why)
+/* Inlined into exec_ndrange_setup, which runs for every command. */
+static inline __attribute__((always_inline)) uint32_t
+kernel_max(const exec_device *dev, const hp_kernel *k, unsigned s,
+	   unsigned team, enum exec_group_limit *why)
 {
 	enum exec_group_limit by = EXEC_LIMIT_DEVICE;
 	uint32_t max = dev->max_work_group_size;
@@ -80,6 +81,16 @@ uint32_t exec_kernel_max_group(const exec_device *dev, const hp_kernel *k,
 			by = EXEC_LIMIT_FIBERS;
 		}
 	}
+	*why = by;
+	return max;
+}
+
+uint32_t exec_kernel_max_group(const exec_device *dev, const hp_kernel *k,
+			       unsigned s, unsigned team,
+			       enum exec_group_limit *why)
+{
+	enum exec_group_limit by;
+	uint32_t max = kernel_max(dev, k, s, team, &by);
 	if (why)
 		*why = by;
 	return max;
@@ -257,7 +268,7 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 		     workers);
 
 	enum exec_group_limit by;
-	uint64_t limit = exec_kernel_max_group(dev, k, s, team, &by);
+	uint64_t limit = kernel_max(dev, k, s, team, &by);
 	if (!limit)
 		FAIL(HP_OUT_OF_RESOURCES,
 		     "the kernel needs %u bytes of local memory per "
