@@ -17,4 +17,7 @@ BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
 QEMU_SYSTEM       := qemu-system-riscv64
 QEMU_MACHINE      := virt
 QEMU_CPU          := rv64
-QEMU_MEM          := 512M
+# DRAM: the default and the range `--mem` accepts (hp-qemu, hartpool).
+QEMU_MEM          := 2G
+QEMU_MEM_MIN      := 512M
+QEMU_MEM_MAX      := 16G

@@ -13,4 +13,8 @@ BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
 QEMU_SYSTEM       := qemu-system-riscv32
 QEMU_MACHINE      := virt
 QEMU_CPU          := rv32
-QEMU_MEM          := 512M
+# DRAM: the default and the range `--mem` accepts (hp-qemu, hartpool).
+# At most 2G: DRAM starts at 0x80000000 and rv32 addresses 4 GiB.
+QEMU_MEM          := 2G
+QEMU_MEM_MIN      := 512M
+QEMU_MEM_MAX      := 2G

@@ -17,4 +17,9 @@ BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
 QEMU_SYSTEM       := qemu-system-riscv64
 QEMU_MACHINE      := virt
 QEMU_CPU          := rv64
-QEMU_MEM          := 512M
+# PORT: DRAM size: the default, and the range `hp-qemu --mem` / `hartpool
+# --mem` accept (bytes or K/M/G). The firmware finds the size in the device
+# tree; the buffer heap runs to the end of DRAM.
+QEMU_MEM          := 2G
+QEMU_MEM_MIN      := 512M
+QEMU_MEM_MAX      := 16G
