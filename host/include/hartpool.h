@@ -45,6 +45,10 @@ typedef struct hp_open_options {
 	unsigned harts;	   /**< boot: harts (default 8) */
 	const char
 		*append; /**< boot: extra bootargs (e.g. hartpool.poll_us=50) */
+	uint64_t mem_size; /**< boot: DRAM bytes (0: the board's default,
+			      QEMU_MEM); a whole number of MiB within the
+			      board's QEMU_MEM_MIN..QEMU_MEM_MAX (board.mk),
+			      else HP_INVALID_VALUE. Not with connect. */
 	/** boot: keep the device running after hp_close() (`hartpool up`). */
 	bool detach;
 	/** Longest wait for any one reply or completion, ms (default 60000;
@@ -58,6 +62,13 @@ typedef struct hp_open_options {
 /** The calling thread's last error message. */
 const char *hp_last_error(void);
 
+/** Boot a device (o->connect NULL) or connect to a running one. Errors of
+ * a connect: HP_DEVICE_NOT_FOUND when there is no device (no such file or
+ * socket, not a hartpool mailbox, the device stopped, its QEMU gone, a
+ * serial link that does not answer), HP_INVALID_VALUE for a device of
+ * another protocol version (both versions in hp_last_error()). A device
+ * that stops or goes away while in use makes the waiting calls return
+ * HP_DEVICE_NOT_AVAILABLE. */
 int hp_open(const hp_open_options *o, hp_device **out);
 /** Close: a device this handle booted (and did not detach) is stopped. */
 int hp_close(hp_device *d);
@@ -86,6 +97,15 @@ const hp_mbox_kernel *hp_kernel_at(const hp_device *d, unsigned id);
 /** The id of the kernel called @p name, built-in or loaded by anyone
  * (HP_INVALID_KERNEL if none). */
 int hp_kernel_find(hp_device *d, const char *name, uint32_t *id);
+/** The largest work-group kernel @p kernel runs with on this device, like
+ * CL_KERNEL_WORK_GROUP_SIZE: the device's limit, the kernel's declared
+ * max_work_group_size / reqd_work_group_size and what its fibers' stacks
+ * and local memory allow, all counted (hp_mbox_kernel.work_group_size). A
+ * local size with more work-items fails with HP_INVALID_WORK_GROUP_SIZE;
+ * with no local size given the device chooses one within it. 0: the
+ * kernel cannot run on this device at all. HP_INVALID_KERNEL for an id of
+ * no kernel (or of an unloaded object). */
+int hp_kernel_work_group_size(hp_device *d, uint32_t kernel, uint32_t *out);
 
 /* ---- kernel objects (`hartpool build`, docs/kernel-objects.md) ---- */
 

@@ -105,7 +105,32 @@ static int dread64(hp_device *d, uint64_t addr, uint64_t *v)
 	return dread(d, addr, v, sizeof(*v));
 }
 
-/* Is the device still there? 0, or an error naming what happened. */
+/* Has process @p pid ended? A killed process counts as soon as it is
+ * exiting (PF_EXITING) or a zombie not yet reaped, not only once gone. */
+static bool pid_gone(pid_t pid)
+{
+	if (kill(pid, 0) != 0)
+		return errno == ESRCH;
+	char f[64], buf[512];
+	snprintf(f, sizeof(f), "/proc/%d/stat", (int)pid);
+	FILE *fp = fopen(f, "r");
+	if (!fp)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = 0;
+	/* pid (comm) state ppid pgrp session tty tpgid flags ... */
+	const char *p = strrchr(buf, ')');
+	char state;
+	unsigned long flags;
+	if (!p ||
+	    sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+		return false;
+	return state == 'Z' || state == 'X' || (flags & 0x4u /* PF_EXITING */);
+}
+
+/* Is the device's QEMU still there? 0, or HP_DEVICE_NOT_AVAILABLE naming
+ * what happened (hp_open() makes it HP_DEVICE_NOT_FOUND for --connect). */
 static int alive(hp_device *d)
 {
 	if (d->spawned) {
@@ -114,17 +139,33 @@ static int alive(hp_device *d)
 		if (r == d->qemu) {
 			d->qemu = 0;
 			d->spawned = false;
-			return fail(HP_OUT_OF_RESOURCES,
+			return fail(HP_DEVICE_NOT_AVAILABLE,
 				    "the device is gone: QEMU exited (%s %d)",
 				    WIFEXITED(st) ? "status" : "signal",
 				    WIFEXITED(st) ? WEXITSTATUS(st)
 						  : WTERMSIG(st));
 		}
-	} else if (d->qemu > 0 && kill(d->qemu, 0) != 0 && errno == ESRCH) {
-		return fail(HP_OUT_OF_RESOURCES,
+	} else if (d->qemu > 0 && pid_gone(d->qemu)) {
+		return fail(HP_DEVICE_NOT_AVAILABLE,
 			    "the device is gone: QEMU (pid %d) is not running",
 			    (int)d->qemu);
 	}
+	return 0;
+}
+
+/* alive(), and the device has not stopped (`hartpool down` from another
+ * process, or the firmware ended its run): what a waiting host checks. */
+static int serving(hp_device *d)
+{
+	int rc = alive(d);
+	if (rc)
+		return rc;
+	uint32_t state;
+	if ((rc = dread(d, d->t->mbox_addr + offsetof(hp_mbox_header, state),
+			&state, sizeof(state))))
+		return rc;
+	if (state == HP_DEV_STOPPED)
+		return fail(HP_DEVICE_NOT_AVAILABLE, "the device has stopped");
 	return 0;
 }
 
@@ -169,13 +210,15 @@ static const char *root_dir(void)
 	return r && *r ? r : HP_ROOT;
 }
 
+static void remove_files(const char *path);
+
 static int spawn(hp_device *d, const hp_open_options *o)
 {
 	static unsigned seq;
 	const char *board = o->board ? o->board : "qemu-virt";
 	unsigned harts = o->harts ? o->harts : 8;
-	char fw[512], launcher[512], harts_s[16], path[256], sock[300],
-		log[300], err[300];
+	char fw[512], launcher[512], harts_s[16], mem_s[24], path[256],
+		sock[300], log[300], err[300];
 	snprintf(fw, sizeof(fw), "%s/build/%s/hartpool.elf", root_dir(), board);
 	snprintf(launcher, sizeof(launcher), "%s/qemu/hp-qemu", root_dir());
 	if (access(fw, R_OK) != 0)
@@ -187,6 +230,7 @@ static int spawn(hp_device *d, const hp_open_options *o)
 		return fail(HP_INVALID_VALUE, "--harts must be 1..512, not %u",
 			    harts);
 	snprintf(harts_s, sizeof(harts_s), "%u", harts);
+	snprintf(mem_s, sizeof(mem_s), "%llu", (unsigned long long)o->mem_size);
 	snprintf(path, sizeof(path), "/dev/shm/hartpool-%d-%u", (int)getpid(),
 		 seq++);
 	snprintf(sock, sizeof(sock), "%s.sock", path);
@@ -198,7 +242,10 @@ static int spawn(hp_device *d, const hp_open_options *o)
 
 	pid_t pid = fork();
 	if (pid < 0)
-		return fail(HP_OUT_OF_RESOURCES, "fork: %s", strerror(errno));
+		return fail(HP_OUT_OF_RESOURCES,
+			    "cannot start QEMU: fork: %s (host processes or "
+			    "memory)",
+			    strerror(errno));
 	if (pid == 0) {
 		if (o->detach)
 			setsid();
@@ -229,6 +276,10 @@ static int spawn(hp_device *d, const hp_open_options *o)
 			argv[n++] = "--append";
 			argv[n++] = o->append;
 		}
+		if (o->mem_size) {
+			argv[n++] = "--mem";
+			argv[n++] = mem_s;
+		}
 		argv[n++] = fw;
 		argv[n] = NULL;
 		execv(launcher, (char *const *)argv);
@@ -251,9 +302,11 @@ static int spawn(hp_device *d, const hp_open_options *o)
 		if (stat(path, &st) == 0 &&
 		    st.st_size > (off_t)HP_MBOX_QEMU_OFFSET)
 			return 0;
-		int rc = alive(d);
-		if (rc) {
-			char msg[200] = "";
+		int status;
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			d->qemu = 0;
+			d->spawned = false;
+			char msg[300] = "";
 			FILE *ef = fopen(err, "r");
 			if (ef) {
 				if (!fgets(msg, sizeof(msg), ef))
@@ -261,9 +314,20 @@ static int spawn(hp_device *d, const hp_open_options *o)
 				fclose(ef);
 			}
 			msg[strcspn(msg, "\n")] = 0;
-			return fail(HP_OUT_OF_RESOURCES,
-				    "QEMU did not start: %s (see %s)",
-				    msg[0] ? msg : hp_last_error(), err);
+			/* Exit status 2: hp-qemu refused its options (a --mem
+			 * outside the board's range, ...); nothing to keep. */
+			if (WIFEXITED(status) && WEXITSTATUS(status) == 2 &&
+			    msg[0]) {
+				remove_files(path);
+				return fail(HP_INVALID_VALUE,
+					    "cannot boot %s: %s", board, msg);
+			}
+			return fail(HP_DEVICE_NOT_AVAILABLE,
+				    "QEMU did not start (%s %d): %s (see %s)",
+				    WIFEXITED(status) ? "status" : "signal",
+				    WIFEXITED(status) ? WEXITSTATUS(status)
+						      : WTERMSIG(status),
+				    msg[0] ? msg : "no message", err);
 		}
 		if (now_ns() - t0 > 30000000000ull)
 			return fail(HP_TIMEOUT,
@@ -281,11 +345,15 @@ static void remove_files(const char *path)
 	}
 }
 
-/* Wait for the header (magic last), check it, read the kernel table. */
+/* Wait for the header (magic last), check it, read the kernel table. A
+ * device we booted gets 60 s to publish it; one we connect to must have
+ * published it already, unless its QEMU is known to be running (booting). */
 static int handshake(hp_device *d)
 {
 	uint64_t t0 = now_ns();
 	hp_transport *t = d->t;
+	bool booting = d->spawned || (d->qemu > 0 && !alive(d));
+	uint64_t limit = booting ? 60000000000ull : 10000000000ull;
 	for (unsigned n = 0;; backoff(&n)) {
 		uint64_t magic = 0;
 		int rc = dread64(d, t->mbox_addr, &magic);
@@ -295,10 +363,20 @@ static int handshake(hp_device *d)
 			break;
 		if ((rc = alive(d)))
 			return rc;
-		if (now_ns() - t0 > 60000000000ull)
-			return fail(HP_TIMEOUT,
+		/* A boot writes the magic once, over zeroes: anything else
+		 * is not a hartpool mailbox. */
+		if (magic && !d->spawned)
+			return fail(
+				HP_DEVICE_NOT_FOUND,
+				"no hartpool mailbox there (magic 0x%llx "
+				"at device address 0x%llx, not \"HARTPOOL\")",
+				(unsigned long long)magic,
+				(unsigned long long)t->mbox_addr);
+		if (now_ns() - t0 > limit)
+			return fail(booting ? HP_TIMEOUT : HP_DEVICE_NOT_FOUND,
 				    "the device did not publish its mailbox "
-				    "within 60 s (magic 0x%llx)",
+				    "within %llu s (magic 0x%llx)",
+				    (unsigned long long)(limit / 1000000000u),
 				    (unsigned long long)magic);
 	}
 	int rc = dread(d, t->mbox_addr, &d->hdr, sizeof(d->hdr));
@@ -317,7 +395,10 @@ static int handshake(hp_device *d)
 			    "host tool's (%u queues of %u)",
 			    d->hdr.num_queues, d->hdr.ring_size);
 	if (d->hdr.state == HP_DEV_STOPPED)
-		return fail(HP_OUT_OF_RESOURCES, "the device has stopped");
+		return fail(HP_DEVICE_NOT_AVAILABLE, "the device has stopped");
+	/* A mailbox left behind by a QEMU killed without `hartpool down`. */
+	if ((rc = alive(d)))
+		return rc;
 	if (t->map) {
 		/* Now that DRAM's base is known, addresses map one to one. */
 		t->map_base = d->hdr.dram_base;
@@ -362,9 +443,23 @@ int hp_open(const hp_open_options *o, hp_device **out)
 	if (!o)
 		o = &none;
 	*out = NULL;
+	if (o->mem_size && o->connect)
+		return fail(HP_INVALID_VALUE,
+			    "mem_size (--mem) is for a device this call boots; "
+			    "%s is running with the memory it has",
+			    o->connect);
+	if (o->mem_size % (1u << 20))
+		return fail(
+			HP_INVALID_VALUE,
+			"mem_size (--mem) must be a whole number of MiB, not "
+			"%llu bytes",
+			(unsigned long long)o->mem_size);
 	hp_device *d = calloc(1, sizeof(*d));
 	if (!d)
-		return fail(HP_OUT_OF_RESOURCES, "out of host memory");
+		return fail(HP_OUT_OF_RESOURCES,
+			    "out of host memory (%zu bytes for the device "
+			    "handle)",
+			    sizeof(*d));
 	/* Short sleeps in the wait loops should be short. */
 	prctl(PR_SET_TIMERSLACK, 1000UL);
 	d->timeout_ms = o->timeout_ms ? o->timeout_ms : 60000;
@@ -375,21 +470,21 @@ int hp_open(const hp_open_options *o, hp_device **out)
 	int rc = 0;
 	if (!o->connect) {
 		rc = spawn(d, o);
-		if (!rc && !(d->t = hp_transport_shm_open(d->path, 0, err,
-							  sizeof(err))))
-			rc = fail(HP_OUT_OF_RESOURCES, "%s", err);
+		if (!rc && (rc = hp_transport_shm_open(d->path, 0, &d->t, err,
+						       sizeof(err))))
+			fail(rc, "%s", err);
 	} else if (strncmp(o->connect, "shm:", 4) == 0) {
 		set_path(d, o->connect + 4);
 		d->qemu = read_pid(d->path);
-		if (!(d->t = hp_transport_shm_open(d->path, 0, err,
-						   sizeof(err))))
-			rc = fail(HP_OUT_OF_RESOURCES, "%s", err);
+		if ((rc = hp_transport_shm_open(d->path, 0, &d->t, err,
+						sizeof(err))))
+			fail(rc, "%s", err);
 	} else if (strncmp(o->connect, "serial:", 7) == 0) {
 		snprintf(d->connect, sizeof(d->connect), "%s", o->connect);
-		if (!(d->t = hp_transport_serial_open(
-			      o->connect + 7, o->console, o->console_ctx, err,
-			      sizeof(err))))
-			rc = fail(HP_OUT_OF_RESOURCES, "%s", err);
+		if ((rc = hp_transport_serial_open(o->connect + 7, o->console,
+						   o->console_ctx, &d->t, err,
+						   sizeof(err))))
+			fail(rc, "%s", err);
 	} else {
 		rc = fail(HP_INVALID_VALUE,
 			  "--connect wants shm:PATH or serial:DEV, not '%s'",
@@ -397,6 +492,14 @@ int hp_open(const hp_open_options *o, hp_device **out)
 	}
 	if (!rc)
 		rc = handshake(d);
+	/* At --connect, a device that is gone or stopped is not there. */
+	if (o->connect &&
+	    (rc == HP_DEVICE_NOT_AVAILABLE || rc == HP_DEVICE_NOT_FOUND)) {
+		char why[sizeof(last_error)];
+		snprintf(why, sizeof(why), "%s", last_error);
+		rc = fail(HP_DEVICE_NOT_FOUND, "no device at %s: %s",
+			  o->connect, why);
+	}
 	if (!rc)
 		rc = hp_queue_create(d, HP_QUEUE_IN_ORDER, &d->service);
 	if (!rc && d->spawned && !d->detach)
@@ -448,7 +551,7 @@ static bool wait_exit(hp_device *d, unsigned ms)
 		if (d->spawned) {
 			if (waitpid(d->qemu, NULL, WNOHANG) == d->qemu)
 				return true;
-		} else if (kill(d->qemu, 0) != 0) {
+		} else if (pid_gone(d->qemu)) {
 			return true;
 		}
 	}
@@ -542,6 +645,29 @@ int hp_kernel_find(hp_device *d, const char *name, uint32_t *id)
 		return fail(HP_INVALID_KERNEL,
 			    "the device has no kernel called '%s'", name);
 	*id = row_id(d, (unsigned)row);
+	return 0;
+}
+
+/* The row of kernel id @p id (its object's generation checked), or NULL. */
+static const hp_mbox_kernel *kernel_row(const hp_device *d, uint32_t id)
+{
+	const hp_mbox_kernel *k = hp_kernel_at(d, id);
+	if (!k)
+		return NULL;
+	uint32_t gen = k->flags & HP_KFLAG_LOADED ? HP_KFLAG_GEN(k->flags) : 0;
+	return gen == HP_KERNEL_GEN(id) ? k : NULL;
+}
+
+int hp_kernel_work_group_size(hp_device *d, uint32_t kernel, uint32_t *out)
+{
+	const hp_mbox_kernel *k = kernel_row(d, kernel);
+	if (!k && !kernels_refresh(d))
+		k = kernel_row(d, kernel);
+	if (!k)
+		return fail(HP_INVALID_KERNEL,
+			    "no kernel of id %#x on the device (row %u of %u)",
+			    kernel, HP_KERNEL_ROW(kernel), d->hdr.num_kernels);
+	*out = k->work_group_size;
 	return 0;
 }
 
@@ -652,7 +778,7 @@ int hp_object_kernel(hp_device *d, hp_object obj, const char *name,
 static bool owner_dead(uint64_t owner)
 {
 	pid_t pid = (pid_t)(owner >> 32);
-	return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
+	return pid > 0 && pid_gone(pid);
 }
 
 /* Claim queue k for us: compare-and-swap on shared memory, or (serial:
@@ -689,7 +815,9 @@ int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out)
 			hp_queue *q = calloc(1, sizeof(*q));
 			if (!q)
 				return fail(HP_OUT_OF_RESOURCES,
-					    "out of memory");
+					    "out of host memory (%zu bytes for "
+					    "a queue)",
+					    sizeof(*q));
 			q->d = d;
 			q->id = k;
 			q->flags = flags;
@@ -809,7 +937,7 @@ int hp_event_wait(hp_device *d, hp_event ev, hp_event_info *info)
 		int rc = hp_event_query(d, ev, info);
 		if (rc != 1)
 			return rc;
-		if ((n & 63) == 63 && (rc = alive(d)))
+		if ((n & 63) == 63 && (rc = serving(d)))
 			return rc;
 		if (now_ns() - t0 > (uint64_t)d->timeout_ms * 1000000u)
 			return fail(HP_TIMEOUT,
@@ -855,7 +983,7 @@ static int wait_record(hp_queue *q, uint64_t idx, bool nowait)
 			return fail(HP_OUT_OF_RESOURCES,
 				    "queue %u is full: %u commands in flight",
 				    q->id, RING);
-		if ((n & 63) == 63 && (rc = alive(d)))
+		if ((n & 63) == 63 && (rc = serving(d)))
 			return rc;
 		if (now_ns() - t0 > (uint64_t)d->timeout_ms * 1000000u)
 			return fail(HP_TIMEOUT,
@@ -972,7 +1100,10 @@ int hp_printf_read(hp_device *d, hp_buffer buf, uint32_t size, hp_printf_fn fn,
 			    size);
 	uint8_t *b = malloc(size);
 	if (!b)
-		return fail(HP_OUT_OF_RESOURCES, "printf buffer copy");
+		return fail(HP_OUT_OF_RESOURCES,
+			    "out of host memory (%u bytes for a copy of the "
+			    "printf buffer)",
+			    size);
 	int rc = hp_buffer_read(d, buf, 0, b, size);
 	if (rc) {
 		free(b);

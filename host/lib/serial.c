@@ -85,11 +85,13 @@ static int write_all(serial *s, const uint8_t *p, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EPIPE)
-			return fail(s, HP_ABORTED, "%s: the device hung up",
-				    s->dev);
+			return fail(s, HP_DEVICE_NOT_AVAILABLE,
+				    "the device is gone: %s hung up", s->dev);
 		if (w < 0)
-			return fail(s, HP_ABORTED, "cannot write to %s: %s",
-				    s->dev, strerror(errno));
+			return fail(
+				s, HP_DEVICE_NOT_AVAILABLE,
+				"the device is gone: cannot write to %s: %s",
+				s->dev, strerror(errno));
 		p += w;
 		n -= (size_t)w;
 	}
@@ -187,11 +189,13 @@ static int wait_reply(serial *s, uint8_t seq, int ms)
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0)
-			return fail(s, HP_ABORTED, "cannot read from %s: %s",
-				    s->dev, strerror(errno));
+			return fail(
+				s, HP_DEVICE_NOT_AVAILABLE,
+				"the device is gone: cannot read from %s: %s",
+				s->dev, strerror(errno));
 		if (n == 0)
-			return fail(s, HP_ABORTED, "%s: the device hung up",
-				    s->dev);
+			return fail(s, HP_DEVICE_NOT_AVAILABLE,
+				    "the device is gone: %s hung up", s->dev);
 		s->rx_pos = 0;
 		s->rx_len = (size_t)n;
 	}
@@ -214,7 +218,8 @@ static int request(serial *s, uint8_t type, const void *payload, size_t len,
 		if (rc)
 			return rc < 0 ? rc : 0;
 	}
-	return fail(s, HP_TIMEOUT,
+	/* A link silent for this long has no device on it (any more). */
+	return fail(s, HP_DEVICE_NOT_AVAILABLE,
 		    "no reply from the device on %s after %d tries over %.1f s "
 		    "(%s)",
 		    s->dev, TRIES, waited / 1000.0, what);
@@ -308,14 +313,15 @@ static int open_socket(serial *s, const char *dev)
 {
 	struct sockaddr_un a = {.sun_family = AF_UNIX};
 	if (strlen(dev) >= sizeof(a.sun_path))
-		return fail(s, HP_INVALID_VALUE, "socket path too long: %s",
-			    dev);
+		return fail(s, HP_INVALID_VALUE,
+			    "socket path too long (%zu bytes, at most %zu): %s",
+			    strlen(dev), sizeof(a.sun_path) - 1, dev);
 	strcpy(a.sun_path, dev);
 	s->sock = true;
 	s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s->fd < 0 || connect(s->fd, (struct sockaddr *)&a, sizeof(a)))
-		return fail(s, HP_INVALID_VALUE, "cannot connect to %s: %s",
-			    dev, strerror(errno));
+		return fail(s, HP_DEVICE_NOT_FOUND, "%s: %s", dev,
+			    strerror(errno));
 	return 0;
 }
 
@@ -324,10 +330,10 @@ static int open_tty(serial *s, const char *dev)
 	/* O_NONBLOCK: do not wait for carrier; cleared once CLOCAL is set. */
 	s->fd = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (s->fd < 0)
-		return fail(s, HP_INVALID_VALUE, "cannot open %s: %s", dev,
+		return fail(s, HP_DEVICE_NOT_FOUND, "%s: %s", dev,
 			    strerror(errno));
 	if (tcgetattr(s->fd, &s->saved))
-		return fail(s, HP_INVALID_VALUE,
+		return fail(s, HP_DEVICE_NOT_FOUND,
 			    "%s is neither a Unix socket nor a tty", dev);
 	struct termios tio = s->saved;
 	cfmakeraw(&tio);
@@ -338,12 +344,12 @@ static int open_tty(serial *s, const char *dev)
 	tio.c_cc[VMIN] = 1;
 	tio.c_cc[VTIME] = 0;
 	if (tcsetattr(s->fd, TCSANOW, &tio))
-		return fail(s, HP_INVALID_VALUE, "cannot set up %s: %s", dev,
+		return fail(s, HP_DEVICE_NOT_FOUND, "cannot set up %s: %s", dev,
 			    strerror(errno));
 	s->tty = true;
 	int fl = fcntl(s->fd, F_GETFL);
 	if (fl < 0 || fcntl(s->fd, F_SETFL, fl & ~O_NONBLOCK))
-		return fail(s, HP_INVALID_VALUE, "cannot set up %s: %s", dev,
+		return fail(s, HP_DEVICE_NOT_FOUND, "cannot set up %s: %s", dev,
 			    strerror(errno));
 	return 0;
 }
@@ -375,13 +381,15 @@ static int hello(serial *s)
 	return rc;
 }
 
-hp_transport *hp_transport_serial_open(const char *dev, hp_console_fn console,
-				       void *ctx, char *err, size_t errlen)
+int hp_transport_serial_open(const char *dev, hp_console_fn console, void *ctx,
+			     hp_transport **out, char *err, size_t errlen)
 {
+	*out = NULL;
 	serial *s = calloc(1, sizeof(*s));
 	if (!s) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
+		snprintf(err, errlen, "out of host memory (%zu bytes)",
+			 sizeof(*s));
+		return HP_OUT_OF_RESOURCES;
 	}
 	s->t.ops = &serial_ops;
 	s->fd = -1;
@@ -398,21 +406,26 @@ hp_transport *hp_transport_serial_open(const char *dev, hp_console_fn console,
 		s->rng = 0x9E3779B97F4A7C15ULL;
 		s->noise = malloc(s->garbage ? s->garbage : 1);
 		if (!s->noise)
-			rc = fail(s, HP_OUT_OF_RESOURCES, "out of memory");
+			rc = fail(s, HP_OUT_OF_RESOURCES,
+				  "out of host memory (%u bytes of "
+				  "HP_SERIAL_GARBAGE)",
+				  s->garbage);
 	}
 	struct stat st;
 	if (!rc && stat(dev, &st))
-		rc = fail(s, HP_INVALID_VALUE, "cannot open %s: %s", dev,
+		rc = fail(s, HP_DEVICE_NOT_FOUND, "%s: %s", dev,
 			  strerror(errno));
 	if (!rc)
 		rc = S_ISSOCK(st.st_mode) ? open_socket(s, dev)
 					  : open_tty(s, dev);
-	if (!rc)
-		rc = hello(s);
+	/* Nothing answering HELLO, or hanging up on it: no device there. */
+	if (!rc && (rc = hello(s)) == HP_DEVICE_NOT_AVAILABLE)
+		rc = HP_DEVICE_NOT_FOUND;
 	if (rc) {
 		snprintf(err, errlen, "%s", s->t.err);
 		serial_close(&s->t);
-		return NULL;
+		return rc;
 	}
-	return &s->t;
+	*out = &s->t;
+	return 0;
 }

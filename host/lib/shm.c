@@ -58,42 +58,62 @@ static void shm_close(hp_transport *t)
 
 static const hp_transport_ops shm_ops = {shm_read, shm_write, shm_close};
 
-hp_transport *hp_transport_shm_open(const char *path, uint64_t dram_base,
-				    char *err, size_t errlen)
+int hp_transport_shm_open(const char *path, uint64_t dram_base,
+			  hp_transport **out, char *err, size_t errlen)
 {
+	*out = NULL;
 	int fd = open(path, O_RDWR);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", path,
-			 strerror(errno));
-		return NULL;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return HP_DEVICE_NOT_FOUND;
 	}
 	struct stat st;
-	if (fstat(fd, &st) ||
+	if (fstat(fd, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return HP_DEVICE_NOT_FOUND;
+	}
+	if (!S_ISREG(st.st_mode) ||
 	    st.st_size < (off_t)(HP_MBOX_QEMU_OFFSET + 4096)) {
 		snprintf(err, errlen,
-			 "%s is not a hartpool device's memory (%lld bytes)",
+			 "%s is not a hartpool device's memory (%lld bytes, a "
+			 "mailbox needs more than %llu)",
+			 path, (long long)st.st_size,
+			 (unsigned long long)HP_MBOX_QEMU_OFFSET + 4096);
+		close(fd);
+		return HP_DEVICE_NOT_FOUND;
+	}
+	if ((uint64_t)st.st_size > SIZE_MAX) {
+		snprintf(err, errlen,
+			 "cannot map %s: %lld bytes exceed this host's address "
+			 "space",
 			 path, (long long)st.st_size);
 		close(fd);
-		return NULL;
+		return HP_OUT_OF_RESOURCES;
 	}
+	/* All of it, however large: the file is sparse, so mapping costs
+	 * address space, not memory. */
 	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, fd, 0);
+	int e = errno;
 	close(fd);
 	if (m == MAP_FAILED) {
-		snprintf(err, errlen, "cannot map %s: %s", path,
-			 strerror(errno));
-		return NULL;
+		snprintf(err, errlen, "cannot map %lld bytes of %s: %s",
+			 (long long)st.st_size, path, strerror(e));
+		return e == ENOMEM ? HP_OUT_OF_RESOURCES : HP_DEVICE_NOT_FOUND;
 	}
 	hp_transport *t = calloc(1, sizeof(*t));
 	if (!t) {
 		munmap(m, (size_t)st.st_size);
-		snprintf(err, errlen, "out of host memory");
-		return NULL;
+		snprintf(err, errlen, "out of host memory (%zu bytes)",
+			 sizeof(*t));
+		return HP_OUT_OF_RESOURCES;
 	}
 	t->ops = &shm_ops;
 	t->map = m;
 	t->map_base = dram_base;
 	t->map_size = (uint64_t)st.st_size;
 	t->mbox_addr = dram_base + HP_MBOX_QEMU_OFFSET;
-	return t;
+	*out = t;
+	return 0;
 }

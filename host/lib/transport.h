@@ -51,16 +51,21 @@ struct hp_transport {
  * `-chardev socket`) or a tty device (set to raw 115200 8N1). Says HELLO
  * (protocol version check) and learns the mailbox address. Console text
  * the device prints goes to @p console (may be NULL: dropped).
- * On failure returns NULL with a message in @p err.
+ * Returns 0 with the transport in @p out, or an HP_ error with a message
+ * in @p err: HP_DEVICE_NOT_FOUND when nothing answers at @p dev (no such
+ * file, no listener, not a tty, no reply to HELLO), HP_INVALID_VALUE for a
+ * device of another protocol version, HP_OUT_OF_RESOURCES for host memory.
  */
-hp_transport *hp_transport_serial_open(const char *dev, hp_console_fn console,
-				       void *ctx, char *err, size_t errlen);
+int hp_transport_serial_open(const char *dev, hp_console_fn console, void *ctx,
+			     hp_transport **out, char *err, size_t errlen);
 
 /**
  * Open the shm transport: map QEMU's guest RAM file @p path (file offset 0
- * = device address @p dram_base).
+ * = device address @p dram_base), all of it (any size the host's address
+ * space holds). Errors as for hp_transport_serial_open(): no such file or
+ * one too small for a mailbox is HP_DEVICE_NOT_FOUND.
  */
-hp_transport *hp_transport_shm_open(const char *path, uint64_t dram_base,
-				    char *err, size_t errlen);
+int hp_transport_shm_open(const char *path, uint64_t dram_base,
+			  hp_transport **out, char *err, size_t errlen);
 
 #endif
