@@ -32,22 +32,41 @@ uint64_t run_arg(const run_ctx *c, const char *name, uint64_t dflt)
 
 int run_buffer(run_ctx *c, uint64_t size, hp_buffer *out)
 {
-	if (c->num_bufs == RUN_MAX_BUFS)
-		return -1;
+	if (c->num_bufs == RUN_MAX_BUFS) {
+		snprintf(c->msg, sizeof(c->msg), "at most %u buffers",
+			 RUN_MAX_BUFS);
+		return HP_OUT_OF_RESOURCES;
+	}
+	if (size == UINT64_MAX) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "a buffer for %llu%s work-items would need 2^64 bytes "
+			 "or more",
+			 (unsigned long long)c->items,
+			 c->items == UINT64_MAX ? " or more" : "");
+		return HP_OUT_OF_RESOURCES;
+	}
 	if (size < 64)
 		size = 64;
-	void *h = calloc(1, size);
-	if (!h) {
-		snprintf(c->msg, sizeof(c->msg),
-			 "cannot hold %llu bytes on the host",
-			 (unsigned long long)size);
-		return -1;
-	}
+	/* The device first: its refusal carries its numbers. */
 	int rc = hp_buffer_alloc(c->d, size, out);
 	if (rc) {
-		free(h);
-		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
-		return -1;
+		const char *why = hp_last_error(), *name = hp_error_name(rc);
+		size_t n = strlen(name);
+		if (!strncmp(why, name, n) && !strncmp(why + n, ": ", 2))
+			why += n + 2;
+		snprintf(c->msg, sizeof(c->msg),
+			 "cannot allocate %llu bytes on the device: %s",
+			 (unsigned long long)size, why);
+		return rc;
+	}
+	void *h = size <= SIZE_MAX ? calloc(1, (size_t)size) : NULL;
+	if (!h) {
+		hp_buffer_free(c->d, *out);
+		snprintf(c->msg, sizeof(c->msg),
+			 "cannot hold a copy of a %llu-byte buffer on the host "
+			 "(out of host memory)",
+			 (unsigned long long)size);
+		return HP_OUT_OF_RESOURCES;
 	}
 	unsigned i = c->num_bufs++;
 	c->bufs[i] = *out;
@@ -74,14 +93,14 @@ unsigned run_sub_group_size(const run_ctx *c)
 	return hp_info(c->d)->default_sub_group_size;
 }
 
-/* Buffers hold at most this many work-items' worth (the device checks the
- * rest: a range too large for them gets HP_INVALID_KERNEL_ARGS, after the
- * NDRange checks). */
-#define MAX_ITEMS (1u << 19)
-
-static uint64_t held_items(const run_ctx *c)
+/* Bytes for @p per bytes per work-item of the range and @p extra more
+ * items; UINT64_MAX if that does not fit in 64 bits (run_buffer refuses). */
+static uint64_t items_bytes(const run_ctx *c, uint64_t extra, uint64_t per)
 {
-	return c->items < MAX_ITEMS ? c->items : MAX_ITEMS;
+	uint64_t n = c->items + extra;
+	if (n < extra || (per && n > (UINT64_MAX - 1) / per))
+		return UINT64_MAX;
+	return n * per;
 }
 
 int run_upload(run_ctx *c, unsigned i)
@@ -103,8 +122,9 @@ int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size)
 
 #define NEED_BUF(c, size, addr)                                                \
 	do {                                                                   \
-		if (run_buffer((c), (size), (addr)) < 0)                       \
-			return HP_OUT_OF_RESOURCES;                            \
+		int rc_ = run_buffer((c), (size), (addr));                     \
+		if (rc_ < 0)                                                   \
+			return rc_;                                            \
 	} while (0)
 
 /* A buffer the kernel accumulates into: zeroed on the device too (device
@@ -112,8 +132,9 @@ int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size)
 #define NEED_ZBUF(c, size, addr)                                               \
 	do {                                                                   \
 		NEED_BUF(c, size, addr);                                       \
-		if (run_upload((c), (c)->num_bufs - 1))                        \
-			return HP_OUT_OF_RESOURCES;                            \
+		int rcz_ = run_upload((c), (c)->num_bufs - 1);                 \
+		if (rcz_)                                                      \
+			return rcz_;                                           \
 	} while (0)
 
 /* ---- empty ---- */
@@ -136,9 +157,8 @@ static int nothing_to_check(run_ctx *c)
 static int ids_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_ids_args *a = args;
-	uint64_t n = held_items(c);
-	NEED_BUF(c, n * sizeof(hp_ids_record), &a->records);
-	NEED_ZBUF(c, n * sizeof(uint32_t), &a->counts);
+	NEED_BUF(c, items_bytes(c, 0, sizeof(hp_ids_record)), &a->records);
+	NEED_ZBUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->counts);
 	*size = sizeof(*a);
 	return 0;
 }
@@ -170,8 +190,6 @@ static ndref_launch ref_launch(const run_ctx *c)
 static int ids_check(run_ctx *c)
 {
 	uint64_t n = c->items;
-	if (n > MAX_ITEMS)
-		return HP_OUT_OF_RESOURCES;
 	uint64_t *rec = c->host[0];
 	uint32_t *cnt = c->host[1];
 	int rc = run_download(c, 0, rec, n * sizeof(hp_ids_record));
@@ -200,7 +218,7 @@ static int wg_count_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_wg_count_args *a = args;
 	/* One counter per group: at most one group per item. */
-	NEED_ZBUF(c, held_items(c) * sizeof(uint32_t), &a->per_group);
+	NEED_ZBUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->per_group);
 	NEED_ZBUF(c, sizeof(uint32_t), &a->total);
 	*size = sizeof(*a);
 	return 0;
@@ -257,7 +275,7 @@ static int wg_count_check(run_ctx *c)
 static int rotate_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_barrier_rotate_args *a = args;
-	NEED_BUF(c, held_items(c) * sizeof(uint32_t), &a->out);
+	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
 	*size = sizeof(*a);
 	return 0;
 }
@@ -298,9 +316,9 @@ static int rotate_check(run_ctx *c)
 static int sg_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_sg_ops_args *a = args;
-	uint64_t n = held_items(c);
-	NEED_BUF(c, n * sizeof(int32_t), &a->in);
-	NEED_BUF(c, n * sizeof(hp_sg_record), &a->out);
+	uint64_t n = c->items;
+	NEED_BUF(c, items_bytes(c, 0, sizeof(int32_t)), &a->in);
+	NEED_BUF(c, items_bytes(c, 0, sizeof(hp_sg_record)), &a->out);
 	int32_t *in = c->host[0];
 	uint64_t s = c->seed * 2654435761u + 1;
 	for (uint64_t i = 0; i < n; i++) { /* mixed signs, some repeats */
@@ -331,6 +349,12 @@ static int sg_check(run_ctx *c)
 	const int32_t *in = c->host[0];
 	rc = 0;
 	if (!e || !cnt || !where) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "out of host memory for the reference of %llu "
+			 "work-items (%llu bytes)",
+			 (unsigned long long)n,
+			 (unsigned long long)(n * (sizeof(hp_ids_record) + 4) +
+					      c->info.groups * per_group * 8));
 		rc = HP_OUT_OF_RESOURCES;
 		goto out;
 	}
@@ -381,22 +405,46 @@ out:
 
 /* ---- copy and fill (kernels; the COPY/FILL packets use them too) ---- */
 
-static uint64_t mem_size(run_ctx *c)
+/* Bytes copy/fill handle: --arg size=, else one HP_MEM_CHUNK per work-item
+ * of --global, else 100000. */
+static uint64_t mem_bytes(const run_ctx *c)
 {
-	uint64_t size = run_arg(c, "size", 100000);
+	if (run_arg_str(c, "size") || !c->range_given)
+		return run_arg(c, "size", 100000);
+	return items_bytes(c, 0, HP_MEM_CHUNK);
+}
+
+/* The size, and the range: one work-item per chunk unless --global was
+ * given, which must then cover every chunk. */
+static int mem_range(run_ctx *c, uint64_t *bytes)
+{
+	uint64_t size = *bytes = mem_bytes(c);
+	uint64_t chunks = size / HP_MEM_CHUNK + (size % HP_MEM_CHUNK != 0);
 	if (!c->r.work_dim) {
 		c->r.work_dim = 1;
-		c->r.global[0] =
-			size / HP_MEM_CHUNK + (size % HP_MEM_CHUNK != 0);
-		c->items = c->r.global[0];
+		c->r.global[0] = chunks;
+		c->items = chunks;
+	} else if (c->items && c->items < chunks) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "%llu work-items move %llu bytes (one %u-byte chunk "
+			 "each); size=%llu needs %llu (--global %llu, or no "
+			 "--global)",
+			 (unsigned long long)c->items,
+			 (unsigned long long)c->items * HP_MEM_CHUNK,
+			 HP_MEM_CHUNK, (unsigned long long)size,
+			 (unsigned long long)chunks,
+			 (unsigned long long)chunks);
+		return HP_INVALID_GLOBAL_WORK_SIZE;
 	}
-	return size;
+	return 0;
 }
 
 static int copy_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_copy_args *a = args;
-	a->size = mem_size(c);
+	int rc = mem_range(c, &a->size);
+	if (rc)
+		return rc;
 	NEED_BUF(c, a->size, &a->src);
 	NEED_BUF(c, a->size, &a->dst);
 	uint8_t *src = c->host[0];
@@ -410,10 +458,14 @@ static int copy_check(run_ctx *c)
 {
 	uint64_t n = c->buf_size[1];
 	uint8_t *dst = malloc(n);
-	if (!dst)
+	if (!dst) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "out of host memory (%llu bytes for the result)",
+			 (unsigned long long)n);
 		return HP_OUT_OF_RESOURCES;
+	}
 	int rc = run_download(c, 1, dst, n);
-	uint64_t size = run_arg(c, "size", 100000);
+	uint64_t size = mem_bytes(c);
 	for (uint64_t i = 0; !rc && i < size; i++)
 		if (dst[i] != ((uint8_t *)c->host[0])[i]) {
 			snprintf(c->msg, sizeof(c->msg),
@@ -430,7 +482,9 @@ static int copy_check(run_ctx *c)
 static int fill_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_fill_args *a = args;
-	a->size = mem_size(c);
+	int rc = mem_range(c, &a->size);
+	if (rc)
+		return rc;
 	a->pattern = run_arg(c, "pattern", 0x0123456789abcdefull);
 	a->psize = run_arg(c, "psize", 4);
 	NEED_BUF(c, a->size, &a->dst);
@@ -440,7 +494,7 @@ static int fill_prepare(run_ctx *c, void *args, uint32_t *size)
 
 static int fill_check(run_ctx *c)
 {
-	uint64_t size = run_arg(c, "size", 100000);
+	uint64_t size = mem_bytes(c);
 	uint64_t pattern = run_arg(c, "pattern", 0x0123456789abcdefull);
 	uint64_t ps = run_arg(c, "psize", 4);
 	uint8_t *dst = c->host[0];
@@ -464,7 +518,7 @@ static int tally_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_tally_args *a = args;
 	a->base = run_arg(c, "base", 0);
-	NEED_ZBUF(c, (a->base + held_items(c)) * sizeof(uint32_t), &a->counts);
+	NEED_ZBUF(c, items_bytes(c, a->base, sizeof(uint32_t)), &a->counts);
 	*size = sizeof(*a);
 	return 0;
 }
@@ -500,9 +554,9 @@ static int affine_prepare(run_ctx *c, void *args, uint32_t *size)
 	hp_affine_args *a = args;
 	a->mul = (uint32_t)run_arg(c, "mul", 3);
 	a->add = (uint32_t)run_arg(c, "add", 1);
-	NEED_BUF(c, held_items(c) * sizeof(uint32_t), &a->y);
+	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->y);
 	uint32_t *y = c->host[0];
-	for (uint64_t i = 0; i < held_items(c); i++)
+	for (uint64_t i = 0; i < c->items; i++)
 		y[i] = word(c, i, 0);
 	*size = sizeof(*a);
 	return run_upload(c, 0);
@@ -513,8 +567,13 @@ static int affine_check(run_ctx *c)
 	uint32_t mul = (uint32_t)run_arg(c, "mul", 3),
 		 add = (uint32_t)run_arg(c, "add", 1);
 	uint32_t *y = malloc(c->items * sizeof(uint32_t) + 1);
-	int rc = y ? run_download(c, 0, y, c->items * sizeof(uint32_t))
-		   : HP_OUT_OF_RESOURCES;
+	if (!y) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "out of host memory (%llu bytes for the result)",
+			 (unsigned long long)c->items * 4);
+		return HP_OUT_OF_RESOURCES;
+	}
+	int rc = run_download(c, 0, y, c->items * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < c->items; i++) {
 		uint32_t want = word(c, i, 0);
 		for (unsigned long r = 0; r < c->repeat; r++)
@@ -534,15 +593,16 @@ static int affine_check(run_ctx *c)
 static int add_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_add_args *a = args;
-	uint64_t n = held_items(c);
-	NEED_BUF(c, n * sizeof(uint32_t), &a->a);
-	NEED_BUF(c, n * sizeof(uint32_t), &a->b);
-	NEED_BUF(c, n * sizeof(uint32_t), &a->c);
+	uint64_t n = c->items, bytes = items_bytes(c, 0, sizeof(uint32_t));
+	NEED_BUF(c, bytes, &a->a);
+	NEED_BUF(c, bytes, &a->b);
+	NEED_BUF(c, bytes, &a->c);
 	uint32_t *x = c->host[0], *y = c->host[1];
 	for (uint64_t i = 0; i < n; i++)
 		x[i] = word(c, i, 1), y[i] = word(c, i, 2);
 	*size = sizeof(*a);
-	return run_upload(c, 0) || run_upload(c, 1) ? HP_OUT_OF_RESOURCES : 0;
+	int rc = run_upload(c, 0);
+	return rc ? rc : run_upload(c, 1);
 }
 
 static int add_check(run_ctx *c)
@@ -563,7 +623,7 @@ static int spin_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_spin_args *a = args;
 	a->iters = run_arg(c, "iters", 100000);
-	NEED_BUF(c, held_items(c) * sizeof(uint32_t), &a->out);
+	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
 	*size = sizeof(*a);
 	return 0;
 }
@@ -594,7 +654,7 @@ static int fault_prepare(run_ctx *c, void *args, uint32_t *size)
 {
 	hp_fault_args *a = args;
 	a->victim = run_arg(c, "victim", 0);
-	NEED_BUF(c, held_items(c) * sizeof(uint32_t), &a->out);
+	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
 	*size = sizeof(*a);
 	return 0;
 }

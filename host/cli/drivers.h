@@ -84,7 +84,10 @@ const char *run_arg_str(const run_ctx *c, const char *name);
 uint64_t run_arg(const run_ctx *c, const char *name, uint64_t dflt);
 
 /** Allocate a device buffer of @p size bytes (at least 64) and a zeroed
- * host copy; returns its index or -1 with the error in c->msg. */
+ * host copy; returns its index, or an HP_ error (negative) with a message
+ * naming the size in c->msg: HP_OUT_OF_RESOURCES (with the device's
+ * detail) when the device or the host cannot hold it. UINT64_MAX stands
+ * for a size past 64 bits. */
 int run_buffer(run_ctx *c, uint64_t size, hp_buffer *out);
 
 /** For enqueue hooks: launch @p kernel after the sequence's previous

@@ -97,13 +97,8 @@ int generic_prepare(run_ctx *c, const char *const *specs, unsigned n,
 			const char *init = *end ? end + 1 : NULL;
 			hp_buffer b;
 			int idx = run_buffer(c, count * types[t].size, &b);
-			if (idx < 0) {
-				if (!c->msg[0])
-					snprintf(c->msg, sizeof(c->msg),
-						 "at most %u buffers",
-						 RUN_MAX_BUFS);
-				return HP_OUT_OF_RESOURCES;
-			}
+			if (idx < 0)
+				return idx;
 			gbufs[idx].t = t;
 			gbufs[idx].count = count;
 			uint8_t *h = c->host[idx];
@@ -120,8 +115,9 @@ int generic_prepare(run_ctx *c, const char *const *specs, unsigned n,
 					goto bad;
 				}
 			}
-			if (run_upload(c, (unsigned)idx))
-				return HP_OUT_OF_RESOURCES;
+			int rc = run_upload(c, (unsigned)idx);
+			if (rc)
+				return rc;
 			size = 8;
 			at = (at + 7) & ~(size_t)7;
 			if (at + 8 > HP_MBOX_ARGS_MAX)
