@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "build.h"
 #include "drivers.h"
+#include <errno.h>
 #include <hartpool.h>
 #include <hartpool/ids.h>
 #include <math.h>
@@ -40,6 +41,10 @@ static const char usage[] =
 	"  --connect shm:PATH | serial:DEV   use a running device\n"
 	"  --board B          board to boot (default qemu-virt)\n"
 	"  --harts N          harts to boot (default 8)\n"
+	"  --mem SIZE         DRAM to boot with, bytes or K/M/G (default "
+	"2G;\n"
+	"                     qemu-virt takes 512M..16G, qemu-virt32 "
+	"512M..2G)\n"
 	"  --append ARGS      extra bootargs (e.g. hartpool.poll_us=50)\n"
 	"  --json             machine-readable output (info, run, bench)\n"
 	"  --gdb              boot with QEMU's gdb stub on :1234 (or "
@@ -78,6 +83,7 @@ static const char usage[] =
 typedef struct opts {
 	const char *cmd, *kernel, *connect, *board, *append, *kernel_file;
 	unsigned harts;
+	uint64_t mem_size;
 	bool json, check, list;
 	hp_ndrange r;
 	int work_dim; /* -1: from the number of sizes */
@@ -138,6 +144,36 @@ static int parse_sizes(const char *s, uint64_t out[3])
 	return n;
 }
 
+/* "N", "NK", "NM" or "NG" (binary units) -> bytes; false if malformed or
+ * past 2^64. */
+static bool parse_bytes(const char *s, uint64_t *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	unsigned shift = 0;
+	switch (*end) {
+	case 'K':
+	case 'k':
+		shift = 10, end++;
+		break;
+	case 'M':
+	case 'm':
+		shift = 20, end++;
+		break;
+	case 'G':
+	case 'g':
+		shift = 30, end++;
+		break;
+	}
+	if (*end || errno || (shift && v > UINT64_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
 static int parse(int argc, char **argv, opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -168,6 +204,14 @@ static int parse(int argc, char **argv, opts *o)
 			if (!o->harts)
 				return die(HP_INVALID_VALUE,
 					   "--harts wants 1..512, not '%s'", v);
+		} else if (!strcmp(a, "--mem")) {
+			VALUE();
+			if (!parse_bytes(v, &o->mem_size) || !o->mem_size)
+				return die(
+					HP_INVALID_VALUE,
+					"--mem wants bytes or a size with K, "
+					"M or G (e.g. 2G), not '%s'",
+					v);
 		} else if (!strcmp(a, "--append")) {
 			VALUE();
 			o->append = v;
@@ -315,6 +359,7 @@ static int open_device(const opts *o, bool detach, hp_device **d)
 		.board = o->board,
 		.harts = o->harts,
 		.append = o->append,
+		.mem_size = o->mem_size,
 		.detach = detach,
 	};
 	int rc = hp_open(&oo, d);
@@ -348,6 +393,47 @@ static void list_sizes(char *buf, size_t n, uint32_t mask)
 		}
 }
 
+/* A JSON string of at most @p n bytes of @p str (device text: escaped). */
+static void json_str(const char *str, size_t n)
+{
+	putchar('"');
+	for (size_t k = 0; k < n && str[k]; k++) {
+		unsigned char ch = (unsigned char)str[k];
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+/* "kernels": one object per kernel row in use. */
+static void json_kernels(hp_device *d)
+{
+	printf("\"kernels\": [");
+	for (unsigned k = 0, n = 0; k < hp_kernel_count(d); k++) {
+		const hp_mbox_kernel *m = hp_kernel_at(d, k);
+		if (!m)
+			continue;
+		printf("%s{\"name\": ", n++ ? ", " : "");
+		json_str(m->name, sizeof(m->name));
+		printf(", \"work_group_size\": %u, \"max_work_group_size\": "
+		       "%u, "
+		       "\"reqd_work_group_size\": [%u, %u, %u], "
+		       "\"sub_group_size\": %u, \"local_mem_bytes\": %u, "
+		       "\"args_size\": %u, \"barriers\": %s, \"loaded\": %s}",
+		       m->work_group_size, m->max_work_group_size,
+		       m->reqd_work_group_size[0], m->reqd_work_group_size[1],
+		       m->reqd_work_group_size[2], (unsigned)m->sub_group_size,
+		       m->local_mem_bytes, (unsigned)m->args_size,
+		       m->flags & HP_KFLAG_BARRIERS ? "true" : "false",
+		       m->flags & HP_KFLAG_LOADED ? "true" : "false");
+	}
+	putchar(']');
+}
+
 static int cmd_info(hp_device *d, const opts *o)
 {
 	hp_device_info i;
@@ -365,15 +451,23 @@ static int cmd_info(hp_device *d, const opts *o)
 		       "\"sub_group_sizes\": [%s], "
 		       "\"default_sub_group_size\": %u, "
 		       "\"local_mem_size\": %u, \"global_mem_size\": %llu, "
+		       "\"max_mem_alloc_size\": %llu, \"dram_size\": %llu, "
 		       "\"address_bits\": %u, \"max_args_size\": %u, "
-		       "\"timer_hz\": %llu, \"board\": \"%s\", "
-		       "\"firmware\": \"%s\", \"connect\": \"%s\", "
-		       "\"kernels\": %u}\n",
+		       "\"timer_hz\": %llu, \"board\": ",
 		       i.harts, i.max_work_group_size, items, i.max_work_dim,
 		       sgs, i.default_sub_group_size, i.local_mem_size,
-		       (unsigned long long)i.global_mem_size, i.address_bits,
-		       i.max_args_size, (unsigned long long)i.timer_hz, i.board,
-		       i.firmware, hp_connect_string(d), hp_kernel_count(d));
+		       (unsigned long long)i.global_mem_size,
+		       (unsigned long long)i.max_mem_alloc_size,
+		       (unsigned long long)i.dram_size, i.address_bits,
+		       i.max_args_size, (unsigned long long)i.timer_hz);
+		json_str(i.board, sizeof(i.board));
+		printf(", \"firmware\": ");
+		json_str(i.firmware, sizeof(i.firmware));
+		printf(", \"connect\": ");
+		json_str(hp_connect_string(d), SIZE_MAX);
+		printf(", ");
+		json_kernels(d);
+		printf("}\n");
 		return 0;
 	}
 	printf("harts: %u\n", i.harts);
@@ -385,6 +479,9 @@ static int cmd_info(hp_device *d, const opts *o)
 	printf("local_mem_size: %u\n", i.local_mem_size);
 	printf("global_mem_size: %llu\n",
 	       (unsigned long long)i.global_mem_size);
+	printf("max_mem_alloc_size: %llu\n",
+	       (unsigned long long)i.max_mem_alloc_size);
+	printf("dram_size: %llu\n", (unsigned long long)i.dram_size);
 	printf("address_bits: %u\n", i.address_bits);
 	printf("max_args_size: %u\n", i.max_args_size);
 	printf("non_uniform_work_groups: yes\n");
@@ -408,15 +505,20 @@ static int cmd_kernels(hp_device *d)
 		if (!m)
 			continue;
 		printf("%-16s args %3u B, local mem %5u B, %s", m->name,
-		       m->args_size, m->local_mem_bytes,
+		       (unsigned)m->args_size, m->local_mem_bytes,
 		       m->flags & HP_KFLAG_BARRIERS ? "barriers"
 						    : "no barriers");
+		/* The largest local size it runs with (0: none fits). */
+		if (m->work_group_size)
+			printf(", max work-group %u", m->work_group_size);
+		else
+			printf(", cannot run on this device");
 		if (m->reqd_work_group_size[0])
 			printf(", reqd %u,%u,%u", m->reqd_work_group_size[0],
 			       m->reqd_work_group_size[1],
 			       m->reqd_work_group_size[2]);
 		if (m->sub_group_size)
-			printf(", sub-group %u", m->sub_group_size);
+			printf(", sub-group %u", (unsigned)m->sub_group_size);
 		const run_driver *drv = run_driver_find(m->name);
 		if (m->flags & HP_KFLAG_LOADED)
 			printf(", loaded (object %u)", HP_KFLAG_SLOT(m->flags));
@@ -548,6 +650,48 @@ static int setup_run(hp_device *d, const opts *o, const char *kname,
 	return rc ? lib_fail(rc) : 0;
 }
 
+/* "AxBxC": the global size of @p r (its dimensions, 1..3 shown). */
+static void global_str(const hp_ndrange *r, char *g, size_t n)
+{
+	unsigned dims = r->work_dim < 1 ? 1 : r->work_dim > 3 ? 3 : r->work_dim;
+	g[0] = 0;
+	for (unsigned k = 0; k < dims; k++) {
+		size_t a = strlen(g);
+		snprintf(g + a, n - a, "%s%llu", k ? "x" : "",
+			 (unsigned long long)r->global[k]);
+	}
+}
+
+/* The driver could not get its buffers (HP_OUT_OF_RESOURCES in c->msg).
+ * A range the device refuses anyway deserves its own error, which the
+ * device checks before the arguments: launch once with an argument block
+ * of zeroes (no buffer is at address 0, so no kernel runs with it). The
+ * allocation's error stands unless the range is wrong. */
+static int prepare_failed(run_ctx *c, bool line, int rc)
+{
+	if (rc != HP_OUT_OF_RESOURCES || !c->drv || !c->k ||
+	    c->k->flags & HP_KFLAG_LOADED)
+		return die(rc, "%s", c->msg);
+	static const uint64_t zero[HP_MBOX_ARGS_MAX / 8];
+	hp_ndrange r = c->r;
+	r.printf_buf = 0;
+	r.printf_size = 0;
+	hp_event ev;
+	hp_event_info i;
+	if (hp_enqueue_kernel(c->q, c->kernel, &r, zero, c->k->args_size, NULL,
+			      0, &ev) ||
+	    hp_event_wait(c->d, ev, &i) || !i.status ||
+	    i.status == HP_INVALID_KERNEL_ARGS)
+		return die(rc, "%s", c->msg);
+	if (line) {
+		char g[80];
+		global_str(&r, g, sizeof(g));
+		printf("run %s: global %s: %s - %s\n", c->k->name, g,
+		       hp_error_name(i.status), i.detail);
+	}
+	return die(i.status, "%s: %s", c->k->name, i.detail);
+}
+
 static int cmd_ids(hp_device *d, const opts *o)
 {
 	run_ctx c;
@@ -560,7 +704,7 @@ static int cmd_ids(hp_device *d, const opts *o)
 	uint32_t asz;
 	int rc = drv->prepare(&c, &a, &asz);
 	if (rc)
-		return die(rc, "%s", c.msg);
+		return prepare_failed(&c, false, rc);
 	double us;
 	if (launch(&c, o, &a, asz, &us))
 		return 1;
@@ -621,7 +765,7 @@ static int run_kernel(hp_device *d, const opts *o, const hp_object *obj)
 	int rc = drv ? drv->prepare(&c, args, &asz)
 		     : generic_prepare(&c, o->kargs, o->num_kargs, args, &asz);
 	if (rc)
-		return die(rc, "%s", c.msg);
+		return prepare_failed(&c, !o->json, rc);
 	double us;
 	if (launch(&c, o, args, asz, &us))
 		return 1;
@@ -634,43 +778,55 @@ static int run_kernel(hp_device *d, const opts *o, const hp_object *obj)
 	if (!i->status && o->check)
 		check = drv->check(&c);
 	const char *st = i->status ? hp_error_name(i->status) : "OK";
+	/* A command the device refused (or a failed dependency aborted) never
+	 * ran: it has no local size, groups or device times to show. */
+	bool launched = !i->status || i->groups || i->local[0];
 	if (o->json) {
-		printf("{\"kernel\": \"%s\", \"status\": \"%s\", "
-		       "\"detail\": \"%s\", \"global\": [%llu, %llu, %llu], "
-		       "\"local\": [%u, %u, %u], \"groups\": %llu, "
-		       "\"device_us\": %.1f, \"queue_us\": %.1f, "
-		       "\"round_trip_us\": %.1f, \"repeat\": %lu, "
-		       "\"check\": \"%s\", \"compared\": %llu}\n",
-		       o->kernel, st, i->detail,
+		printf("{\"kernel\": ");
+		json_str(o->kernel, SIZE_MAX);
+		printf(", \"status\": \"%s\", \"detail\": ", st);
+		json_str(i->detail, sizeof(i->detail));
+		printf(", \"launched\": %s, \"global\": [%llu, %llu, %llu], ",
+		       launched ? "true" : "false",
 		       (unsigned long long)c.r.global[0],
 		       (unsigned long long)c.r.global[1],
-		       (unsigned long long)c.r.global[2], i->local[0],
-		       i->local[1], i->local[2], (unsigned long long)i->groups,
-		       i->end_us - i->start_us, i->start_us - i->queued_us, us,
-		       o->repeat,
+		       (unsigned long long)c.r.global[2]);
+		if (launched)
+			printf("\"local\": [%u, %u, %u], \"groups\": %llu, "
+			       "\"device_us\": %.1f, \"queue_us\": %.1f, ",
+			       i->local[0], i->local[1], i->local[2],
+			       (unsigned long long)i->groups,
+			       i->end_us - i->start_us,
+			       i->start_us - i->queued_us);
+		printf("\"round_trip_us\": %.1f, \"repeat\": %lu, "
+		       "\"check\": \"%s\", \"compared\": %llu}\n",
+		       us, o->repeat,
 		       check < 0    ? "skipped"
 		       : check == 0 ? "OK"
 				    : "MISMATCH",
 		       (unsigned long long)c.compared);
 	} else {
-		char g[80] = "", l[40] = "";
-		unsigned dims = c.r.work_dim < 1   ? 1
-				: c.r.work_dim > 3 ? 3
-						   : c.r.work_dim;
-		for (unsigned k = 0; k < dims; k++) {
-			size_t a = strlen(g), b = strlen(l);
-			snprintf(g + a, sizeof(g) - a, "%s%llu", k ? "x" : "",
-				 (unsigned long long)c.r.global[k]);
+		char g[80], l[40] = "";
+		global_str(&c.r, g, sizeof(g));
+		for (unsigned k = 0; k < 3 && (!k || k < c.r.work_dim); k++) {
+			size_t b = strlen(l);
 			snprintf(l + b, sizeof(l) - b, "%s%u", k ? "x" : "",
 				 i->local[k]);
 		}
-		printf("run %s: global %s, local %s, %llu groups: %s%s%s\n",
-		       o->kernel, g, l, (unsigned long long)i->groups, st,
-		       i->status ? " - " : "", i->detail);
-		printf("time: %.1f us on the device, %.1f us queued, %.1f us "
-		       "round trip%s\n",
-		       i->end_us - i->start_us, i->start_us - i->queued_us, us,
-		       o->repeat > 1 ? " (mean)" : "");
+		if (!launched) {
+			printf("run %s: global %s: %s - %s\n", o->kernel, g, st,
+			       i->detail);
+		} else {
+			printf("run %s: global %s, local %s, %llu groups: "
+			       "%s%s%s\n",
+			       o->kernel, g, l, (unsigned long long)i->groups,
+			       st, i->status ? " - " : "", i->detail);
+			printf("time: %.1f us on the device, %.1f us queued, "
+			       "%.1f us round trip%s\n",
+			       i->end_us - i->start_us,
+			       i->start_us - i->queued_us, us,
+			       o->repeat > 1 ? " (mean)" : "");
+		}
 		if (check == 0)
 			printf("check: OK (%llu values)\n",
 			       (unsigned long long)c.compared);
@@ -828,9 +984,13 @@ static int cmd_demo(hp_device *d)
 	demo_line(d, "c = copy(a) + 7       (after a)", ec, NULL);
 	demo_line(d, "barrier-AND (b, c)", ej, NULL);
 	uint32_t *host = malloc(N * 4);
-	if (!host || (rc = hp_event_wait(d, es, NULL)) ||
+	if (!host)
+		return die(HP_OUT_OF_RESOURCES,
+			   "out of host memory (%u bytes for the result)",
+			   N * 4);
+	if ((rc = hp_event_wait(d, es, NULL)) ||
 	    (rc = hp_buffer_read(d, s, 0, host, N * 4)))
-		return lib_fail(rc ? rc : HP_OUT_OF_RESOURCES);
+		return lib_fail(rc);
 	unsigned bad = 0;
 	for (unsigned i = 0; i < N; i++)
 		bad += host[i] != 5 * 7 + (7 + 7); /* a = 3 * 2 + 1 = 7 */
@@ -889,7 +1049,10 @@ static int cmd_bench(hp_device *d, const opts *o)
 	unsigned long n = o->count ? o->count : 2000;
 	double *lat = calloc(n, sizeof(double));
 	if (!lat)
-		return die(HP_OUT_OF_RESOURCES, "out of memory");
+		return die(HP_OUT_OF_RESOURCES,
+			   "out of host memory (%lu round-trip times of %zu "
+			   "bytes)",
+			   n, sizeof(double));
 	hp_ndrange r = {.work_dim = 1, .global = {1}};
 	/* Round trips: one empty kernel at a time, enqueue to completion
 	 * seen by the host. */
