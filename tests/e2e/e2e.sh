@@ -93,7 +93,6 @@ t_ids() {
 	expect_error HP_INVALID_WORK_ITEM_SIZE "$HP" ids --global 100,100,100 --local 1,1,100
 	expect_error HP_INVALID_GLOBAL_OFFSET "$HP" ids --global 4 --offset 18446744073709551615
 	expect_error HP_INVALID_VALUE "$HP" ids --global 64 --sub-group-size 3
-	expect_error HP_INVALID_KERNEL_ARGS "$HP" ids --global 100000,100
 }
 
 # Every library kernel with a host reference, on non-uniform sizes, on
@@ -166,7 +165,7 @@ t_reconnect() {
 	down
 	! kill -0 "$qpid" 2>/dev/null || fail "QEMU $qpid still running after down"
 	[ ! -e "$path" ] || fail "$path left behind"
-	expect_error HP_ "$HP" info --connect "shm:$path"
+	expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "shm:$path"
 }
 
 # Several host processes on one device at once: each its own queues and
@@ -196,7 +195,8 @@ t_robust() {
 	# Version mismatch: the header's version word (offset 8) changed.
 	dd if="$path" of="$path.version" bs=1 skip=$((0x10000000 + 8)) count=4 status=none
 	printf '\x63\x00\x00\x00' | dd of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
-	expect_error "version mismatch" "$HP" info --connect "$conn"
+	expect_error "HP_INVALID_VALUE: mailbox protocol version mismatch: the device speaks 99, this host tool" \
+		"$HP" info --connect "$conn"
 	dd if="$path.version" of="$path" bs=1 seek=$((0x10000000 + 8)) conv=notrunc status=none
 	rm -f "$path.version"
 	"$HP" info --connect "$conn" | grep -qx "harts: 2" || fail "info after restoring the version"
@@ -204,11 +204,12 @@ t_robust() {
 	qpid=$(cat "$path.pid")
 	kill -9 "$qpid"
 	t0=$(date +%s)
-	expect_error "device is gone" timeout 30 "$HP" run wg_count --global 50 --connect "$conn"
+	expect_error "HP_DEVICE_NOT_FOUND: no device at $conn: the device is gone" \
+		timeout 30 "$HP" run wg_count --global 50 --connect "$conn"
 	[ $(($(date +%s) - t0)) -le 10 ] || fail "noticing the dead device took over 10 s"
 	rm -f "$path" "$path".*
 	conn=""
-	expect_error HP_ "$HP" info --connect "shm:/dev/shm/no-such-hartpool"
+	expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "shm:/dev/shm/no-such-hartpool"
 }
 
 # Fault containment (docs/faults.md): each fault kernel ends with its error,
@@ -467,7 +468,184 @@ t_debug() {
 	rm -rf "$dir"
 }
 
-tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust faults serial printf objects debug stress stress_rv32"
+# A device that is not there (issue 13): --connect to nothing, to a file
+# that is not a mailbox and to a device whose QEMU was killed with -9 fails
+# at once with HP_DEVICE_NOT_FOUND saying what was tried; a device killed
+# while a command waits on it is HP_DEVICE_NOT_AVAILABLE (shm and serial).
+t_device_errors() {
+	local out c dir t0 ms pid sock
+	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect shm:/nonexistent) || exit 1
+	echo "$out"
+	grep -q "no device at shm:/nonexistent: /nonexistent: No such file or directory" <<<"$out" || fail "shm: $out"
+	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect serial:/nonexistent) || exit 1
+	echo "$out"
+	echo "$out"
+	grep -q "no device at serial:/nonexistent: /nonexistent: No such file or directory" <<<"$out" || fail "serial: $out"
+	dir=$(mktemp -d /tmp/hp-noexist-XXXXXX)
+	# Big enough to be mapped, with something else where the header goes.
+	truncate -s 300M "$dir/ram"
+	printf 'NOTAPOOL' | dd of="$dir/ram" bs=1 seek=$((0x10000000)) conv=notrunc status=none
+	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "shm:$dir/ram") || exit 1
+	grep -q "no hartpool mailbox there (magic 0x4c4f4f5041544f4e" <<<"$out" || fail "not a mailbox: $out"
+	echo small >"$dir/small"
+	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" kernels --connect "shm:$dir/small") || exit 1
+	grep -q "is not a hartpool device's memory (6 bytes" <<<"$out" || fail "small file: $out"
+	expect_error HP_DEVICE_NOT_FOUND "$HP" run empty --connect "serial:$dir/small"
+	rm -rf "$dir"
+	out=$(expect_error HP_INVALID_VALUE "$HP" info --connect shm:/nonexistent --mem 1G) || exit 1
+	grep -q "mem_size (--mem) is for a device this call boots" <<<"$out" || fail "--mem with --connect: $out"
+
+	# Killed while a command runs: the waiting host is told within seconds.
+	up --harts 2
+	sock=${conn#shm:}.sock
+	"$HP" run spin --global 16 --arg iters=2000000000 --connect "$conn" >/dev/null 2>"$dir.shm.err" &
+	pid=$!
+	"$HP" run spin --global 16 --arg iters=2000000000 --connect "serial:$sock" \
+		>/dev/null 2>"$dir.ser.err" &
+	local spid=$!
+	sleep 2
+	kill -9 "$(cat "${conn#shm:}.pid")"
+	t0=$(date +%s%N)
+	wait "$pid"
+	[ $? = 1 ] || fail "run on a killed device (shm) did not exit 1: $(cat "$dir.shm.err")"
+	wait "$spid"
+	[ $? = 1 ] || fail "run on a killed device (serial) did not exit 1: $(cat "$dir.ser.err")"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	cat "$dir.shm.err" "$dir.ser.err"
+	grep -q "HP_DEVICE_NOT_AVAILABLE: the device is gone: QEMU (pid [0-9]*) is not running" "$dir.shm.err" ||
+		fail "shm session: $(cat "$dir.shm.err")"
+	grep -q "HP_DEVICE_NOT_AVAILABLE: the device is gone: .*sock hung up" "$dir.ser.err" ||
+		fail "serial session: $(cat "$dir.ser.err")"
+	[ "$ms" -le 5000 ] || fail "noticing the killed device took $ms ms"
+	rm -f "$dir.shm.err" "$dir.ser.err"
+	echo "ok: a device killed under two waiting hosts: both told HP_DEVICE_NOT_AVAILABLE within $ms ms"
+	# Then connecting to what is left of it.
+	t0=$(date +%s%N)
+	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "$conn") || exit 1
+	grep -q "no device at $conn: the device is gone: QEMU (pid [0-9]*) is not running" <<<"$out" || fail "after -9: $out"
+	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "serial:$sock") || exit 1
+	grep -q "no device at serial:$sock: .*Connection refused" <<<"$out" || fail "serial after -9: $out"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$ms" -le 3000 ] || fail "connecting to the killed device took $ms ms"
+	rm -f "${conn#shm:}" "${conn#shm:}".*
+	conn=""
+}
+
+# Device memory chosen at boot (issue 13): --mem reaches QEMU (-m and the
+# RAM file) and the firmware (dram_size, the heap up to the end of DRAM);
+# sizes outside the board's QEMU_MEM_MIN..QEMU_MEM_MAX are refused before
+# QEMU starts.
+t_memsize() {
+	local out dram glob alloc path
+	# key VALUE... of `hartpool info` text output.
+	key() { sed -n "s/^$1: //p" <<<"$out"; }
+	out=$("$HP" info --harts 2 --mem 1G) || fail "info --mem 1G"
+	echo "$out" | grep -E 'mem|dram'
+	dram=$(key dram_size) glob=$(key global_mem_size) alloc=$(key max_mem_alloc_size)
+	[ "$dram" = 1073741824 ] || fail "--mem 1G: dram_size '$dram'"
+	# The heap runs to the end of DRAM: what the firmware and mailbox keep
+	# below it (260 MiB on qemu-virt) is all that is missing.
+	[ "$glob" -le "$dram" ] && [ "$glob" -gt $((dram - (512 << 20))) ] ||
+		fail "--mem 1G: global_mem_size $glob of $dram"
+	[ "$alloc" -gt 0 ] && [ "$alloc" -le "$glob" ] || fail "--mem 1G: max_mem_alloc_size $alloc, global $glob"
+	# A device kept up: the RAM file has the size asked, JSON agrees.
+	up --harts 2 --mem 3G
+	path=${conn#shm:}
+	[ "$(stat -c %s "$path")" = 3221225472 ] || fail "RAM file of --mem 3G: $(stat -c %s "$path") bytes"
+	out=$("$HP" info --json --connect "$conn") || fail "info --json"
+	python3 -c 'import json, sys
+d = json.loads(sys.argv[1])
+assert d["dram_size"] == 3 << 30, d["dram_size"]
+assert 0 < d["max_mem_alloc_size"] <= d["global_mem_size"] <= d["dram_size"], d
+assert d["global_mem_size"] > d["dram_size"] - (512 << 20), d' "$out" || fail "info --json with --mem 3G: $out"
+	# (Buffers at the end of a heap past 4 GiB: e2e edges.)
+	"$HP" run copy --arg size=1000000 --check --connect "$conn" >/dev/null || fail "copy on a 3 GiB device"
+	down
+	out=$(expect_error HP_INVALID_VALUE "$HP" info --mem 100M) || exit 1
+	grep -q "104857600 bytes is outside what board qemu-virt takes: 512M (536870912) to 16G" <<<"$out" || fail "--mem 100M: $out"
+	out=$(expect_error HP_INVALID_VALUE "$HP" info --board qemu-virt32 --mem 3G) || exit 1
+	grep -q "3221225472 bytes is outside what board qemu-virt32 takes: 512M (536870912) to 2G (2147483648 bytes)" <<<"$out" ||
+		fail "rv32 --mem 3G: $out"
+	expect_error HP_INVALID_VALUE "$HP" up --mem 17G
+	expect_error HP_INVALID_VALUE "$HP" info --mem 2X
+	expect_error HP_INVALID_VALUE "$HP" info --mem 1000001
+	# rv32: the default 2 GiB, all of the 32-bit space above 0x80000000.
+	out=$("$HP" info --board qemu-virt32 --harts 2) || fail "info rv32"
+	dram=$(key dram_size) glob=$(key global_mem_size)
+	[ "$dram" = 2147483648 ] || fail "rv32 default dram_size '$dram'"
+	[ "$glob" -gt $((dram - (512 << 20))) ] && [ "$glob" -lt "$dram" ] || fail "rv32 global_mem_size $glob"
+	out=$("$HP" info --board qemu-virt32 --harts 2 --mem 512M) || fail "info rv32 --mem 512M"
+	[ "$(key dram_size)" = 536870912 ] || fail "rv32 --mem 512M: $(key dram_size)"
+}
+
+# The CLI's own output at the edges (issue 13): `kernels` and `info --json`
+# show each kernel's largest work-group; copy and fill size themselves
+# from --global; a launch the device refused prints no made-up local size,
+# groups or times.
+t_cli_edges() {
+	local out json
+	up --harts 4
+	out=$("$HP" kernels --connect "$conn") || fail "kernels"
+	json=$("$HP" info --json --connect "$conn") || fail "info --json"
+	python3 -c 'import json, re, sys
+d = json.loads(sys.argv[1])
+text = {l.split()[0]: l for l in sys.argv[2].splitlines()}
+ks = d["kernels"]
+assert len(ks) >= 20 and len(ks) == len(text), (len(ks), len(text))
+for k in ks:
+    for f in ("name", "work_group_size", "max_work_group_size", "reqd_work_group_size",
+              "sub_group_size", "local_mem_bytes", "args_size", "barriers", "loaded"):
+        assert f in k, (k, f)
+    wg = k["work_group_size"]
+    assert 1 <= wg <= d["max_work_group_size"], k
+    m = re.search(r"max work-group (\d+)", text[k["name"]])
+    assert m and int(m.group(1)) == wg, (k, text[k["name"]])
+    assert ("no barriers" not in text[k["name"]]) == k["barriers"], k
+by = {k["name"]: k for k in ks}
+# ids: no barriers, no local memory: the device limit; sg_ops: fibers.
+assert by["ids"]["work_group_size"] == d["max_work_group_size"], by["ids"]
+assert by["sg_ops"]["work_group_size"] < d["max_work_group_size"], by["sg_ops"]
+assert by["sgemm_tiled"]["local_mem_bytes"] > 0 and by["sgemm_tiled"]["barriers"]
+print("ok: %d kernels, work-group sizes in text and JSON agree" % len(ks))' "$json" "$out" ||
+		fail "kernels / info --json: $out"
+	out=$("$HP" run copy --global 7 --check --connect "$conn") || fail "run copy --global 7 --check: $out"
+	grep -qx "run copy: global 7, local [0-9]*, [0-9]* groups: OK" <<<"$out" || fail "copy 7: $out"
+	grep -qx "check: OK (28672 values)" <<<"$out" || fail "copy 7 checked 7 chunks: $out"
+	out=$("$HP" run fill --global 1 --check --connect "$conn") || fail "run fill --global 1 --check: $out"
+	grep -qx "check: OK (4096 values)" <<<"$out" || fail "fill 1: $out"
+	"$HP" run fill --global 30 --arg size=100000 --arg psize=8 --check --connect "$conn" >/dev/null ||
+		fail "fill: --global covering more than size"
+	out=$(expect_error HP_INVALID_GLOBAL_WORK_SIZE "$HP" run copy --global 7 --arg size=100000 --connect "$conn") || exit 1
+	grep -q "7 work-items move 28672 bytes (one 4096-byte chunk each); size=100000 needs 25" <<<"$out" ||
+		fail "copy --global 7 size=100000: $out"
+	# Refused by the device: the global size and the error, nothing else.
+	out=$("$HP" run sg_ops --global 4096 --local 512 --connect "$conn" 2>/dev/null)
+	[ $? = 1 ] || fail "sg_ops --local 512 did not fail"
+	grep -q "^run sg_ops: global 4096: HP_INVALID_WORK_[A-Z_]* - ." <<<"$out" || fail "refused launch line: $out"
+	! grep -Eq "local 0|0 groups|^time:" <<<"$out" || fail "a refused launch printed a launch: $out"
+	out=$("$HP" run sg_ops --global 4096 --local 512 --json --connect "$conn" 2>/dev/null)
+	python3 -c 'import json, sys
+d = json.loads(sys.argv[1])
+assert d["launched"] is False and d["status"].startswith("HP_INVALID_WORK_") and d["detail"], d
+assert "local" not in d and "groups" not in d and "device_us" not in d, d' "$out" || fail "refused launch JSON: $out"
+	# A launch that ran and faulted keeps its launch line.
+	out=$("$HP" run fault_illegal --global 64 --local 8 --arg victim=9 --connect "$conn" 2>/dev/null)
+	grep -q "^run fault_illegal: global 64, local 8, 8 groups: HP_KERNEL_FAULT - illegal instruction" <<<"$out" ||
+		fail "faulted launch line: $out"
+	grep -q "^time: " <<<"$out" || fail "faulted launch has no time line: $out"
+	# Large ranges get buffers their size (there was a cap at 2^19
+	# work-items); too large for the device: the sizes, at allocation.
+	out=$("$HP" ids --global 558571 --connect "$conn" | tail -1) || fail "ids --global 558571"
+	[[ "$out" == 558570,0,0,* ]] || fail "ids --global 558571: last row $out"
+	out=$(expect_error HP_OUT_OF_RESOURCES "$HP" ids --global 100000,100 --connect "$conn") || exit 1
+	grep -q "cannot allocate 2720000000 bytes on the device" <<<"$out" || fail "ids too large: $out"
+	# ... unless the range itself is wrong: that error first.
+	expect_error HP_INVALID_WORK_GROUP_SIZE "$HP" ids --global 100000,100 --local 20,20 --connect "$conn"
+	down
+	expect_error HP_INVALID_GLOBAL_WORK_SIZE "$HP" ids --board qemu-virt32 --harts 1 --global 4294967296
+}
+
+tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust device_errors memsize cli_edges faults serial printf objects debug stress stress_rv32"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;

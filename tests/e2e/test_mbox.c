@@ -472,6 +472,59 @@ static void test_memory(void)
 	MUST(hp_queue_release(q));
 }
 
+/* Each kernel's largest work-group through the library (as
+ * CL_KERNEL_WORK_GROUP_SIZE), and the errors of opening no device. */
+static void test_kernels_and_open(void)
+{
+	const hp_device_info *di = hp_info(D);
+	unsigned rows = 0;
+	for (unsigned k = 0; k < hp_kernel_count(D); k++) {
+		const hp_mbox_kernel *m = hp_kernel_at(D, k);
+		uint32_t id, wg = 0;
+		if (!m || m->flags & HP_KFLAG_LOADED)
+			continue;
+		MUST(hp_kernel_find(D, m->name, &id));
+		MUST(hp_kernel_work_group_size(D, id, &wg));
+		CHECK(wg == m->work_group_size && wg >= 1 &&
+			      wg <= di->max_work_group_size,
+		      "%s: work-group size %u (row %u, device %u)", m->name, wg,
+		      m->work_group_size, di->max_work_group_size);
+		rows++;
+	}
+	CHECK(rows >= 20, "%u built-in kernels", rows);
+	uint32_t wg = 7;
+	CHECK(hp_kernel_work_group_size(D, HP_MBOX_KERNELS_MAX + 5, &wg) ==
+			      HP_INVALID_KERNEL &&
+		      wg == 7,
+	      "work-group size of no kernel");
+	CHECK(di->dram_size && di->global_mem_size <= di->dram_size &&
+		      di->max_mem_alloc_size <= di->global_mem_size &&
+		      di->max_mem_alloc_size > 0,
+	      "memory: dram %llu, global %llu, largest %llu",
+	      (unsigned long long)di->dram_size,
+	      (unsigned long long)di->global_mem_size,
+	      (unsigned long long)di->max_mem_alloc_size);
+
+	hp_device *none = NULL;
+	hp_open_options o = {.connect = "shm:/nonexistent/hartpool"};
+	CHECK(hp_open(&o, &none) == HP_DEVICE_NOT_FOUND && !none &&
+		      strstr(hp_last_error(),
+			     "no device at shm:/nonexistent/hartpool"),
+	      "open of no device: %s", hp_last_error());
+	o.connect = "serial:/nonexistent/hartpool.sock";
+	CHECK(hp_open(&o, &none) == HP_DEVICE_NOT_FOUND && !none,
+	      "open of no serial device: %s", hp_last_error());
+	o.connect = hp_connect_string(D);
+	o.mem_size = 1ull << 30;
+	CHECK(hp_open(&o, &none) == HP_INVALID_VALUE && !none,
+	      "mem_size with connect: %s", hp_last_error());
+	o.connect = NULL;
+	o.mem_size = (1ull << 30) + 1;
+	CHECK(hp_open(&o, &none) == HP_INVALID_VALUE && !none &&
+		      strstr(hp_last_error(), "1073741825"),
+	      "mem_size not in MiB: %s", hp_last_error());
+}
+
 /* Claim every queue, keep them busy, wait to be killed. */
 static int hog(void)
 {
@@ -522,6 +575,7 @@ int main(int argc, char **argv)
 	test_diamond();
 	test_out_of_order();
 	test_memory();
+	test_kernels_and_open();
 	test_bad_packets();
 	test_ring_full();
 	test_many(quick ? 2000 : 10000);
