@@ -14,6 +14,7 @@ HP=build/host/hartpool
 MBOX=build/host/e2e/test_mbox
 STRESS=build/host/e2e/test_stress
 OBJECTS=build/host/e2e/test_objects
+EDGES=build/host/e2e/test_edges
 
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -46,7 +47,7 @@ t_info() {
 	echo "$out"
 	for kv in "harts: 4" "max_work_group_size: 256" \
 		"max_work_item_sizes: 256,256,64" "sub_group_sizes: 1,2,4,8,16,32,64" \
-		"local_mem_size: 32768" "global_mem_size: 262144000" \
+		"local_mem_size: 32768" "global_mem_size: 1874853888" \
 		"address_bits: 64" "board: qemu-virt"; do
 		grep -qx "$kv" <<<"$out" || fail "info lacks '$kv'"
 	done
@@ -468,6 +469,71 @@ t_debug() {
 	rm -rf "$dir"
 }
 
+# The device's own local size (issue 13): every kernel of `run --list`
+# (but the fault injectors) checked against its host reference with no
+# --local at global sizes 1, 7, 1000, 4096 and 65,537, on both boards: the
+# size the device chooses must run (a barrier kernel's fibers fit its
+# harts). An explicit local size above a kernel's maximum is
+# HP_INVALID_WORK_GROUP_SIZE with both numbers; a team holds it.
+t_sizes() {
+	local b k g ks n=0
+	for b in qemu-virt qemu-virt32; do
+		up --board "$b" --harts 8
+		ks=$("$HP" run --list | awk '{print $1}' | grep -Ev '^(fault_|hang$)')
+		[ "$(wc -w <<<"$ks")" -ge 20 ] || fail "run --list: $ks"
+		for k in $ks; do
+			for g in 1 7 1000 4096 65537; do
+				"$HP" run "$k" --global "$g" --check --connect "$conn" >/dev/null ||
+					fail "$b: run $k --global $g --check (local chosen by the device)"
+				n=$((n + 1))
+			done
+		done
+		local out
+		out=$(expect_error HP_INVALID_WORK_GROUP_SIZE "$HP" run sg_ops --global 4096 --local 256 --connect "$conn") || exit 1
+		grep -q "local size 256 above the kernel's maximum 128" <<<"$out" || fail "$b: sg_ops --local 256: $out"
+		"$HP" kernels --connect "$conn" | grep -E "^ *sg_ops.*max work-group 128" >/dev/null ||
+			fail "$b: kernels does not report sg_ops' 128: $("$HP" kernels --connect "$conn" | grep sg_ops)"
+		"$HP" run sg_ops --global 4096 --local 128 --check --connect "$conn" >/dev/null || fail "$b: sg_ops local 128"
+		"$HP" run sg_ops --global 4096 --local 256 --team-size 2 --check --connect "$conn" >/dev/null ||
+			fail "$b: sg_ops local 256 over a team of 2"
+		down
+	done
+	echo "ok: $n launches with the device's own local size checked"
+}
+
+# Large NDRanges (issue 13): `ids` over 1.8 M work-items in 2-D and 3-D
+# with remainder groups in every dimension, every work-item function of
+# every work-item checked against the independent reference (ndref); a
+# range whose buffers cannot be had fails at allocation with the sizes.
+t_large() {
+	up --harts 8
+	local r
+	for r in "--global 1501,1201" "--global 1501,1201 --local 16,7" \
+		"--global 151,121,101" "--global 151,121,101 --local 8,4,3" \
+		"--global 1800001"; do
+		# shellcheck disable=SC2086
+		"$HP" run ids $r --check --connect "$conn" || fail "run ids $r --check"
+	done
+	local out
+	out=$(expect_error HP_OUT_OF_RESOURCES "$HP" ids --global 100000,100 --connect "$conn") || exit 1
+	grep -q "272000000" <<<"$out" || fail "ids too large: the error lacks the size asked: $out"
+	"$HP" run ids --global 1000 --check --connect "$conn" >/dev/null || fail "ids after the refused one"
+	down
+}
+
+# Device memory at its edges (tests/e2e/test_edges.c): the heap of the
+# default DRAM (2 GiB: on rv32 up to the last page of the 32-bit space),
+# of a small one (the largest buffer filled whole) and of one above 4 GiB;
+# the largest buffer as a kernel argument to its last byte, one byte more
+# refused with the numbers.
+t_edges() {
+	"$EDGES" --harts 4 || fail "test_edges qemu-virt (default memory)"
+	"$EDGES" --board qemu-virt32 --harts 4 || fail "test_edges qemu-virt32 (default memory)"
+	"$EDGES" --harts 2 --mem $((512 << 20)) || fail "test_edges qemu-virt 512 MiB"
+	"$EDGES" --board qemu-virt32 --harts 2 --mem $((512 << 20)) || fail "test_edges qemu-virt32 512 MiB"
+	"$EDGES" --harts 2 --mem $((5 << 30)) || fail "test_edges qemu-virt 5 GiB"
+}
+
 # A device that is not there (issue 13): --connect to nothing, to a file
 # that is not a mailbox and to a device whose QEMU was killed with -9 fails
 # at once with HP_DEVICE_NOT_FOUND saying what was tried; a device killed
@@ -645,7 +711,7 @@ assert "local" not in d and "groups" not in d and "device_us" not in d, d' "$out
 	expect_error HP_INVALID_GLOBAL_WORK_SIZE "$HP" ids --board qemu-virt32 --harts 1 --global 4294967296
 }
 
-tests="info ids run library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust device_errors memsize cli_edges faults serial printf objects debug stress stress_rv32"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust device_errors memsize cli_edges faults serial printf objects debug stress stress_rv32"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;
