@@ -551,7 +551,8 @@ static bool wait_exit(hp_device *d, unsigned ms)
 		if (d->spawned) {
 			if (waitpid(d->qemu, NULL, WNOHANG) == d->qemu)
 				return true;
-		} else if (pid_gone(d->qemu)) {
+		} else if (kill(d->qemu, 0) != 0) {
+			/* Gone, not only exiting: `down` leaves no QEMU. */
 			return true;
 		}
 	}

@@ -84,7 +84,7 @@ static int write_all(serial *s, const uint8_t *p, size_t n)
 				    : write(s->fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w < 0 && errno == EPIPE)
+		if (w < 0 && (errno == EPIPE || errno == ECONNRESET))
 			return fail(s, HP_DEVICE_NOT_AVAILABLE,
 				    "the device is gone: %s hung up", s->dev);
 		if (w < 0)
@@ -188,12 +188,12 @@ static int wait_reply(serial *s, uint8_t seq, int ms)
 		ssize_t n = r > 0 ? read(s->fd, s->rx, sizeof(s->rx)) : -1;
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (n < 0)
+		if (n < 0 && errno != ECONNRESET)
 			return fail(
 				s, HP_DEVICE_NOT_AVAILABLE,
 				"the device is gone: cannot read from %s: %s",
 				s->dev, strerror(errno));
-		if (n == 0)
+		if (n <= 0)
 			return fail(s, HP_DEVICE_NOT_AVAILABLE,
 				    "the device is gone: %s hung up", s->dev);
 		s->rx_pos = 0;
