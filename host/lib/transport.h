@@ -21,7 +21,8 @@ typedef struct hp_transport hp_transport;
 
 typedef struct hp_transport_ops {
 	/** Copy @p len bytes at device address @p addr into @p buf.
-	 * Returns 0, or an HP_ error with a message in t->err. */
+	 * Returns 0, or an HP_ error with a message in t->err:
+	 * HP_DEVICE_NOT_AVAILABLE when the link to the device is gone. */
 	int (*read)(hp_transport *t, uint64_t addr, void *buf, size_t len);
 	/** Copy @p len bytes from @p buf to device address @p addr. */
 	int (*write)(hp_transport *t, uint64_t addr, const void *buf,
