@@ -571,6 +571,11 @@ t_device_errors() {
 	local spid=$!
 	sleep 2
 	kill -9 "$(cat "${conn#shm:}.pid")"
+	# Nothing left to stop: a failure from here on removes its files.
+	local dead=${conn#shm:}
+	conn=""
+	# shellcheck disable=SC2064
+	trap "rm -f '$dead' '$dead'.*" EXIT
 	t0=$(date +%s%N)
 	wait "$pid"
 	[ $? = 1 ] || fail "run on a killed device (shm) did not exit 1: $(cat "$dir.shm.err")"
@@ -587,14 +592,14 @@ t_device_errors() {
 	echo "ok: a device killed under two waiting hosts: both told HP_DEVICE_NOT_AVAILABLE within $ms ms"
 	# Then connecting to what is left of it.
 	t0=$(date +%s%N)
-	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "$conn") || exit 1
-	grep -q "no device at $conn: the device is gone: QEMU (pid [0-9]*) is not running" <<<"$out" || fail "after -9: $out"
+	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "shm:$dead") || exit 1
+	grep -q "no device at shm:$dead: the device is gone: QEMU (pid [0-9]*) is not running" <<<"$out" || fail "after -9: $out"
 	out=$(expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "serial:$sock") || exit 1
 	grep -q "no device at serial:$sock: .*Connection refused" <<<"$out" || fail "serial after -9: $out"
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	[ "$ms" -le 3000 ] || fail "connecting to the killed device took $ms ms"
-	rm -f "${conn#shm:}" "${conn#shm:}".*
-	conn=""
+	rm -f "$dead" "$dead".*
+	trap - EXIT
 }
 
 # Device memory chosen at boot (issue 13): --mem reaches QEMU (-m and the
