@@ -541,6 +541,9 @@ static void *device_main(void *arg)
 	return NULL;
 }
 
+/* What the last start() returned. */
+static int start_rc;
+
 static hp_transport *start(device *dv, enum dev_mode mode, pthread_t *th,
 			   char *err, size_t errlen)
 {
@@ -554,8 +557,11 @@ static hp_transport *start(device *dv, enum dev_mode mode, pthread_t *th,
 	CHECK_EQ(listen(dv->listen_fd, 1), 0);
 	text_sent_len = text_seen_len = 0;
 	pthread_create(th, NULL, device_main, dv);
-	return hp_transport_serial_open(sock_path, console, &text_seen, err,
-					errlen);
+	hp_transport *t = NULL;
+	start_rc = hp_transport_serial_open(sock_path, console, &text_seen, &t,
+					    err, errlen);
+	CHECK(start_rc ? t == NULL : t != NULL);
+	return t;
 }
 
 static void stop(device *dv, hp_transport *t, pthread_t th)
@@ -636,11 +642,13 @@ static void test_link_errors(void)
 
 	hp_transport *t = start(&dv, DEV_VERSION_NAK, &th, err, sizeof(err));
 	CHECK(t == NULL);
+	CHECK_EQ(start_rc, HP_INVALID_VALUE);
 	CHECK(strstr(err, "version 7, this host speaks version 1") != NULL);
 	stop(&dv, t, th);
 
 	t = start(&dv, DEV_VERSION_ACK, &th, err, sizeof(err));
 	CHECK(t == NULL);
+	CHECK_EQ(start_rc, HP_INVALID_VALUE);
 	CHECK(strstr(err, "version 9, this host speaks version 1") != NULL);
 	stop(&dv, t, th);
 
@@ -649,17 +657,21 @@ static void test_link_errors(void)
 	if (t) {
 		uint8_t b[4];
 		pthread_join(th, NULL);
-		CHECK_EQ(t->ops->read(t, MEM_BASE, b, 4), HP_ABORTED);
+		CHECK_EQ(t->ops->read(t, MEM_BASE, b, 4),
+			 HP_DEVICE_NOT_AVAILABLE);
 		CHECK(strstr(t->err, "hung up") != NULL);
 		t->ops->close(t);
 		close(dv.listen_fd);
 		unlink(sock_path);
 	}
 
-	t = hp_transport_serial_open("/nonexistent/dev", NULL, NULL, err,
-				     sizeof(err));
+	t = NULL;
+	CHECK_EQ(hp_transport_serial_open("/nonexistent/dev", NULL, NULL, &t,
+					  err, sizeof(err)),
+		 HP_DEVICE_NOT_FOUND);
 	CHECK(t == NULL);
-	CHECK(strstr(err, "cannot open /nonexistent/dev") != NULL);
+	CHECK_MSG(strstr(err, "/nonexistent/dev: No such file") != NULL, "%s",
+		  err);
 }
 
 int main(void)
