@@ -13,37 +13,15 @@
  * Ends with "e2e: N checks, M failed".
  */
 #define _GNU_SOURCE
+#include "e2e_check.h"
 #include <hartpool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned checks, failures;
 static hp_device *D;
 static hp_queue *Q;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		checks++;                                                      \
-		if (!(cond)) {                                                 \
-			failures++;                                            \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);            \
-			printf(__VA_ARGS__);                                   \
-			printf("\n");                                          \
-		}                                                              \
-	} while (0)
-
-#define MUST(call)                                                             \
-	do {                                                                   \
-		int rc_ = (call);                                              \
-		if (rc_) {                                                     \
-			printf("FATAL %s:%d: %s: %s: %s\n", __FILE__,          \
-			       __LINE__, #call, hp_error_name(rc_),            \
-			       hp_last_error());                               \
-			exit(1);                                               \
-		}                                                              \
-	} while (0)
 
 /* The board's layout (board/qemu-virt/board.h, the contract the heap's
  * size follows: docs/mailbox.md). */
@@ -197,6 +175,5 @@ int main(int argc, char **argv)
 
 	MUST(hp_queue_release(Q));
 	MUST(hp_close(D));
-	printf("e2e: %u checks, %u failed\n", checks, failures);
-	return failures != 0;
+	return e2e_report();
 }

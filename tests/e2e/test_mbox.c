@@ -15,37 +15,14 @@
  */
 #define _GNU_SOURCE
 #include "diag.h"
+#include "e2e_check.h"
 #include <hartpool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static unsigned checks, failures;
 static hp_device *D;
-
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		checks++;                                                      \
-		if (!(cond)) {                                                 \
-			failures++;                                            \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);            \
-			printf(__VA_ARGS__);                                   \
-			printf("\n");                                          \
-		}                                                              \
-	} while (0)
-
-/* Library calls that must work; a failure ends the run. */
-#define MUST(call)                                                             \
-	do {                                                                   \
-		int rc_ = (call);                                              \
-		if (rc_) {                                                     \
-			printf("FATAL %s:%d: %s: %s: %s\n", __FILE__,          \
-			       __LINE__, #call, hp_error_name(rc_),            \
-			       hp_last_error());                               \
-			exit(1);                                               \
-		}                                                              \
-	} while (0)
 
 static uint32_t K(const char *name)
 {
@@ -580,6 +557,5 @@ int main(int argc, char **argv)
 	test_ring_full();
 	test_many(quick ? 2000 : 10000);
 	MUST(hp_close(D));
-	printf("e2e: %u checks, %u failed\n", checks, failures);
-	return failures ? 1 : 0;
+	return e2e_report();
 }
