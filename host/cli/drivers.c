@@ -112,6 +112,20 @@ int run_upload(run_ctx *c, unsigned i)
 	return rc;
 }
 
+int run_upload2(run_ctx *c)
+{
+	int rc = run_upload(c, 0);
+	return rc ? rc : run_upload(c, 1);
+}
+
+int run_host_oom(run_ctx *c, uint64_t bytes)
+{
+	snprintf(c->msg, sizeof(c->msg),
+		 "out of host memory (%llu bytes for the result)",
+		 (unsigned long long)bytes);
+	return HP_OUT_OF_RESOURCES;
+}
+
 int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size)
 {
 	int rc = hp_buffer_read(c->d, c->bufs[i], 0, dst, size);
@@ -458,12 +472,8 @@ static int copy_check(run_ctx *c)
 {
 	uint64_t n = c->buf_size[1];
 	uint8_t *dst = malloc(n);
-	if (!dst) {
-		snprintf(c->msg, sizeof(c->msg),
-			 "out of host memory (%llu bytes for the result)",
-			 (unsigned long long)n);
-		return HP_OUT_OF_RESOURCES;
-	}
+	if (!dst)
+		return run_host_oom(c, n);
 	int rc = run_download(c, 1, dst, n);
 	uint64_t size = mem_bytes(c);
 	for (uint64_t i = 0; !rc && i < size; i++)
@@ -567,12 +577,8 @@ static int affine_check(run_ctx *c)
 	uint32_t mul = (uint32_t)run_arg(c, "mul", 3),
 		 add = (uint32_t)run_arg(c, "add", 1);
 	uint32_t *y = malloc(c->items * sizeof(uint32_t) + 1);
-	if (!y) {
-		snprintf(c->msg, sizeof(c->msg),
-			 "out of host memory (%llu bytes for the result)",
-			 (unsigned long long)c->items * 4);
-		return HP_OUT_OF_RESOURCES;
-	}
+	if (!y)
+		return run_host_oom(c, c->items * sizeof(uint32_t));
 	int rc = run_download(c, 0, y, c->items * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < c->items; i++) {
 		uint32_t want = word(c, i, 0);
@@ -601,8 +607,7 @@ static int add_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < n; i++)
 		x[i] = word(c, i, 1), y[i] = word(c, i, 2);
 	*size = sizeof(*a);
-	int rc = run_upload(c, 0);
-	return rc ? rc : run_upload(c, 1);
+	return run_upload2(c);
 }
 
 static int add_check(run_ctx *c)

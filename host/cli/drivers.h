@@ -105,8 +105,13 @@ void run_sequence_info(run_ctx *c, hp_event_info *last);
 /** Write host copy @p i to its device buffer; 0 or an HP_ error (the
  * message in c->msg). */
 int run_upload(run_ctx *c, unsigned i);
+/** run_upload() of buffers 0 and 1; 0 or the first error. */
+int run_upload2(run_ctx *c);
 /** Read @p size bytes of device buffer @p i into @p dst. */
 int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size);
+/** A check could not hold @p bytes of result on the host:
+ * HP_OUT_OF_RESOURCES with the size in c->msg. */
+int run_host_oom(run_ctx *c, uint64_t bytes);
 
 /** Free everything the driver made. */
 void run_cleanup(run_ctx *c);

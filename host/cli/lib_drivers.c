@@ -74,22 +74,6 @@ static int buf(run_ctx *c, uint64_t size, uint64_t *addr)
 			return rc_;                                            \
 	} while (0)
 
-/* A host allocation for a check failed. */
-static int host_oom(run_ctx *c, uint64_t bytes)
-{
-	snprintf(c->msg, sizeof(c->msg),
-		 "out of host memory (%llu bytes for the result)",
-		 (unsigned long long)bytes);
-	return HP_OUT_OF_RESOURCES;
-}
-
-/* Upload host copies 0 and 1; 0 or the first error (c->msg). */
-static int upload2(run_ctx *c)
-{
-	int rc = run_upload(c, 0);
-	return rc ? rc : run_upload(c, 1);
-}
-
 /* The driver's own range when --global was not given: small, and with
  * remainder groups (local l0 x l1 unless --local was given). The kernels
  * index with global ids, so there is no --offset. */
@@ -259,7 +243,7 @@ static int vadd_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		x[i] = rnd_float(c, i, 1), y[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return upload2(c);
+	return run_upload2(c);
 }
 
 static int vadd_check(run_ctx *c)
@@ -287,7 +271,7 @@ static int saxpy_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		x[i] = rnd_float(c, i, 1), y[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return upload2(c);
+	return run_upload2(c);
 }
 
 /* y is updated in place once per launch (--repeat): the reference too.
@@ -300,7 +284,7 @@ static int saxpy_check(run_ctx *c)
 	const float *x = c->host[0], *y0 = c->host[1];
 	float *y = malloc(n * sizeof(float) + 1);
 	int rc = y ? run_download(c, 1, y, n * sizeof(float))
-		   : host_oom(c, n * sizeof(float));
+		   : run_host_oom(c, n * sizeof(float));
 	for (uint64_t i = 0; !rc && i < n; i++) {
 		float want = y0[i];
 		double tol = 0;
@@ -338,7 +322,7 @@ static int sgemm_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->b_len; i++)
 		B[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return upload2(c);
+	return run_upload2(c);
 }
 
 /* Products summed in order k = 0, 1, ... as on the device. The fused and
@@ -488,7 +472,7 @@ static int reduce_sg_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
 	*size = sizeof(*a);
-	return upload2(c);
+	return run_upload2(c);
 }
 
 /* The sum accumulates: --repeat N adds it N times. */
@@ -629,7 +613,7 @@ static int histogram_prepare(run_ctx *c, void *args, uint32_t *size)
 		d[i] = x % 4 == 0 ? 7 : (uint8_t)(x >> 32);
 	}
 	*size = sizeof(*a);
-	return upload2(c);
+	return run_upload2(c);
 }
 
 /* The bins accumulate: --repeat N counts every byte N times. */
@@ -822,7 +806,7 @@ static int bitonic_check(run_ctx *c)
 	uint64_t keys = dim(c, 0), n = pow2_at_least(keys);
 	uint32_t *want = c->host[0], *got = malloc(n * sizeof(uint32_t) + 1);
 	int rc = got ? run_download(c, 0, got, n * sizeof(uint32_t))
-		     : host_oom(c, n * sizeof(uint32_t));
+		     : run_host_oom(c, n * sizeof(uint32_t));
 	/* The host copy still holds the keys and padding; sort it. */
 	qsort(want, n, sizeof(uint32_t), cmp_u32);
 	for (uint64_t i = 0; !rc && i < n; i++)
