@@ -184,9 +184,7 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	uint64_t size_max = dev->address_bits >= 64
 				    ? UINT64_MAX
 				    : (UINT64_C(1) << dev->address_bits) - 1;
-	char *w_ = why;
-	size_t n_ = why_size;
-#define FAIL(code, ...) return fail(w_, n_, code, __VA_ARGS__)
+#define FAIL(code, ...) return fail(why, why_size, code, __VA_ARGS__)
 
 	if (!k || !k->fn)
 		FAIL(HP_INVALID_KERNEL, "no kernel");
