@@ -31,8 +31,9 @@ OBJDUMP := $(CROSS)objdump
 BOARD_DEFS := -DBOARD_MAX_HARTS=$(BOARD_MAX_HARTS) \
               -DBOARD_STACK_SIZE=$(BOARD_STACK_SIZE) \
               -DBOARD_SUB_GROUP_SIZE=$(BOARD_SUB_GROUP_SIZE)
-INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD) -Iexecutor \
-            -Ikernels -Itests/common
+# Includes across folders name the folder (<executor/exec.h>,
+# <mailbox/dispatch.h>): scripts/check-layers checks which way they go.
+INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD) -I.
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Kernel code runs on stacks with a no-access guard below (EXEC_GUARD_BYTES,
 # 4 KiB, executor/internal.h): a frame larger than the guard could step
@@ -54,6 +55,10 @@ LDFLAGS := -march=$(BOARD_LIB_ARCH) -mabi=$(BOARD_ABI) --specs=picolibc.specs \
 include boot/objects.mk
 include hal/objects.mk
 include executor/objects.mk
+include mailbox/objects.mk
+include common/objects.mk
+include ref/objects.mk
+include firmware/objects.mk
 include kernels/objects.mk
 include tests/target/objects.mk
 include tests/host/objects.mk
@@ -66,7 +71,8 @@ include tests/e2e/objects.mk
 -include bench/omp/objects.mk
 
 fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs) $(executor-srcs) \
-             $(executor-fw-srcs) $(kernels-srcs) $(kernels-fw-srcs))
+             $(mailbox-srcs) $(common-srcs) $(firmware-srcs) $(kernels-srcs) \
+             $(kernels-fw-srcs))
 test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
@@ -78,7 +84,7 @@ FIRMWARE := $(O)/hartpool.elf
 
 all: $(FIRMWARE)
 
-$(FIRMWARE): $(fw-objs) $(patsubst %,$(O)/%.o,$(executor-main-srcs)) linker/common.ld board/$(BOARD)/memory.ld
+$(FIRMWARE): $(fw-objs) $(patsubst %,$(O)/%.o,$(firmware-main-srcs)) linker/common.ld board/$(BOARD)/memory.ld
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^)
 
@@ -112,8 +118,8 @@ $(O)/%.S.o: %.S
 # ---- host build of the portable code (threads as harts) -------------------
 HOST_CC ?= gcc
 HOST_CFLAGS := -O1 -g -std=gnu11 $(WARN) -pthread -Iinclude -Ihal/include \
-               -Itests/host -Ihal/host -Iexecutor -Ikernels -Itests/common -Ihost/lib \
-               -Iboard/qemu-virt -DBOARD_MAX_HARTS=512 -DBOARD_SUB_GROUP_SIZE=8
+               -Itests/host -Ihal/host -I. -Ihost/lib \
+               -DBOARD_MAX_HARTS=512 -DBOARD_SUB_GROUP_SIZE=8
 HOST_SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer \
                  -fno-sanitize-recover=all
 HOST_SAN_tsan := -fsanitize=thread
@@ -121,7 +127,7 @@ HOST_SAN_plain :=
 HOST_VARIANTS := plain asan tsan
 
 define host-test-rule
-$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $$(host-common-srcs) $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h executor/*.h host/lib/*.h)
+$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $$(host-common-srcs) $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
 	@echo "  HOSTCC  $$@"
 	@mkdir -p $$(dir $$@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) $$(host-common-srcs)
@@ -129,11 +135,11 @@ endef
 $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(eval $(call host-test-rule,$(t),$(v)))))
 
 FUZZ_CC ?= clang
-$(HOST_O)/fuzz/%: $$(fuzz-%-srcs) hal/include/hal/fdt.h include/hartpool/frame.h executor/serial_agent.h
+$(HOST_O)/fuzz/%: $$(fuzz-%-srcs) hal/include/hal/fdt.h include/hartpool/frame.h mailbox/serial_agent.h
 	@echo "  FUZZCC  $@"
 	@mkdir -p $(dir $@)
-	$(Q)$(FUZZ_CC) -g -O1 -pthread -Ihal/include -Iinclude -Iexecutor \
-		-Ihal/host -Ikernels -Iboard/qemu-virt -DBOARD_MAX_HARTS=512 \
+	$(Q)$(FUZZ_CC) -g -O1 -pthread -Ihal/include -Iinclude -I. \
+		-Ihal/host -DBOARD_MAX_HARTS=512 \
 		-DBOARD_SUB_GROUP_SIZE=8 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $(fuzz-$*-srcs)
@@ -142,7 +148,7 @@ fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
 
 # ---- libhartpool and the hartpool CLI --------------------------------------
 HOSTTOOL_CFLAGS := -O2 -g -std=gnu11 $(WARN) -pthread -Ihost/include -Ihost/lib \
-                   -Iinclude -Iexecutor -Ikernels -Itests/common \
+                   -Iinclude -I. \
                    -DHP_ROOT='"$(CURDIR)"'
 host-lib-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-lib-srcs))
 host-cli-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-cli-srcs))

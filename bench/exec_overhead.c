@@ -18,7 +18,7 @@
  *              group is spread over a team of 2 harts, both harts' work
  */
 #include "counters.h"
-#include "exec.h"
+#include <executor/exec.h>
 #include <boot/app.h>
 #include <hal/console.h>
 #include <hal/fdt.h>

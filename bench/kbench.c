@@ -19,9 +19,9 @@
  * image also prints the result's checksum, so a run that computed nothing
  * is visible.
  */
-#include "exec.h"
-#include "lib.h"
-#include "registry.h"
+#include <executor/exec.h>
+#include <hartpool/kernels/lib.h>
+#include <kernels/registry.h>
 #include <boot/app.h>
 #include <hal/console.h>
 #include <hal/fdt.h>

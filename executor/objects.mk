@@ -1,13 +1,6 @@
-# The executor core (portable: also built for the host) and the firmware's
-# main program.
+# The executor core: NDRange, commands, the work-pool, kernel context and
+# work-group execution. Portable: the firmware links it and the host builds
+# it with threads as harts (tests/host, tests/fuzz).
 executor-srcs := executor/ndrange.c executor/pool.c executor/wg.c \
-                 executor/subgroup.c executor/cmd.c executor/error.c \
-                 executor/dispatch.c executor/fault.c executor/printf.c \
-                 executor/loader.c executor/api.c
-executor-main-srcs := executor/main.c
-executor-srcs += executor/frame.c executor/serial_agent.c
-# Firmware only: the serial agent on the UART and PLIC.
-executor-main-srcs += executor/serial_uart.c
-# Firmware only, in every image that links the executor: a trap in kernel
-# code resumes in the pool (boot_recover_hook).
-executor-fw-srcs := executor/trap_fw.c
+                 executor/subgroup.c executor/cmd.c executor/fault.c \
+                 executor/printf.c

@@ -30,7 +30,6 @@
  * which waited at the newer instance's join for the leader: both forever.
  */
 #include "internal.h"
-#include <board.h>
 #include <hal/heap.h>
 #include <hal/ipi.h>
 #include <hal/jump.h>

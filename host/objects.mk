@@ -1,8 +1,8 @@
 # The host library (libhartpool) and the `hartpool` CLI. The library speaks
 # the mailbox protocol over the shm and serial transports; the CLI adds the
-# host references of the kernels (tests/common) for `run --check`.
+# host references of the kernels (ref/) for `run --check`.
 host-lib-srcs := host/lib/device.c host/lib/shm.c host/lib/serial.c \
-                 executor/frame.c executor/error.c
+                 $(common-srcs)
 host-cli-srcs := host/cli/hartpool.c host/cli/drivers.c host/cli/lib_drivers.c \
                  host/cli/build.c host/cli/generic.c \
-                 tests/common/ndref.c tests/common/sgref.c
+                 $(ref-srcs)

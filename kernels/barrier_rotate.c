@@ -3,7 +3,7 @@
  * memory, waits at the work-group barrier, then reads its successor's value
  * (wrapping within the actual group size) and writes it out. Wrong if any
  * item reads before all have written. */
-#include "diag.h"
+#include <hartpool/kernels/diag.h>
 #include <hartpool/kernel.h>
 
 HP_KERNEL(barrier_rotate, const hp_item *it, const void *args)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* bitonic: one compare-and-swap pass of a bitonic sort per launch; the
- * host enqueues the passes in order (kernels/lib.h). */
-#include "lib.h"
+ * host enqueues the passes in order (include/hartpool/kernels/lib.h). */
+#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
 
 /*

@@ -6,7 +6,7 @@
  * command must end with HP_KERNEL_FAULT (HP_TIMEOUT for hang) and the
  * device must go on serving.
  */
-#include "diag.h"
+#include <hartpool/kernels/diag.h>
 #include <board.h>
 #include <hartpool/kernel.h>
 

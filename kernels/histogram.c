@@ -2,7 +2,7 @@
 /* histogram: 256 bins of bytes. Local atomics absorb the contention
  * within a work-group; global atomics then only see one add per bin and
  * group. */
-#include "lib.h"
+#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
 
 HP_KERNEL(histogram, const hp_item *it, const void *args)

@@ -3,7 +3,7 @@
  * work-groups inside the set cost far more than those outside (a test of
  * load balancing). The arithmetic is hp_mandel_pixel in lib.h, shared
  * with the host reference. */
-#include "lib.h"
+#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
 
 HP_KERNEL(mandelbrot, const hp_item *it, const void *args)

@@ -2,7 +2,7 @@
 kernels-srcs := kernels/registry.c kernels/ids.c kernels/barrier_rotate.c \
                 kernels/wg_count.c kernels/sg_ops.c kernels/mem.c \
                 kernels/empty.c kernels/queue_diag.c kernels/hello.c
-# The kernel library (kernels/lib.h, docs/kernels.md).
+# The kernel library (include/hartpool/kernels/lib.h, docs/kernels.md).
 kernels-srcs += kernels/vec.c kernels/sgemm.c kernels/reduce.c \
                 kernels/scan.c kernels/histogram.c kernels/transpose.c \
                 kernels/conv2d.c kernels/bitonic.c kernels/mandelbrot.c

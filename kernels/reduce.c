@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* reduce_wg and reduce_sg: sums of int32 (wrapping), per work-group
  * through local memory, or per sub-group with one atomic each. */
-#include "lib.h"
+#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
 
 /*

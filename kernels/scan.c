@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* scan and scan_add: the two kernels of an inclusive prefix sum of int32
- * over a whole array (the sequence is in kernels/lib.h). Sums wrap. */
-#include "lib.h"
+ * over a whole array (the sequence is in include/hartpool/kernels/lib.h). Sums wrap. */
+#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* sg_ops: every sub-group function on the work-item's input, for every
- * type; results at out[glin][HP_SG_*] (kernels/diag.h). */
-#include "diag.h"
+ * type; results at out[glin][HP_SG_*] (include/hartpool/kernels/diag.h). */
+#include <hartpool/kernels/diag.h>
 #include <hartpool/kernel.h>
 #include <string.h>
 

@@ -2,7 +2,7 @@
 /* transpose: through a tile in local memory, so that both the reads of a
  * work-group (rows of in) and its writes (rows of out) are runs of
  * consecutive addresses. */
-#include "lib.h"
+#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
 
 /*

@@ -2,7 +2,7 @@
 /* wg_count: work-items count themselves with a local atomic counter per
  * work-group (so partial groups report their real size) and with a global
  * atomic counter. */
-#include "diag.h"
+#include <hartpool/kernels/diag.h>
 #include <hartpool/kernel.h>
 
 HP_KERNEL(wg_count, const hp_item *it, const void *args)

@@ -7,9 +7,9 @@
  * chose (which ndref checks separately when `ids` runs).
  */
 #include "drivers.h"
-#include "diag.h"
-#include "ndref.h"
-#include "sgref.h"
+#include <hartpool/kernels/diag.h>
+#include <ref/ndref.h>
+#include <ref/sgref.h>
 #include <hartpool/ids.h>
 #include <stdio.h>
 #include <stdlib.h>

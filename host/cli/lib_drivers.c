@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * `hartpool run` drivers of the kernel library (kernels/lib.h,
+ * `hartpool run` drivers of the kernel library (include/hartpool/kernels/lib.h,
  * docs/kernels.md): test data from the seed, the host references, and the
  * launch sequences of the kernels that need several launches (reduce_wg,
  * scan, bitonic).
@@ -12,7 +12,7 @@
  * magnitudes. `--arg exact=1` asks for the same bits instead.
  */
 #include "drivers.h"
-#include "lib.h"
+#include <hartpool/kernels/lib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,11 +7,11 @@
  * queues and dependencies, faults, and a many-instance stress.
  */
 #include "exec_suite.h"
-#include "diag.h"
-#include "exec.h"
-#include "ndref.h"
-#include "registry.h"
-#include "sgref.h"
+#include <hartpool/kernels/diag.h>
+#include <executor/exec.h>
+#include <ref/ndref.h>
+#include <kernels/registry.h>
+#include <ref/sgref.h>
 #include <hal/hart.h>
 #include <hal/heap.h>
 #include <stdint.h>

@@ -14,7 +14,7 @@
  * Ends with "e2e: N checks, M failed"; exit status 1 if any failed.
  */
 #define _GNU_SOURCE
-#include "diag.h"
+#include <hartpool/kernels/diag.h>
 #include "e2e_check.h"
 #include <hartpool.h>
 #include <stdio.h>

@@ -57,8 +57,8 @@
  * bounded (hp_open_options.timeout_ms, default 30 s here).
  */
 #define _GNU_SOURCE
-#include "diag.h"
-#include "lib.h"
+#include <hartpool/kernels/diag.h>
+#include <hartpool/kernels/lib.h>
 #include <hartpool.h>
 #include <stdarg.h>
 #include <stdio.h>

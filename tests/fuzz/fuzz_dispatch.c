@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for the mailbox dispatcher (executor/dispatch.c): the
+ * libFuzzer target for the mailbox dispatcher (mailbox/dispatch.c): the
  * input is a sequence of records {u8 queue, 64-byte packet, 192 bytes of
  * kernarg block}, written into the rings of a mailbox in host memory the
  * way a (hostile) host would, then the dispatcher reads them and the one
@@ -15,10 +15,10 @@
  *   - kernels write only inside the buffer heap (ASan: the heap is its own
  *     allocation) and nothing else trips ASan or UBSan.
  */
-#include "diag.h"
-#include "dispatch.h"
-#include "exec.h"
-#include "registry.h"
+#include <hartpool/kernels/diag.h>
+#include <mailbox/dispatch.h>
+#include <executor/exec.h>
+#include <kernels/registry.h>
 #include <hal_host.h>
 #include <hartpool/mbox.h>
 #include <stdlib.h>

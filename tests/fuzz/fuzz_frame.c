@@ -10,7 +10,7 @@
  * Memory is touched only in bounds (ASan+UBSan watch, and the callbacks
  * abort on any access the agent did not have checked).
  */
-#include "serial_agent.h"
+#include <mailbox/serial_agent.h>
 #include <stdlib.h>
 #include <string.h>
 

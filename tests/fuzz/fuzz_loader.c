@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for the kernel-object loader (executor/loader.c): the
+ * libFuzzer target for the kernel-object loader (mailbox/loader.c): the
  * input is a .hpk file for an RV64 device (the host's hp_kernel layout is
  * RV64's). For half of the inputs (bit 0 of the header's crc32 field set)
  * the checksum is recomputed into a copy first, so the fuzzer reaches the
@@ -14,7 +14,7 @@
  *     code and 2-byte aligned, every attribute within the device's limits,
  *     at most HPK_BUFFERS_MAX buffer arguments in its own copy.
  */
-#include "loader.h"
+#include <mailbox/loader.h>
 #include <hartpool/api.h>
 #include <hartpool/error.h>
 #include <hartpool/frame.h>

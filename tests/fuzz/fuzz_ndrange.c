@@ -13,7 +13,7 @@
  *   - uniform launches divide evenly; offset + size fits the device;
  *   - the sub-group size is a supported power of two.
  */
-#include "exec.h"
+#include <executor/exec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
 # with TSan (see HOST_VARIANTS in the Makefile).
 host-common-srcs := hal/host/hal_host.c hal/host/context_host.c \
                     hal/host/context_x86_64.S $(hal-portable-srcs) \
-                    $(executor-srcs) $(kernels-srcs) $(test-common-srcs)
+                    $(executor-srcs) $(mailbox-srcs) $(common-srcs) $(kernels-srcs) \
+                    $(test-common-srcs)
 host-tests := test_fdt test_barrier test_lock test_ndref test_ndrange test_exec \
               test_frame test_dispatch test_loader
 host-test-test_fdt-srcs := tests/host/test_fdt.c
@@ -12,23 +13,24 @@ host-test-test_ndref-srcs := tests/host/test_ndref.c
 host-test-test_ndrange-srcs := tests/host/test_ndrange.c
 host-test-test_exec-srcs := tests/host/test_exec.c
 host-test-test_dispatch-srcs := tests/host/test_dispatch.c
-# (executor/frame.c and serial_agent.c come with executor-srcs)
+# (common/frame.c and mailbox/serial_agent.c come with host-common-srcs)
 host-test-test_frame-srcs := tests/host/test_frame.c host/lib/serial.c
-# (executor/loader.c, frame.c and error.c come with executor-srcs)
+# (mailbox/loader.c and common/ come with host-common-srcs)
 host-test-test_loader-srcs := tests/host/test_loader.c
 
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
 fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch fuzz_ndrange fuzz_loader
 fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c
-fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c executor/frame.c \
-                        executor/serial_agent.c
+fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c common/frame.c \
+                        mailbox/serial_agent.c
 # The mailbox dispatcher with the whole portable executor, one hart.
 fuzz-fuzz_dispatch-srcs := tests/fuzz/fuzz_dispatch.c hal/host/hal_host.c \
                            hal/host/context_host.c hal/host/context_x86_64.S \
-                           $(hal-portable-srcs) $(executor-srcs) $(kernels-srcs)
+                           $(hal-portable-srcs) $(executor-srcs) $(mailbox-srcs) \
+                           $(common-srcs) $(kernels-srcs)
 # NDRange validation alone.
 fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c
 # The kernel-object loader (seeds: valid objects test_loader writes).
-fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c executor/loader.c \
-                         executor/frame.c
+fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c mailbox/loader.c \
+                         common/frame.c

@@ -8,10 +8,10 @@
  * between queues, bad packets, a full ring, and stopping.
  */
 #include "check.h"
-#include "diag.h"
-#include "dispatch.h"
-#include "exec.h"
-#include "registry.h"
+#include <hartpool/kernels/diag.h>
+#include <mailbox/dispatch.h>
+#include <executor/exec.h>
+#include <kernels/registry.h>
 #include <hal/hart.h>
 #include <hal_host.h>
 #include <hartpool/mbox.h>

@@ -2,8 +2,8 @@
 /* The executor on the host, threads as harts: the shared suite
  * (tests/common/exec_suite.c) with 1, 4 and 8 harts, and the pool stress
  * with 64 harts. */
-#include "exec.h"
-#include "exec_suite.h"
+#include <executor/exec.h>
+#include <tests/common/exec_suite.h>
 #include <hal/hart.h>
 #include <hal_host.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  * mismatch and a device that hangs up.
  */
 #include "check.h"
-#include "serial_agent.h"
+#include <mailbox/serial_agent.h>
 #include "transport.h"
 #include <hartpool/error.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel-object loader (executor/loader.c) on hand-built objects. On
+ * The kernel-object loader (mailbox/loader.c) on hand-built objects. On
  * the host hp_kernel has RV64's layout, so an object for an RV64 device
  * can be written field by field: header | image | relocations, the image
  * holding a few bytes of "code", the API table slot, two buffer arguments,
@@ -17,7 +17,7 @@
  * tests/fuzz/corpus/loader/.
  */
 #include "check.h"
-#include "loader.h"
+#include <mailbox/loader.h>
 #include <hartpool/api.h>
 #include <hartpool/error.h>
 #include <hartpool/frame.h>

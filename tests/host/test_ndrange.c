@@ -6,7 +6,7 @@
  * uniform-only mode, and the properties the chosen local size must have.
  */
 #include "check.h"
-#include <exec.h>
+#include <executor/exec.h>
 #include <string.h>
 
 static void nop(const hp_item *it, const void *a)

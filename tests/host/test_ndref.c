@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The NDRange reference checker (tests/common/ndref.c), tested three ways:
+/* The NDRange reference checker (ref/ndref.c), tested three ways:
  * - records it generates for a set of launches pass it, and obey the spec's
  *   identities, checked here without its formulas (g = w * E + l + F, group
  *   tallies, remainder regions, sub-group partition);
@@ -7,7 +7,7 @@
  * - every single-field corruption (each column, counts 0 and 2, a chosen
  *   local size breaking each enqueue constraint) fails it with a message. */
 #include "check.h"
-#include "ndref.h"
+#include <ref/ndref.h>
 #include <hartpool/ids.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -3,5 +3,4 @@
 target-tests := rollcall amo_counter barrier lock ipi_wake illegal exec string count
 
 # Code shared by tests on the host and on the target.
-test-common-srcs := tests/common/ndref.c tests/common/sgref.c \
-                    tests/common/exec_suite.c
+test-common-srcs := $(ref-srcs) tests/common/exec_suite.c

@@ -16,7 +16,7 @@
  *
  * U-mode code asks the firmware for the little it cannot do itself with
  * ecall (a7 = HAL_SYS_*): the executor's trap glue serves it
- * (executor/trap_fw.c) with the M-side helpers below.
+ * (firmware/trap_fw.c) with the M-side helpers below.
  *
  * Host build: no U-mode; hal_user_call() calls the function and setup
  * returns false.

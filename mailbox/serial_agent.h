@@ -4,9 +4,9 @@
  * the agent decodes the host's requests, checks them and does the reads
  * and writes of device memory the host asks for.
  *
- * The core (executor/serial_agent.c) is portable: memory, bounds and the
+ * The core (mailbox/serial_agent.c) is portable: memory, bounds and the
  * UART are callbacks, so host tests and the fuzzer run it over an array.
- * The firmware's glue (executor/serial_uart.c) ties it to the UART, the
+ * The firmware's glue (firmware/serial_uart.c) ties it to the UART, the
  * PLIC and the dispatcher.
  */
 #ifndef EXECUTOR_SERIAL_AGENT_H
@@ -46,7 +46,7 @@ void serial_agent_setup(serial_agent *a, const serial_agent_ops *ops);
  * true if the byte completed a request (answered or refused). */
 bool serial_agent_feed(serial_agent *a, uint8_t byte);
 
-/* ---- firmware only (executor/serial_uart.c) ---- */
+/* ---- firmware only (firmware/serial_uart.c) ---- */
 
 /**
  * Serve the host on the console UART: enable its receive interrupt through

@@ -3,7 +3,7 @@
  * The kernel API table loaded kernel objects call the firmware through
  * (hartpool/api.h): one entry per function, in the order of the list.
  */
-#include "exec.h"
+#include <executor/exec.h>
 #include <hartpool/api.h>
 
 const struct hp_api exec_api = {.version = HP_API_VERSION,

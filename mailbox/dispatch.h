@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file The mailbox dispatcher (executor/dispatch.c): reads packets from
+ * @file The mailbox dispatcher (mailbox/dispatch.c): reads packets from
  * the host queues of include/hartpool/mbox.h, validates them, turns them
  * into executor commands and writes completion records back. Portable: the
  * firmware runs it on hart 0 over the shared memory of board.h; the host

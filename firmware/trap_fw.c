@@ -2,7 +2,7 @@
 /* Firmware glue between boot's trap handler and the executor's fault
  * containment (fault.c): a trap in kernel code resumes in the pool, and
  * the ecalls of kernel code in U-mode (hal/isolation.h) are served. */
-#include "exec.h"
+#include <executor/exec.h>
 #include <boot/app.h>
 #include <hal/ipi.h>
 #include <hal/isolation.h>

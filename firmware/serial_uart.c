@@ -3,8 +3,8 @@
  * whose receive interrupt (through the PLIC) ends hart 0's wfi; replies go
  * out under the console lock, between hal_printf lines. See serial_agent.h.
  * Firmware only (the host tests run the core over an array). */
-#include "dispatch.h"
-#include "serial_agent.h"
+#include <mailbox/dispatch.h>
+#include <mailbox/serial_agent.h>
 #include <board.h>
 #include <hal/console.h>
 #include <hal/irq.h>

@@ -3,7 +3,7 @@
 #ifndef TESTS_COMMON_SGREF_H
 #define TESTS_COMMON_SGREF_H
 
-#include "diag.h"
+#include <hartpool/kernels/diag.h>
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -11,10 +11,10 @@
  * 1000; while packets keep coming it checks every 10 us),
  * hartpool.isolation=0 (kernels without PMP checks, docs/faults.md).
  */
-#include "dispatch.h"
-#include "exec.h"
-#include "registry.h"
-#include "serial_agent.h"
+#include <mailbox/dispatch.h>
+#include <executor/exec.h>
+#include <kernels/registry.h>
+#include <mailbox/serial_agent.h>
 #include <board.h>
 #include <boot/app.h>
 #include <hal/console.h>

@@ -13,8 +13,8 @@
  * arguments are copied out of shared memory before they are checked.
  */
 #include "dispatch.h"
-#include "diag.h"
-#include "exec.h"
+#include <hartpool/kernels/diag.h>
+#include <executor/exec.h>
 #include "loader.h"
 #include <hal/atomic.h>
 #include <hal/hart.h>
