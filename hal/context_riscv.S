@@ -10,23 +10,18 @@
  * cannot depend on their values across a switch (it never set them), so
  * integer-only work-items switch with the integer registers alone. A U-mode
  * context (hal_context.user) cannot read mstatus: it always saves them. */
-#if __riscv_xlen == 64
-#define LREG ld
-#define SREG sd
-#define R 8
-#else
-#define LREG lw
-#define SREG sw
-#define R 4
-#endif
+#include <hal/asm.h>
+#include <hal/csr.h>
+
+#define R REGBYTES
 #define FRAME (((13 * R) + 15) & ~15)
 /* Offsets in hal_context: sp, stack_lo, stack_size, entry, arg, san_fiber,
  * san_fake, fp_saved, fregs[12] (unsigned long long, 8-byte aligned). */
 #define FP_SAVED (7 * R)
 #define FREGS (((8 * R) + 7) & ~7)
 #define USER (FREGS + 96)
-#define MSTATUS_FS 0x6000
-#define MSTATUS_FS_DIRTY_BIT 0x2000 /* Dirty (11) -> Clean (10) */
+/* Clearing this bit turns FS Dirty (11) into Clean (10). */
+#define FS_DIRTY_TO_CLEAN (MSTATUS_FS_DIRTY ^ MSTATUS_FS_CLEAN)
 
 	.text
 	.globl hal_context_switch_raw
@@ -68,7 +63,7 @@ hal_context_switch_raw:
 	li	t0, 1
 	SREG	t0, FP_SAVED(a0)
 	bnez	t2, 1f
-	li	t1, MSTATUS_FS_DIRTY_BIT
+	li	t1, FS_DIRTY_TO_CLEAN
 	csrc	mstatus, t1
 1:
 #endif
@@ -91,7 +86,7 @@ hal_context_switch_raw:
 	fld	fs11, FREGS + 88(a1)
 	LREG	t0, USER(a1)
 	bnez	t0, 2f
-	li	t1, MSTATUS_FS_DIRTY_BIT
+	li	t1, FS_DIRTY_TO_CLEAN
 	csrc	mstatus, t1
 2:
 #endif

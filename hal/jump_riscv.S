@@ -1,15 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* hal_setjmp / hal_longjmp (hal/include/hal/jump.h). hal_longjmp needs no
  * stack: a trap handler may enter it with any sp. */
-#if __riscv_xlen == 64
-#define LREG ld
-#define SREG sd
-#define R 8
-#else
-#define LREG lw
-#define SREG sw
-#define R 4
-#endif
+#include <hal/asm.h>
+
+#define R REGBYTES
 #define FOFF ((15 * R + 7) & ~7)
 
 	.text

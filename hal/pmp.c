@@ -11,12 +11,6 @@
 extern char __text_start[], __rodata_end[], __kcode_end[], __hart_tls_start[],
 	__hart_tls_end[], __kdata_start[], __heap_start[], __heap_end[];
 
-#define PMP_R 0x01u
-#define PMP_W 0x02u
-#define PMP_X 0x04u
-#define PMP_TOR 0x08u
-#define PMP_NAPOT 0x18u
-
 #define write_pmpaddr(n, v) csr_write(pmpaddr##n, (v))
 
 static unsigned long napot(uintptr_t base, uintptr_t size)
@@ -44,7 +38,7 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
 	unsigned long a[4] = {0, 0, 0, 0};
 	for (unsigned i = 0; i < n; i++) {
 		a[i] = napot(deny[i].base, deny[i].size);
-		set_cfg(cfg, i, PMP_NAPOT);
+		set_cfg(cfg, i, PMP_A_NAPOT);
 	}
 	write_pmpaddr(0, a[0]);
 	write_pmpaddr(1, a[1]);
@@ -55,20 +49,20 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
 	 * this one's)). */
 	write_pmpaddr(4, (uintptr_t)__text_start >> 2);
 	write_pmpaddr(5, (uintptr_t)__kcode_end >> 2);
-	set_cfg(cfg, 5, PMP_TOR | PMP_R | PMP_X);
+	set_cfg(cfg, 5, PMP_A_TOR | PMP_R | PMP_X);
 	/* 6-7: TLS blocks, read only. */
 	write_pmpaddr(6, (uintptr_t)__hart_tls_start >> 2);
 	write_pmpaddr(7, (uintptr_t)__hart_tls_end >> 2);
-	set_cfg(cfg, 7, PMP_TOR | PMP_R);
+	set_cfg(cfg, 7, PMP_A_TOR | PMP_R);
 	/* 8-9: kernel-visible data and heap. */
 	write_pmpaddr(8, (uintptr_t)__kdata_start >> 2);
 	write_pmpaddr(9, (uintptr_t)__heap_end >> 2);
-	set_cfg(cfg, 9, PMP_TOR | PMP_R | PMP_W);
+	set_cfg(cfg, 9, PMP_A_TOR | PMP_R | PMP_W);
 	/* 10-11: the device buffers. */
 	write_pmpaddr(10, nrw ? rw[0].base >> 2 : 0);
 	write_pmpaddr(11, nrw ? (rw[0].base + rw[0].size) >> 2 : 0);
 	if (nrw)
-		set_cfg(cfg, 11, PMP_TOR | PMP_R | PMP_W);
+		set_cfg(cfg, 11, PMP_A_TOR | PMP_R | PMP_W);
 		/* Nothing else: U-mode accesses no entry matches fail. */
 #if __riscv_xlen == 64
 	csr_write(pmpcfg0, cfg[0]);

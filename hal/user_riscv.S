@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Into U-mode and the ecalls back (hal/include/hal/isolation.h). */
-#define MSTATUS_MPP 0x1800
-#define MSTATUS_MPIE 0x80
-#define HAL_SYS_EXIT 1
-#define HAL_SYS_SLEEP 2
-#define HAL_SYS_WAKE 3
+#include <hal/csr.h>
+#include <hal/isolation.h>
 
 	.text
 	/* void hal_user_enter(void (*fn)(void *), void *arg, void *stack_top):

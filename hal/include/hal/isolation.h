@@ -20,9 +20,18 @@
  *
  * Host build: no U-mode; hal_user_call() calls the function and setup
  * returns false.
+ *
+ * The ecall numbers are usable from assembly (hal/user_riscv.S).
  */
 #ifndef HAL_ISOLATION_H
 #define HAL_ISOLATION_H
+
+/* ecall numbers (a7). */
+#define HAL_SYS_EXIT 1	/**< fn returned: back to hal_user_call's caller */
+#define HAL_SYS_SLEEP 2 /**< hal_sleep() for U-mode: IPI or timer */
+#define HAL_SYS_WAKE 3	/**< a0: hal_hartmask *, hal_ipi_send_mask_clear */
+
+#ifndef __ASSEMBLER__
 
 #include <hal/hartmask.h>
 #include <stdbool.h>
@@ -46,13 +55,6 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
  * traps in U-mode whatever mstatus.MIE says: the caller sets mie. */
 void hal_user_call(void (*fn)(void *), void *arg, void *stack_top);
 
-/** ecall numbers (a7). */
-enum {
-	HAL_SYS_EXIT = 1,  /**< fn returned: back to hal_user_call's caller */
-	HAL_SYS_SLEEP = 2, /**< hal_sleep() for U-mode: IPI or timer */
-	HAL_SYS_WAKE = 3,  /**< a0: hal_hartmask *, hal_ipi_send_mask_clear */
-};
-
 /** U-mode side: the ecalls. */
 void hal_user_sleep(void);
 void hal_user_wake(hal_hartmask *m);
@@ -69,4 +71,5 @@ bool hal_user_heap_has(uintptr_t p, size_t n);
 /** Is @p p inside firmware code or read-only data? */
 bool hal_rodata_has(uintptr_t p);
 
+#endif /* __ASSEMBLER__ */
 #endif
