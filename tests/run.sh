@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test tier and ends with the line "N passed, N failed":
-#   1. format check (clang-format),
+#   1. format check (clang-format) and the layering check
+#      (scripts/check-layers: no include cycle, no include the wrong way
+#      between folders) with its own test (tests/layers/test.sh),
 #   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, and
 #      libFuzzer targets for a bounded time,
 #   3. on-target tests in QEMU on every board (tests/target/tests.list),
@@ -61,6 +63,10 @@ timed "build fuzz targets" "$out/build-fuzz.log" make -s -j"$jobs" fuzz-targets-
 
 echo "== format"
 timed "clang-format check" "$out/format.log" make -s format-check
+
+echo "== layers"
+timed "layering check (scripts/check-layers)" "$out/layers.log" scripts/check-layers
+timed "layering check finds planted faults (tests/layers)" "$out/layers-test.log" tests/layers/test.sh
 
 echo "== host unit tests"
 dtb=build/host/dtb

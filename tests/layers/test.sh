@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The layering check's own test (tests/run.sh, tier "layers").
+#
+# tests/layers/tree/ is a tiny planted tree with hartpool's folders (never
+# compiled: only its #include lines matter). The check must pass on it as it
+# is (includes in comments do not count), and fail, naming the file, the
+# include and the rule or the circle, on copies with one thing planted:
+# a cycle between two modules, a longer cycle through headers, the portable
+# core including firmware-only code and board code, the HAL including the
+# core, host code including firmware-only code, an e2e program including
+# firmware code, a folder with no rule. Then the same on a copy of the real
+# tree: a planted wrong-way include and a planted cycle are found there too
+# (whatever else the real tree has).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+check=$root/scripts/check-layers
+tmp=$(mktemp -d /tmp/hp-layers-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# fresh: a clean copy of the planted tree in $t.
+fresh() {
+	n=$((n + 1))
+	t=$tmp/tree-$n
+	cp -r "$root/tests/layers/tree" "$t"
+}
+
+# expect STATUS PATTERN...: run the check on $t; its status must be STATUS
+# and its output must have a line matching each (fixed-string) PATTERN.
+expect() {
+	local want=$1 out rc p
+	shift
+	out=$("$check" "$t" 2>&1)
+	rc=$?
+	[ "$rc" = "$want" ] || fail "$what: exit status $rc, expected $want:"$'\n'"$out"
+	for p in "$@"; do
+		grep -qF -- "$p" <<<"$out" || fail "$what: no line with '$p':"$'\n'"$out"
+	done
+	echo "ok: $what"
+	if [ "$want" != 0 ]; then
+		mapfile -t lines <<<"$out"
+		printf '    | %s\n' "${lines[@]}"
+	fi
+}
+
+what="the clean planted tree passes"
+fresh
+expect 0 "check-layers: OK"
+
+what="a cycle between two modules (executor/pool.c includes cmd.h, cmd.c includes pool.h)"
+fresh
+echo '#include "cmd.h"' >>"$t/executor/pool.c"
+expect 1 "include cycle: executor/cmd -> executor/pool -> executor/cmd" \
+	'executor/pool -> executor/cmd: executor/pool.c:5: #include "cmd.h"' \
+	'executor/cmd -> executor/pool: executor/cmd.c:3: #include "pool.h"'
+
+what="a cycle of three modules through headers"
+fresh
+echo '#include "wg.h"' >>"$t/executor/pool.h"
+echo '#include "kctx.h"' >"$t/executor/wg.h"
+echo '#include "pool.h"' >"$t/executor/kctx.h"
+expect 1 "include cycle: executor/kctx -> executor/pool -> executor/wg -> executor/kctx" \
+	'executor/pool -> executor/wg: executor/pool.h:3: #include "wg.h"'
+
+what="the portable core includes firmware-only code"
+fresh
+echo '#include <firmware/trap.h>' >>"$t/executor/pool.c"
+expect 1 "wrong way: executor/pool.c:5: #include <firmware/trap.h> (firmware/trap.h): executor may not include firmware" \
+	"check-layers: FAIL: 1 wrong-way includes, 0 include cycles"
+
+what="the portable core includes the board"
+fresh
+echo '#include <board.h>' >>"$t/executor/cmd.c"
+expect 1 "wrong way: executor/cmd.c:5: #include <board.h> (board/demo/board.h): executor may not include board"
+
+what="the HAL includes the core"
+fresh
+echo '#include <executor/exec.h>' >>"$t/hal/ipi.c"
+expect 1 "wrong way: hal/ipi.c:3: #include <executor/exec.h> (executor/exec.h): hal may not include executor"
+
+what="the HAL interface includes the board"
+fresh
+echo '#include <board.h>' >>"$t/hal/include/hal/ipi.h"
+expect 1 "wrong way: hal/include/hal/ipi.h:4: #include <board.h> (board/demo/board.h): hal/include may not include board"
+
+what="host code includes firmware-only code and the core"
+fresh
+printf '#include <kernels/fault.c>\n#include "../../executor/exec.h"\n' >>"$t/host/lib/device.c"
+expect 1 "wrong way: host/lib/device.c:4: #include <kernels/fault.c> (kernels/fault.c): host may not include kernels/fault.c" \
+	'wrong way: host/lib/device.c:5: #include "../../executor/exec.h" (executor/exec.h): host may not include executor'
+
+what="an e2e program includes firmware code"
+fresh
+echo '#include <firmware/trap.h>' >>"$t/tests/e2e/test_x.c"
+expect 1 "wrong way: tests/e2e/test_x.c:3: #include <firmware/trap.h> (firmware/trap.h): tests/e2e may not include firmware"
+
+what="a folder without a rule"
+fresh
+mkdir "$t/core"
+echo '#include <hartpool/api.h>' >"$t/core/x.c"
+expect 1 "check-layers: core/: no layer rule for this folder"
+
+# The real tree, copied (its C sources and the Makefile's include roots).
+what="a wrong-way include and a cycle planted in a copy of the real tree"
+t=$tmp/real
+mkdir "$t"
+(cd "$root" && git ls-files --cached --others --exclude-standard '*.c' '*.h' '*.S' Makefile '*objects.mk' |
+	while read -r f; do [ -f "$f" ] && echo "$f"; done | xargs cp --parents -t "$t") || fail "copying the tree"
+first() { (cd "$t" && find "$1" -maxdepth 1 -name "$2" | sort | head -1); }
+core=$(first executor '*.c') fw=$(first firmware '*.c') hdr=$(first executor '*.h')
+if [ -z "$core" ] || [ -z "$fw" ] || [ -z "$hdr" ]; then
+	fail "no executor/*.c, executor/*.h or firmware/*.c in the tree"
+fi
+echo "#include <$fw>" >>"$t/$core"
+line=$(wc -l <"$t/$core")
+printf '#include "%s"\n' "$(basename "$hdr")" >"$t/executor/planted.h"
+echo '#include "planted.h"' >>"$t/$hdr"
+hmod=${hdr%.h}
+expect 1 "wrong way: $core:$line: #include <$fw> ($fw): executor may not include firmware" \
+	"include cycle: " "$hmod -> executor/planted" "executor/planted -> $hmod: executor/planted.h:1: #include \"$(basename "$hdr")\""
+
+echo "layers self-test: $n planted trees and the real one: every check behaved"

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT
+#include <board.h>
+#include <hal/ipi.h>

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#include <hal/ipi.h>
+#include <hartpool/api.h>

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: MIT */
+void fw_trap(void);

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#include <hartpool/api.h>
+void hal_ipi_send(unsigned hart);

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT
+#include "dispatch.h"
+#include <executor/exec.h>
