@@ -36,7 +36,7 @@ BOARD_DEFS := -DBOARD_MAX_HARTS=$(BOARD_MAX_HARTS) \
 INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD) -I.
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Kernel code runs on stacks with a no-access guard below (EXEC_GUARD_BYTES,
-# 4 KiB, executor/internal.h): a frame larger than the guard could step
+# 4 KiB, executor/kview.h): a frame larger than the guard could step
 # over it and write whatever lies below, so firmware frames stay under half
 # of it, and none has a variable size.
 FRAME_MAX := 2048

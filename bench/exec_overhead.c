@@ -18,8 +18,8 @@
  *              group is spread over a team of 2 harts, both harts' work
  */
 #include "counters.h"
-#include <executor/exec.h>
 #include <boot/app.h>
+#include <executor/exec.h>
 #include <hal/console.h>
 #include <hal/fdt.h>
 #include <hal/hart.h>

@@ -19,16 +19,16 @@
  * image also prints the result's checksum, so a run that computed nothing
  * is visible.
  */
-#include <executor/exec.h>
-#include <hartpool/kernels/lib.h>
-#include <kernels/registry.h>
 #include <boot/app.h>
+#include <executor/exec.h>
 #include <hal/console.h>
 #include <hal/fdt.h>
 #include <hal/hart.h>
 #include <hal/heap.h>
 #include <hal/timer.h>
+#include <hartpool/kernels/lib.h>
 #include <hartpool/marker.h>
+#include <kernels/registry.h>
 
 static unsigned long arg(const char *key, unsigned long dflt)
 {

@@ -7,7 +7,8 @@
  * HP_ABORTED. The pending list and launches are serialised by one lock;
  * none of this is on the per-work-group path.
  */
-#include "internal.h"
+#include "kview.h"
+#include "pool.h"
 #include <hal/ipi.h>
 #include <hal/lock.h>
 #include <hal/timer.h>
@@ -20,7 +21,9 @@ static exec_cmd *pending_head, *pending_tail;
 /* Wake-ups owed for instances launched under the lock, done after it. */
 static exec_wake launched[EXEC_MAX_INSTANCES];
 static unsigned launched_num;
-hal_hartmask exec_cmd_waiters;
+/* Harts sleeping in exec_wait(): every completion wakes them all (they
+ * re-check their own command), so a completed command is never touched. */
+static hal_hartmask exec_cmd_waiters;
 
 int exec_status(const exec_cmd *c)
 {
@@ -148,9 +151,9 @@ static void process_pending(void)
 					complete(c, EXEC_COMPLETE, NULL);
 					gone = completed = true;
 				} else if (!slots_full && !held &&
-					   (c->inst = exec_pool_try_launch(
-						    c,
-						    &launched[launched_num]))) {
+					   exec_pool_try_launch(
+						   c,
+						   &launched[launched_num])) {
 					launched_num++;
 					c->t_start = hal_timer_now();
 					hal_store_release(&c->status,
@@ -225,7 +228,6 @@ static void cmd_reset(exec_queue *q, exec_cmd *c)
 	c->t_submit = c->t_start = c->t_end = 0;
 	c->error_detail = NULL;
 	memset(&c->fault, 0, sizeof(c->fault));
-	c->inst = NULL;
 	c->queue = q;
 	c->prev_in_queue = NULL;
 	c->fence = NULL;
@@ -299,31 +301,59 @@ int exec_enqueue(exec_queue *q, exec_cmd *c)
 	return 0;
 }
 
-void exec_cmd_instance_done(exec_instance *inst)
+/* ---- what the pool reports (exec_pool_events) ---- */
+
+static void on_done(exec_cmd *c, int status, const char *detail,
+		    const exec_fault_info *fault)
 {
-	exec_cmd *c = inst->cmd;
-	int status = inst->fault ? inst->fault : EXEC_COMPLETE;
-	const char *detail = inst->fault_detail;
-	if (detail && detail == inst->fault_text)
-		c->fault = inst->finfo; /* caught by a trap */
 	hal_lock_acquire(&cmd_lock);
-	/* Free the slot first: a pending command may take it at once (it is
-	 * reused only when no hart looks at it any more). A team instance's
-	 * slot is freed when its last team is out (pool.c). */
-	if (inst->l->team_size <= 1) {
-		hal_store_release(&inst->state, (unsigned)INST_FREE);
-		exec_pool_slot_freed(inst);
-	}
+	if (fault)
+		c->fault = *fault;
 	complete(c, status, detail);
 	process_pending();
 	unlock_and_wake();
 }
 
-void exec_cmd_slot_free(exec_instance *inst)
+static void on_slot_free(void)
 {
 	hal_lock_acquire(&cmd_lock);
-	hal_store_release(&inst->state, (unsigned)INST_FREE);
-	exec_pool_slot_freed(inst);
 	process_pending();
 	unlock_and_wake();
+}
+
+static const exec_pool_events pool_events = {on_done, on_slot_free};
+
+void exec_init(unsigned harts)
+{
+	exec_device_init(harts);
+	exec_pool_init(harts, &pool_events);
+}
+
+bool exec_start(void (*barrier_all)(void), bool dedicated_driver)
+{
+	if (hal_hart_idx() == 0) {
+		exec_init(hal_hart_num());
+		exec_dev.first_worker = dedicated_driver && hal_hart_num() > 1;
+	}
+	barrier_all();
+	if (hal_hart_idx() == 0)
+		return true;
+	exec_serve();
+	return false;
+}
+
+int exec_wait(exec_cmd *c)
+{
+	for (;;) {
+		int st = hal_load_acquire(&c->status);
+		if (st <= 0) {
+			/* Settle what the pool still needs this hart for
+			 * before going back to other things. */
+			exec_pool_settle();
+			return st;
+		}
+		if (!exec_pool_work())
+			exec_pool_idle(&exec_cmd_waiters, &c->status,
+				       UINT64_MAX);
+	}
 }

@@ -57,6 +57,10 @@ typedef struct exec_device {
 
 extern exec_device exec_dev;
 
+/** The device's defaults for @p harts harts (device.c; exec_init calls
+ * it, before anything else). */
+void exec_device_init(unsigned harts);
+
 /* ---- NDRange ---- */
 
 /** What the host asks for (OpenCL clEnqueueNDRangeKernel + build flags). */
@@ -136,7 +140,6 @@ enum exec_status {
 #define EXEC_MAX_WAIT 16
 
 struct exec_queue;
-struct exec_instance;
 
 /** Where a kernel was stopped (HP_KERNEL_FAULT, HP_TIMEOUT). */
 typedef struct exec_fault_info {
@@ -195,7 +198,6 @@ typedef struct exec_cmd {
 	unsigned earlier;		/* barrier: earlier ones not done */
 	bool counted;			/* in its queue's `incomplete` */
 	struct exec_cmd *next_pending;
-	struct exec_instance *inst;
 	uint32_t deps_done; /* wait_list entries seen complete */
 	bool deps_failed;   /* one of them failed */
 } exec_cmd;

@@ -1,6 +1,7 @@
-# The executor core: NDRange, commands, the work-pool, kernel context and
-# work-group execution. Portable: the firmware links it and the host builds
-# it with threads as harts (tests/host, tests/fuzz).
-executor-srcs := executor/ndrange.c executor/pool.c executor/wg.c \
-                 executor/subgroup.c executor/cmd.c executor/fault.c \
-                 executor/printf.c
+# The executor core: commands, the work-pool, kernel context and work-group
+# execution, NDRange and the device's limits. Portable: the firmware links
+# it and the host builds it with threads as harts (tests/host, tests/fuzz).
+# Read downward (docs/design.md): cmd -> pool -> {kctx, wg} -> kview.h.
+executor-srcs := executor/cmd.c executor/pool.c executor/kctx.c \
+                 executor/wg.c executor/team_barrier.c executor/subgroup.c \
+                 executor/printf.c executor/ndrange.c executor/device.c

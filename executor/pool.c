@@ -10,12 +10,24 @@
  *
  * Slots are reused only when no hart is looking at them (`refs`), so a
  * hart that read a slot's counters never claims from a newer instance.
+ * This file owns the slots' whole lifecycle: exec_pool_try_launch()
+ * publishes one (under the command layer's lock), and the hart that
+ * completes an instance (or takes its last team out) frees it, while it
+ * still holds its ref, then reports through exec_pool_events (pool.h).
+ *
+ * One file of ~650 lines on purpose: the slot invariants (state, refs,
+ * teams_left, the active mask) are argued across publish, claim, team
+ * entry and free, and a reader checks them in one place.
+ *
+ * Layering: the pool calls down into work-group execution (wg.h: the
+ * exec_ucall a chunk runs) and kernel context (kctx.h: enter/run/leave,
+ * fault records); it calls up only through exec_pool_events.
  *
  * Instances with team_size T > 1: harts form teams of T consecutive
  * indices; the team's rank-0 hart claims one group at a time and the team
- * runs it together (wg.c). The first member of a team to look at a team
- * instance decides, with one CAS, whether the team takes part (there are
- * groups left) or not; once a team is in, every member joins, oldest
+ * runs it together (wg.c, team_barrier.c). The first member of a team to look
+ * at a team instance decides, with one CAS, whether the team takes part (there
+ * are groups left) or not; once a team is in, every member joins, oldest
  * instance first, so teammates never wait for each other in different
  * instances. The hart that completes the command marks every undecided
  * team out. The slot stays active until every team is out (skipped or
@@ -29,7 +41,11 @@
  * undecided; that team's leader then decided "in" and waited for the hart,
  * which waited at the newer instance's join for the leader: both forever.
  */
-#include "internal.h"
+#include "pool.h"
+#include "kctx.h"
+#include "team_barrier.h"
+#include "wg.h"
+#include <hal/barrier.h>
 #include <hal/heap.h>
 #include <hal/ipi.h>
 #include <hal/jump.h>
@@ -38,13 +54,48 @@
 #include <hartpool/marker.h>
 #include <string.h>
 
-#ifndef BOARD_SUB_GROUP_SIZE
-#define BOARD_SUB_GROUP_SIZE 8
-#endif
+/* One team of an instance with team_size > 1. */
+typedef struct exec_team {
+	hal_barrier join;   /* all T harts, between work-groups */
+	size_t group;	    /* the group the leader claimed */
+	bool has_pending;   /* the leader's previous group is not counted */
+	unsigned finished;  /* instance exhausted for this team */
+	unsigned decided;   /* TEAM_UNDECIDED, TEAM_IN or TEAM_OUT (CAS) */
+	exec_team_wgb *wgb; /* kernel-visible heap: kernel code waits there */
+} exec_team;
 
-exec_device exec_dev;
-exec_instance exec_slots[EXEC_MAX_INSTANCES];
-exec_hart *exec_harts;
+enum { INST_FREE = 0, INST_ACTIVE = 1 };
+enum { TEAM_UNDECIDED = 0, TEAM_IN = 1, TEAM_OUT = 2 };
+
+typedef struct exec_instance {
+	/* Hot counters first, each on its own cache line. */
+	size_t next __attribute__((aligned(64))); /* next group to claim */
+	size_t done __attribute__((aligned(64))); /* groups finished */
+	unsigned state __attribute__((aligned(64)));
+	unsigned refs; /* harts looking at this slot */
+	unsigned seq;  /* launch order (teams join the oldest first) */
+	exec_krec kr;  /* faults, time limit, kernel view (kctx.h) */
+	exec_cmd *cmd;
+	const hp_kernel *k;
+	const hp_launch *l;	   /* = &launch */
+	hp_launch launch;	   /* a copy: the command may go away first */
+	unsigned workers;	   /* harts (T = 1) or teams pulling groups */
+	hal_hartmask static_taken; /* static schedule: blocks claimed */
+	unsigned teams_left; /* teams not yet out of it (skipped or done) */
+	size_t teams_in;     /* teams that decided to take part */
+	exec_team *teams;    /* dev.harts entries, used when team_size > 1 */
+} exec_instance;
+
+/* Per-hart pool state (firmware-private). */
+typedef struct pool_hart {
+	unsigned rotor;	  /* next instance slot to look at */
+	exec_team *kteam; /* in a team instance's group: the hart's team */
+	exec_hart_stats stats;
+} pool_hart;
+
+static exec_instance exec_slots[EXEC_MAX_INSTANCES];
+static pool_hart *pool_harts;
+static const exec_pool_events *pool_ev;
 static hal_hartmask exec_idle;
 static unsigned exec_stop;
 static unsigned exec_seq;
@@ -56,43 +107,33 @@ static unsigned exec_team_active;
  * before a slot is published, cleared after it is freed. */
 static unsigned exec_active_mask;
 
-void exec_pool_slot_freed(exec_instance *inst)
+static pool_hart *self(void)
 {
+	return &pool_harts[hal_hart_idx()];
+}
+
+/* The slot is no longer active: its state becomes FREE, and the hint
+ * mask drops it. The caller holds a ref, so nobody launches into the slot
+ * before the caller is done with it. */
+static void slot_free(exec_instance *inst)
+{
+	hal_store_release(&inst->state, (unsigned)INST_FREE);
 	hal_fetch_and(&exec_active_mask,
 		      ~(1u << (unsigned)(inst - exec_slots)));
 }
 
-void exec_init(unsigned harts)
+void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 {
-	exec_dev = (exec_device){
-		.harts = harts,
-		.address_bits = 8 * sizeof(size_t),
-		.max_work_group_size = 256,
-		.max_work_item_sizes = {256, 256, 64},
-		.local_mem_size = 32 * 1024,
-		.default_sub_group_size = BOARD_SUB_GROUP_SIZE,
-		.sub_group_sizes = 0x7f, /* 1, 2, 4, ..., 64 */
-		.fiber_stack_default = 1024,
-		.fiber_arena_size = 256 * 1024,
-		.fiber_stack_scale = 1,
-		.isolation = true,
-	};
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-	exec_dev.fiber_stack_scale = 16; /* redzones and shadow frames */
-#endif
-	/* Firmware-private: recovery points, isolation state. What kernel
-	 * code reaches is in the kernel-visible heap (internal.h). */
-	exec_harts = hal_heap_alloc_private(harts * sizeof(exec_hart), 64);
-	/* Local memory now, not lazily: a team uses its leader's, and two
-	 * harts must never race to create it. */
-	for (unsigned i = 0; i < harts; i++) {
-		exec_harts[i].local_mem =
-			hal_heap_alloc(exec_dev.local_mem_size, 64);
-		/* Harts start their round-robin at different slots, so
-		 * concurrent instances get harts (and AMO traffic) at once. */
-		exec_harts[i].rotor = i % EXEC_MAX_INSTANCES;
-		exec_harts[i].u = hal_heap_alloc(sizeof(exec_ucall), 64);
-	}
+	pool_ev = ev;
+	/* Firmware-private state first; what kernel code reaches comes from
+	 * the kernel-visible heap (kview.h). */
+	exec_kctx_init(harts);
+	pool_harts = hal_heap_alloc_private(harts * sizeof(pool_hart), 64);
+	/* Harts start their round-robin at different slots, so concurrent
+	 * instances get harts (and AMO traffic) at once. */
+	for (unsigned i = 0; i < harts; i++)
+		pool_harts[i].rotor = i % EXEC_MAX_INSTANCES;
+	exec_wg_init(harts);
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
 		exec_instance *s = &exec_slots[i];
 		s->teams =
@@ -101,38 +142,15 @@ void exec_init(unsigned harts)
 			hal_heap_alloc(harts * sizeof(exec_team_wgb), 64);
 		for (unsigned t = 0; t < harts; t++)
 			s->teams[t].wgb = &wgbs[t];
-		s->kv = hal_heap_alloc(sizeof(exec_kview), 64);
+		s->kr.kv = hal_heap_alloc(sizeof(exec_kview), 64);
 	}
 	hal_store_relaxed(&exec_active_mask, 0u);
 	hal_store_release(&exec_stop, 0u);
 }
 
-bool exec_start(void (*barrier_all)(void), bool dedicated_driver)
-{
-	if (hal_hart_idx() == 0) {
-		exec_init(hal_hart_num());
-		exec_dev.first_worker = dedicated_driver && hal_hart_num() > 1;
-	}
-	barrier_all();
-	if (hal_hart_idx() == 0)
-		return true;
-	exec_serve();
-	return false;
-}
-
-exec_hart *exec_self(void)
-{
-	return &exec_harts[hal_hart_idx()];
-}
-
-void *exec_hart_local_mem(unsigned idx)
-{
-	return exec_harts[idx].local_mem;
-}
-
 const exec_hart_stats *exec_stats(unsigned idx)
 {
-	return &exec_harts[idx].stats;
+	return &pool_harts[idx].stats;
 }
 
 /* Wake up to `count` idle workers with index < `limit`. The full fence
@@ -174,7 +192,7 @@ bool exec_pool_team_held(unsigned team_size)
 	return false;
 }
 
-exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
+bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 {
 	exec_instance *inst = NULL;
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
@@ -186,7 +204,7 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 		}
 	}
 	if (!inst)
-		return NULL;
+		return false;
 	inst->launch = c->launch;
 	const hp_launch *l = &inst->launch;
 	unsigned t = l->team_size;
@@ -194,20 +212,19 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->done = 0;
 	if (l->schedule == EXEC_SCHED_STATIC)
 		memset(&inst->static_taken, 0, sizeof(inst->static_taken));
-	inst->fault = 0;
-	inst->fault_detail = NULL;
-	memset(&inst->finfo, 0, sizeof(inst->finfo));
-	inst->deadline = c->timeout_us
-				 ? hal_timer_now() + c->timeout_us *
-							     hal_timer_freq() /
-							     1000000u
-				 : 0;
+	inst->kr.fault = 0;
+	inst->kr.detail = NULL;
+	memset(&inst->kr.info, 0, sizeof(inst->kr.info));
+	inst->kr.deadline =
+		c->timeout_us
+			? hal_timer_now() +
+				  c->timeout_us * hal_timer_freq() / 1000000u
+			: 0;
 	inst->cmd = c;
 	inst->k = c->kernel;
-	inst->args = c->args;
 	inst->l = l;
 	/* What kernel code reads (validate() bounded args_size). */
-	exec_kview *kv = inst->kv;
+	exec_kview *kv = inst->kr.kv;
 	kv->launch = *l;
 	kv->k = *c->kernel;
 	kv->fault = 0;
@@ -246,7 +263,7 @@ exec_instance *exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 		*w = (exec_wake){l->total_groups, exec_dev.harts};
 	hal_fetch_or(&exec_active_mask, 1u << (unsigned)(inst - exec_slots));
 	hal_store_release(&inst->state, (unsigned)INST_ACTIVE);
-	return inst;
+	return true;
 }
 
 void exec_pool_wake(const exec_wake *w)
@@ -259,7 +276,8 @@ static void team_out(exec_instance *inst)
 {
 	if (hal_fetch_add(&inst->teams_left, -1u) == 1) {
 		hal_fetch_add(&exec_team_active, -1u);
-		exec_cmd_slot_free(inst);
+		slot_free(inst);
+		pool_ev->slot_free();
 	}
 }
 
@@ -290,6 +308,33 @@ static bool team_enter(exec_instance *inst, exec_team *tm, unsigned me)
 	return true;
 }
 
+/* The last group finished: the slot is freed now unless it is a team
+ * instance's (that one stays until every team is out of it, team_out),
+ * and the command layer hears of it. */
+static void instance_done(exec_instance *inst)
+{
+	const exec_krec *r = &inst->kr;
+	int status = r->fault ? r->fault : EXEC_COMPLETE;
+	const exec_fault_info *where = r->detail && r->detail == r->text
+					       ? &r->info /* caught by a trap */
+					       : NULL;
+	if (inst->l->team_size <= 1)
+		slot_free(inst);
+	pool_ev->done(inst->cmd, status, r->detail, where);
+}
+
+/* Take every group not yet claimed (after a fault); returns how many (the
+ * caller counts them done). */
+static size_t cancel_rest(exec_instance *inst)
+{
+	size_t total = inst->l->total_groups;
+	size_t next = hal_load_relaxed(&inst->next);
+	while (next < total)
+		if (hal_cas(&inst->next, &next, total))
+			return total - next;
+	return 0;
+}
+
 static void count_done(exec_instance *inst, size_t n)
 {
 	if (hal_fetch_add(&inst->done, n) + n != inst->l->total_groups)
@@ -303,42 +348,44 @@ static void count_done(exec_instance *inst, size_t n)
 				team_out(inst);
 		}
 	}
-	exec_cmd_instance_done(inst);
+	instance_done(inst);
 }
 
-/* Kernel code runs in kernel context (fault.c): a trap in it comes back
+/* Kernel code runs in kernel context (kctx.c): a trap in it comes back
  * here, at the second return of hal_setjmp, and the hart goes on. Nothing
- * here is live across that return but what exec_self() holds. */
+ * here is live across that return but what the per-hart records hold. */
 static __attribute__((noinline)) void
 guarded_range(exec_instance *inst, size_t start, size_t end, void *lm)
 {
-	exec_ucall *u = exec_kernel_enter(exec_self(), inst);
+	exec_ucall *u = exec_wg_begin(inst->kr.kv, inst->k);
 	u->start = start;
 	u->end = end;
 	u->team = 0;
 	u->wgb = NULL;
 	u->local_mem = lm;
-	if (hal_setjmp(&exec_self()->kjmp) == 0)
-		exec_kernel_run(exec_self());
-	exec_kernel_leave(exec_self());
+	exec_kctx_enter(&inst->kr, u);
+	if (hal_setjmp(exec_kctx_jmp()) == 0)
+		exec_kctx_run(exec_wg_main);
+	exec_kctx_leave();
 }
 
 static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 						   size_t g, unsigned rank,
 						   exec_team *tm, void *lm)
 {
-	exec_self()->kteam = tm;
-	exec_ucall *u = exec_kernel_enter(exec_self(), inst);
+	self()->kteam = tm;
+	exec_ucall *u = exec_wg_begin(inst->kr.kv, inst->k);
 	u->start = g;
 	u->rank = rank;
 	u->team = inst->l->team_size;
 	u->wgb = tm->wgb;
 	u->local_mem = lm;
-	if (hal_setjmp(&exec_self()->kjmp) == 0)
-		exec_kernel_run(exec_self());
+	exec_kctx_enter(&inst->kr, u);
+	if (hal_setjmp(exec_kctx_jmp()) == 0)
+		exec_kctx_run(exec_wg_main);
 	else
-		exec_team_leave(exec_self()->kteam->wgb, false); /* faulted */
-	exec_kernel_leave(exec_self());
+		exec_team_leave(self()->kteam->wgb, false); /* faulted */
+	exec_kctx_leave();
 }
 
 /* One chunk of a one-hart-per-group instance; false if none was left. */
@@ -378,14 +425,13 @@ static bool run_chunk(exec_instance *inst)
 			return false;
 		end = total - start < chunk ? total : start + chunk;
 	}
-	void *lm = inst->k->local_mem_bytes
-			   ? exec_hart_local_mem(hal_hart_idx())
-			   : NULL;
-	exec_hart *h = exec_self();
+	void *lm = inst->k->local_mem_bytes ? exec_wg_local_mem(hal_hart_idx())
+					    : NULL;
+	pool_hart *h = self();
 	/* Per-hart work for the benchmarks (one HINT instruction each; the
 	 * instruction-count plugin records them). */
 	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
-	if (!hal_load_relaxed(&inst->fault))
+	if (!hal_load_relaxed(&inst->kr.fault))
 		guarded_range(inst, start, end, lm);
 	HP_MARK_END(HP_MARK_REGION_WORK);
 	h->stats.claims++;
@@ -393,7 +439,7 @@ static bool run_chunk(exec_instance *inst)
 	/* After a fault the groups nobody claimed yet are cancelled: they
 	 * count as done without running. */
 	size_t cancelled =
-		hal_load_relaxed(&inst->fault) ? exec_kernel_cancel(inst) : 0;
+		hal_load_relaxed(&inst->kr.fault) ? cancel_rest(inst) : 0;
 	count_done(inst, end - start + cancelled);
 	return true;
 }
@@ -405,9 +451,9 @@ static void run_team(exec_instance *inst, unsigned me)
 	unsigned rank = w % t;
 	exec_team *tm = &inst->teams[w / t];
 	size_t total = inst->l->total_groups;
-	void *lm = inst->k->local_mem_bytes ? exec_hart_local_mem(me - rank)
-					    : NULL;
-	exec_hart *h = exec_self();
+	void *lm =
+		inst->k->local_mem_bytes ? exec_wg_local_mem(me - rank) : NULL;
+	pool_hart *h = self();
 	for (;;) {
 		hal_barrier_wait(&tm->join);
 		if (rank == 0) {
@@ -431,15 +477,15 @@ static void run_team(exec_instance *inst, unsigned me)
 				team_out(inst);
 			return;
 		}
-		if (!hal_load_relaxed(&inst->fault)) {
+		if (!hal_load_relaxed(&inst->kr.fault)) {
 			guarded_team(inst, g, rank, tm, lm);
 		} else if (inst->k->uses_barriers) {
 			/* Teammates that started the group before the fault
 			 * must not wait for us at its barriers. */
 			exec_team_leave(tm->wgb, false);
 		}
-		if (rank == 0 && hal_load_relaxed(&inst->fault)) {
-			size_t n = exec_kernel_cancel(inst);
+		if (rank == 0 && hal_load_relaxed(&inst->kr.fault)) {
+			size_t n = cancel_rest(inst);
 			if (n)
 				count_done(inst, n);
 		}
@@ -480,7 +526,7 @@ static bool team_scan(bool run)
 	if (!hal_load_acquire(&exec_team_active))
 		return false;
 	unsigned me = hal_hart_idx();
-	exec_hart *h = exec_self();
+	pool_hart *h = self();
 	exec_instance *team_inst = NULL;
 
 	unsigned mask = hal_load_acquire(&exec_active_mask);
@@ -520,7 +566,7 @@ static bool pool_scan(bool run)
 	if (team_scan(run))
 		return true;
 	unsigned me = hal_hart_idx();
-	exec_hart *h = exec_self();
+	pool_hart *h = self();
 	/* Only the active slots, from the rotor on. */
 	unsigned mask = hal_load_acquire(&exec_active_mask);
 	unsigned r = h->rotor % EXEC_MAX_INSTANCES;
@@ -553,18 +599,18 @@ bool exec_pool_work(void)
 	return pool_scan(true);
 }
 
-/* Sleep until there may be work, `c` completes (if given), shutdown, or
- * the timer reaches `deadline` (UINT64_MAX: no timer). */
-static void idle_sleep(exec_cmd *c, uint64_t deadline)
+/* Sleep until there may be work, *word <= 0 (if given), shutdown, or the
+ * timer reaches `deadline` (UINT64_MAX: no timer). */
+void exec_pool_idle(hal_hartmask *waiters, const int *word, uint64_t deadline)
 {
 	unsigned me = hal_hart_idx();
 	hal_sleep_prepare();
 	hal_hartmask_set(&exec_idle, me);
-	if (c)
-		hal_hartmask_set(&exec_cmd_waiters, me);
+	if (waiters)
+		hal_hartmask_set(waiters, me);
 	if (!pool_scan(false) && !hal_load_acquire(&exec_stop) &&
-	    !(c && hal_load_acquire(&c->status) <= 0)) {
-		exec_self()->stats.sleeps++;
+	    !(word && hal_load_acquire(word) <= 0)) {
+		self()->stats.sleeps++;
 		if (deadline == UINT64_MAX)
 			hal_sleep();
 		else
@@ -575,7 +621,7 @@ static void idle_sleep(exec_cmd *c, uint64_t deadline)
 
 void exec_idle_until(uint64_t deadline)
 {
-	idle_sleep(NULL, deadline);
+	exec_pool_idle(NULL, NULL, deadline);
 }
 
 void exec_serve(void)
@@ -587,7 +633,7 @@ void exec_serve(void)
 			continue;
 		if (hal_load_acquire(&exec_stop))
 			return;
-		idle_sleep(NULL, UINT64_MAX);
+		exec_pool_idle(NULL, NULL, UINT64_MAX);
 	}
 }
 
@@ -604,19 +650,10 @@ void exec_shutdown(void)
 		continue;
 }
 
-int exec_wait(exec_cmd *c)
+void exec_pool_settle(void)
 {
-	for (;;) {
-		int st = hal_load_acquire(&c->status);
-		if (st <= 0) {
-			/* Teammates may wait for us at a team instance's last
-			 * join; its slot stays taken until we come. Settle that
-			 * before going back to other things. */
-			while (team_scan(true))
-				continue;
-			return st;
-		}
-		if (!exec_pool_work())
-			idle_sleep(c, UINT64_MAX);
-	}
+	/* Teammates may wait for us at a team instance's last join; its slot
+	 * stays taken until we come. */
+	while (team_scan(true))
+		continue;
 }

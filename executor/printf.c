@@ -6,7 +6,7 @@
  * kernel code (U-mode): touches only the kview and the buffer. A call that does
  * not fit is counted in `dropped`, never written past the end.
  */
-#include "internal.h"
+#include "wg.h"
 #include <hartpool/mbox.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,10 +6,8 @@
  * its own result from the slots in lane order (so float results do not
  * depend on scheduling), and meets again before the slots are reused.
  */
-#include "internal.h"
+#include "wg.h"
 #include <string.h>
-
-uint64_t *exec_sg_slots(const hp_item *it, unsigned *first_lane_index);
 
 /* Publish x; returns the sub-group's slots, or NULL when the kernel runs
  * without fibers (then the sub-group is this one work-item, or the kernel

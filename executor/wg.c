@@ -9,7 +9,10 @@
  * (T harts per group) each hart runs whole sub-groups of the group and the
  * harts meet at a team barrier when all their local fibers have arrived.
  */
-#include "internal.h"
+#include "wg.h"
+#include "kctx.h"
+#include "team_barrier.h"
+#include <hal/context.h>
 #include <hal/heap.h>
 #include <hal/ipi.h>
 #include <hal/isolation.h>
@@ -49,11 +52,32 @@ struct exec_wg {
 	struct exec_fiber fibers[MAX_ITEMS];
 };
 
-void exec_fault(exec_instance *inst, int code, const char *detail)
+/* Per-hart state: local memory, the exec_ucall (both kernel-visible),
+ * and, for barrier kernels, the fiber bookkeeping and the stacks. */
+typedef struct wg_hart {
+	void *local_mem;    /* dev.local_mem_size bytes */
+	exec_ucall *u;	    /* kernel-visible */
+	void *fiber_arena;  /* dev.fiber_arena_size bytes, lazily */
+	struct exec_wg *wg; /* fiber bookkeeping, lazily */
+} wg_hart;
+
+static wg_hart *wg_harts;
+
+void exec_wg_init(unsigned harts)
 {
-	int zero = 0;
-	if (hal_cas(&inst->fault, &zero, code))
-		inst->fault_detail = detail;
+	wg_harts = hal_heap_alloc_private(harts * sizeof(wg_hart), 64);
+	/* Local memory now, not lazily: a team uses its leader's, and two
+	 * harts must never race to create it. */
+	for (unsigned i = 0; i < harts; i++) {
+		wg_harts[i].local_mem =
+			hal_heap_alloc(exec_dev.local_mem_size, 64);
+		wg_harts[i].u = hal_heap_alloc(sizeof(exec_ucall), 64);
+	}
+}
+
+void *exec_wg_local_mem(unsigned idx)
+{
+	return wg_harts[idx].local_mem;
 }
 
 void exec_kv_fault(exec_kview *kv, int code, const char *detail)
@@ -61,73 +85,6 @@ void exec_kv_fault(exec_kview *kv, int code, const char *detail)
 	int zero = 0;
 	if (hal_cas(&kv->fault, &zero, code))
 		hal_store_release(&kv->detail, detail);
-}
-
-/* ---- team barrier (one work-group over T harts) ---- */
-
-static void team_release(exec_team_wgb *b, unsigned w, bool user)
-{
-	hal_store_relaxed(&b->word, w & 0xffff0000u);
-	hal_store_release(&b->gen, hal_load_relaxed(&b->gen) + 1);
-	if (user)
-		hal_user_wake(&b->sleepers); /* ecall */
-	else
-		hal_ipi_send_mask_clear(&b->sleepers);
-}
-
-/* The wait of a team barrier. In U-mode the sleep is an ecall that also
- * ends the kernel once past its time limit (trap_fw.c). In M-mode under
- * the watchdog (kernel context with a time limit) interrupts are paused,
- * so the release IPI ends wfi, and a wait past the deadline abandons the
- * kernel. */
-static void team_wait(exec_team_wgb *b, unsigned gen, bool user)
-{
-	if (user) {
-		unsigned me = hal_hart_idx();
-		while (hal_load_acquire(&b->gen) == gen) {
-			hal_hartmask_set(&b->sleepers, me);
-			if (hal_load_acquire(&b->gen) != gen)
-				break;
-			hal_user_sleep(); /* clears the IPI it wakes on */
-		}
-		return;
-	}
-	exec_instance *inst = exec_self()->kinst;
-	if (!inst || !inst->deadline) {
-		hal_wait_while_eq(&b->gen, gen, &b->sleepers);
-		return;
-	}
-	unsigned me = hal_hart_idx();
-	hal_watchdog_pause();
-	while (hal_load_acquire(&b->gen) == gen) {
-		if (exec_kernel_timed_out())
-			exec_kernel_abort_timeout(); /* leave() disarms */
-		hal_sleep_prepare();
-		hal_hartmask_set(&b->sleepers, me);
-		if (hal_load_acquire(&b->gen) != gen)
-			break;
-		hal_sleep();
-	}
-	hal_watchdog_resume();
-}
-
-static void team_arrive(exec_team_wgb *b, bool user)
-{
-	unsigned gen = hal_load_acquire(&b->gen);
-	unsigned w = hal_fetch_add(&b->word, 1u) + 1u;
-	if ((w & 0xffff) + (w >> 16) == b->team) {
-		team_release(b, w, user);
-		return;
-	}
-	team_wait(b, gen, user);
-}
-
-void exec_team_leave(exec_team_wgb *b, bool user)
-{
-	unsigned w = hal_fetch_add(&b->word, 1u << 16) + (1u << 16);
-	/* Our leaving may complete a round the others are waiting in. */
-	if ((w & 0xffff) && (w & 0xffff) + (w >> 16) == b->team)
-		team_release(b, w, user);
 }
 
 /* ---- fibers ---- */
@@ -185,7 +142,7 @@ static void switch_away(struct exec_wg *wg)
 static void wg_release(struct exec_wg *wg)
 {
 	if (wg->wgb)
-		team_arrive(wg->wgb, wg->user);
+		exec_team_arrive(wg->wgb, wg->user);
 	for (unsigned i = 0; i < wg->count; i++)
 		if (wg->fibers[i].state == F_WAIT_WG)
 			wg->fibers[i].state = F_RUN;
@@ -326,24 +283,41 @@ static void run_rows(const hp_group *g, hp_kernel_row_fn row, const void *args,
 		}
 }
 
-bool exec_fibers_prepare(exec_hart *h)
+/* The calling hart's fiber bookkeeping and arena (firmware side, before
+ * kernel code runs: it cannot allocate); false if out of memory. */
+static bool fibers_prepare(wg_hart *h)
 {
 	if (!h->wg) {
 		h->wg = hal_heap_alloc(sizeof(struct exec_wg), 64);
 		/* With a guard below it: a work-item that overflows the
-		 * lowest stack faults there (isolation, fault.c). */
+		 * lowest stack faults there (isolation, kctx.c). */
 		char *a = hal_heap_alloc(
 			(size_t)exec_dev.fiber_arena_size *
 					exec_dev.fiber_stack_scale +
 				EXEC_GUARD_BYTES,
 			EXEC_GUARD_BYTES);
 		if (a) {
-			h->arena_guard = (uintptr_t)a;
+			exec_kctx_arena_guard((uintptr_t)a);
 			h->fiber_arena = a + EXEC_GUARD_BYTES;
-			h->iso_gen = 0; /* the PMP needs the new guard */
 		}
 	}
 	return h->wg && h->fiber_arena;
+}
+
+exec_ucall *exec_wg_begin(exec_kview *kv, const hp_kernel *k)
+{
+	wg_hart *h = &wg_harts[hal_hart_idx()];
+	exec_ucall *u = h->u;
+	u->kv = kv;
+	u->group = NULL;
+	u->wg = NULL;
+	if (k->uses_barriers && fibers_prepare(h)) {
+		u->wg = h->wg;
+		u->arena = h->fiber_arena;
+		u->stack = (size_t)exec_fiber_stack_bytes(&exec_dev, k) *
+			   exec_dev.fiber_stack_scale;
+	}
+	return u;
 }
 
 static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
@@ -554,7 +528,7 @@ static void wg_run_team(exec_ucall *u)
 	u->group = NULL;
 }
 
-void exec_ucall_main(void *p)
+void exec_wg_main(void *p)
 {
 	exec_ucall *u = p;
 	if (u->team)

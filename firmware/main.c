@@ -11,15 +11,15 @@
  * 1000; while packets keep coming it checks every 10 us),
  * hartpool.isolation=0 (kernels without PMP checks, docs/faults.md).
  */
-#include <mailbox/dispatch.h>
-#include <executor/exec.h>
-#include <kernels/registry.h>
-#include <mailbox/serial_agent.h>
 #include <board.h>
 #include <boot/app.h>
+#include <executor/exec.h>
 #include <hal/console.h>
 #include <hal/fdt.h>
 #include <hal/hart.h>
+#include <kernels/registry.h>
+#include <mailbox/dispatch.h>
+#include <mailbox/serial_agent.h>
 
 /* Code memory for loaded kernel objects (linker/common.ld). */
 extern char __kcode_start[], __kcode_end[];

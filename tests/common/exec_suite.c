@@ -7,13 +7,13 @@
  * queues and dependencies, faults, and a many-instance stress.
  */
 #include "exec_suite.h"
-#include <hartpool/kernels/diag.h>
 #include <executor/exec.h>
-#include <ref/ndref.h>
-#include <kernels/registry.h>
-#include <ref/sgref.h>
 #include <hal/hart.h>
 #include <hal/heap.h>
+#include <hartpool/kernels/diag.h>
+#include <kernels/registry.h>
+#include <ref/ndref.h>
+#include <ref/sgref.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

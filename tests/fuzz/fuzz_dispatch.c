@@ -15,12 +15,12 @@
  *   - kernels write only inside the buffer heap (ASan: the heap is its own
  *     allocation) and nothing else trips ASan or UBSan.
  */
-#include <hartpool/kernels/diag.h>
-#include <mailbox/dispatch.h>
 #include <executor/exec.h>
-#include <kernels/registry.h>
 #include <hal_host.h>
+#include <hartpool/kernels/diag.h>
 #include <hartpool/mbox.h>
+#include <kernels/registry.h>
+#include <mailbox/dispatch.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -14,11 +14,11 @@
  *     code and 2-byte aligned, every attribute within the device's limits,
  *     at most HPK_BUFFERS_MAX buffer arguments in its own copy.
  */
-#include <mailbox/loader.h>
 #include <hartpool/api.h>
 #include <hartpool/error.h>
 #include <hartpool/frame.h>
 #include <hartpool/mbox.h>
+#include <mailbox/loader.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,13 +8,13 @@
  * between queues, bad packets, a full ring, and stopping.
  */
 #include "check.h"
-#include <hartpool/kernels/diag.h>
-#include <mailbox/dispatch.h>
 #include <executor/exec.h>
-#include <kernels/registry.h>
 #include <hal/hart.h>
 #include <hal_host.h>
+#include <hartpool/kernels/diag.h>
 #include <hartpool/mbox.h>
+#include <kernels/registry.h>
+#include <mailbox/dispatch.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>

@@ -3,11 +3,11 @@
  * (tests/common/exec_suite.c) with 1, 4 and 8 harts, and the pool stress
  * with 64 harts. */
 #include <executor/exec.h>
-#include <tests/common/exec_suite.h>
 #include <hal/hart.h>
 #include <hal_host.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <tests/common/exec_suite.h>
 
 static suite_ctx ctx;
 

@@ -10,9 +10,9 @@
  * mismatch and a device that hangs up.
  */
 #include "check.h"
-#include <mailbox/serial_agent.h>
 #include "transport.h"
 #include <hartpool/error.h>
+#include <mailbox/serial_agent.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -17,11 +17,11 @@
  * tests/fuzz/corpus/loader/.
  */
 #include "check.h"
-#include <mailbox/loader.h>
 #include <hartpool/api.h>
 #include <hartpool/error.h>
 #include <hartpool/frame.h>
 #include <hartpool/mbox.h>
+#include <mailbox/loader.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

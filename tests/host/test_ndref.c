@@ -7,8 +7,8 @@
  * - every single-field corruption (each column, counts 0 and 2, a chosen
  *   local size breaking each enqueue constraint) fails it with a message. */
 #include "check.h"
-#include <ref/ndref.h>
 #include <hartpool/ids.h>
+#include <ref/ndref.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

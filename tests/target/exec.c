@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The executor suite (tests/common/exec_suite.c) in the firmware: hart 0
  * drives it, every other hart serves the work-pool. */
-#include <executor/exec.h>
-#include <tests/common/exec_suite.h>
 #include <boot/app.h>
+#include <executor/exec.h>
 #include <hal/console.h>
 #include <hal/hart.h>
+#include <tests/common/exec_suite.h>
 
 static suite_ctx ctx;
 

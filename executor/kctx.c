@@ -1,20 +1,58 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fault containment (docs/faults.md). While a hart runs kernel code it is
- * in "kernel context": exec_hart.kinst names the instance and kjmp the
- * point to resume at. A trap there (illegal instruction, access fault,
- * misaligned atomic, ebreak, the watchdog's timer) becomes the instance's
- * first fault with its cause, pc, address, hart and work-group; the groups
- * nobody claimed yet are cancelled; the hart longjmps back into the pool
- * and serves on. A trap outside kernel context is a firmware bug and still
- * stops the run (boot's report).
+ * Kernel context and fault containment (kctx.h, docs/faults.md). While a
+ * hart runs kernel code it is in "kernel context": its record names the
+ * instance's exec_krec and the recovery point to resume at. A trap there
+ * (illegal instruction, access fault, misaligned atomic, ebreak, the
+ * watchdog's timer) becomes the instance's first fault with its cause, pc,
+ * address, hart and work-group; the hart longjmps back into the pool and
+ * serves on (the pool cancels the groups nobody claimed yet). A trap
+ * outside kernel context is a firmware bug and still stops the run (boot's
+ * report).
+ *
+ * Also here, because they are part of entering kernel code: the isolation
+ * (PMP regions for the kernel stack's and the fiber arena's guards and the
+ * device buffers, reprogrammed per hart when a generation changes) and the
+ * instruction-cache generation (fence.i after kernel objects were loaded).
  */
-#include "internal.h"
+#include "kctx.h"
+#include <hal/atomic.h>
 #include <hal/heap.h>
 #include <hal/icache.h>
 #include <hal/isolation.h>
 #include <hal/timer.h>
 #include <stdio.h>
+
+/* A hart's stack for kernels in U-mode (kernel-visible heap). */
+#define EXEC_USTACK_BYTES 16384
+
+/* Per-hart kernel-context state (firmware-private). */
+typedef struct kctx_hart {
+	/* While kinst is set the hart runs kernel code of that instance and
+	 * a trap resumes at jmp. */
+	exec_krec *kinst;
+	exec_krec *kcur; /* kinst, but kept after a trap until leave */
+	exec_ucall *u;	 /* what runs (kernel-visible) */
+	hal_jmp_buf jmp;
+	/* Isolation: the PMP matches iso_gen (below) when h->iso_gen does. */
+	unsigned iso_gen;
+	unsigned code_seen; /* code_gen when it last ran fence.i */
+	bool iso_ok, iso_on, armed;
+	uintptr_t arena_guard; /* no-access bytes below the fiber arena */
+	char *ustack;	       /* EXEC_GUARD_BYTES guard + EXEC_USTACK_BYTES */
+} kctx_hart;
+
+static kctx_hart *kctx_harts;
+
+static kctx_hart *self(void)
+{
+	return &kctx_harts[hal_hart_idx()];
+}
+
+void exec_kctx_init(unsigned harts)
+{
+	kctx_harts = hal_heap_alloc_private(harts * sizeof(kctx_hart), 64);
+}
 
 static const char *cause_text(unsigned long cause)
 {
@@ -42,14 +80,14 @@ static const char *cause_text(unsigned long cause)
 
 /* First fault of the instance wins; later ones on other harts only stop
  * their own hart's part. */
-static void record(exec_hart *h, int code, unsigned long cause,
+static void record(kctx_hart *h, int code, unsigned long cause,
 		   unsigned long pc, unsigned long tval)
 {
-	exec_instance *inst = h->kinst;
+	exec_krec *inst = h->kinst;
 	int zero = 0;
 	if (!hal_cas(&inst->fault, &zero, code))
 		return;
-	exec_fault_info *f = &inst->finfo;
+	exec_fault_info *f = &inst->info;
 	f->cause = cause;
 	f->pc = pc;
 	f->addr = tval;
@@ -62,31 +100,31 @@ static void record(exec_hart *h, int code, unsigned long cause,
 	for (unsigned d = 0; d < 3; d++)
 		f->group[d] = g ? (uint32_t)g->group_id[d] : 0;
 	if (code == HP_TIMEOUT)
-		snprintf(inst->fault_text, sizeof(inst->fault_text),
+		snprintf(inst->text, sizeof(inst->text),
 			 "ran past its time limit: stopped at pc 0x%lx on "
 			 "hart %u in group (%u,%u,%u)",
 			 pc, f->hart, (unsigned)f->group[0],
 			 (unsigned)f->group[1], (unsigned)f->group[2]);
 	else
-		snprintf(inst->fault_text, sizeof(inst->fault_text),
+		snprintf(inst->text, sizeof(inst->text),
 			 "%s at pc 0x%lx, address 0x%lx, hart %u, group "
 			 "(%u,%u,%u)",
 			 cause_text(cause), pc, tval, f->hart,
 			 (unsigned)f->group[0], (unsigned)f->group[1],
 			 (unsigned)f->group[2]);
-	inst->fault_detail = inst->fault_text;
+	inst->detail = inst->text;
 }
 
 /* Out of kernel context after a recorded fault: the recovery point, where
  * the hart resumes in M-mode. */
-static hal_jmp_buf *stop(exec_hart *h)
+static hal_jmp_buf *stop(kctx_hart *h)
 {
 	h->kinst = NULL;
 	h->u->user = false;
-	return &h->kjmp;
+	return &h->jmp;
 }
 
-static bool past_deadline(const exec_instance *inst)
+static bool past_deadline(const exec_krec *inst)
 {
 	return inst->deadline && hal_timer_now() >= inst->deadline;
 }
@@ -94,10 +132,10 @@ static bool past_deadline(const exec_instance *inst)
 hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 			      unsigned long tval)
 {
-	if (!exec_harts)
+	if (!kctx_harts)
 		return NULL;
-	exec_hart *h = exec_self();
-	exec_instance *inst = h->kinst;
+	kctx_hart *h = self();
+	exec_krec *inst = h->kinst;
 	if (!inst)
 		return NULL;
 	if (cause & CAUSE_IRQ) {
@@ -113,8 +151,8 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 
 hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc)
 {
-	exec_hart *h = exec_self();
-	exec_instance *inst = h->kinst;
+	kctx_hart *h = self();
+	exec_krec *inst = h->kinst;
 	if (!inst || !past_deadline(inst))
 		return NULL;
 	record(h, HP_TIMEOUT, CAUSE_IRQ | 7, pc, 0);
@@ -132,7 +170,7 @@ void exec_isolation_allow(uintptr_t base, uintptr_t size)
 	hal_fetch_add(&iso_gen, 1u);
 }
 
-static void iso_program(exec_hart *h, unsigned gen)
+static void iso_program(kctx_hart *h, unsigned gen)
 {
 	hal_range r[2];
 	unsigned n = 0;
@@ -144,7 +182,7 @@ static void iso_program(exec_hart *h, unsigned gen)
 }
 
 /* The hart's kernel stack, with a no-access guard below it. */
-static bool ustack_ready(exec_hart *h)
+static bool ustack_ready(kctx_hart *h)
 {
 	if (!h->ustack) {
 		h->ustack = hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
@@ -163,9 +201,16 @@ void exec_code_changed(void)
 	hal_fetch_add(&code_gen, 1u);
 }
 
-exec_ucall *exec_kernel_enter(exec_hart *h, exec_instance *inst)
+void exec_kctx_arena_guard(uintptr_t guard)
 {
-	exec_ucall *u = h->u;
+	kctx_hart *h = self();
+	h->arena_guard = guard;
+	h->iso_gen = 0; /* the PMP needs the new guard */
+}
+
+void exec_kctx_enter(exec_krec *r, exec_ucall *u)
+{
+	kctx_hart *h = self();
 	/* Code loaded since this hart last looked: make it fetchable here
 	 * (the instance was published after the load, so the acquire sees
 	 * the new generation whenever the kernel is new code). */
@@ -174,17 +219,9 @@ exec_ucall *exec_kernel_enter(exec_hart *h, exec_instance *inst)
 		hal_icache_sync();
 		h->code_seen = cg;
 	}
-	h->kcur = inst;
-	h->kinst = inst;
-	u->kv = inst->kv;
-	u->group = NULL;
-	u->wg = NULL;
-	if (inst->k->uses_barriers && exec_fibers_prepare(h)) {
-		u->wg = h->wg;
-		u->arena = h->fiber_arena;
-		u->stack = (size_t)exec_fiber_stack_bytes(&exec_dev, inst->k) *
-			   exec_dev.fiber_stack_scale;
-	}
+	h->kcur = r;
+	h->kinst = r;
+	h->u = u;
 	bool user = false;
 	if (exec_dev.isolation && ustack_ready(h)) {
 		unsigned gen = hal_load_acquire(&iso_gen);
@@ -194,12 +231,17 @@ exec_ucall *exec_kernel_enter(exec_hart *h, exec_instance *inst)
 	}
 	h->iso_on = user;
 	u->user = user;
-	h->armed = inst->deadline || user;
-	return u;
+	h->armed = r->deadline || user;
 }
 
-void exec_kernel_run(exec_hart *h)
+hal_jmp_buf *exec_kctx_jmp(void)
 {
+	return &self()->jmp;
+}
+
+void exec_kctx_run(void (*entry)(void *))
+{
+	kctx_hart *h = self();
 	/* Armed only now that the recovery point exists. In U-mode every
 	 * interrupt but the watchdog's is masked (an enabled one would
 	 * trap there). */
@@ -208,17 +250,24 @@ void exec_kernel_run(exec_hart *h)
 	/* h->iso_on, not u->user: kernel code on other harts can write
 	 * every exec_ucall. */
 	if (h->iso_on)
-		hal_user_call(exec_ucall_main, h->u,
+		hal_user_call(entry, h->u,
 			      h->ustack + EXEC_GUARD_BYTES + EXEC_USTACK_BYTES);
 	else
-		exec_ucall_main(h->u);
+		entry(h->u);
+}
+
+void exec_krec_fault(exec_krec *r, int code, const char *detail)
+{
+	int zero = 0;
+	if (hal_cas(&r->fault, &zero, code))
+		r->detail = detail;
 }
 
 /* A fault kernel code recorded in its kview: the code must be one the
  * executor's own checks use, the detail text must be firmware rodata. */
-static void take_kv_fault(exec_instance *inst, bool user)
+static void take_kv_fault(exec_krec *r, bool user)
 {
-	exec_kview *kv = inst->kv;
+	exec_kview *kv = r->kv;
 	int code = hal_load_relaxed(&kv->fault);
 	if (!code)
 		return;
@@ -231,11 +280,12 @@ static void take_kv_fault(exec_instance *inst, bool user)
 		code = HP_KERNEL_FAULT;
 	if (user && !hal_rodata_has((uintptr_t)detail))
 		detail = "a kernel fault (its detail text was overwritten)";
-	exec_fault(inst, code, detail);
+	exec_krec_fault(r, code, detail);
 }
 
-void exec_kernel_leave(exec_hart *h)
+void exec_kctx_leave(void)
 {
+	kctx_hart *h = self();
 	/* Also after a trap, which cleared kinst and left MIE off; the hart
 	 * is in M-mode again either way. */
 	bool user = h->iso_on;
@@ -250,25 +300,21 @@ void exec_kernel_leave(exec_hart *h)
 	h->kcur = NULL;
 }
 
-size_t exec_kernel_cancel(exec_instance *inst)
+uint64_t exec_kctx_deadline(void)
 {
-	size_t total = inst->l->total_groups;
-	size_t next = hal_load_relaxed(&inst->next);
-	while (next < total)
-		if (hal_cas(&inst->next, &next, total))
-			return total - next;
-	return 0;
+	exec_krec *inst = self()->kinst;
+	return inst ? inst->deadline : 0;
 }
 
-bool exec_kernel_timed_out(void)
+bool exec_kctx_timed_out(void)
 {
-	exec_instance *inst = exec_self()->kinst;
+	exec_krec *inst = self()->kinst;
 	return inst && past_deadline(inst);
 }
 
-void exec_kernel_abort_timeout(void)
+void exec_kctx_abort_timeout(void)
 {
-	exec_hart *h = exec_self();
+	kctx_hart *h = self();
 	record(h, HP_TIMEOUT, CAUSE_IRQ | 7, 0, 0);
 	hal_longjmp(stop(h), 1);
 }

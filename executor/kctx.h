@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel context (kctx.c): the firmware side of running kernel code on a
+ * hart. Entering sets up the icache, the isolation (PMP) and the watchdog;
+ * a trap while inside becomes the instance's first fault and resumes at
+ * the hart's recovery point; leaving undoes it all and picks up a fault
+ * kernel code recorded in its kview.
+ *
+ * Callers: the pool (enter/run/leave around every chunk) and work-group
+ * execution (time limits inside team-barrier waits, the guard below its
+ * fiber arena). kctx itself calls nothing of the core above kview.h.
+ */
+#ifndef EXECUTOR_KCTX_H
+#define EXECUTOR_KCTX_H
+
+#include "kview.h"
+#include <hal/jump.h>
+
+/* What kernel context records for one instance (the pool embeds it in the
+ * instance; it outlives the chunk that faulted). */
+typedef struct exec_krec {
+	int fault;	      /* first error of a work-group, 0 if none */
+	const char *detail;   /* its text, or NULL */
+	exec_fault_info info; /* a trapped fault: where */
+	char text[96];	      /* detail of a trapped fault */
+	uint64_t deadline;    /* timer ticks; 0: no time limit */
+	exec_kview *kv;	      /* what kernel code of the instance sees */
+} exec_krec;
+
+/* Per-hart state, allocated once for `harts` harts. */
+void exec_kctx_init(unsigned harts);
+
+/* Enter kernel context on the calling hart for instance record `r`, to run
+ * `u` (prepared by the caller). The recovery point is exec_kctx_jmp(): the
+ * caller sets it with hal_setjmp, then calls exec_kctx_run(). */
+void exec_kctx_enter(exec_krec *r, exec_ucall *u);
+hal_jmp_buf *exec_kctx_jmp(void);
+/* Run entry(u): in U-mode on the hart's kernel stack, or here. */
+void exec_kctx_run(void (*entry)(void *));
+/* Out of kernel context (also after a trap); a fault kernel code left in
+ * the kview becomes the record's. */
+void exec_kctx_leave(void);
+
+/* Record the first fault of an instance (firmware side). */
+void exec_krec_fault(exec_krec *r, int code, const char *detail);
+
+/* For waits inside kernel code in M-mode (team barriers): true once the
+ * running kernel's deadline has passed; leaving for the recovery point
+ * with HP_TIMEOUT. */
+uint64_t exec_kctx_deadline(void); /* 0: none (or not in a kernel) */
+bool exec_kctx_timed_out(void);
+__attribute__((noreturn)) void exec_kctx_abort_timeout(void);
+
+/* The no-access guard below the calling hart's fiber arena (wg.c): the
+ * isolation covers it from the next enter on. */
+void exec_kctx_arena_guard(uintptr_t guard);
+
+#endif

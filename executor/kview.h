@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What kernel code sees, and where it runs. Kernels run in U-mode (kctx.c,
+ * docs/faults.md) together with the executor code that runs work-groups
+ * (wg.c, subgroup.c, printf.c), and that code reaches only kernel-visible
+ * memory: the records below, allocated from the kernel-visible heap. The
+ * firmware never trusts what it reads back from them: only `fault` (a
+ * checked error code) and `detail` (used only if it points into read-only
+ * data).
+ *
+ * Data only: every module of the core may include this; it includes
+ * nothing of the core but the public exec.h.
+ */
+#ifndef EXECUTOR_KVIEW_H
+#define EXECUTOR_KVIEW_H
+
+#include "exec.h"
+#include <hal/hartmask.h>
+
+/* No-access guard below the kernel stack and below the fiber arena
+ * (isolation; a power of two). A stack frame larger than the guard could
+ * step over it, so firmware and kernel code is built with frames of at
+ * most half of it (Makefile FRAME_MAX, -Wframe-larger-than). */
+#define EXEC_GUARD_BYTES 4096
+/* Largest argument block a launch may carry (= the mailbox's). */
+#define EXEC_ARGS_MAX 384
+
+/* Team barrier inside one work-group spread over T harts (wg.c). A hart
+ * whose work-items have all returned "leaves"; a barrier round completes
+ * when every hart of the team has arrived or left. `word` packs arrivals
+ * (low 16 bits) and departures (high 16 bits) so one AMO decides who
+ * completes the round. */
+typedef struct exec_team_wgb {
+	unsigned word;
+	unsigned gen;
+	unsigned team;
+	hal_hartmask sleepers;
+} exec_team_wgb;
+
+/* An instance as kernel code sees it: copies of the launch, the kernel
+ * descriptor and the arguments, made at launch (pool.c). */
+typedef struct exec_kview {
+	hp_launch launch;
+	hp_kernel k;
+	int fault;
+	const char *detail;
+	const void *args;	       /* = argbuf, or NULL */
+	struct hp_printf_header *pbuf; /* hp_printf() output, or NULL */
+	uint32_t psize;		       /* its record space */
+	uint64_t argbuf[EXEC_ARGS_MAX / 8];
+} exec_kview;
+
+/* One call into kernel code on one hart (one per hart): what wg.c runs,
+ * and what it needs besides the kview. */
+typedef struct exec_ucall {
+	exec_kview *kv;
+	size_t start, end;   /* groups [start, end); a team: start only */
+	unsigned rank, team; /* team > 0: a team member's share */
+	exec_team_wgb *wgb;  /* team barrier (NULL without a team) */
+	void *local_mem;
+	struct exec_wg *wg;    /* barrier kernels: fiber bookkeeping */
+	char *arena;	       /* ... and the work-items' stacks */
+	size_t stack;	       /* bytes per work-item stack */
+	bool user;	       /* in U-mode: waits and wakes are ecalls */
+	const hp_group *group; /* the running group, for fault reports */
+} exec_ucall;
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The work-pool (pool.c), as the command layer (cmd.c) sees it: launch a
+ * command's kernel instance into a free slot, wake harts for it, and hear
+ * back through the two callbacks given to exec_pool_init() when an
+ * instance completed or a slot became free. The pool alone owns the
+ * instance slots: it publishes them, and it frees them.
+ */
+#ifndef EXECUTOR_POOL_H
+#define EXECUTOR_POOL_H
+
+#include "exec.h"
+#include <hal/hartmask.h>
+
+#define EXEC_MAX_INSTANCES 16
+
+/* How the pool reports up (the only calls from the pool into the command
+ * layer). Both run on the hart that made the change, outside any pool
+ * lock; the slot of a completed instance is already free, and it is not
+ * reused before `done` returns. */
+typedef struct exec_pool_events {
+	/* The last group of c's instance finished: `status` is
+	 * EXEC_COMPLETE or the first fault, `detail` its text or NULL,
+	 * `fault` where a trap hit (or NULL). */
+	void (*done)(exec_cmd *c, int status, const char *detail,
+		     const exec_fault_info *fault);
+	/* A team instance's slot became free after its command completed:
+	 * pending commands may launch now. */
+	void (*slot_free)(void);
+} exec_pool_events;
+
+/* Allocate the pool and everything below it for `harts` harts. */
+void exec_pool_init(unsigned harts, const exec_pool_events *ev);
+
+/* Whom to wake for a launch: up to `count` idle harts below `limit`. Taken
+ * under the command lock, used after it (the instance may be gone). */
+typedef struct {
+	size_t count;
+	unsigned limit;
+} exec_wake;
+
+/* Publish c's instance in a free slot (false: none free) and say whom to
+ * wake for it; exec_pool_wake() wakes them. The caller serialises launches
+ * (cmd.c's lock) and wakes after releasing it. */
+bool exec_pool_try_launch(exec_cmd *c, exec_wake *w);
+void exec_pool_wake(const exec_wake *w);
+/* A team instance of team_size must wait: one of another team size still
+ * holds a slot (teams of different sizes overlap, pool.c). */
+bool exec_pool_team_held(unsigned team_size);
+
+/* Sleep until there may be work, shutdown, the timer reaches `deadline`
+ * (UINT64_MAX: none), or, with `word` given, *word <= 0; the hart is in
+ * `waiters` meanwhile (whoever changes *word wakes that mask). */
+void exec_pool_idle(hal_hartmask *waiters, const int *word, uint64_t deadline);
+/* Run what the pool still needs this hart for (a team instance's last
+ * join) before it goes back to other things. */
+void exec_pool_settle(void);
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Work-group execution (wg.c): what runs inside kernel context. The pool
+ * prepares a hart's exec_ucall with exec_wg_begin(), fills in the groups,
+ * and has kernel context run exec_wg_main() on it (in U-mode with
+ * isolation). Also the team barrier of a work-group spread over T harts,
+ * and the per-hart memory kernel code uses (local memory, fiber stacks).
+ */
+#ifndef EXECUTOR_WG_H
+#define EXECUTOR_WG_H
+
+#include "kview.h"
+
+/* Per-hart state: local memory and the exec_ucall now, the fiber arena
+ * lazily (exec_wg_begin). */
+void exec_wg_init(unsigned harts);
+/* Local memory of hart idx (a team uses its leader's). */
+void *exec_wg_local_mem(unsigned idx);
+
+/* The calling hart's exec_ucall for a chunk of the instance whose kernel
+ * is `k` (firmware-private; kernel code sees `kv`), with fibers ready for
+ * barrier kernels when memory allows (firmware side: kernel code cannot
+ * allocate). The caller sets the groups. */
+exec_ucall *exec_wg_begin(exec_kview *kv, const hp_kernel *k);
+
+/* Kernel code's entry: with u->team == 0 run groups [u->start, u->end) of
+ * a one-hart-per-group instance, else the part of group u->start that
+ * hart u->rank of the team owns. */
+void exec_wg_main(void *u);
+
+/* A fault kernel-side code records in the kview (first one wins). */
+void exec_kv_fault(exec_kview *kv, int code, const char *detail);
+
+/* The sub-group scratch slots of the running group (subgroup.c). */
+uint64_t *exec_sg_slots(const hp_item *it, unsigned *first_lane_index);
+
+#endif
