@@ -1,24 +1,40 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The checks of the e2e programs (test_mbox, test_objects, test_edges):
- * CHECK counts and reports a failed condition and goes on; MUST ends the
- * run when a library call that has to work fails. Each program ends with
- * "e2e: N checks, M failed" from e2e_report().
+ * The harness every e2e program shares (test_mbox, test_objects,
+ * test_edges, test_stress; e2e_check.c is linked into each):
+ *
+ *   CHECK(cond, fmt, ...)  one check: a false condition is a failure,
+ *                          reported with its file and line; the run goes on.
+ *   e2e_fail(fmt, ...)     a failure found some other way (test_stress
+ *                          compares whole buffers): counted, the first 40
+ *                          reported; the run goes on.
+ *   MUST(call)             a library call that has to work: its failure
+ *                          ends the run through e2e_fatal().
+ *   e2e_fatal(fmt, ...)    ends the run: "FATAL: <what>", then exit 1.
+ *   e2e_report()           the closing line "e2e: N checks, M failed" and
+ *                          the exit status (test_stress closes with a
+ *                          summary of its own).
  */
 #ifndef TESTS_E2E_CHECK_H
 #define TESTS_E2E_CHECK_H
 
 #include <hartpool.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-static unsigned checks, failures;
+/* Checks made and failures found so far. */
+extern unsigned e2e_checks, e2e_failures;
+
+/* What a program adds to a fatal error: a note at the end of the FATAL
+ * line ("(<note>)"; test_stress: the seed to rerun with), and a hook run
+ * once before the exit (test_stress: the device's last console lines). */
+extern const char *e2e_fatal_note;
+extern void (*e2e_at_fatal)(void);
 
 #define CHECK(cond, ...)                                                       \
 	do {                                                                   \
-		checks++;                                                      \
+		e2e_checks++;                                                  \
 		if (!(cond)) {                                                 \
-			failures++;                                            \
+			e2e_failures++;                                        \
 			printf("FAIL %s:%d: ", __FILE__, __LINE__);            \
 			printf(__VA_ARGS__);                                   \
 			printf("\n");                                          \
@@ -29,19 +45,14 @@ static unsigned checks, failures;
 #define MUST(call)                                                             \
 	do {                                                                   \
 		int rc_ = (call);                                              \
-		if (rc_) {                                                     \
-			printf("FATAL %s:%d: %s: %s: %s\n", __FILE__,          \
-			       __LINE__, #call, hp_error_name(rc_),            \
-			       hp_last_error());                               \
-			exit(1);                                               \
-		}                                                              \
+		if (rc_)                                                       \
+			e2e_fatal("%s:%d: %s: %s: %s", __FILE__, __LINE__,     \
+				  #call, hp_error_name(rc_), hp_last_error()); \
 	} while (0)
 
-/* The closing line; the exit status. */
-static inline int e2e_report(void)
-{
-	printf("e2e: %u checks, %u failed\n", checks, failures);
-	return failures != 0;
-}
+void e2e_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void e2e_fatal(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+int e2e_report(void);
 
 #endif

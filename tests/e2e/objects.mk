@@ -1,3 +1,16 @@
 # End-to-end tests: host programs linked with libhartpool, run by
-# tests/e2e/run.sh against firmware in QEMU.
+# tests/e2e/e2e.sh against firmware in QEMU.
 e2e-tests := test_mbox test_stress test_objects test_edges
+
+# Each program: tests/e2e/<name>.c, the files listed in e2e-<name>-srcs,
+# the shared harness (e2e_check.c) and libhartpool, linked last.
+e2e-harness-objs := $(HOST_O)/tool/tests/e2e/e2e_check.c.o
+
+$(foreach t,$(e2e-tests),$(eval $(HOST_O)/e2e/$(t): \
+	$(patsubst %,$(HOST_O)/tool/%.o,$(e2e-$(t)-srcs))))
+
+$(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests)): $(HOST_O)/e2e/%: \
+		$(HOST_O)/tool/tests/e2e/%.c.o $(e2e-harness-objs) $(HOST_O)/libhartpool.a
+	@echo "  HOSTLD  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -pthread -o $@ $(filter %.o,$^) $(filter %.a,$^)

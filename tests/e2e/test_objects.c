@@ -34,10 +34,8 @@ static blob slurp(const char *dir, const char *name)
 	char path[1024];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("FATAL: cannot open %s\n", path);
-		exit(1);
-	}
+	if (!f)
+		e2e_fatal("cannot open %s", path);
 	blob o = {malloc(1 << 20), 0};
 	o.n = fread(o.b, 1, 1 << 20, f);
 	fclose(f);
