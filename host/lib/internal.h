@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file libhartpool's private header: the handles behind hartpool.h and
+ * what its files share. The library reads in one direction; each file
+ * calls only those listed below it:
+ *   open.c    hp_open / hp_close / hp_down: a device's life
+ *   object.c  the kernel table and kernel objects (LOAD / UNLOAD)
+ *   buffer.c  device buffers (ALLOC / FREE), INFO, the printf buffer
+ *   queue.c   queues, enqueueing, events; service packets
+ *   device.c  the link: transport, mailbox header, device memory, errors
+ *   qemu.c    the QEMU launcher (qemu.h; knows nothing of the mailbox)
+ * and the transports below all (transport.h: shm.c, serial.c).
+ */
+#ifndef HOST_INTERNAL_H
+#define HOST_INTERNAL_H
+
+#include "backoff.h"
+#include "qemu.h"
+#include "transport.h"
+#include <hartpool.h>
+
+struct hp_queue {
+	hp_device *d;
+	unsigned id, flags;
+	uint64_t next; /* index of the next packet */
+	uint64_t qaddr, ring, kernarg, comp;
+	uint64_t timeout_us; /* default time limit of its kernels */
+};
+
+struct hp_device {
+	/* device.c: the link and what the device published. */
+	hp_qemu qemu; /* its QEMU, when known (qemu.c) */
+	hp_transport *t;
+	hp_mbox_header hdr;
+	hp_mbox_kernel kernels[HP_MBOX_KERNELS_MAX];
+	char connect[300];
+	unsigned timeout_ms;
+	/* queue.c: the queues this handle owns. */
+	uint64_t token;	   /* our queue-owner token */
+	hp_queue *service; /* ALLOC / FREE / INFO / LOAD / UNLOAD */
+	hp_queue *queues[HP_MBOX_QUEUES];
+	/* The UART socket of a device we booted for ourselves: one byte on
+	 * it wakes the dispatcher at once (docs/mailbox.md, doorbell). */
+	int bell;
+	uint64_t last_submit;
+};
+
+/* ---- device.c ---- */
+
+/** Set the calling thread's hp_last_error(); returns @p code. */
+int hp_fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * Open the link of @p d: the shm transport of the device d->qemu just
+ * booted (@p o->connect NULL), else the transport @p o->connect names;
+ * then the handshake (the mailbox header, its version, the kernel table).
+ * At a connect, a device that is not there or gone is HP_DEVICE_NOT_FOUND.
+ */
+int hp_dev_open(hp_device *d, const hp_open_options *o);
+/** Device memory through the transport; 0 or an HP_ error (hp_fail). */
+int hp_dev_read(hp_device *d, uint64_t addr, void *buf, size_t len);
+int hp_dev_write(hp_device *d, uint64_t addr, const void *buf, size_t len);
+int hp_dev_read64(hp_device *d, uint64_t addr, uint64_t *v);
+/** The device's QEMU is still there, and the device has not stopped:
+ * what a waiting host checks. 0 or HP_DEVICE_NOT_AVAILABLE. */
+int hp_dev_serving(hp_device *d);
+/** Read the kernel table again (objects loaded or unloaded since). */
+int hp_dev_kernels_refresh(hp_device *d);
+
+/* ---- queue.c ---- */
+
+/** Run one service packet (ALLOC, FREE, INFO, LOAD, UNLOAD) on the
+ * device's service queue to completion; its status is the result (with
+ * the device's detail in hp_last_error()). */
+int hp_service(hp_device *d, hp_packet *p, hp_event_info *info);
+
+#endif

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libhartpool's device handles (internal.h): hp_open() boots a device
+ * (qemu.c) or connects to a running one, opens the link (device.c) and
+ * claims the service queue (queue.c); hp_close() gives the queues back and
+ * stops a device it booted; hp_down() stops any device and removes its
+ * files.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+int hp_open(const hp_open_options *o, hp_device **out)
+{
+	static const hp_open_options none;
+	if (!o)
+		o = &none;
+	*out = NULL;
+	if (o->mem_size && o->connect)
+		return hp_fail(HP_INVALID_VALUE,
+			       "mem_size (--mem) is for a device this call "
+			       "boots; %s is running with the memory it has",
+			       o->connect);
+	if (o->mem_size % (1u << 20))
+		return hp_fail(
+			HP_INVALID_VALUE,
+			"mem_size (--mem) must be a whole number of MiB, "
+			"not %llu bytes",
+			(unsigned long long)o->mem_size);
+	hp_device *d = calloc(1, sizeof(*d));
+	if (!d)
+		return hp_fail(HP_OUT_OF_RESOURCES,
+			       "out of host memory (%zu bytes for the device "
+			       "handle)",
+			       sizeof(*d));
+	/* Short sleeps in the wait loops should be short. */
+	prctl(PR_SET_TIMERSLACK, 1000UL);
+	d->timeout_ms = o->timeout_ms ? o->timeout_ms : 60000;
+	d->bell = -1;
+	d->token = (uint64_t)getpid() << 32 |
+		   ((uint64_t)hp_now_ns() & 0xffffffffu);
+	int rc = 0;
+	if (!o->connect) {
+		char err[512];
+		if ((rc = hp_qemu_boot(&d->qemu, o, err, sizeof(err))))
+			hp_fail(rc, "%s", err);
+	}
+	if (!rc)
+		rc = hp_dev_open(d, o);
+	if (!rc)
+		rc = hp_queue_create(d, HP_QUEUE_IN_ORDER, &d->service);
+	if (!rc && d->qemu.spawned && !d->qemu.detach)
+		d->bell = hp_qemu_doorbell(&d->qemu);
+	if (rc) {
+		char keep[512];
+		snprintf(keep, sizeof(keep), "%s", hp_last_error());
+		d->qemu.detach = false;
+		hp_close(d);
+		hp_fail(rc, "%s", keep);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+int hp_close(hp_device *d)
+{
+	if (!d)
+		return 0;
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++)
+		if (d->queues[k] && d->t)
+			hp_queue_release(d->queues[k]);
+	bool stop = d->qemu.spawned && !d->qemu.detach;
+	if (stop && d->t) {
+		hp_stop(d);
+		if (!hp_qemu_wait_exit(&d->qemu, 10000))
+			hp_qemu_kill(&d->qemu), hp_qemu_reap(&d->qemu);
+	} else if (stop) {
+		hp_qemu_kill(&d->qemu);
+		hp_qemu_reap(&d->qemu);
+	}
+	if (d->t)
+		d->t->ops->close(d->t);
+	if (d->bell >= 0)
+		close(d->bell);
+	if (stop)
+		hp_qemu_remove_files(&d->qemu);
+	free(d);
+	return 0;
+}
+
+int hp_down(hp_device *d)
+{
+	int rc = hp_stop(d);
+	if (rc)
+		return rc;
+	if (d->qemu.pid > 0 && !hp_qemu_wait_exit(&d->qemu, 10000)) {
+		hp_qemu_kill(&d->qemu);
+		hp_qemu_wait_exit(&d->qemu, 2000);
+	}
+	if (d->qemu.path[0])
+		hp_qemu_remove_files(&d->qemu);
+	return 0;
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The QEMU launcher of libhartpool (qemu.h): runs qemu/hp-qemu for a board's
+ * firmware with its RAM in /dev/shm and its UART on a socket next to it,
+ * and watches, stops and cleans up after that process. The limits here are
+ * the launcher's own (512 harts, 30 s to start); hp-qemu checks the rest
+ * (--mem against the board's QEMU_MEM_MIN..QEMU_MEM_MAX).
+ */
+#define _GNU_SOURCE
+#include "qemu.h"
+#include "backoff.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef HP_ROOT
+#define HP_ROOT "."
+#endif
+
+static int qfail(char *err, size_t errlen, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int qfail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+bool hp_qemu_pid_gone(pid_t pid)
+{
+	if (kill(pid, 0) != 0)
+		return errno == ESRCH;
+	char f[64], buf[512];
+	snprintf(f, sizeof(f), "/proc/%d/stat", (int)pid);
+	FILE *fp = fopen(f, "r");
+	if (!fp)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = 0;
+	/* pid (comm) state ppid pgrp session tty tpgid flags ... */
+	const char *p = strrchr(buf, ')');
+	char state;
+	unsigned long flags;
+	if (!p ||
+	    sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+		return false;
+	return state == 'Z' || state == 'X' || (flags & 0x4u /* PF_EXITING */);
+}
+
+int hp_qemu_check(hp_qemu *q, char *err, size_t errlen)
+{
+	if (q->spawned) {
+		int st;
+		pid_t r = waitpid(q->pid, &st, WNOHANG);
+		if (r == q->pid) {
+			q->pid = 0;
+			q->spawned = false;
+			return qfail(err, errlen, HP_DEVICE_NOT_AVAILABLE,
+				     "the device is gone: QEMU exited (%s %d)",
+				     WIFEXITED(st) ? "status" : "signal",
+				     WIFEXITED(st) ? WEXITSTATUS(st)
+						   : WTERMSIG(st));
+		}
+	} else if (q->pid > 0 && hp_qemu_pid_gone(q->pid)) {
+		return qfail(err, errlen, HP_DEVICE_NOT_AVAILABLE,
+			     "the device is gone: QEMU (pid %d) is not running",
+			     (int)q->pid);
+	}
+	return 0;
+}
+
+void hp_qemu_attach(hp_qemu *q, const char *path)
+{
+	snprintf(q->path, sizeof(q->path), "%s", path);
+	char f[300], buf[32] = {0};
+	snprintf(f, sizeof(f), "%s.pid", path);
+	FILE *fp = fopen(f, "r");
+	if (!fp)
+		return;
+	if (!fgets(buf, sizeof(buf), fp))
+		buf[0] = 0;
+	fclose(fp);
+	q->pid = (pid_t)atoi(buf);
+}
+
+static const char *root_dir(void)
+{
+	const char *r = getenv("HARTPOOL_ROOT");
+	return r && *r ? r : HP_ROOT;
+}
+
+void hp_qemu_remove_files(const hp_qemu *q)
+{
+	static const char *const ext[] = {"", ".sock", ".log", ".pid", ".err"};
+	char f[320];
+	for (unsigned i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		snprintf(f, sizeof(f), "%s%s", q->path, ext[i]);
+		unlink(f);
+	}
+}
+
+/* The child: @p argv (hp-qemu) with stdin from /dev/null and its output in
+ * @p errf; it goes when we go, unless detached. Only calls that are safe
+ * after fork() in a threaded process. Does not return. */
+static void exec_launcher(bool detach, const char *errf,
+			  const char *const *argv)
+{
+	if (detach)
+		setsid();
+	else
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+	int in = open("/dev/null", O_RDONLY);
+	int out = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (in >= 0)
+		dup2(in, 0);
+	if (out >= 0) {
+		dup2(out, 1);
+		dup2(out, 2);
+	}
+	execv(argv[0], (char *const *)argv);
+	_exit(127);
+}
+
+/* QEMU @p pid, our child, has exited with @p status before making its RAM
+ * file: why, from the first line it printed. */
+static int start_failed(hp_qemu *q, int status, const char *board,
+			const char *errf, char *err, size_t errlen)
+{
+	q->pid = 0;
+	q->spawned = false;
+	char msg[300] = "";
+	FILE *ef = fopen(errf, "r");
+	if (ef) {
+		if (!fgets(msg, sizeof(msg), ef))
+			msg[0] = 0;
+		fclose(ef);
+	}
+	msg[strcspn(msg, "\n")] = 0;
+	/* Exit status 2: hp-qemu refused its options (a --mem outside the
+	 * board's range, ...); nothing to keep. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && msg[0]) {
+		hp_qemu_remove_files(q);
+		return qfail(err, errlen, HP_INVALID_VALUE,
+			     "cannot boot %s: %s", board, msg);
+	}
+	return qfail(err, errlen, HP_DEVICE_NOT_AVAILABLE,
+		     "QEMU did not start (%s %d): %s (see %s)",
+		     WIFEXITED(status) ? "status" : "signal",
+		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+		     msg[0] ? msg : "no message", errf);
+}
+
+int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
+{
+	static unsigned seq;
+	const char *board = o->board ? o->board : "qemu-virt";
+	unsigned harts = o->harts ? o->harts : 8;
+	char fw[512], launcher[512], harts_s[16], mem_s[24], path[256],
+		sock[300], log[300], errf[300];
+	snprintf(fw, sizeof(fw), "%s/build/%s/hartpool.elf", root_dir(), board);
+	snprintf(launcher, sizeof(launcher), "%s/qemu/hp-qemu", root_dir());
+	if (access(fw, R_OK) != 0)
+		return qfail(err, errlen, HP_INVALID_VALUE,
+			     "no firmware for board '%s' at %s (run `make "
+			     "BOARD=%s` in %s)",
+			     board, fw, board, root_dir());
+	if (harts < 1 || harts > 512)
+		return qfail(err, errlen, HP_INVALID_VALUE,
+			     "--harts must be 1..512, not %u", harts);
+	snprintf(harts_s, sizeof(harts_s), "%u", harts);
+	snprintf(mem_s, sizeof(mem_s), "%llu", (unsigned long long)o->mem_size);
+	snprintf(path, sizeof(path), "/dev/shm/hartpool-%d-%u", (int)getpid(),
+		 seq++);
+	snprintf(sock, sizeof(sock), "%s.sock", path);
+	snprintf(log, sizeof(log), "%s.log", path);
+	snprintf(errf, sizeof(errf), "%s.err", path);
+	unlink(path);
+	unlink(sock);
+	snprintf(q->path, sizeof(q->path), "%s", path);
+	const char *argv[20];
+	unsigned na = 0;
+	argv[na++] = launcher;
+	argv[na++] = "--board";
+	argv[na++] = board;
+	argv[na++] = "--harts";
+	argv[na++] = harts_s;
+	argv[na++] = "--shm";
+	argv[na++] = path;
+	argv[na++] = "--serial-socket";
+	argv[na++] = sock;
+	argv[na++] = "--log";
+	argv[na++] = log;
+	if (o->append) {
+		argv[na++] = "--append";
+		argv[na++] = o->append;
+	}
+	if (o->mem_size) {
+		argv[na++] = "--mem";
+		argv[na++] = mem_s;
+	}
+	argv[na++] = fw;
+	argv[na] = NULL;
+
+	pid_t pid = fork();
+	if (pid < 0)
+		return qfail(err, errlen, HP_OUT_OF_RESOURCES,
+			     "cannot start QEMU: fork: %s (host processes or "
+			     "memory)",
+			     strerror(errno));
+	if (pid == 0)
+		exec_launcher(o->detach, errf, argv);
+	q->pid = pid;
+	q->spawned = true;
+	q->detach = o->detach;
+	char pidf[300];
+	snprintf(pidf, sizeof(pidf), "%s.pid", path);
+	FILE *fp = fopen(pidf, "w");
+	if (fp) {
+		fprintf(fp, "%d\n", (int)pid);
+		fclose(fp);
+	}
+	/* The RAM file appears once QEMU has started. */
+	uint64_t t0 = hp_now_ns();
+	for (unsigned n = 0;; hp_backoff(&n)) {
+		struct stat st;
+		if (stat(path, &st) == 0 &&
+		    st.st_size > (off_t)HP_MBOX_QEMU_OFFSET)
+			return 0;
+		int status;
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return start_failed(q, status, board, errf, err,
+					    errlen);
+		if (hp_now_ns() - t0 > 30000000000ull)
+			return qfail(err, errlen, HP_TIMEOUT,
+				     "QEMU did not create %s in 30 s", path);
+	}
+}
+
+bool hp_qemu_wait_exit(hp_qemu *q, unsigned ms)
+{
+	uint64_t t0 = hp_now_ns();
+	for (unsigned n = 0; hp_now_ns() - t0 < (uint64_t)ms * 1000000u;
+	     hp_backoff(&n)) {
+		if (q->spawned) {
+			if (waitpid(q->pid, NULL, WNOHANG) == q->pid)
+				return true;
+		} else if (kill(q->pid, 0) != 0) {
+			/* Gone, not only exiting: `down` leaves no QEMU. */
+			return true;
+		}
+	}
+	return false;
+}
+
+void hp_qemu_kill(hp_qemu *q)
+{
+	kill(q->pid, SIGKILL);
+}
+
+void hp_qemu_reap(hp_qemu *q)
+{
+	waitpid(q->pid, NULL, 0);
+}
+
+int hp_qemu_doorbell(const hp_qemu *q)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s.sock", q->path) >=
+	    (int)sizeof(sa.sun_path))
+		return -1;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
