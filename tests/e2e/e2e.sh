@@ -133,7 +133,7 @@ t_mbox_one_hart() {
 	"$MBOX" --harts 1 --quick || fail "test_mbox on 1 hart"
 }
 
-# Hostile mailbox stress (tests/e2e/test_stress.c): 60,000 packets, a
+# Hostile mailbox stress (tests/e2e/test_stress.c and stress/): 60,000 packets, a
 # seeded random mix of valid work with exact results and malformed packets
 # over three queues; every valid one exact, every malformed one rejected
 # with a named error or harmless, the device's counters consistent. The

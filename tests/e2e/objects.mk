@@ -4,6 +4,8 @@ e2e-tests := test_mbox test_stress test_objects test_edges
 
 # Each program: tests/e2e/<name>.c, the files listed in e2e-<name>-srcs,
 # the shared harness (e2e_check.c) and libhartpool, linked last.
+e2e-test_stress-srcs := $(addprefix tests/e2e/stress/,buffers.c good.c \
+                          packets.c exact.c noop.c random.c records.c check.c)
 e2e-harness-objs := $(HOST_O)/tool/tests/e2e/e2e_check.c.o
 
 $(foreach t,$(e2e-tests),$(eval $(HOST_O)/e2e/$(t): \
