@@ -14,9 +14,9 @@
  * Ends with "e2e: N checks, M failed"; exit status 1 if any failed.
  */
 #define _GNU_SOURCE
-#include <hartpool/kernels/diag.h>
 #include "e2e_check.h"
 #include <hartpool.h>
+#include <hartpool/kernels/diag.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
