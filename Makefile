@@ -169,11 +169,7 @@ $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool.a
 # `make hartpool`: the CLI and the firmware it boots.
 hartpool: $(HOST_O)/hartpool $(FIRMWARE)
 
-$(HOST_O)/e2e/%: $(HOST_O)/tool/tests/e2e/%.c.o $(HOST_O)/libhartpool.a
-	@echo "  HOSTLD  $@"
-	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -pthread -o $@ $^
-
+# (each e2e program's link rule is in tests/e2e/objects.mk)
 e2e-tests: hartpool $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests))
 
 host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v)/$(t)))

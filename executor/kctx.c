@@ -17,6 +17,7 @@
  */
 #include "kctx.h"
 #include <hal/atomic.h>
+#include <hal/csr.h>
 #include <hal/heap.h>
 #include <hal/icache.h>
 #include <hal/isolation.h>
@@ -54,30 +55,6 @@ void exec_kctx_init(unsigned harts)
 	kctx_harts = hal_heap_alloc_private(harts * sizeof(kctx_hart), 64);
 }
 
-static const char *cause_text(unsigned long cause)
-{
-	static const char *const names[] = {
-		"instruction address misaligned",
-		"instruction access fault",
-		"illegal instruction",
-		"breakpoint (ebreak)",
-		"load address misaligned",
-		"load access fault",
-		"store/AMO address misaligned",
-		"store/AMO access fault",
-		"environment call (ecall) from U-mode",
-		"environment call (ecall) from S-mode",
-		"exception 10",
-		"environment call (ecall) from M-mode",
-		"instruction page fault",
-	};
-	if (cause < sizeof(names) / sizeof(names[0]))
-		return names[cause];
-	return "exception";
-}
-
-#define CAUSE_IRQ (1UL << (8 * sizeof(long) - 1))
-
 /* First fault of the instance wins; later ones on other harts only stop
  * their own hart's part. */
 static void record(kctx_hart *h, int code, unsigned long cause,
@@ -109,7 +86,7 @@ static void record(kctx_hart *h, int code, unsigned long cause,
 		snprintf(inst->text, sizeof(inst->text),
 			 "%s at pc 0x%lx, address 0x%lx, hart %u, group "
 			 "(%u,%u,%u)",
-			 cause_text(cause), pc, tval, f->hart,
+			 hal_cause_name(cause), pc, tval, f->hart,
 			 (unsigned)f->group[0], (unsigned)f->group[1],
 			 (unsigned)f->group[2]);
 	inst->detail = inst->text;
@@ -138,9 +115,10 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 	exec_krec *inst = h->kinst;
 	if (!inst)
 		return NULL;
-	if (cause & CAUSE_IRQ) {
+	if (cause & CAUSE_INTERRUPT) {
 		/* Only the watchdog's timer is enabled in kernel context. */
-		if ((cause & ~CAUSE_IRQ) != 7 || !past_deadline(inst))
+		if ((cause & ~CAUSE_INTERRUPT) != CAUSE_MACHINE_TIMER_IRQ ||
+		    !past_deadline(inst))
 			return NULL;
 		record(h, HP_TIMEOUT, cause, pc, tval);
 	} else {
@@ -155,7 +133,7 @@ hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc)
 	exec_krec *inst = h->kinst;
 	if (!inst || !past_deadline(inst))
 		return NULL;
-	record(h, HP_TIMEOUT, CAUSE_IRQ | 7, pc, 0);
+	record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_MACHINE_TIMER_IRQ, pc, 0);
 	return stop(h);
 }
 
@@ -315,6 +293,6 @@ bool exec_kctx_timed_out(void)
 void exec_kctx_abort_timeout(void)
 {
 	kctx_hart *h = self();
-	record(h, HP_TIMEOUT, CAUSE_IRQ | 7, 0, 0);
+	record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_MACHINE_TIMER_IRQ, 0, 0);
 	hal_longjmp(stop(h), 1);
 }

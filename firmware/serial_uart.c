@@ -3,11 +3,11 @@
  * whose receive interrupt (through the PLIC) ends hart 0's wfi; replies go
  * out under the console lock, between hal_printf lines. See serial_agent.h.
  * Firmware only (the host tests run the core over an array). */
-#include <mailbox/dispatch.h>
-#include <mailbox/serial_agent.h>
 #include <board.h>
 #include <hal/console.h>
 #include <hal/irq.h>
+#include <mailbox/dispatch.h>
+#include <mailbox/serial_agent.h>
 #include <string.h>
 
 static serial_agent agent;

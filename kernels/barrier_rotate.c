@@ -3,8 +3,8 @@
  * memory, waits at the work-group barrier, then reads its successor's value
  * (wrapping within the actual group size) and writes it out. Wrong if any
  * item reads before all have written. */
-#include <hartpool/kernels/diag.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/diag.h>
 
 HP_KERNEL(barrier_rotate, const hp_item *it, const void *args)
 {

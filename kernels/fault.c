@@ -6,9 +6,9 @@
  * command must end with HP_KERNEL_FAULT (HP_TIMEOUT for hang) and the
  * device must go on serving.
  */
-#include <hartpool/kernels/diag.h>
 #include <board.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/diag.h>
 
 #define FAULT_KERNEL(name, bad)                                                \
 	HP_KERNEL(name, const hp_item *it, const void *args)                   \

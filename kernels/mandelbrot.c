@@ -3,8 +3,8 @@
  * work-groups inside the set cost far more than those outside (a test of
  * load balancing). The arithmetic is hp_mandel_pixel in lib.h, shared
  * with the host reference. */
-#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/lib.h>
 
 HP_KERNEL(mandelbrot, const hp_item *it, const void *args)
 {

@@ -2,8 +2,8 @@
 /* copy and fill: the device-side memory commands of the mailbox (COPY and
  * FILL packets), as kernels so they spread over the harts like any other
  * work. Each work-item handles one HP_MEM_CHUNK-byte piece. */
-#include <hartpool/kernels/diag.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/diag.h>
 #include <string.h>
 
 HP_KERNEL(copy, const hp_item *it, const void *args)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Small diagnostic kernels for the mailbox and queue tests: tally
  * (exactly-once), affine (order), add (joins), spin (long-running). */
-#include <hartpool/kernels/diag.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/diag.h>
 
 HP_KERNEL(tally, const hp_item *it, const void *args)
 {

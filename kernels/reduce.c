@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* reduce_wg and reduce_sg: sums of int32 (wrapping), per work-group
  * through local memory, or per sub-group with one atomic each. */
-#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/lib.h>
 
 /*
  * A tree in local memory: at each step the lower half of the active range

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* sg_ops: every sub-group function on the work-item's input, for every
  * type; results at out[glin][HP_SG_*] (include/hartpool/kernels/diag.h). */
-#include <hartpool/kernels/diag.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/diag.h>
 #include <string.h>
 
 #define SG_ALL_OPS(tn, T, base)                                                \

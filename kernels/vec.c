@@ -3,8 +3,8 @@
  * of at least n items works. The arguments are read before the guard: the
  * row loop then keeps them in registers (the compiler does not hoist loads
  * out of a branch), 8 instructions per element instead of 15. */
-#include <hartpool/kernels/lib.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/lib.h>
 
 HP_KERNEL(vadd, const hp_item *it, const void *args)
 {

@@ -2,8 +2,8 @@
 /* wg_count: work-items count themselves with a local atomic counter per
  * work-group (so partial groups report their real size) and with a global
  * atomic counter. */
-#include <hartpool/kernels/diag.h>
 #include <hartpool/kernel.h>
+#include <hartpool/kernels/diag.h>
 
 HP_KERNEL(wg_count, const hp_item *it, const void *args)
 {
