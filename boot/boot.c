@@ -137,7 +137,7 @@ __attribute__((noreturn)) void boot_hart_main(unsigned idx)
 	 * top (interrupted code may have changed tp). */
 	unsigned long tp;
 	__asm__("mv %0, tp" : "=r"(tp));
-	((unsigned long *)csr_read(mscratch))[-1] = tp;
+	*(unsigned long *)(csr_read(mscratch) + BOOT_TRAP_TP) = tp;
 	hal_ipi_clear_self(); /* the release IPI */
 	csr_write(mie, MIP_MSIP);
 
@@ -173,12 +173,12 @@ void boot_trap_redirect(boot_trap_frame *f, void (*fn)(void *, int), void *a0,
 	unsigned long gp, tp;
 	__asm__("mv %0, gp" : "=r"(gp));
 	__asm__("mv %0, tp" : "=r"(tp));
-	f->x[0] = (unsigned long)fn;
-	f->x[2] = (unsigned long)f; /* the trap stack below the frame */
-	f->x[3] = gp;
-	f->x[4] = tp; /* the firmware's: U-mode code may have changed it */
-	f->x[10] = (unsigned long)a0;
-	f->x[11] = (unsigned long)(long)a1;
+	f->epc = (unsigned long)fn;
+	f->sp = (unsigned long)f; /* the trap stack below the frame */
+	f->gp = gp;
+	f->tp = tp; /* the firmware's: U-mode code may have changed it */
+	f->a0 = (unsigned long)a0;
+	f->a1 = (unsigned long)(long)a1;
 	/* mret to M-mode with MIE = MPIE = 0 and no MPRV. */
 	f->mstatus =
 		(f->mstatus & ~(MSTATUS_MPIE | MSTATUS_MPRV)) | MSTATUS_MPP_M;
@@ -194,31 +194,6 @@ __attribute__((weak)) bool boot_recover_hook(boot_trap_frame *frame,
 	return false;
 }
 
-static const char *boot_cause_name(unsigned long cause)
-{
-	static const char *const names[] = {
-		[CAUSE_MISALIGNED_FETCH] = "instruction address misaligned",
-		[CAUSE_FETCH_ACCESS] = "instruction access fault",
-		[CAUSE_ILLEGAL_INSTRUCTION] = "illegal instruction",
-		[CAUSE_BREAKPOINT] = "breakpoint",
-		[CAUSE_MISALIGNED_LOAD] = "load address misaligned",
-		[CAUSE_LOAD_ACCESS] = "load access fault",
-		[CAUSE_MISALIGNED_STORE] = "store address misaligned",
-		[CAUSE_STORE_ACCESS] = "store access fault",
-		[CAUSE_USER_ECALL] = "ecall from U-mode",
-		[CAUSE_SUPERVISOR_ECALL] = "ecall from S-mode",
-		[CAUSE_MACHINE_ECALL] = "ecall from M-mode",
-		[CAUSE_FETCH_PAGE_FAULT] = "instruction page fault",
-		[CAUSE_LOAD_PAGE_FAULT] = "load page fault",
-		[CAUSE_STORE_PAGE_FAULT] = "store page fault",
-	};
-	if (cause >> (8 * sizeof(long) - 1))
-		return "interrupt";
-	if (cause < sizeof(names) / sizeof(names[0]) && names[cause])
-		return names[cause];
-	return "unknown";
-}
-
 /* Index of hart_id without using TLS (a trap may come before tp is set). */
 static long boot_idx_of(unsigned long hart_id)
 {
@@ -229,7 +204,7 @@ static long boot_idx_of(unsigned long hart_id)
 	return -1;
 }
 
-/* Hart id + 1 of the first hart that reported a fatal trap. */
+/* Hart id + 1 of the hart that holds the trap report claim, 0 if none. */
 static unsigned long boot_trap_owner;
 
 void boot_trap_handler(boot_trap_frame *f)
@@ -237,30 +212,33 @@ void boot_trap_handler(boot_trap_frame *f)
 	unsigned long cause = csr_read(mcause), tval = csr_read(mtval);
 	unsigned long hart_id = csr_read(mhartid);
 
-	/* Contained faults first: harts may trap in kernels at the same
-	 * time, and each recovers on its own. */
+	/* The order is boot/app.h's. 1: contained faults first, without
+	 * the claim: harts may trap in kernels at the same time, and each
+	 * recovers on its own. */
 	if (boot_recover_hook(f, cause, tval))
 		return;
+	/* 2: claim the report. Held by this hart: a trap inside
+	 * app_trap_hook or the report ends the run now. Held by another
+	 * hart: park for good (that hart reports, or its hook resumes it). */
 	unsigned long none = 0;
 	if (!hal_cas(&boot_trap_owner, &none, hart_id + 1)) {
-		/* Another report is under way: a trap inside the report ends
-		 * the run now, a trap on another hart waits for the report. */
 		if (none == hart_id + 1)
 			hal_exit(HAL_EXIT_TRAP);
 		boot_park();
 	}
+	/* 3: the application's hook, with the claim held. */
 	if (app_trap_hook(f, cause, tval)) {
 		hal_store_release(&boot_trap_owner, 0UL);
 		return;
 	}
+	/* 4: report and stop. */
 	char line[HAL_PRINTF_MAX];
 	int n = snprintf(line, sizeof(line),
 			 "hartpool: unexpected trap on hart %ld (id %lu): "
 			 "cause %lu (%s) epc 0x%lx tval 0x%lx ra 0x%lx sp "
 			 "0x%lx\n",
 			 boot_idx_of(hart_id), hart_id, cause,
-			 boot_cause_name(cause), f->x[0], tval, f->x[1],
-			 f->x[2]);
+			 hal_cause_name(cause), f->epc, tval, f->ra, f->sp);
 	hal_console_write_fatal(line, n > 0 ? (size_t)n : 0);
 	hal_exit(HAL_EXIT_TRAP);
 }

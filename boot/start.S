@@ -12,20 +12,9 @@
  *      parks if it has none, else takes the stack of that index and enters
  *      boot_hart_main(index), which never returns.
  */
+#include <boot/trap_frame.h>
+#include <hal/asm.h>
 #include <hal/csr.h>
-
-/* Bytes at the top of every hart's stack kept for trap handling. */
-#define BOOT_TRAP_STACK 2048
-
-#if __riscv_xlen == 64
-#define LREG ld
-#define SREG sd
-#define REGBYTES 8
-#else
-#define LREG lw
-#define SREG sw
-#define REGBYTES 4
-#endif
 
 	.section .text.start, "ax"
 	.globl _start
@@ -95,7 +84,7 @@ _start:
 	mul	t3, t3, t4
 	la	sp, __stacks_start
 	add	sp, sp, t3
-	SREG	zero, -REGBYTES(sp)	/* no tp yet */
+	SREG	zero, BOOT_TRAP_TP(sp)	/* no tp yet */
 	csrw	mscratch, sp
 	li	t4, BOOT_TRAP_STACK
 	sub	sp, sp, t4
@@ -116,117 +105,116 @@ boot_park:
  * from firmware bugs. A trap taken with mscratch != 0 runs on the hart's
  * trap area (mscratch = its top), whatever sp the interrupted code had (a
  * kernel may have overflowed its stack); mscratch is 0 while the handler
- * runs, so a trap inside the handler stays on the trap stack. Frame: slot 0
- * mepc, slots 1-31 x1-x31 (slot 2 the interrupted sp), 32 mstatus, 33 the
- * mscratch value to restore. gp and tp are set to the firmware's before C
- * runs (interrupted code may have changed them); a handler that returns
- * resumes with the frame's registers, mepc and mstatus.
+ * runs, so a trap inside the handler stays on the trap stack. The frame
+ * (boot_trap_frame, TF_* offsets: boot/include/boot/trap_frame.h) holds
+ * mepc, x1-x31 (sp the interrupted one), mstatus and the mscratch value to
+ * restore. gp and tp are set to the firmware's before C runs (interrupted
+ * code may have changed them); a handler that returns resumes with the
+ * frame's registers, epc and mstatus.
  */
-#define TF_SLOTS 36
-#define TF_BYTES (TF_SLOTS * REGBYTES)
 	.align 2
 	.globl trap_entry
 trap_entry:
 	csrrw	sp, mscratch, sp
 	beqz	sp, .Lon_current
 	/* sp = trap area top, mscratch = interrupted sp */
-	addi	sp, sp, -(TF_BYTES + 16)
-	SREG	t0, 5 * REGBYTES(sp)
+	addi	sp, sp, -(TF_SIZE + BOOT_TRAP_TOP_RESERVED)
+	SREG	t0, TF_T0(sp)
 	csrr	t0, mscratch
-	SREG	t0, 2 * REGBYTES(sp)
-	addi	t0, sp, TF_BYTES + 16
-	SREG	t0, 33 * REGBYTES(sp)
+	SREG	t0, TF_SP(sp)
+	addi	t0, sp, TF_SIZE + BOOT_TRAP_TOP_RESERVED
+	SREG	t0, TF_MSCRATCH(sp)
 	csrw	mscratch, zero
 	j	.Lsave
 .Lon_current:
 	/* A trap in the handler (or before the trap area exists). */
 	csrrw	sp, mscratch, sp
-	addi	sp, sp, -TF_BYTES
-	SREG	t0, 5 * REGBYTES(sp)
-	addi	t0, sp, TF_BYTES
-	SREG	t0, 2 * REGBYTES(sp)
-	SREG	zero, 33 * REGBYTES(sp)
+	addi	sp, sp, -TF_SIZE
+	SREG	t0, TF_T0(sp)
+	addi	t0, sp, TF_SIZE
+	SREG	t0, TF_SP(sp)
+	SREG	zero, TF_MSCRATCH(sp)
 .Lsave:
-	SREG	x1, 1 * REGBYTES(sp)
-	SREG	x3, 3 * REGBYTES(sp)
-	SREG	x4, 4 * REGBYTES(sp)
-	SREG	x6, 6 * REGBYTES(sp)
-	SREG	x7, 7 * REGBYTES(sp)
-	SREG	x8, 8 * REGBYTES(sp)
-	SREG	x9, 9 * REGBYTES(sp)
-	SREG	x10, 10 * REGBYTES(sp)
-	SREG	x11, 11 * REGBYTES(sp)
-	SREG	x12, 12 * REGBYTES(sp)
-	SREG	x13, 13 * REGBYTES(sp)
-	SREG	x14, 14 * REGBYTES(sp)
-	SREG	x15, 15 * REGBYTES(sp)
-	SREG	x16, 16 * REGBYTES(sp)
-	SREG	x17, 17 * REGBYTES(sp)
-	SREG	x18, 18 * REGBYTES(sp)
-	SREG	x19, 19 * REGBYTES(sp)
-	SREG	x20, 20 * REGBYTES(sp)
-	SREG	x21, 21 * REGBYTES(sp)
-	SREG	x22, 22 * REGBYTES(sp)
-	SREG	x23, 23 * REGBYTES(sp)
-	SREG	x24, 24 * REGBYTES(sp)
-	SREG	x25, 25 * REGBYTES(sp)
-	SREG	x26, 26 * REGBYTES(sp)
-	SREG	x27, 27 * REGBYTES(sp)
-	SREG	x28, 28 * REGBYTES(sp)
-	SREG	x29, 29 * REGBYTES(sp)
-	SREG	x30, 30 * REGBYTES(sp)
-	SREG	x31, 31 * REGBYTES(sp)
+	SREG	ra, TF_RA(sp)
+	SREG	gp, TF_GP(sp)
+	SREG	tp, TF_TP(sp)
+	SREG	t1, TF_T1(sp)
+	SREG	t2, TF_T2(sp)
+	SREG	s0, TF_S0(sp)
+	SREG	s1, TF_S1(sp)
+	SREG	a0, TF_A0(sp)
+	SREG	a1, TF_A1(sp)
+	SREG	a2, TF_A2(sp)
+	SREG	a3, TF_A3(sp)
+	SREG	a4, TF_A4(sp)
+	SREG	a5, TF_A5(sp)
+	SREG	a6, TF_A6(sp)
+	SREG	a7, TF_A7(sp)
+	SREG	s2, TF_S2(sp)
+	SREG	s3, TF_S3(sp)
+	SREG	s4, TF_S4(sp)
+	SREG	s5, TF_S5(sp)
+	SREG	s6, TF_S6(sp)
+	SREG	s7, TF_S7(sp)
+	SREG	s8, TF_S8(sp)
+	SREG	s9, TF_S9(sp)
+	SREG	s10, TF_S10(sp)
+	SREG	s11, TF_S11(sp)
+	SREG	t3, TF_T3(sp)
+	SREG	t4, TF_T4(sp)
+	SREG	t5, TF_T5(sp)
+	SREG	t6, TF_T6(sp)
 	csrr	t0, mepc
-	SREG	t0, 0 * REGBYTES(sp)	/* slot 0 holds mepc (x0 is zero) */
+	SREG	t0, TF_EPC(sp)
 	csrr	t0, mstatus
-	SREG	t0, 32 * REGBYTES(sp)
+	SREG	t0, TF_MSTATUS(sp)
 	.option push
 	.option norelax
 	la	gp, __global_pointer$
 	.option pop
-	LREG	t0, 33 * REGBYTES(sp)
+	LREG	t0, TF_MSCRATCH(sp)
 	beqz	t0, 1f
-	LREG	t1, -REGBYTES(t0)	/* the hart's tp, once it has one */
+	LREG	t1, BOOT_TRAP_TP(t0)	/* the hart's tp, once it has one */
 	beqz	t1, 1f
 	mv	tp, t1
 1:	mv	a0, sp
 	call	boot_trap_handler
 	/* A handler that returns resumes with the frame. */
-	LREG	t0, 0 * REGBYTES(sp)
+	LREG	t0, TF_EPC(sp)
 	csrw	mepc, t0
-	LREG	t0, 32 * REGBYTES(sp)
+	LREG	t0, TF_MSTATUS(sp)
 	csrw	mstatus, t0
-	LREG	t0, 33 * REGBYTES(sp)
+	LREG	t0, TF_MSCRATCH(sp)
 	csrw	mscratch, t0
-	LREG	x1, 1 * REGBYTES(sp)
-	LREG	x3, 3 * REGBYTES(sp)
-	LREG	x4, 4 * REGBYTES(sp)
-	LREG	x5, 5 * REGBYTES(sp)
-	LREG	x6, 6 * REGBYTES(sp)
-	LREG	x7, 7 * REGBYTES(sp)
-	LREG	x8, 8 * REGBYTES(sp)
-	LREG	x9, 9 * REGBYTES(sp)
-	LREG	x10, 10 * REGBYTES(sp)
-	LREG	x11, 11 * REGBYTES(sp)
-	LREG	x12, 12 * REGBYTES(sp)
-	LREG	x13, 13 * REGBYTES(sp)
-	LREG	x14, 14 * REGBYTES(sp)
-	LREG	x15, 15 * REGBYTES(sp)
-	LREG	x16, 16 * REGBYTES(sp)
-	LREG	x17, 17 * REGBYTES(sp)
-	LREG	x18, 18 * REGBYTES(sp)
-	LREG	x19, 19 * REGBYTES(sp)
-	LREG	x20, 20 * REGBYTES(sp)
-	LREG	x21, 21 * REGBYTES(sp)
-	LREG	x22, 22 * REGBYTES(sp)
-	LREG	x23, 23 * REGBYTES(sp)
-	LREG	x24, 24 * REGBYTES(sp)
-	LREG	x25, 25 * REGBYTES(sp)
-	LREG	x26, 26 * REGBYTES(sp)
-	LREG	x27, 27 * REGBYTES(sp)
-	LREG	x28, 28 * REGBYTES(sp)
-	LREG	x29, 29 * REGBYTES(sp)
-	LREG	x30, 30 * REGBYTES(sp)
-	LREG	x31, 31 * REGBYTES(sp)
-	LREG	sp, 2 * REGBYTES(sp)
+	LREG	ra, TF_RA(sp)
+	LREG	gp, TF_GP(sp)
+	LREG	tp, TF_TP(sp)
+	LREG	t0, TF_T0(sp)
+	LREG	t1, TF_T1(sp)
+	LREG	t2, TF_T2(sp)
+	LREG	s0, TF_S0(sp)
+	LREG	s1, TF_S1(sp)
+	LREG	a0, TF_A0(sp)
+	LREG	a1, TF_A1(sp)
+	LREG	a2, TF_A2(sp)
+	LREG	a3, TF_A3(sp)
+	LREG	a4, TF_A4(sp)
+	LREG	a5, TF_A5(sp)
+	LREG	a6, TF_A6(sp)
+	LREG	a7, TF_A7(sp)
+	LREG	s2, TF_S2(sp)
+	LREG	s3, TF_S3(sp)
+	LREG	s4, TF_S4(sp)
+	LREG	s5, TF_S5(sp)
+	LREG	s6, TF_S6(sp)
+	LREG	s7, TF_S7(sp)
+	LREG	s8, TF_S8(sp)
+	LREG	s9, TF_S9(sp)
+	LREG	s10, TF_S10(sp)
+	LREG	s11, TF_S11(sp)
+	LREG	t3, TF_T3(sp)
+	LREG	t4, TF_T4(sp)
+	LREG	t5, TF_T5(sp)
+	LREG	t6, TF_T6(sp)
+	LREG	sp, TF_SP(sp)
 	mret

@@ -2,13 +2,12 @@
 /* Firmware glue between boot's trap handler and the executor's fault
  * containment (fault.c): a trap in kernel code resumes in the pool, and
  * the ecalls of kernel code in U-mode (hal/isolation.h) are served. */
-#include <executor/exec.h>
 #include <boot/app.h>
+#include <executor/exec.h>
+#include <hal/csr.h>
 #include <hal/ipi.h>
 #include <hal/isolation.h>
 #include <hal/jump.h>
-
-#define CAUSE_USER_ECALL 8
 
 static void resume(void *jb, int v)
 {
@@ -27,29 +26,29 @@ static void user_return(void *unused, int v)
 static bool user_ecall(boot_trap_frame *f)
 {
 	hal_jmp_buf *jb;
-	switch (f->x[17]) {
+	switch (f->a7) {
 	case HAL_SYS_EXIT:
 		boot_trap_redirect(f, user_return, NULL, 0);
 		return true;
 	case HAL_SYS_SLEEP:
-		jb = exec_kernel_timeout_check(f->x[0]);
+		jb = exec_kernel_timeout_check(f->epc);
 		if (!jb) {
 			hal_user_sleep_m();
-			jb = exec_kernel_timeout_check(f->x[0]);
+			jb = exec_kernel_timeout_check(f->epc);
 		}
 		if (jb)
 			boot_trap_redirect(f, resume, jb, 1);
 		else
-			f->x[0] += 4;
+			f->epc += 4;
 		return true;
 	case HAL_SYS_WAKE:
 		/* The mask must be kernel-visible memory (the team barrier's),
 		 * not something only the firmware may touch. */
-		if (f->x[10] % sizeof(long) ||
-		    !hal_user_heap_has(f->x[10], sizeof(hal_hartmask)))
+		if (f->a0 % sizeof(long) ||
+		    !hal_user_heap_has(f->a0, sizeof(hal_hartmask)))
 			return false;
-		hal_ipi_send_mask_clear((hal_hartmask *)f->x[10]);
-		f->x[0] += 4;
+		hal_ipi_send_mask_clear((hal_hartmask *)f->a0);
+		f->epc += 4;
 		return true;
 	}
 	return false; /* an unknown service: a kernel fault */
@@ -60,7 +59,7 @@ bool boot_recover_hook(boot_trap_frame *f, unsigned long cause,
 {
 	if (cause == CAUSE_USER_ECALL && user_ecall(f))
 		return true;
-	hal_jmp_buf *jb = exec_kernel_trap(cause, f->x[0], tval);
+	hal_jmp_buf *jb = exec_kernel_trap(cause, f->epc, tval);
 	if (!jb)
 		return false;
 	boot_trap_redirect(f, resume, jb, 1);

@@ -37,7 +37,7 @@ bool app_trap_hook(boot_trap_frame *frame, unsigned long cause,
 {
 	if (cause != CAUSE_LOAD_ACCESS || tval != 0)
 		return false;
-	frame->x[0] += 4; /* the lw, not compressed (norvc) */
+	frame->epc += 4; /* the lw, not compressed (norvc) */
 	faults++;
 	return true;
 }

@@ -17,11 +17,11 @@ bool app_trap_hook(boot_trap_frame *frame, unsigned long cause,
 {
 	(void)tval;
 	bool ok = cause == CAUSE_ILLEGAL_INSTRUCTION &&
-		  frame->x[0] == (unsigned long)illegal_insn &&
+		  frame->epc == (unsigned long)illegal_insn &&
 		  hal_hart_idx() == culprit;
 	hal_printf("illegal: trap hook saw cause %lu at epc %p on hart %u: "
 		   "%s\n",
-		   cause, (void *)frame->x[0], hal_hart_idx(),
+		   cause, (void *)frame->epc, hal_hart_idx(),
 		   ok ? "as expected" : "WRONG");
 	return false; /* let boot report it and stop the run */
 }

@@ -6,20 +6,34 @@
 #ifndef BOOT_APP_H
 #define BOOT_APP_H
 
+#include <boot/trap_frame.h>
 #include <stdbool.h>
 
-/** Registers saved at a trap. x[0] holds mepc (x0 is always zero); a hook
- * may change any of them, and mstatus, before the trap returns. */
-typedef struct {
-	unsigned long x[32];
-	unsigned long mstatus;
-	unsigned long scratch_; /* boot's own: mscratch to restore */
-	unsigned long pad_[2];
-} boot_trap_frame;
+/*
+ * Traps. boot_trap_handler() (boot/boot.c) runs the two optional hooks in
+ * this order, and nothing else:
+ *
+ *   1. boot_recover_hook(), on every trap, first. Any number of harts may
+ *      be in it at once (kernels on several harts can fault together);
+ *      true: the trap returns with the frame.
+ *   2. The hart claims the trap report, one hart at a time. A hart that
+ *      traps while another one holds the claim parks for good; a trap on
+ *      the hart that holds it (inside app_trap_hook() or the report) ends
+ *      the run at once with HAL_EXIT_TRAP.
+ *   3. app_trap_hook(), holding the claim; true: the claim is given back
+ *      and the trap returns with the frame.
+ *   4. Boot prints "hartpool: unexpected trap on hart ..." and ends the
+ *      run with HAL_EXIT_TRAP.
+ *
+ * A hook that returns true may change the frame first (frame->epc past the
+ * trapping instruction, or boot_trap_redirect()).
+ */
 
 /**
- * Optional (weak), called when app_trap_hook() declined: the executor's
- * fault containment (a trap in kernel code). True: resume with the frame.
+ * Optional (weak): step 1 above, for the firmware's fault containment (a
+ * trap in kernel code, firmware/trap_fw.c). Called before app_trap_hook(),
+ * without the report claim, possibly on several harts at once. True:
+ * resume with the frame; false: go on to step 2.
  */
 bool boot_recover_hook(boot_trap_frame *frame, unsigned long cause,
 		       unsigned long tval);
@@ -40,9 +54,10 @@ void boot_trap_redirect(boot_trap_frame *frame, void (*fn)(void *, int),
 int app_main(void);
 
 /**
- * Optional (weak): called first on any trap. Return true to resume at
- * frame->x[0] (after fixing the cause); false to let boot report the trap
- * and stop the run with HAL_EXIT_TRAP.
+ * Optional (weak): step 3 above, for test images. Called only after
+ * boot_recover_hook() declined, with the report claim held (one hart at a
+ * time). Return true to resume at frame->epc (after fixing the cause);
+ * false to let boot report the trap and stop the run with HAL_EXIT_TRAP.
  */
 bool app_trap_hook(boot_trap_frame *frame, unsigned long cause,
 		   unsigned long tval);
