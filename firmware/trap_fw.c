@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Firmware glue between boot's trap handler and the executor's fault
- * containment (fault.c): a trap in kernel code resumes in the pool, and
- * the ecalls of kernel code in U-mode (hal/isolation.h) are served. */
+ * containment (executor/kctx.c): boot_recover_hook, the first hook boot
+ * calls on every trap (boot/app.h). A trap in kernel code resumes in the
+ * pool, and the ecalls of kernel code in U-mode (hal/isolation.h) are
+ * served. */
 #include <boot/app.h>
 #include <executor/exec.h>
 #include <hal/csr.h>
