@@ -525,14 +525,31 @@ static uint8_t *slurp(const char *path, size_t *n)
 	return b;
 }
 
-static const char build_usage[] =
-	"usage: hartpool build [--board B] [-I DIR] [-D NAME[=V]] [-O LEVEL] "
-	"SOURCE.c... -o OUT.hpk\n"
-	"Compiles kernels written against <hartpool/kernel.h> into a kernel "
-	"object\nfor `hartpool run --kernel-file OUT.hpk KERNEL`; OUT.elf "
-	"(next to it) has\nthe symbols for gdb.\n";
+/* Parsed by cmd_build() itself: compiler-style, -IDIR and -O2 in one. */
+static const cli_option build_rows[] = {
+	{.name = "--board",
+	 .takes = CLI_VALUE,
+	 .value = "B",
+	 .help = "board to build for (its -march, -mabi; default qemu-virt)"},
+	{.name = "-I",
+	 .takes = CLI_VALUE,
+	 .value = "DIR",
+	 .help = "include directory for the sources (-IDIR too)"},
+	{.name = "-D",
+	 .takes = CLI_VALUE,
+	 .value = "NAME[=V]",
+	 .help = "define a macro (-DNAME[=V] too)"},
+	{.name = "-OLEVEL", .help = "optimisation, as for gcc (default -O2)"},
+	{.name = "-o",
+	 .takes = CLI_VALUE,
+	 .value = "OUT.hpk",
+	 .help = "the kernel object to write (and OUT.elf)"},
+	{.name = NULL},
+};
 
-int cmd_build(int argc, char **argv)
+const cli_group build_options = {"build options", build_rows};
+
+int cmd_build(const cli_command *self, int argc, char **argv)
 {
 	const char *board = "qemu-virt", *out = NULL, *opt = "-O2";
 	const char *srcs[64], *extra[64];
@@ -541,7 +558,7 @@ int cmd_build(int argc, char **argv)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(build_usage, stdout);
+			cli_help(stdout, self);
 			return 0;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--board")) {
 			if (!v)
@@ -560,13 +577,15 @@ int cmd_build(int argc, char **argv)
 		} else if (!strncmp(a, "-O", 2)) {
 			opt = a;
 		} else if (a[0] == '-') {
-			return err("unknown option %s\n%s", a, build_usage);
+			err("unknown option %s", a);
+			cli_help(stderr, self);
+			return 1;
 		} else if (ns < 64) {
 			srcs[ns++] = a;
 		}
 	}
 	if (!ns || !out) {
-		fputs(build_usage, stderr);
+		cli_help(stderr, self);
 		return 1;
 	}
 	char arch[64], libarch[64], abi[32], xlen_s[8];

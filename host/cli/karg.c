@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * `hartpool run KERNEL --karg ...` for kernels the tool has no driver for
- * (typically a loaded kernel object): the argument block from the command
- * line, buffers made and initialised on the device, printed afterwards
- * (--print). See drivers.h for the spec syntax.
+ * `hartpool run KERNEL --karg ...` for kernels the tool has no workload for
+ * (typically one of a loaded kernel object): the argument block from the
+ * command line, buffers made and initialised on the device, printed
+ * afterwards (--print). See karg.h for the spec syntax.
  */
-#include "drivers.h"
+#include "karg.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { T_I32, T_U32, T_I64, T_U64, T_F32, T_F64 } gtype;
+typedef enum { T_I32, T_U32, T_I64, T_U64, T_F32, T_F64 } ktype;
 
 static const struct {
 	const char *name;
@@ -18,25 +18,25 @@ static const struct {
 } types[] = {{"i32", 4}, {"u32", 4}, {"i64", 8},
 	     {"u64", 8}, {"f32", 4}, {"f64", 8}};
 
-/* What each buffer of the run holds (index = run_buffer's). */
+/* What each buffer of the run holds (index = workload_buffer's). */
 static struct {
-	gtype t;
+	ktype t;
 	uint64_t count;
-} gbufs[RUN_MAX_BUFS];
+} kbufs[WORKLOAD_MAX_BUFS];
 
-static int type_of(const char *s, size_t len, gtype *t)
+static int type_of(const char *s, size_t len, ktype *t)
 {
 	for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (strlen(types[i].name) == len &&
 		    !strncmp(types[i].name, s, len)) {
-			*t = (gtype)i;
+			*t = (ktype)i;
 			return 0;
 		}
 	return -1;
 }
 
 /* Store `v` (text) as type t at p; -1 if it is not a number. */
-static int put(gtype t, const char *v, void *p)
+static int put(ktype t, const char *v, void *p)
 {
 	char *end;
 	if (t == T_F32 || t == T_F64) {
@@ -64,7 +64,7 @@ static int put(gtype t, const char *v, void *p)
 	return 0;
 }
 
-static void put_num(gtype t, double d, void *p)
+static void put_num(ktype t, double d, void *p)
 {
 	char v[64];
 	if (t == T_F32 || t == T_F64)
@@ -74,8 +74,8 @@ static void put_num(gtype t, double d, void *p)
 	put(t, v, p);
 }
 
-int generic_prepare(run_ctx *c, const char *const *specs, unsigned n,
-		    void *args, uint32_t *args_size)
+int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
+		 void *args, uint32_t *args_size)
 {
 	uint8_t *a = args;
 	size_t at = 0, maxal = 1;
@@ -83,7 +83,7 @@ int generic_prepare(run_ctx *c, const char *const *specs, unsigned n,
 		c->seed * 6364136223846793005ull + 1442695040888963407ull;
 	for (unsigned i = 0; i < n; i++) {
 		const char *s = specs[i];
-		gtype t;
+		ktype t;
 		size_t size;
 		if (!strncmp(s, "buf:", 4)) {
 			const char *ty = s + 4, *cnt = strchr(ty, ':');
@@ -96,11 +96,11 @@ int generic_prepare(run_ctx *c, const char *const *specs, unsigned n,
 				goto bad;
 			const char *init = *end ? end + 1 : NULL;
 			hp_buffer b;
-			int idx = run_buffer(c, count * types[t].size, &b);
+			int idx = workload_buffer(c, count * types[t].size, &b);
 			if (idx < 0)
 				return idx;
-			gbufs[idx].t = t;
-			gbufs[idx].count = count;
+			kbufs[idx].t = t;
+			kbufs[idx].count = count;
 			uint8_t *h = c->host[idx];
 			for (uint64_t k = 0; init && k < count; k++) {
 				void *p = h + k * types[t].size;
@@ -115,7 +115,7 @@ int generic_prepare(run_ctx *c, const char *const *specs, unsigned n,
 					goto bad;
 				}
 			}
-			int rc = run_upload(c, (unsigned)idx);
+			int rc = workload_upload(c, (unsigned)idx);
 			if (rc)
 				return rc;
 			size = 8;
@@ -162,13 +162,13 @@ full:
 	return HP_INVALID_KERNEL_ARGS;
 }
 
-int generic_print(run_ctx *c, unsigned long max)
+int karg_print(workload_ctx *c, unsigned long max)
 {
 	for (unsigned i = 0; i < c->num_bufs; i++) {
-		gtype t = gbufs[i].t;
-		uint64_t count = gbufs[i].count;
+		ktype t = kbufs[i].t;
+		uint64_t count = kbufs[i].count;
 		uint8_t *h = c->host[i];
-		if (run_download(c, i, h, count * types[t].size))
+		if (workload_download(c, i, h, count * types[t].size))
 			return HP_INVALID_VALUE;
 		printf("buf%u %s[%llu]:", i, types[t].name,
 		       (unsigned long long)count);

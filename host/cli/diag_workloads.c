@@ -1,101 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
- * `hartpool run` drivers: test data and host references for the kernels
- * of the library. References come from tests/common (ndref.c, written from
- * the OpenCL specification alone; sgref.c) or are computed here from the
- * range, never from what the device reports except the local size it
- * chose (which ndref checks separately when `ids` runs).
+ * Workloads of the diagnostic kernels (include/hartpool/kernels/diag.h):
+ * test data and host references for `hartpool run` and `hartpool ids`.
+ * References come from ref/ (ndref.c, written from the OpenCL
+ * specification alone; sgref.c) or are computed here from the range, never
+ * from what the device reports except the local size it chose (which
+ * ndref checks separately when `ids` runs).
  */
-#include "drivers.h"
+#include "workloads.h"
+#include <hartpool/ids.h>
 #include <hartpool/kernels/diag.h>
 #include <ref/ndref.h>
 #include <ref/sgref.h>
-#include <hartpool/ids.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *run_arg_str(const run_ctx *c, const char *name)
-{
-	size_t n = strlen(name);
-	for (unsigned i = 0; i < c->num_args; i++)
-		if (strncmp(c->args[i], name, n) == 0 && c->args[i][n] == '=')
-			return c->args[i] + n + 1;
-	return NULL;
-}
-
-uint64_t run_arg(const run_ctx *c, const char *name, uint64_t dflt)
-{
-	const char *v = run_arg_str(c, name);
-	return v ? strtoull(v, NULL, 0) : dflt;
-}
-
-int run_buffer(run_ctx *c, uint64_t size, hp_buffer *out)
-{
-	if (c->num_bufs == RUN_MAX_BUFS) {
-		snprintf(c->msg, sizeof(c->msg), "at most %u buffers",
-			 RUN_MAX_BUFS);
-		return HP_OUT_OF_RESOURCES;
-	}
-	if (size == UINT64_MAX) {
-		snprintf(c->msg, sizeof(c->msg),
-			 "a buffer for %llu%s work-items would need 2^64 bytes "
-			 "or more",
-			 (unsigned long long)c->items,
-			 c->items == UINT64_MAX ? " or more" : "");
-		return HP_OUT_OF_RESOURCES;
-	}
-	if (size < 64)
-		size = 64;
-	/* The device first: its refusal carries its numbers. */
-	int rc = hp_buffer_alloc(c->d, size, out);
-	if (rc) {
-		const char *why = hp_last_error(), *name = hp_error_name(rc);
-		size_t n = strlen(name);
-		if (!strncmp(why, name, n) && !strncmp(why + n, ": ", 2))
-			why += n + 2;
-		snprintf(c->msg, sizeof(c->msg),
-			 "cannot allocate %llu bytes on the device: %s",
-			 (unsigned long long)size, why);
-		return rc;
-	}
-	void *h = size <= SIZE_MAX ? calloc(1, (size_t)size) : NULL;
-	if (!h) {
-		hp_buffer_free(c->d, *out);
-		snprintf(c->msg, sizeof(c->msg),
-			 "cannot hold a copy of a %llu-byte buffer on the host "
-			 "(out of host memory)",
-			 (unsigned long long)size);
-		return HP_OUT_OF_RESOURCES;
-	}
-	unsigned i = c->num_bufs++;
-	c->bufs[i] = *out;
-	c->buf_size[i] = size;
-	c->host[i] = h;
-	return (int)i;
-}
-
-void run_cleanup(run_ctx *c)
-{
-	for (unsigned i = 0; i < c->num_bufs; i++) {
-		hp_buffer_free(c->d, c->bufs[i]);
-		free(c->host[i]);
-	}
-	c->num_bufs = 0;
-}
-
-unsigned run_sub_group_size(const run_ctx *c)
-{
-	if (c->r.sub_group_size)
-		return c->r.sub_group_size;
-	if (c->k && c->k->sub_group_size)
-		return c->k->sub_group_size;
-	return hp_info(c->d)->default_sub_group_size;
-}
-
 /* Bytes for @p per bytes per work-item of the range and @p extra more
- * items; UINT64_MAX if that does not fit in 64 bits (run_buffer refuses). */
-static uint64_t items_bytes(const run_ctx *c, uint64_t extra, uint64_t per)
+ * items; UINT64_MAX if that does not fit in 64 bits (workload_buffer refuses).
+ */
+static uint64_t items_bytes(const workload_ctx *c, uint64_t extra, uint64_t per)
 {
 	uint64_t n = c->items + extra;
 	if (n < extra || (per && n > (UINT64_MAX - 1) / per))
@@ -103,40 +27,9 @@ static uint64_t items_bytes(const run_ctx *c, uint64_t extra, uint64_t per)
 	return n * per;
 }
 
-int run_upload(run_ctx *c, unsigned i)
-{
-	int rc = hp_buffer_write(c->d, c->bufs[i], 0, c->host[i],
-				 c->buf_size[i]);
-	if (rc)
-		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
-	return rc;
-}
-
-int run_upload2(run_ctx *c)
-{
-	int rc = run_upload(c, 0);
-	return rc ? rc : run_upload(c, 1);
-}
-
-int run_host_oom(run_ctx *c, uint64_t bytes)
-{
-	snprintf(c->msg, sizeof(c->msg),
-		 "out of host memory (%llu bytes for the result)",
-		 (unsigned long long)bytes);
-	return HP_OUT_OF_RESOURCES;
-}
-
-int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size)
-{
-	int rc = hp_buffer_read(c->d, c->bufs[i], 0, dst, size);
-	if (rc)
-		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
-	return rc;
-}
-
 #define NEED_BUF(c, size, addr)                                                \
 	do {                                                                   \
-		int rc_ = run_buffer((c), (size), (addr));                     \
+		int rc_ = workload_buffer((c), (size), (addr));                \
 		if (rc_ < 0)                                                   \
 			return rc_;                                            \
 	} while (0)
@@ -146,21 +39,21 @@ int run_download(run_ctx *c, unsigned i, void *dst, uint64_t size)
 #define NEED_ZBUF(c, size, addr)                                               \
 	do {                                                                   \
 		NEED_BUF(c, size, addr);                                       \
-		int rcz_ = run_upload((c), (c)->num_bufs - 1);                 \
+		int rcz_ = workload_upload((c), (c)->num_bufs - 1);            \
 		if (rcz_)                                                      \
 			return rcz_;                                           \
 	} while (0)
 
 /* ---- empty ---- */
 
-static int empty_prepare(run_ctx *c, void *args, uint32_t *size)
+static int empty_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	(void)c, (void)args;
 	*size = 0;
 	return 0;
 }
 
-static int nothing_to_check(run_ctx *c)
+static int nothing_to_check(workload_ctx *c)
 {
 	(void)c;
 	return 0;
@@ -168,7 +61,7 @@ static int nothing_to_check(run_ctx *c)
 
 /* ---- ids ---- */
 
-static int ids_prepare(run_ctx *c, void *args, uint32_t *size)
+static int ids_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_ids_args *a = args;
 	NEED_BUF(c, items_bytes(c, 0, sizeof(hp_ids_record)), &a->records);
@@ -178,7 +71,7 @@ static int ids_prepare(run_ctx *c, void *args, uint32_t *size)
 }
 
 /* The independent reference's view of the launch. */
-static ndref_launch ref_launch(const run_ctx *c)
+static ndref_launch ref_launch(const workload_ctx *c)
 {
 	const hp_device_info *di = hp_info(c->d);
 	ndref_launch l = {
@@ -186,7 +79,7 @@ static ndref_launch ref_launch(const run_ctx *c)
 		.local_given = c->r.local_given,
 		.kernel_max_wg = c->k->max_work_group_size,
 		.uniform = c->r.uniform,
-		.sub_group_size = run_sub_group_size(c),
+		.sub_group_size = workload_sub_group_size(c),
 		.harts = di->harts,
 		.dev_max_wg = di->max_work_group_size,
 	};
@@ -201,14 +94,14 @@ static ndref_launch ref_launch(const run_ctx *c)
 	return l;
 }
 
-static int ids_check(run_ctx *c)
+static int ids_check(workload_ctx *c)
 {
 	uint64_t n = c->items;
 	uint64_t *rec = c->host[0];
 	uint32_t *cnt = c->host[1];
-	int rc = run_download(c, 0, rec, n * sizeof(hp_ids_record));
+	int rc = workload_download(c, 0, rec, n * sizeof(hp_ids_record));
 	if (!rc)
-		rc = run_download(c, 1, cnt, n * sizeof(uint32_t));
+		rc = workload_download(c, 1, cnt, n * sizeof(uint32_t));
 	if (rc)
 		return rc;
 	ndref_launch l = ref_launch(c);
@@ -218,7 +111,7 @@ static int ids_check(run_ctx *c)
 
 /* The local size used in dimension d and the size of the group that
  * holds global index x (remainder groups are smaller). */
-static uint64_t group_len(const run_ctx *c, unsigned d, uint64_t x)
+static uint64_t group_len(const workload_ctx *c, unsigned d, uint64_t x)
 {
 	uint64_t L = c->info.local[d] ? c->info.local[d] : 1;
 	uint64_t G = d < c->r.work_dim ? c->r.global[d] : 1;
@@ -228,7 +121,7 @@ static uint64_t group_len(const run_ctx *c, unsigned d, uint64_t x)
 
 /* ---- wg_count ---- */
 
-static int wg_count_prepare(run_ctx *c, void *args, uint32_t *size)
+static int wg_count_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_wg_count_args *a = args;
 	/* One counter per group: at most one group per item. */
@@ -238,7 +131,7 @@ static int wg_count_prepare(run_ctx *c, void *args, uint32_t *size)
 	return 0;
 }
 
-static int wg_count_check(run_ctx *c)
+static int wg_count_check(workload_ctx *c)
 {
 	uint64_t ng[3], groups = 1;
 	for (unsigned d = 0; d < 3; d++) {
@@ -255,9 +148,9 @@ static int wg_count_check(run_ctx *c)
 		return 1;
 	}
 	uint32_t *per = c->host[0], total = 0;
-	int rc = run_download(c, 0, per, groups * sizeof(uint32_t));
+	int rc = workload_download(c, 0, per, groups * sizeof(uint32_t));
 	if (!rc)
-		rc = run_download(c, 1, &total, sizeof(total));
+		rc = workload_download(c, 1, &total, sizeof(total));
 	if (rc)
 		return rc;
 	if (total != c->items) {
@@ -286,7 +179,7 @@ static int wg_count_check(run_ctx *c)
 
 /* ---- barrier_rotate ---- */
 
-static int rotate_prepare(run_ctx *c, void *args, uint32_t *size)
+static int rotate_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_barrier_rotate_args *a = args;
 	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
@@ -294,10 +187,10 @@ static int rotate_prepare(run_ctx *c, void *args, uint32_t *size)
 	return 0;
 }
 
-static int rotate_check(run_ctx *c)
+static int rotate_check(workload_ctx *c)
 {
 	uint32_t *out = c->host[0];
-	int rc = run_download(c, 0, out, c->items * sizeof(uint32_t));
+	int rc = workload_download(c, 0, out, c->items * sizeof(uint32_t));
 	if (rc)
 		return rc;
 	uint64_t G0 = c->r.global[0];
@@ -327,7 +220,7 @@ static int rotate_check(run_ctx *c)
 
 /* ---- sg_ops ---- */
 
-static int sg_prepare(run_ctx *c, void *args, uint32_t *size)
+static int sg_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_sg_ops_args *a = args;
 	uint64_t n = c->items;
@@ -340,14 +233,14 @@ static int sg_prepare(run_ctx *c, void *args, uint32_t *size)
 		in[i] = (int32_t)((s >> 33) % 2001u) - 1000;
 	}
 	*size = sizeof(*a);
-	return run_upload(c, 0);
+	return workload_upload(c, 0);
 }
 
-static int sg_check(run_ctx *c)
+static int sg_check(workload_ctx *c)
 {
 	uint64_t n = c->items;
 	uint64_t *out = c->host[1];
-	int rc = run_download(c, 1, out, n * sizeof(hp_sg_record));
+	int rc = workload_download(c, 1, out, n * sizeof(hp_sg_record));
 	if (rc)
 		return rc;
 	/* Sub-group membership from the reference model of the launch. */
@@ -421,16 +314,16 @@ out:
 
 /* Bytes copy/fill handle: --arg size=, else one HP_MEM_CHUNK per work-item
  * of --global, else 100000. */
-static uint64_t mem_bytes(const run_ctx *c)
+static uint64_t mem_bytes(const workload_ctx *c)
 {
-	if (run_arg_str(c, "size") || !c->range_given)
-		return run_arg(c, "size", 100000);
+	if (workload_arg_str(c, "size") || !c->range_given)
+		return workload_arg(c, "size", 100000);
 	return items_bytes(c, 0, HP_MEM_CHUNK);
 }
 
 /* The size, and the range: one work-item per chunk unless --global was
  * given, which must then cover every chunk. */
-static int mem_range(run_ctx *c, uint64_t *bytes)
+static int mem_range(workload_ctx *c, uint64_t *bytes)
 {
 	uint64_t size = *bytes = mem_bytes(c);
 	uint64_t chunks = size / HP_MEM_CHUNK + (size % HP_MEM_CHUNK != 0);
@@ -453,7 +346,7 @@ static int mem_range(run_ctx *c, uint64_t *bytes)
 	return 0;
 }
 
-static int copy_prepare(run_ctx *c, void *args, uint32_t *size)
+static int copy_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_copy_args *a = args;
 	int rc = mem_range(c, &a->size);
@@ -465,16 +358,16 @@ static int copy_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->size; i++)
 		src[i] = (uint8_t)(i * 131 + c->seed);
 	*size = sizeof(*a);
-	return run_upload(c, 0);
+	return workload_upload(c, 0);
 }
 
-static int copy_check(run_ctx *c)
+static int copy_check(workload_ctx *c)
 {
 	uint64_t n = c->buf_size[1];
 	uint8_t *dst = malloc(n);
 	if (!dst)
-		return run_host_oom(c, n);
-	int rc = run_download(c, 1, dst, n);
+		return workload_host_oom(c, n);
+	int rc = workload_download(c, 1, dst, n);
 	uint64_t size = mem_bytes(c);
 	for (uint64_t i = 0; !rc && i < size; i++)
 		if (dst[i] != ((uint8_t *)c->host[0])[i]) {
@@ -489,26 +382,26 @@ static int copy_check(run_ctx *c)
 	return rc;
 }
 
-static int fill_prepare(run_ctx *c, void *args, uint32_t *size)
+static int fill_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_fill_args *a = args;
 	int rc = mem_range(c, &a->size);
 	if (rc)
 		return rc;
-	a->pattern = run_arg(c, "pattern", 0x0123456789abcdefull);
-	a->psize = run_arg(c, "psize", 4);
+	a->pattern = workload_arg(c, "pattern", 0x0123456789abcdefull);
+	a->psize = workload_arg(c, "psize", 4);
 	NEED_BUF(c, a->size, &a->dst);
 	*size = sizeof(*a);
 	return 0;
 }
 
-static int fill_check(run_ctx *c)
+static int fill_check(workload_ctx *c)
 {
 	uint64_t size = mem_bytes(c);
-	uint64_t pattern = run_arg(c, "pattern", 0x0123456789abcdefull);
-	uint64_t ps = run_arg(c, "psize", 4);
+	uint64_t pattern = workload_arg(c, "pattern", 0x0123456789abcdefull);
+	uint64_t ps = workload_arg(c, "psize", 4);
 	uint8_t *dst = c->host[0];
-	int rc = run_download(c, 0, dst, c->buf_size[0]);
+	int rc = workload_download(c, 0, dst, c->buf_size[0]);
 	for (uint64_t i = 0; !rc && i < size; i++) {
 		uint8_t want = (uint8_t)(pattern >> (8 * (i % ps)));
 		if (dst[i] != want) {
@@ -524,20 +417,20 @@ static int fill_check(run_ctx *c)
 
 /* ---- tally, affine, add, spin (the queue-test kernels) ---- */
 
-static int tally_prepare(run_ctx *c, void *args, uint32_t *size)
+static int tally_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_tally_args *a = args;
-	a->base = run_arg(c, "base", 0);
+	a->base = workload_arg(c, "base", 0);
 	NEED_ZBUF(c, items_bytes(c, a->base, sizeof(uint32_t)), &a->counts);
 	*size = sizeof(*a);
 	return 0;
 }
 
-static int tally_check(run_ctx *c)
+static int tally_check(workload_ctx *c)
 {
-	uint64_t base = run_arg(c, "base", 0), n = base + c->items;
+	uint64_t base = workload_arg(c, "base", 0), n = base + c->items;
 	uint32_t *cnt = c->host[0];
-	int rc = run_download(c, 0, cnt, n * sizeof(uint32_t));
+	int rc = workload_download(c, 0, cnt, n * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < n; i++) {
 		uint32_t want = i < base ? 0 : (uint32_t)c->repeat;
 		if (cnt[i] != want) {
@@ -552,34 +445,34 @@ static int tally_check(run_ctx *c)
 }
 
 /* Input words from the seed (the same on both sides). */
-static uint32_t word(const run_ctx *c, uint64_t i, unsigned which)
+static uint32_t word(const workload_ctx *c, uint64_t i, unsigned which)
 {
 	uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^
 		     (c->seed + which) * 0xbf58476d1ce4e5b9ull;
 	return (uint32_t)(x >> 29);
 }
 
-static int affine_prepare(run_ctx *c, void *args, uint32_t *size)
+static int affine_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_affine_args *a = args;
-	a->mul = (uint32_t)run_arg(c, "mul", 3);
-	a->add = (uint32_t)run_arg(c, "add", 1);
+	a->mul = (uint32_t)workload_arg(c, "mul", 3);
+	a->add = (uint32_t)workload_arg(c, "add", 1);
 	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->y);
 	uint32_t *y = c->host[0];
 	for (uint64_t i = 0; i < c->items; i++)
 		y[i] = word(c, i, 0);
 	*size = sizeof(*a);
-	return run_upload(c, 0);
+	return workload_upload(c, 0);
 }
 
-static int affine_check(run_ctx *c)
+static int affine_check(workload_ctx *c)
 {
-	uint32_t mul = (uint32_t)run_arg(c, "mul", 3),
-		 add = (uint32_t)run_arg(c, "add", 1);
+	uint32_t mul = (uint32_t)workload_arg(c, "mul", 3),
+		 add = (uint32_t)workload_arg(c, "add", 1);
 	uint32_t *y = malloc(c->items * sizeof(uint32_t) + 1);
 	if (!y)
-		return run_host_oom(c, c->items * sizeof(uint32_t));
-	int rc = run_download(c, 0, y, c->items * sizeof(uint32_t));
+		return workload_host_oom(c, c->items * sizeof(uint32_t));
+	int rc = workload_download(c, 0, y, c->items * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < c->items; i++) {
 		uint32_t want = word(c, i, 0);
 		for (unsigned long r = 0; r < c->repeat; r++)
@@ -596,7 +489,7 @@ static int affine_check(run_ctx *c)
 	return rc;
 }
 
-static int add_prepare(run_ctx *c, void *args, uint32_t *size)
+static int add_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_add_args *a = args;
 	uint64_t n = c->items, bytes = items_bytes(c, 0, sizeof(uint32_t));
@@ -607,13 +500,13 @@ static int add_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < n; i++)
 		x[i] = word(c, i, 1), y[i] = word(c, i, 2);
 	*size = sizeof(*a);
-	return run_upload2(c);
+	return workload_upload2(c);
 }
 
-static int add_check(run_ctx *c)
+static int add_check(workload_ctx *c)
 {
 	uint32_t *z = c->host[2];
-	int rc = run_download(c, 2, z, c->items * sizeof(uint32_t));
+	int rc = workload_download(c, 2, z, c->items * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < c->items; i++)
 		if (z[i] != word(c, i, 1) + word(c, i, 2)) {
 			snprintf(c->msg, sizeof(c->msg), "item %llu: %u",
@@ -624,20 +517,20 @@ static int add_check(run_ctx *c)
 	return rc;
 }
 
-static int spin_prepare(run_ctx *c, void *args, uint32_t *size)
+static int spin_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_spin_args *a = args;
-	a->iters = run_arg(c, "iters", 100000);
+	a->iters = workload_arg(c, "iters", 100000);
 	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
 	*size = sizeof(*a);
 	return 0;
 }
 
-static int spin_check(run_ctx *c)
+static int spin_check(workload_ctx *c)
 {
-	uint64_t iters = run_arg(c, "iters", 100000);
+	uint64_t iters = workload_arg(c, "iters", 100000);
 	uint32_t *out = c->host[0];
-	int rc = run_download(c, 0, out, c->items * sizeof(uint32_t));
+	int rc = workload_download(c, 0, out, c->items * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < c->items; i++) {
 		uint32_t x = (uint32_t)i + 1;
 		for (uint64_t k = 0; k < iters; k++)
@@ -655,89 +548,74 @@ static int spin_check(run_ctx *c)
 
 /* ---- the fault kernels (firmware only; docs/faults.md) ---- */
 
-static int fault_prepare(run_ctx *c, void *args, uint32_t *size)
+static int fault_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_fault_args *a = args;
-	a->victim = run_arg(c, "victim", 0);
+	a->victim = workload_arg(c, "victim", 0);
 	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
 	*size = sizeof(*a);
 	return 0;
 }
 
-#define FAULT_DRIVER(var, name, what)                                          \
-	static const run_driver var = {                                        \
-		name, what " on purpose in work-item --arg victim=N",          \
-		fault_prepare, nothing_to_check, NULL}
-FAULT_DRIVER(d_fault_illegal, "fault_illegal", "an illegal instruction");
-FAULT_DRIVER(d_fault_load, "fault_load", "a load from the mailbox rings");
-FAULT_DRIVER(d_fault_store, "fault_store", "a store into firmware code");
-FAULT_DRIVER(d_fault_misaligned, "fault_misaligned", "a misaligned atomic");
-FAULT_DRIVER(d_fault_ebreak, "fault_ebreak", "ebreak");
-FAULT_DRIVER(d_fault_stack, "fault_stack", "recursion past its stack");
-FAULT_DRIVER(d_fault_kstack, "fault_kstack",
-	     "recursion past the kernel stack (no fiber)");
-FAULT_DRIVER(d_fault_csr, "fault_csr", "a machine CSR read");
-FAULT_DRIVER(d_fault_data, "fault_data", "a store into firmware data");
-FAULT_DRIVER(d_fault_mmio, "fault_mmio", "a store to a device register");
-FAULT_DRIVER(d_fault_exec, "fault_exec", "running code from its buffer");
-FAULT_DRIVER(d_fault_ecall, "fault_ecall", "an ecall for no service");
-FAULT_DRIVER(d_hang, "hang", "an endless loop (use --timeout-us)");
+#define FAULT_WORKLOAD(var, name, what)                                        \
+	const workload var = {name,                                            \
+			      what " on purpose in work-item --arg victim=N",  \
+			      fault_prepare, nothing_to_check, NULL}
+FAULT_WORKLOAD(workload_fault_illegal, "fault_illegal",
+	       "an illegal instruction");
+FAULT_WORKLOAD(workload_fault_load, "fault_load",
+	       "a load from the mailbox rings");
+FAULT_WORKLOAD(workload_fault_store, "fault_store",
+	       "a store into firmware code");
+FAULT_WORKLOAD(workload_fault_misaligned, "fault_misaligned",
+	       "a misaligned atomic");
+FAULT_WORKLOAD(workload_fault_ebreak, "fault_ebreak", "ebreak");
+FAULT_WORKLOAD(workload_fault_stack, "fault_stack", "recursion past its stack");
+FAULT_WORKLOAD(workload_fault_kstack, "fault_kstack",
+	       "recursion past the kernel stack (no fiber)");
+FAULT_WORKLOAD(workload_fault_csr, "fault_csr", "a machine CSR read");
+FAULT_WORKLOAD(workload_fault_data, "fault_data", "a store into firmware data");
+FAULT_WORKLOAD(workload_fault_mmio, "fault_mmio",
+	       "a store to a device register");
+FAULT_WORKLOAD(workload_fault_exec, "fault_exec",
+	       "running code from its buffer");
+FAULT_WORKLOAD(workload_fault_ecall, "fault_ecall", "an ecall for no service");
+FAULT_WORKLOAD(workload_hang, "hang", "an endless loop (use --timeout-us)");
 
-static const run_driver d_empty = {"empty", "does nothing (round trips)",
-				   empty_prepare, nothing_to_check, NULL};
-static const run_driver d_hello = {
-	"hello", "every work-item says hello with hp_printf()", empty_prepare,
-	nothing_to_check, NULL};
-static const run_driver d_ids = {"ids",
-				 "every work-item function (checked against "
-				 "the OpenCL reference model)",
-				 ids_prepare, ids_check, NULL};
-static const run_driver d_wg_count = {
+const workload workload_empty = {"empty", "does nothing (round trips)",
+				 empty_prepare, nothing_to_check, NULL};
+const workload workload_hello = {"hello",
+				 "every work-item says hello with hp_printf()",
+				 empty_prepare, nothing_to_check, NULL};
+const workload workload_ids = {"ids",
+			       "every work-item function (checked against "
+			       "the OpenCL reference model)",
+			       ids_prepare, ids_check, NULL};
+const workload workload_wg_count = {
 	"wg_count", "work-items counted per group (local atomics, barrier)",
 	wg_count_prepare, wg_count_check, NULL};
-static const run_driver d_rotate = {"barrier_rotate",
-				    "local memory rotated across a barrier",
-				    rotate_prepare, rotate_check, NULL};
-static const run_driver d_sg = {"sg_ops",
-				"every sub-group function (--arg seed=N)",
-				sg_prepare, sg_check, NULL};
-static const run_driver d_copy = {"copy",
-				  "copy --arg size=BYTES between two buffers",
-				  copy_prepare, copy_check, NULL};
-static const run_driver d_fill = {
+const workload workload_barrier_rotate = {
+	"barrier_rotate", "local memory rotated across a barrier",
+	rotate_prepare, rotate_check, NULL};
+const workload workload_sg_ops = {"sg_ops",
+				  "every sub-group function (--arg seed=N)",
+				  sg_prepare, sg_check, NULL};
+const workload workload_copy = {"copy",
+				"copy --arg size=BYTES between two buffers",
+				copy_prepare, copy_check, NULL};
+const workload workload_fill = {
 	"fill",
 	"fill --arg size=BYTES with --arg pattern=X --arg psize=1|2|4|8",
 	fill_prepare, fill_check, NULL};
 
-static const run_driver d_tally = {
+const workload workload_tally = {
 	"tally", "every work-item counts itself (--arg base=N); exactly once",
 	tally_prepare, tally_check, NULL};
-static const run_driver d_affine = {
+const workload workload_affine = {
 	"affine", "y = y * mul + add (--arg mul= --arg add=); once per launch",
 	affine_prepare, affine_check, NULL};
-static const run_driver d_add = {"add", "c = a + b", add_prepare, add_check,
-				 NULL};
-static const run_driver d_spin = {"spin",
-				  "a long computation per item (--arg iters=N)",
-				  spin_prepare, spin_check, NULL};
-
-const run_driver *const run_drivers[] = {
-	&d_empty,	  &d_hello,	  &d_ids,	    &d_wg_count,
-	&d_rotate,	  &d_sg,	  &d_copy,	    &d_fill,
-	&d_tally,	  &d_affine,	  &d_add,	    &d_spin,
-	&run_vadd,	  &run_saxpy,	  &run_sgemm_naive, &run_sgemm_tiled,
-	&run_reduce_wg,	  &run_reduce_sg, &run_scan,	    &run_histogram,
-	&run_transpose,	  &run_conv2d,	  &run_bitonic,	    &run_mandelbrot,
-	&d_fault_illegal, &d_fault_load,  &d_fault_store,   &d_fault_misaligned,
-	&d_fault_ebreak,  &d_fault_stack, &d_fault_kstack,  &d_fault_csr,
-	&d_fault_data,	  &d_fault_mmio,  &d_fault_exec,    &d_fault_ecall,
-	&d_hang,	  NULL,
-};
-
-const run_driver *run_driver_find(const char *name)
-{
-	for (unsigned i = 0; run_drivers[i]; i++)
-		if (strcmp(run_drivers[i]->name, name) == 0)
-			return run_drivers[i];
-	return NULL;
-}
+const workload workload_add = {"add", "c = a + b", add_prepare, add_check,
+			       NULL};
+const workload workload_spin = {"spin",
+				"a long computation per item (--arg iters=N)",
+				spin_prepare, spin_check, NULL};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * `hartpool run` drivers of the kernel library (include/hartpool/kernels/lib.h,
+ * Workloads of the kernel library (include/hartpool/kernels/lib.h,
  * docs/kernels.md): test data from the seed, the host references, and the
  * launch sequences of the kernels that need several launches (reduce_wg,
  * scan, bitonic).
@@ -11,7 +11,7 @@
  * fused and the unfused sums against each other, relative to the terms'
  * magnitudes. `--arg exact=1` asks for the same bits instead.
  */
-#include "drivers.h"
+#include "workloads.h"
 #include <hartpool/kernels/lib.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +22,7 @@
 
 /* One 64-bit word of test data: element i of stream `which` (splitmix64
  * of the seed). */
-static uint64_t rnd(const run_ctx *c, uint64_t i, unsigned which)
+static uint64_t rnd(const workload_ctx *c, uint64_t i, unsigned which)
 {
 	uint64_t x = c->seed * 0x9e3779b97f4a7c15ull +
 		     i * 0xd1b54a32d192ed03ull + which * 0x8cb92ba72f3d8dd7ull;
@@ -32,35 +32,35 @@ static uint64_t rnd(const run_ctx *c, uint64_t i, unsigned which)
 }
 
 /* A float in [-1, 1) with 24 significant bits (exactly representable). */
-static float rnd_float(const run_ctx *c, uint64_t i, unsigned which)
+static float rnd_float(const workload_ctx *c, uint64_t i, unsigned which)
 {
 	int32_t k = (int32_t)(rnd(c, i, which) >> 40) - (1 << 23);
 	return (float)k / (float)(1 << 23);
 }
 
 /* An int32 in [-1000, 1000]. */
-static int32_t rnd_int(const run_ctx *c, uint64_t i, unsigned which)
+static int32_t rnd_int(const workload_ctx *c, uint64_t i, unsigned which)
 {
 	return (int32_t)(rnd(c, i, which) % 2001u) - 1000;
 }
 
 /* --arg NAME=VALUE as a floating-point number. */
-static double farg(const run_ctx *c, const char *name, double dflt)
+static double farg(const workload_ctx *c, const char *name, double dflt)
 {
-	const char *v = run_arg_str(c, name);
+	const char *v = workload_arg_str(c, name);
 	return v ? strtod(v, NULL) : dflt;
 }
 
-static bool exact(const run_ctx *c)
+static bool exact(const workload_ctx *c)
 {
-	return run_arg(c, "exact", 0) != 0;
+	return workload_arg(c, "exact", 0) != 0;
 }
 
 /* A device buffer of @p size bytes and its host copy; its index in c. */
-static int buf(run_ctx *c, uint64_t size, uint64_t *addr)
+static int buf(workload_ctx *c, uint64_t size, uint64_t *addr)
 {
 	hp_buffer b;
-	int i = run_buffer(c, size, &b);
+	int i = workload_buffer(c, size, &b);
 	if (i < 0)
 		return i;
 	*addr = b;
@@ -74,10 +74,10 @@ static int buf(run_ctx *c, uint64_t size, uint64_t *addr)
 			return rc_;                                            \
 	} while (0)
 
-/* The driver's own range when --global was not given: small, and with
+/* The workload's own range when --global was not given: small, and with
  * remainder groups (local l0 x l1 unless --local was given). The kernels
  * index with global ids, so there is no --offset. */
-static int range(run_ctx *c, unsigned dims, uint64_t g0, uint64_t g1,
+static int range(workload_ctx *c, unsigned dims, uint64_t g0, uint64_t g1,
 		 uint64_t l0, uint64_t l1)
 {
 	if (c->r.offset[0] || c->r.offset[1] || c->r.offset[2]) {
@@ -109,12 +109,12 @@ static int range(run_ctx *c, unsigned dims, uint64_t g0, uint64_t g1,
 	} while (0)
 
 /* The 1-D kernels take --global N only. */
-static int one_d(run_ctx *c)
+static int one_d(workload_ctx *c)
 {
 	if (c->r.work_dim == 1)
 		return 0;
 	snprintf(c->msg, sizeof(c->msg), "%s takes a 1-D range (--global N)",
-		 c->drv ? c->drv->name : "this kernel");
+		 c->wl ? c->wl->name : "this kernel");
 	return HP_INVALID_WORK_DIMENSION;
 }
 
@@ -126,14 +126,14 @@ static int one_d(run_ctx *c)
 	} while (0)
 
 /* Width and height of a 2-D range (1-D: height 1). */
-static uint64_t dim(const run_ctx *c, unsigned d)
+static uint64_t dim(const workload_ctx *c, unsigned d)
 {
 	return d < c->r.work_dim ? c->r.global[d] : 1;
 }
 
 /* A float result against the reference: within @p tol, or the same value
  * with --arg exact=1. */
-static int fcheck(run_ctx *c, const char *what, uint64_t i, float got,
+static int fcheck(workload_ctx *c, const char *what, uint64_t i, float got,
 		  float want, double tol)
 {
 	bool ok = exact(c) ? got == want
@@ -147,7 +147,7 @@ static int fcheck(run_ctx *c, const char *what, uint64_t i, float got,
 	return 1;
 }
 
-static int icheck(run_ctx *c, const char *what, uint64_t i, uint32_t got,
+static int icheck(workload_ctx *c, const char *what, uint64_t i, uint32_t got,
 		  uint32_t want)
 {
 	if (got == want)
@@ -163,7 +163,8 @@ static int icheck(run_ctx *c, const char *what, uint64_t i, uint32_t got,
 /* A 1-D launch of a sequence: the user's range settings that still make
  * sense (sub-group size, team size), @p global items, local @p local
  * (0: the device's choice). */
-static hp_ndrange seq_range(const run_ctx *c, uint64_t global, uint64_t local)
+static hp_ndrange seq_range(const workload_ctx *c, uint64_t global,
+			    uint64_t local)
 {
 	hp_ndrange r = {.work_dim = 1,
 			.global = {global, 1, 1},
@@ -175,7 +176,7 @@ static hp_ndrange seq_range(const run_ctx *c, uint64_t global, uint64_t local)
 	return r;
 }
 
-static int kernel_id(run_ctx *c, const char *name, uint32_t *id)
+static int kernel_id(workload_ctx *c, const char *name, uint32_t *id)
 {
 	int rc = hp_kernel_find(c->d, name, id);
 	if (rc)
@@ -183,54 +184,9 @@ static int kernel_id(run_ctx *c, const char *name, uint32_t *id)
 	return rc;
 }
 
-int run_enqueue(run_ctx *c, uint32_t kernel, const hp_ndrange *r,
-		const void *args, uint32_t args_size, hp_event *ev)
-{
-	hp_event prev = c->num_seq ? c->seq[(c->num_seq - 1) % RUN_MAX_SEQ] : 0;
-	int rc = hp_enqueue_kernel(c->q, kernel, r, args, args_size,
-				   c->num_seq ? &prev : NULL,
-				   c->num_seq ? 1 : 0, ev);
-	if (rc) {
-		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
-		return rc;
-	}
-	c->seq[c->num_seq++ % RUN_MAX_SEQ] = *ev;
-	return 0;
-}
-
-void run_sequence_info(run_ctx *c, hp_event_info *last)
-{
-	unsigned long n = c->num_seq, kept = n < RUN_MAX_SEQ ? n : RUN_MAX_SEQ;
-	hp_event_info fi;
-	/* Launches are chained: the first failure aborted all later ones. */
-	if (last->status) {
-		for (unsigned long k = n - kept; k < n; k++) {
-			if (hp_event_query(c->d, c->seq[k % RUN_MAX_SEQ], &fi))
-				continue;
-			if (!fi.status)
-				continue;
-			char d[sizeof(fi.detail) + 64];
-			snprintf(d, sizeof(d), "launch %lu of %lu: %s", k + 1,
-				 n, fi.detail);
-			*last = fi;
-			memcpy(last->detail, d, sizeof(last->detail) - 1);
-			last->detail[sizeof(last->detail) - 1] = 0;
-			return;
-		}
-		return;
-	}
-	if (n == 0 || n > RUN_MAX_SEQ || hp_event_query(c->d, c->seq[0], &fi))
-		return;
-	last->queued_us = fi.queued_us;
-	last->submit_us = fi.submit_us;
-	last->start_us = fi.start_us;
-	last->groups = fi.groups;
-	memcpy(last->local, fi.local, sizeof(fi.local));
-}
-
 /* ---- vadd, saxpy ---- */
 
-static int vadd_prepare(run_ctx *c, void *args, uint32_t *size)
+static int vadd_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_vadd_args *a = args;
 	RANGE(c, 1, 1000, 1, 64, 1);
@@ -243,22 +199,22 @@ static int vadd_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		x[i] = rnd_float(c, i, 1), y[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return run_upload2(c);
+	return workload_upload2(c);
 }
 
-static int vadd_check(run_ctx *c)
+static int vadd_check(workload_ctx *c)
 {
 	uint64_t n = dim(c, 0);
 	const float *x = c->host[0], *y = c->host[1];
 	float *z = c->host[2];
-	int rc = run_download(c, 2, z, n * sizeof(float));
+	int rc = workload_download(c, 2, z, n * sizeof(float));
 	for (uint64_t i = 0; !rc && i < n; i++)
 		rc = fcheck(c, "element", i, z[i], x[i] + y[i], 0.0);
 	c->compared = n;
 	return rc;
 }
 
-static int saxpy_prepare(run_ctx *c, void *args, uint32_t *size)
+static int saxpy_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_saxpy_args *a = args;
 	RANGE(c, 1, 1000, 1, 64, 1);
@@ -271,20 +227,20 @@ static int saxpy_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		x[i] = rnd_float(c, i, 1), y[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return run_upload2(c);
+	return workload_upload2(c);
 }
 
 /* y is updated in place once per launch (--repeat): the reference too.
  * Each update's fused and unfused results are within 2^-23 (|a x| +
  * |y'|) of each other; twice that, summed over the updates. */
-static int saxpy_check(run_ctx *c)
+static int saxpy_check(workload_ctx *c)
 {
 	uint64_t n = dim(c, 0);
 	float a = (float)farg(c, "a", 1.5);
 	const float *x = c->host[0], *y0 = c->host[1];
 	float *y = malloc(n * sizeof(float) + 1);
-	int rc = y ? run_download(c, 1, y, n * sizeof(float))
-		   : run_host_oom(c, n * sizeof(float));
+	int rc = y ? workload_download(c, 1, y, n * sizeof(float))
+		   : workload_host_oom(c, n * sizeof(float));
 	for (uint64_t i = 0; !rc && i < n; i++) {
 		float want = y0[i];
 		double tol = 0;
@@ -303,13 +259,13 @@ static int saxpy_check(run_ctx *c)
 
 /* ---- sgemm ---- */
 
-static int sgemm_prepare(run_ctx *c, void *args, uint32_t *size)
+static int sgemm_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_sgemm_args *a = args;
 	RANGE(c, 2, 29, 37, 8, 8);
 	a->n = dim(c, 0);
 	a->m = dim(c, 1);
-	a->k = run_arg(c, "k", 23);
+	a->k = workload_arg(c, "k", 23);
 	a->a_len = a->m * a->k;
 	a->b_len = a->k * a->n;
 	a->c_len = a->m * a->n;
@@ -322,18 +278,18 @@ static int sgemm_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->b_len; i++)
 		B[i] = rnd_float(c, i, 2);
 	*size = sizeof(*a);
-	return run_upload2(c);
+	return workload_upload2(c);
 }
 
 /* Products summed in order k = 0, 1, ... as on the device. The fused and
  * the unfused sums are each within about K u sum|a b| of the exact one
  * (u = 2^-24), so (K + 2) 2^-23 sum|a b| covers their difference. */
-static int sgemm_check(run_ctx *c)
+static int sgemm_check(workload_ctx *c)
 {
-	uint64_t n = dim(c, 0), m = dim(c, 1), k = run_arg(c, "k", 23);
+	uint64_t n = dim(c, 0), m = dim(c, 1), k = workload_arg(c, "k", 23);
 	const float *A = c->host[0], *B = c->host[1];
 	float *C = c->host[2];
-	int rc = run_download(c, 2, C, m * n * sizeof(float));
+	int rc = workload_download(c, 2, C, m * n * sizeof(float));
 	for (uint64_t i = 0; !rc && i < m; i++)
 		for (uint64_t j = 0; !rc && j < n; j++) {
 			float acc = 0.0f;
@@ -354,7 +310,7 @@ static int sgemm_check(run_ctx *c)
 
 /* The local size of the first launch of reduce_wg and scan: the partials
  * must be counted before the launch, so the host chooses it. */
-static uint64_t seq_local(const run_ctx *c)
+static uint64_t seq_local(const workload_ctx *c)
 {
 	return c->r.local_given ? c->r.local[0] : 64;
 }
@@ -384,7 +340,7 @@ static unsigned reduce_levels(uint64_t n, uint64_t L, uint64_t len[],
 	}
 }
 
-static int reduce_wg_prepare(run_ctx *c, void *args, uint32_t *size)
+static int reduce_wg_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_reduce_wg_args *a = args;
 	RANGE(c, 1, 1000, 1, 64, 1);
@@ -404,12 +360,12 @@ static int reduce_wg_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
 	*size = sizeof(*a);
-	return run_upload(c, 0);
+	return workload_upload(c, 0);
 }
 
 /* Launch 1 over the data with the user's range settings, then launches
  * of 256-item groups over the partials until one is left. */
-static int reduce_wg_enqueue(run_ctx *c, hp_event *last)
+static int reduce_wg_enqueue(workload_ctx *c, hp_event *last)
 {
 	hp_reduce_wg_args a = *(const hp_reduce_wg_args *)c->kargs;
 	uint64_t L = seq_local(c), len[MAX_LEVELS], off[MAX_LEVELS];
@@ -421,18 +377,18 @@ static int reduce_wg_enqueue(run_ctx *c, hp_event *last)
 	hp_ndrange r = c->r;
 	r.local[0] = L;
 	r.local_given = true;
-	int rc = run_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
+	int rc = workload_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
 	for (unsigned k = 1; !rc && k < lv; k++) {
 		a.in = part + off[k - 1] * sizeof(int32_t);
 		a.out = part + off[k] * sizeof(int32_t);
 		a.n = len[k - 1];
 		r = seq_range(c, a.n, a.n < 256 ? a.n : 256);
-		rc = run_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
+		rc = workload_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
 	}
 	return rc;
 }
 
-static int reduce_wg_check(run_ctx *c)
+static int reduce_wg_check(workload_ctx *c)
 {
 	uint64_t n = dim(c, 0), L = seq_local(c);
 	uint64_t len[MAX_LEVELS], off[MAX_LEVELS];
@@ -441,7 +397,7 @@ static int reduce_wg_check(run_ctx *c)
 	unsigned lv = reduce_levels(n, L, len, off);
 	const int32_t *in = c->host[0];
 	int32_t *part = c->host[1];
-	int rc = run_download(c, 1, part, c->buf_size[1]);
+	int rc = workload_download(c, 1, part, c->buf_size[1]);
 	/* The first launch's partials, then the total. */
 	uint32_t total = 0;
 	for (uint64_t g = 0; !rc && g < len[0]; g++) {
@@ -460,7 +416,7 @@ static int reduce_wg_check(run_ctx *c)
 
 /* ---- reduce_sg ---- */
 
-static int reduce_sg_prepare(run_ctx *c, void *args, uint32_t *size)
+static int reduce_sg_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_reduce_sg_args *a = args;
 	RANGE(c, 1, 1000, 1, 64, 1);
@@ -472,16 +428,16 @@ static int reduce_sg_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
 	*size = sizeof(*a);
-	return run_upload2(c);
+	return workload_upload2(c);
 }
 
 /* The sum accumulates: --repeat N adds it N times. */
-static int reduce_sg_check(run_ctx *c)
+static int reduce_sg_check(workload_ctx *c)
 {
 	uint64_t n = dim(c, 0);
 	const int32_t *in = c->host[0];
 	uint32_t got, want = 0;
-	int rc = run_download(c, 1, &got, sizeof(got));
+	int rc = workload_download(c, 1, &got, sizeof(got));
 	for (uint64_t i = 0; i < n; i++)
 		want += (uint32_t)in[i];
 	c->compared = 1;
@@ -513,7 +469,7 @@ static unsigned scan_levels(uint64_t n, uint64_t L, uint64_t len[],
 	return k + 1;
 }
 
-static int scan_prepare(run_ctx *c, void *args, uint32_t *size)
+static int scan_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_scan_args *a = args;
 	RANGE(c, 1, 1000, 1, 64, 1);
@@ -533,13 +489,13 @@ static int scan_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
 	*size = sizeof(*a);
-	return run_upload(c, 0);
+	return workload_upload(c, 0);
 }
 
 /* Up: scan every level (in -> out, then the sums in place), each writing
  * the group sums of the next; down: add the scanned sums of level k + 1
  * to the groups of level k. All with the same local size. */
-static int scan_enqueue(run_ctx *c, hp_event *last)
+static int scan_enqueue(workload_ctx *c, hp_event *last)
 {
 	hp_scan_args a = *(const hp_scan_args *)c->kargs;
 	uint64_t L = seq_local(c), len[MAX_LEVELS], off[MAX_LEVELS];
@@ -552,13 +508,13 @@ static int scan_enqueue(run_ctx *c, hp_event *last)
 	hp_ndrange r = c->r;
 	r.local[0] = L;
 	r.local_given = true;
-	rc = run_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
+	rc = workload_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
 	for (unsigned k = 1; !rc && k + 1 < lv; k++) {
 		a.in = a.out = scratch + off[k] * sizeof(int32_t);
 		a.sums = scratch + off[k + 1] * sizeof(int32_t);
 		a.n = len[k];
 		r = seq_range(c, len[k], L);
-		rc = run_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
+		rc = workload_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
 	}
 	for (unsigned k = lv - 1; !rc && k-- > 0;) {
 		if (len[k + 1] <= 1)
@@ -572,17 +528,17 @@ static int scan_enqueue(run_ctx *c, hp_event *last)
 		r = k ? seq_range(c, len[k], L) : c->r;
 		r.local[0] = L;
 		r.local_given = true;
-		rc = run_enqueue(c, add, &r, &s, sizeof(s), last);
+		rc = workload_enqueue(c, add, &r, &s, sizeof(s), last);
 	}
 	return rc;
 }
 
-static int scan_check(run_ctx *c)
+static int scan_check(workload_ctx *c)
 {
 	uint64_t n = dim(c, 0);
 	const int32_t *in = c->host[0];
 	int32_t *out = c->host[1];
-	int rc = run_download(c, 1, out, n * sizeof(int32_t));
+	int rc = workload_download(c, 1, out, n * sizeof(int32_t));
 	uint32_t s = 0;
 	for (uint64_t i = 0; !rc && i < n; i++) {
 		s += (uint32_t)in[i];
@@ -594,12 +550,12 @@ static int scan_check(run_ctx *c)
 
 /* ---- histogram ---- */
 
-static uint64_t hist_bytes(const run_ctx *c)
+static uint64_t hist_bytes(const workload_ctx *c)
 {
-	return run_arg(c, "n", 4 * c->items);
+	return workload_arg(c, "n", 4 * c->items);
 }
 
-static int histogram_prepare(run_ctx *c, void *args, uint32_t *size)
+static int histogram_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_histogram_args *a = args;
 	RANGE(c, 1, 1000, 1, 64, 1);
@@ -613,16 +569,16 @@ static int histogram_prepare(run_ctx *c, void *args, uint32_t *size)
 		d[i] = x % 4 == 0 ? 7 : (uint8_t)(x >> 32);
 	}
 	*size = sizeof(*a);
-	return run_upload2(c);
+	return workload_upload2(c);
 }
 
 /* The bins accumulate: --repeat N counts every byte N times. */
-static int histogram_check(run_ctx *c)
+static int histogram_check(workload_ctx *c)
 {
 	uint64_t n = hist_bytes(c);
 	const uint8_t *d = c->host[0];
 	uint32_t got[256], want[256] = {0};
-	int rc = run_download(c, 1, got, sizeof(got));
+	int rc = workload_download(c, 1, got, sizeof(got));
 	for (uint64_t i = 0; i < n; i++)
 		want[d[i]]++;
 	for (unsigned b = 0; !rc && b < 256; b++)
@@ -633,7 +589,7 @@ static int histogram_check(run_ctx *c)
 
 /* ---- transpose ---- */
 
-static int transpose_prepare(run_ctx *c, void *args, uint32_t *size)
+static int transpose_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_transpose_args *a = args;
 	RANGE(c, 2, 37, 29, 8, 8);
@@ -646,15 +602,15 @@ static int transpose_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->len; i++)
 		in[i] = rnd_float(c, i, 1);
 	*size = sizeof(*a);
-	return run_upload(c, 0);
+	return workload_upload(c, 0);
 }
 
-static int transpose_check(run_ctx *c)
+static int transpose_check(workload_ctx *c)
 {
 	uint64_t w = dim(c, 0), h = dim(c, 1);
 	const float *in = c->host[0];
 	float *out = c->host[1];
-	int rc = run_download(c, 1, out, w * h * sizeof(float));
+	int rc = workload_download(c, 1, out, w * h * sizeof(float));
 	for (uint64_t y = 0; !rc && y < h; y++)
 		for (uint64_t x = 0; !rc && x < w; x++)
 			if (memcmp(&out[x * h + y], &in[y * w + x], 4)) {
@@ -675,20 +631,20 @@ static int transpose_check(run_ctx *c)
 
 /* ---- conv2d ---- */
 
-static void conv_weights(const run_ctx *c, float wt[25])
+static void conv_weights(const workload_ctx *c, float wt[25])
 {
 	for (unsigned i = 0; i < 25; i++)
 		wt[i] = rnd_float(c, i, 7);
 }
 
-static int conv2d_prepare(run_ctx *c, void *args, uint32_t *size)
+static int conv2d_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_conv2d_args *a = args;
 	RANGE(c, 2, 37, 29, 8, 8);
 	a->w = dim(c, 0);
 	a->h = dim(c, 1);
 	a->len = a->w * a->h;
-	a->r = run_arg(c, "r", 1);
+	a->r = workload_arg(c, "r", 1);
 	if (a->r < 1 || a->r > HP_CONV2D_MAX_R) {
 		snprintf(c->msg, sizeof(c->msg),
 			 "conv2d: --arg r=1 (3x3) or r=2 (5x5)");
@@ -701,7 +657,7 @@ static int conv2d_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->len; i++)
 		in[i] = rnd_float(c, i, 1);
 	*size = sizeof(*a);
-	return run_upload(c, 0);
+	return workload_upload(c, 0);
 }
 
 static int64_t clampi(int64_t v, int64_t hi)
@@ -711,16 +667,17 @@ static int64_t clampi(int64_t v, int64_t hi)
 
 /* The taps summed in the kernel's order; T taps: (T + 2) 2^-23 sum|w p|
  * bounds the fused against the unfused sum (as for sgemm). */
-static int conv2d_check(run_ctx *c)
+static int conv2d_check(workload_ctx *c)
 {
 	int64_t w = (int64_t)dim(c, 0), h = (int64_t)dim(c, 1);
-	int64_t r = (int64_t)run_arg(c, "r", 1),
+	int64_t r = (int64_t)workload_arg(c, "r", 1),
 		taps = (2 * r + 1) * (2 * r + 1);
 	float wt[25];
 	conv_weights(c, wt);
 	const float *in = c->host[0];
 	float *out = c->host[1];
-	int rc = run_download(c, 1, out, (uint64_t)(w * h) * sizeof(float));
+	int rc =
+		workload_download(c, 1, out, (uint64_t)(w * h) * sizeof(float));
 	for (int64_t y = 0; !rc && y < h; y++)
 		for (int64_t x = 0; !rc && x < w; x++) {
 			float acc = 0.0f;
@@ -754,7 +711,7 @@ static uint64_t pow2_at_least(uint64_t n)
 	return p;
 }
 
-static uint32_t key(const run_ctx *c, uint64_t i)
+static uint32_t key(const workload_ctx *c, uint64_t i)
 {
 	uint64_t x = rnd(c, i, 3);
 	return i == 1	    ? 0xffffffffu
@@ -763,7 +720,7 @@ static uint32_t key(const run_ctx *c, uint64_t i)
 			    : (uint32_t)(x >> 32);
 }
 
-static int bitonic_prepare(run_ctx *c, void *args, uint32_t *size)
+static int bitonic_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_bitonic_args *a = args;
 	RANGE(c, 1, 1000, 1, 48, 1);
@@ -775,12 +732,12 @@ static int bitonic_prepare(run_ctx *c, void *args, uint32_t *size)
 	for (uint64_t i = 0; i < a->n; i++)
 		d[i] = i < keys ? key(c, i) : 0xffffffffu;
 	*size = sizeof(*a);
-	return run_upload(c, 0);
+	return workload_upload(c, 0);
 }
 
 /* One launch per (k, j) over the n/2 pairs, with the user's local size
  * and other range settings. */
-static int bitonic_enqueue(run_ctx *c, hp_event *last)
+static int bitonic_enqueue(workload_ctx *c, hp_event *last)
 {
 	hp_bitonic_args a = *(const hp_bitonic_args *)c->kargs;
 	hp_ndrange r = c->r;
@@ -791,7 +748,8 @@ static int bitonic_enqueue(run_ctx *c, hp_event *last)
 	int rc = 0;
 	for (a.k = 2; !rc && a.k <= a.n; a.k *= 2)
 		for (a.j = a.k / 2; !rc && a.j > 0; a.j /= 2)
-			rc = run_enqueue(c, c->kernel, &r, &a, sizeof(a), last);
+			rc = workload_enqueue(c, c->kernel, &r, &a, sizeof(a),
+					      last);
 	return rc;
 }
 
@@ -801,12 +759,12 @@ static int cmp_u32(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-static int bitonic_check(run_ctx *c)
+static int bitonic_check(workload_ctx *c)
 {
 	uint64_t keys = dim(c, 0), n = pow2_at_least(keys);
 	uint32_t *want = c->host[0], *got = malloc(n * sizeof(uint32_t) + 1);
-	int rc = got ? run_download(c, 0, got, n * sizeof(uint32_t))
-		     : run_host_oom(c, n * sizeof(uint32_t));
+	int rc = got ? workload_download(c, 0, got, n * sizeof(uint32_t))
+		     : workload_host_oom(c, n * sizeof(uint32_t));
 	/* The host copy still holds the keys and padding; sort it. */
 	qsort(want, n, sizeof(uint32_t), cmp_u32);
 	for (uint64_t i = 0; !rc && i < n; i++)
@@ -818,12 +776,12 @@ static int bitonic_check(run_ctx *c)
 
 /* ---- mandelbrot ---- */
 
-static void mandel_args(run_ctx *c, hp_mandelbrot_args *a)
+static void mandel_args(workload_ctx *c, hp_mandelbrot_args *a)
 {
 	a->w = dim(c, 0);
 	a->h = dim(c, 1);
 	a->len = a->w * a->h;
-	a->max_iter = run_arg(c, "max_iter", 128);
+	a->max_iter = workload_arg(c, "max_iter", 128);
 	/* [-2.2, 1.0] x [-1.2, 1.2]: the whole set, the image's middle
 	 * rows and the left bulb take max_iter, the edges a few. */
 	a->x0 = -2.2f;
@@ -832,7 +790,7 @@ static void mandel_args(run_ctx *c, hp_mandelbrot_args *a)
 	a->dy = 2.4f / (float)a->h;
 }
 
-static int mandelbrot_prepare(run_ctx *c, void *args, uint32_t *size)
+static int mandelbrot_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_mandelbrot_args *a = args;
 	RANGE(c, 2, 61, 47, 8, 8);
@@ -842,12 +800,12 @@ static int mandelbrot_prepare(run_ctx *c, void *args, uint32_t *size)
 	return 0;
 }
 
-static int mandelbrot_check(run_ctx *c)
+static int mandelbrot_check(workload_ctx *c)
 {
 	hp_mandelbrot_args a;
 	mandel_args(c, &a);
 	uint32_t *out = c->host[0];
-	int rc = run_download(c, 0, out, a.len * sizeof(uint32_t));
+	int rc = workload_download(c, 0, out, a.len * sizeof(uint32_t));
 	for (uint64_t y = 0; !rc && y < a.h; y++)
 		for (uint64_t x = 0; !rc && x < a.w; x++)
 			rc = icheck(c, "pixel", y * a.w + x, out[y * a.w + x],
@@ -858,60 +816,60 @@ static int mandelbrot_check(run_ctx *c)
 
 /* ---- the table entries ---- */
 
-const run_driver run_vadd = {
+const workload workload_vadd = {
 	"vadd", "float c = a + b, n = --global (1000, local 64); exact",
 	vadd_prepare, vadd_check, NULL};
-const run_driver run_saxpy = {
+const workload workload_saxpy = {
 	"saxpy",
 	"float y = a*x + y (--arg a=1.5; 1000, local 64); "
 	"|err| <= 2^-22 (|a x| + |y|) per launch",
 	saxpy_prepare, saxpy_check, NULL};
-const run_driver run_sgemm_naive = {
+const workload workload_sgemm_naive = {
 	"sgemm_naive",
 	"C = A B, --global N,M --arg k=K (29,37 k=23, local 8,8); "
 	"|err| <= (K+2) 2^-23 sum|a b|",
 	sgemm_prepare, sgemm_check, NULL};
-const run_driver run_sgemm_tiled = {
+const workload workload_sgemm_tiled = {
 	"sgemm_tiled",
 	"sgemm_naive with 8-deep tiles in local memory; same sizes and "
 	"tolerance",
 	sgemm_prepare, sgemm_check, NULL};
-const run_driver run_reduce_wg = {
+const workload workload_reduce_wg = {
 	"reduce_wg",
 	"int32 sum: local-memory tree per group, then launches over the "
 	"partials (1000, local 64); exact",
 	reduce_wg_prepare, reduce_wg_check, reduce_wg_enqueue};
-const run_driver run_reduce_sg = {
+const workload workload_reduce_sg = {
 	"reduce_sg",
 	"int32 sum: sub-group reduce + one atomic per sub-group (1000, "
 	"local 64); exact",
 	reduce_sg_prepare, reduce_sg_check, NULL};
-const run_driver run_scan = {
+const workload workload_scan = {
 	"scan",
 	"inclusive int32 prefix sum: group scans, scans of the group sums, "
 	"adds (1000, local 64); exact",
 	scan_prepare, scan_check, scan_enqueue};
-const run_driver run_histogram = {
+const workload workload_histogram = {
 	"histogram",
 	"256 bins of --arg n=BYTES (4 per item; 1000, local 64): local, "
 	"then global atomics; exact",
 	histogram_prepare, histogram_check, NULL};
-const run_driver run_transpose = {
+const workload workload_transpose = {
 	"transpose",
 	"--global W,H floats through a local-memory tile (37,29, local "
 	"8,8); exact",
 	transpose_prepare, transpose_check, NULL};
-const run_driver run_conv2d = {
+const workload workload_conv2d = {
 	"conv2d",
 	"--arg r=1|2: 3x3|5x5 stencil, clamped edges (37,29, local 8,8); "
 	"|err| <= (T+2) 2^-23 sum|w p|",
 	conv2d_prepare, conv2d_check, NULL};
-const run_driver run_bitonic = {
+const workload workload_bitonic = {
 	"bitonic",
 	"sort --global N uint32 (padded to 2^k), one launch per pass (1000, "
 	"local 48); exact",
 	bitonic_prepare, bitonic_check, bitonic_enqueue};
-const run_driver run_mandelbrot = {
+const workload workload_mandelbrot = {
 	"mandelbrot",
 	"iterations on --global W,H, --arg max_iter=128 (61,47, local 8,8); "
 	"exact",
