@@ -88,6 +88,9 @@
 #define HP_MBOX_BUFFERS_MAX 1024u
 /** Buffer alignment (and the granule of the heap). */
 #define HP_MBOX_BUFFER_ALIGN 64u
+/** Longest time limit a dispatch may ask for (hp_kernarg.timeout_us): one
+ * hour. */
+#define HP_MBOX_TIMEOUT_MAX_US 3600000000ull
 
 /** QEMU transport: file offset of the mailbox header in the RAM file. */
 #define HP_MBOX_QEMU_OFFSET 0x10000000ull
@@ -117,12 +120,14 @@ enum hp_packet_type {
 /* header: bits 0-7 type, bit 8 barrier, other bits 0 (else invalid). */
 #define HP_PKT_TYPE(h) ((unsigned)(h)&0xffu)
 #define HP_PKT_BARRIER 0x100u
+#define HP_PKT_RESERVED 0xfe00u /**< header bits that must be 0 */
 
 /* dispatch setup: bits 0-2 work_dim, bit 3 local size given, bit 4
  * uniform work-groups (-cl-uniform-work-group-size), others 0. */
 #define HP_SETUP_DIM(s) ((unsigned)(s)&7u)
 #define HP_SETUP_LOCAL 0x08u
 #define HP_SETUP_UNIFORM 0x10u
+#define HP_SETUP_RESERVED 0xffe0u /**< setup bits that must be 0 */
 
 typedef struct hp_packet_dispatch {
 	uint16_t header;
@@ -157,8 +162,13 @@ typedef struct hp_packet_mem {
 	uint64_t reserved2[3];
 } hp_packet_mem;
 
-/** INFO: write sizeof(hp_device_info) bytes to dst (a buffer, 8-byte
- * aligned). ALLOC:
+/** COPY and FILL run the library's `copy` and `fill` kernels: one
+ * work-item per HP_MEM_CHUNK bytes (the last piece may be shorter). A
+ * multiple of every pattern size. */
+#define HP_MEM_CHUNK 4096u
+
+/** INFO: write sizeof(hp_device_info) bytes to dst (a buffer, aligned to
+ * HP_INFO_ALIGN). ALLOC:
  * size bytes (result in the completion record). FREE: the buffer at dst,
  * once the packet's dependencies are complete.
  * LOAD: the kernel object file of `size` bytes at `src` (inside one
@@ -171,6 +181,9 @@ typedef struct hp_packet_mem {
  * HP_INVALID_KERNEL); its memory is reused once commands already accepted
  * for them are complete. Neither has dependencies. */
 typedef hp_packet_mem hp_packet_info;
+
+/** INFO's dst alignment: hp_device_info has 64-bit fields. */
+#define HP_INFO_ALIGN 8u
 
 typedef union hp_packet {
 	uint16_t header;
@@ -189,8 +202,9 @@ typedef struct hp_kernarg {
 	uint32_t reqd[3];	 /**< as if reqd_work_group_size; 0: no */
 	uint32_t team_size;	 /**< harts sharing a work-group (0, 1) */
 	/** Time limit from the start of the kernel's first work-group; 0:
-	 * none. Past it the harts running the kernel are interrupted and
-	 * the command completes with HP_TIMEOUT. */
+	 * none; at most HP_MBOX_TIMEOUT_MAX_US. Past it the harts running
+	 * the kernel are interrupted and the command completes with
+	 * HP_TIMEOUT. */
 	uint64_t timeout_us;
 	uint64_t wait[HP_MBOX_MAX_WAIT]; /**< events to wait for */
 	/** hp_printf() output: a buffer of printf_size bytes (an
@@ -224,6 +238,8 @@ typedef struct hp_printf_record {
 #define HP_PRINTF_MAX 256u
 /** Smallest printf buffer the device accepts. */
 #define HP_PRINTF_MIN_SIZE 64u
+/** Alignment of a printf buffer's address and size (and of its records). */
+#define HP_PRINTF_ALIGN 8u
 
 /* ---- completion records (256 bytes) ---- */
 
@@ -243,15 +259,19 @@ typedef struct hp_completion {
 	char detail[112]; /**< what was wrong, NUL-terminated, or "" */
 	/* HP_KERNEL_FAULT and HP_TIMEOUT: where the kernel was stopped (the
 	 * first fault of the command; the other harts' work is cancelled). */
-	uint64_t fault_pc;	 /**< address of the faulting instruction */
-	uint64_t fault_addr;	 /**< mtval: the bad address, or 0 */
-	uint32_t fault_cause;	 /**< mcause (bit 31: an interrupt) */
-	uint32_t fault_hart;	 /**< hart index it happened on */
+	uint64_t fault_pc;    /**< address of the faulting instruction */
+	uint64_t fault_addr;  /**< mtval: the bad address, or 0 */
+	uint32_t fault_cause; /**< mcause (HP_FAULT_INTERRUPT: an interrupt) */
+	uint32_t fault_hart;  /**< hart index it happened on */
 	uint32_t fault_group[3]; /**< work-group id */
 	uint32_t fault_reserved;
 	uint64_t result2; /**< LOAD: the object's load address */
 	uint8_t reserved2[16];
 } hp_completion;
+
+/** hp_completion.fault_cause: the cause is an interrupt (mcause's top bit,
+ * moved to bit 31 on any XLEN). */
+#define HP_FAULT_INTERRUPT 0x80000000u
 
 /* ---- device description ---- */
 
@@ -300,14 +320,21 @@ typedef struct hp_mbox_kernel {
 #define HP_KFLAG_LOADED 2u
 #define HP_KFLAG_SLOT(f) (((f) >> 8) & 0xffu)
 #define HP_KFLAG_GEN(f) ((f) >> 16)
+/** The flags of a kernel of the object in slot @p slot, generation @p gen. */
+#define HP_KFLAG_OBJECT(slot, gen)                                             \
+	(HP_KFLAG_LOADED | (uint32_t)(slot) << 8 | (uint32_t)(gen) << 16)
 
 /* A dispatch packet's `kernel`: the row of the kernel table in bits 0-15;
  * for a loaded kernel its object's generation in bits 16-31 (0 for
  * built-in kernels), so a row reused by a later object is never run by
- * mistake. An object handle: slot in bits 0-15, generation in 16-31. */
+ * mistake. An object handle (LOAD's result, UNLOAD's dst): slot in bits
+ * 0-15, generation in 16-31. */
 #define HP_KERNEL_ID(row, gen) ((uint32_t)(row) | (uint32_t)(gen) << 16)
 #define HP_KERNEL_ROW(id) ((id)&0xffffu)
 #define HP_KERNEL_GEN(id) ((id) >> 16)
+#define HP_OBJECT_HANDLE(slot, gen) HP_KERNEL_ID(slot, gen)
+#define HP_OBJECT_SLOT(handle) HP_KERNEL_ROW(handle)
+#define HP_OBJECT_GEN(handle) HP_KERNEL_GEN(handle)
 
 /* ---- queues and the header ---- */
 

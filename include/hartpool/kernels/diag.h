@@ -4,10 +4,12 @@
 #ifndef KERNELS_DIAG_H
 #define KERNELS_DIAG_H
 
+#include <hartpool/mbox.h> /* HP_MEM_CHUNK */
 #include <stdint.h>
 
 /** copy: size bytes from src to dst; each work-item moves one
- * HP_MEM_CHUNK-byte piece (the mailbox's COPY packet runs it). */
+ * HP_MEM_CHUNK-byte piece (hartpool/mbox.h: the mailbox's COPY and FILL
+ * packets run copy and fill). */
 typedef struct {
 	uint64_t dst, src, size;
 } hp_copy_args;
@@ -16,8 +18,6 @@ typedef struct {
 typedef struct {
 	uint64_t dst, size, pattern, psize;
 } hp_fill_args;
-
-#define HP_MEM_CHUNK 4096u
 
 /** tally: counts[base + glin] += 1 (atomically). Shows every launch and
  * every work-item ran exactly once. */
