@@ -6,8 +6,8 @@
  * firmware runs it on hart 0 over the shared memory of board.h; the host
  * tests run it over a plain memory block, with threads as harts.
  */
-#ifndef EXECUTOR_DISPATCH_H
-#define EXECUTOR_DISPATCH_H
+#ifndef MAILBOX_DISPATCH_H
+#define MAILBOX_DISPATCH_H
 
 #include <hartpool/kernel.h>
 #include <stdbool.h>

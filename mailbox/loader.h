@@ -3,10 +3,10 @@
  * @file The kernel-object loader (hartpool/object.h): checks a .hpk file
  * as hostile input, places and relocates its image, and reads its kernel
  * descriptors into firmware-owned copies. Portable: the dispatcher uses it
- * on the device, the host tests and the fuzzer on the host.
+ * on the device (kobj.c), the host tests and the fuzzer on the host.
  */
-#ifndef EXECUTOR_LOADER_H
-#define EXECUTOR_LOADER_H
+#ifndef MAILBOX_LOADER_H
+#define MAILBOX_LOADER_H
 
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>

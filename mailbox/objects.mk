@@ -1,4 +1,7 @@
-# The device side of the mailbox: the dispatcher, the kernel-object loader,
+# The device side of the mailbox: the dispatcher (dispatch.c on top of
+# queue, packets, complete, args, kobj and heap), the kernel-object loader,
 # the kernel API table and the serial agent. Portable like the executor.
-mailbox-srcs := mailbox/dispatch.c mailbox/loader.c mailbox/api.c \
+mailbox-srcs := mailbox/dispatch.c mailbox/queue.c mailbox/packets.c \
+                mailbox/complete.c mailbox/args.c mailbox/kobj.c \
+                mailbox/heap.c mailbox/loader.c mailbox/api.c \
                 mailbox/serial_agent.c

@@ -9,8 +9,8 @@
  * The firmware's glue (firmware/serial_uart.c) ties it to the UART, the
  * PLIC and the dispatcher.
  */
-#ifndef EXECUTOR_SERIAL_AGENT_H
-#define EXECUTOR_SERIAL_AGENT_H
+#ifndef MAILBOX_SERIAL_AGENT_H
+#define MAILBOX_SERIAL_AGENT_H
 
 #include <hartpool/frame.h>
 #include <stdbool.h>

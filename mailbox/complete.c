@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Completion records (complete.h). Whichever hart completes a command
+ * writes its record: the dispatcher for a packet it rejected, the hart
+ * that finished the last work-group of a launch.
+ */
+#include "complete.h"
+#include "heap.h"
+#include "internal.h"
+#include "kobj.h"
+#include "words.h"
+#include <hal/hart.h>
+#include <hartpool/error.h>
+
+static void copy_detail(char *dst, const char *s)
+{
+	size_t i = 0;
+	for (; s && s[i] && i < MBOX_DETAIL_SIZE - 1; i++)
+		dst[i] = s[i];
+	dst[i] = 0;
+}
+
+void mbox_complete(exec_cmd *c, int status)
+{
+	mbox_slot *s = c->user;
+	mbox_queue *q = s->q;
+	if (s->obj)
+		mbox_kobj_put(s->obj);
+	/* A FREE that failed (its wait list, a failed dependency) leaves the
+	 * buffer allocated and freeable. */
+	if (s->type == HP_PKT_FREE && s->free_addr) {
+		if (status == 0)
+			mbox_heap_free(s->free_addr);
+		else
+			mbox_heap_unmark(s->free_addr);
+	}
+	hp_completion *r = &q->comp[s->index % HP_MBOX_RING_SIZE];
+	r->status = status;
+	r->hart = hal_hart_idx();
+	r->t_queued = c->t_queued;
+	r->t_submit = c->t_submit;
+	r->t_start = c->t_start;
+	r->t_end = c->t_end;
+	r->result = s->result;
+	r->result2 = s->result2;
+	r->groups = c->kernel ? c->launch.total_groups : 0;
+	for (unsigned d = 0; d < 3; d++)
+		r->local[d] = c->kernel ? (uint32_t)c->launch.local_size[d] : 0;
+	r->fault_pc = c->fault.pc;
+	r->fault_addr = c->fault.addr;
+	r->fault_cause =
+		(uint32_t)(c->fault.cause >> (8 * sizeof(long) - 1)
+				   ? c->fault.cause | HP_FAULT_INTERRUPT
+				   : c->fault.cause);
+	r->fault_hart = c->fault.hart;
+	for (unsigned d = 0; d < 3; d++)
+		r->fault_group[d] = c->fault.group[d];
+	copy_detail(r->detail,
+		    status ? (s->detail		? s->detail
+			      : c->error_detail ? c->error_detail
+						: hp_error_text(status))
+			   : "");
+	mbox_st64(&r->done, s->index + 1);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel table and kernel objects (mailbox-private): the kernels the
+ * host may launch (built in, then those of loaded objects), published in
+ * the mailbox's kernel table; LOAD and UNLOAD of objects; the code memory
+ * an object takes while commands of its kernels are not complete.
+ */
+#ifndef MAILBOX_KOBJ_H
+#define MAILBOX_KOBJ_H
+
+#include <hartpool/kernel.h>
+#include <hartpool/mbox.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** A loaded kernel object. */
+typedef struct mbox_obj mbox_obj;
+
+/**
+ * Start the kernel table at @p table (HP_MBOX_KERNELS_MAX rows) with the
+ * NULL-terminated @p builtin kernels and no objects; @p num_kernels is the
+ * header word that says how many rows there are (stored with release when
+ * they change). Code memory for objects: [code_base, + code_size).
+ * Returns the rows in use.
+ */
+unsigned mbox_kobj_init(hp_mbox_kernel *table, uint32_t *num_kernels,
+			const hp_kernel *const *builtin, uint64_t code_base,
+			uint64_t code_size);
+
+/** The built-in kernel called @p name, or NULL. */
+const hp_kernel *mbox_kobj_builtin(const char *name);
+
+/** The kernel a dispatch's `kernel` id names: 0 with *k and *o (its object,
+ * NULL for a built-in kernel), or HP_INVALID_KERNEL with *why. */
+int mbox_kobj_lookup(uint32_t id, const hp_kernel **k, mbox_obj **o,
+		     const char **why);
+
+/** A command of a kernel of @p o was accepted (get) or completed (put): its
+ * code stays while any is not complete. Any hart. */
+void mbox_kobj_get(mbox_obj *o);
+void mbox_kobj_put(mbox_obj *o);
+
+/**
+ * LOAD: the object file of @p size bytes at @p src (inside one allocated
+ * buffer): check, place, relocate, add its kernels to the table. 0 with
+ * *handle (HP_OBJECT_HANDLE) and *addr (its load address), or an HP_
+ * error with the reason in @p why (@p n bytes). Nothing changes unless it
+ * all succeeds.
+ */
+int mbox_kobj_load(uint64_t src, uint64_t size, uint64_t *handle,
+		   uint64_t *addr, char *why, size_t n);
+
+/** UNLOAD: the object's kernels leave the table now, its memory once no
+ * accepted command needs it. 0, or HP_INVALID_PROGRAM with *why. */
+int mbox_kobj_unload(uint64_t handle, const char **why);
+
+#endif

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host queues (queue.h). Each packet becomes an executor command held
+ * in the firmware's copy of its slot, so packets of all queues share the
+ * executor's dependency tracking and work-pool. A packet is read once:
+ * copied out of the ring, decoded and validated (packets.c), its events
+ * resolved, then committed: the slot holds it, `read_index` moves on, and
+ * the command is enqueued, or completed at once with its HP_ error.
+ *
+ * An event may name a packet of another queue that has not been read yet:
+ * resolving it reads that queue up to it first (consume_upto from
+ * resolve), so reading is recursive across queues; `busy` stops a cycle.
+ */
+#include "queue.h"
+#include "complete.h"
+#include "internal.h"
+#include "kobj.h"
+#include "packets.h"
+#include "words.h"
+#include <hal/atomic.h>
+#include <hal/heap.h>
+#include <hartpool/error.h>
+#include <stddef.h>
+#include <string.h>
+
+enum { READ_OK, READ_NOT_YET };
+
+static struct {
+	hp_mbox_header *hdr;
+	mbox_queue q[HP_MBOX_QUEUES];
+	uint64_t packets, bad;
+	/* Detail of the packet being rejected, when it has numbers in it (a
+	 * rejected packet completes, and its detail is copied, before the
+	 * next one is read). */
+	char why[MBOX_DETAIL_SIZE];
+} Q;
+
+int mbox_queue_init(hp_mbox_header *hdr, hp_mbox_queue *table, uint8_t *rings)
+{
+	Q.hdr = hdr;
+	Q.packets = Q.bad = 0;
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
+		mbox_queue *q = &Q.q[k];
+		uint8_t *qb = rings + k * MBOX_QUEUE_BYTES;
+		q->shm = &table[k];
+		q->ring = (hp_packet *)qb;
+		q->kernarg = (hp_kernarg *)(qb + HP_MBOX_RING_SIZE *
+							 sizeof(hp_packet));
+		q->comp = (hp_completion *)(qb + HP_MBOX_RING_SIZE *
+							 (sizeof(hp_packet) +
+							  sizeof(hp_kernarg)));
+		q->consumed = 0;
+		q->busy = false;
+		q->xq = (exec_queue){0};
+		if (!q->slots)
+			q->slots = hal_heap_alloc_private(
+				HP_MBOX_RING_SIZE * sizeof(mbox_slot), 64);
+		if (!q->slots)
+			return HP_OUT_OF_RESOURCES;
+		memset(q->slots, 0, HP_MBOX_RING_SIZE * sizeof(mbox_slot));
+		q->shm->ring = (uintptr_t)q->ring;
+		q->shm->kernarg = (uintptr_t)q->kernarg;
+		q->shm->completion = (uintptr_t)q->comp;
+	}
+	return 0;
+}
+
+static int consume_upto(mbox_queue *q, uint64_t end);
+
+/* Resolve event `ev` named by packet `self_index` of `self`. Returns
+ * READ_OK with *out set (or a detail in *why), or READ_NOT_YET when the
+ * packet it names cannot be read yet. */
+static int resolve(mbox_queue *self, uint64_t self_index, uint64_t ev,
+		   exec_cmd **out, const char **why)
+{
+	unsigned qn = HP_EVENT_QUEUE(ev);
+	uint64_t idx = HP_EVENT_INDEX(ev);
+	*out = NULL;
+	if (qn >= HP_MBOX_QUEUES) {
+		*why = "event names no queue";
+		return READ_OK;
+	}
+	mbox_queue *dq = &Q.q[qn];
+	if (dq == self && idx >= self_index) {
+		*why = "waits for itself or a later packet";
+		return READ_OK;
+	}
+	if (idx >= dq->consumed) {
+		if (idx >= mbox_ld64(&dq->shm->write_index)) {
+			*why = "event not submitted";
+			return READ_OK;
+		}
+		if (dq->busy) {
+			*why = "circular dependency between queues";
+			return READ_OK;
+		}
+		consume_upto(dq, idx + 1);
+		if (idx >= dq->consumed)
+			return READ_NOT_YET;
+	}
+	mbox_slot *s = &dq->slots[idx % HP_MBOX_RING_SIZE];
+	if (!s->used || s->index != idx) {
+		*why = "event too old (slot reused)";
+		return READ_OK;
+	}
+	*out = &s->cmd;
+	return READ_OK;
+}
+
+/* Resolve n events into s->wait[]; returns READ_NOT_YET, or READ_OK with
+ * *why set on an invalid event. */
+static int resolve_all(mbox_queue *q, uint64_t index, const uint64_t *ev,
+		       unsigned n, mbox_slot *s, unsigned *num,
+		       const char **why)
+{
+	*num = 0;
+	for (unsigned i = 0; i < n; i++) {
+		exec_cmd *c;
+		if (resolve(q, index, ev[i], &c, why) == READ_NOT_YET)
+			return READ_NOT_YET;
+		if (*why)
+			return READ_OK;
+		s->wait[(*num)++] = c;
+	}
+	return READ_OK;
+}
+
+/* The slot is being refilled: the packet it held (ring size earlier) is
+ * complete, and from now on too old to wait for. */
+static void slot_reset(mbox_slot *s, unsigned type, uint16_t header)
+{
+	exec_cmd *c = &s->cmd;
+	s->used = false;
+	memset(c, 0, sizeof(*c));
+	s->type = (uint8_t)type;
+	s->result = 0;
+	s->result2 = 0;
+	s->free_addr = 0;
+	s->obj = NULL;
+	s->detail = NULL;
+	c->args = s->args;
+	c->barrier = (header & HP_PKT_BARRIER) != 0;
+}
+
+/*
+ * Read packet `i` of q (the next one). READ_NOT_YET: it cannot be read
+ * now (not written yet, its slot's previous command still running, or a
+ * dependency not readable yet); nothing changed.
+ */
+static int consume_one(mbox_queue *q, uint64_t i)
+{
+	unsigned slot = (unsigned)(i % HP_MBOX_RING_SIZE);
+	hp_packet *shp = &q->ring[slot];
+	uint16_t header = hal_load_acquire(&shp->header);
+	if (HP_PKT_TYPE(header) == HP_PKT_INVALID)
+		return READ_NOT_YET;
+	mbox_slot *s = &q->slots[slot];
+	/* A host that wrote over a slot whose command still runs broke rule
+	 * 1 of mbox.h; the packet waits, nothing is overwritten. */
+	if (s->used && exec_status(&s->cmd) > 0)
+		return READ_NOT_YET;
+
+	hp_packet p;
+	memcpy(&p, shp, sizeof(p));
+	p.header = header;
+	slot_reset(s, HP_PKT_TYPE(header), header);
+	exec_cmd *c = &s->cmd;
+	mbox_pkt x = {.p = &p,
+		      .ka = &q->kernarg[slot],
+		      .s = s,
+		      .buf = Q.why,
+		      .buf_size = sizeof(Q.why)};
+	int err = mbox_pkt_decode(&x);
+	const char *why = err ? x.why : NULL;
+	if (!err) {
+		q->busy = true;
+		int rd =
+			resolve_all(q, i, x.ev, x.nwait, s, &c->num_wait, &why);
+		q->busy = false;
+		if (rd == READ_NOT_YET) {
+			mbox_pkt_undo(&x);
+			return READ_NOT_YET;
+		}
+		if (why)
+			err = HP_INVALID_EVENT_WAIT_LIST;
+		c->wait_list = s->wait;
+	}
+	if (!err) {
+		err = mbox_pkt_commit(&x);
+		why = err ? x.why : NULL;
+	}
+
+	/* Commit: the slot now holds packet i. */
+	if (s->obj)
+		mbox_kobj_get(s->obj);
+	s->used = true;
+	s->index = i;
+	s->q = q;
+	c->on_complete = mbox_complete;
+	c->user = s;
+	hal_store_relaxed(&shp->header, (uint16_t)HP_PKT_INVALID);
+	q->consumed = i + 1;
+	mbox_st64(&q->shm->read_index, q->consumed);
+	/* Counters before the record: a host that sees the record sees
+	 * them. */
+	mbox_st64(&Q.hdr->packets, ++Q.packets);
+	if (err)
+		mbox_st64(&Q.hdr->bad_packets, ++Q.bad);
+	if (err) {
+		s->detail = why;
+		exec_user_event_init(c);
+		c->on_complete = mbox_complete;
+		c->user = s;
+		exec_user_event_set(c, err);
+	} else {
+		exec_enqueue(&q->xq, c);
+	}
+	return READ_OK;
+}
+
+/* Read packets of q up to (not including) `end`; returns how many. */
+static int consume_upto(mbox_queue *q, uint64_t end)
+{
+	int n = 0;
+	while (q->consumed < end && consume_one(q, q->consumed) == READ_OK)
+		n++;
+	return n;
+}
+
+bool mbox_queue_poll(void)
+{
+	bool any = false;
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
+		mbox_queue *q = &Q.q[k];
+		uint64_t w = mbox_ld64(&q->shm->write_index);
+		/* At most one ring's worth per visit, so one busy queue cannot
+		 * starve the others. */
+		if (w > q->consumed + HP_MBOX_RING_SIZE)
+			w = q->consumed + HP_MBOX_RING_SIZE;
+		if (w > q->consumed && consume_upto(q, w))
+			any = true;
+	}
+	return any;
+}
+
+bool mbox_queue_all_complete(void)
+{
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++)
+		for (unsigned j = 0; j < HP_MBOX_RING_SIZE; j++) {
+			const mbox_slot *s = &Q.q[k].slots[j];
+			if (s->used && exec_status(&s->cmd) > 0)
+				return false;
+		}
+	return true;
+}
+
+bool mbox_queue_host_owned(uint64_t addr, uint64_t len)
+{
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
+		const mbox_queue *q = &Q.q[k];
+		if (mbox_inside(addr, len, (uintptr_t)q->shm,
+				offsetof(hp_mbox_queue, read_index)) ||
+		    mbox_inside(addr, len, (uintptr_t)q->ring,
+				HP_MBOX_RING_SIZE * sizeof(hp_packet)) ||
+		    mbox_inside(addr, len, (uintptr_t)q->kernarg,
+				HP_MBOX_RING_SIZE * sizeof(hp_kernarg)))
+			return true;
+	}
+	return false;
+}

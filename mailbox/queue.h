@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The host queues (mailbox-private): reading each queue's packets in
+ * order, resolving the events they wait for, and handing each one to the
+ * executor as a command (or completing it at once with its error).
+ */
+#ifndef MAILBOX_QUEUE_H
+#define MAILBOX_QUEUE_H
+
+#include <hartpool/mbox.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/** Bytes of one queue's arrays in the mailbox: packets, kernarg blocks and
+ * completion records, HP_MBOX_RING_SIZE of each. */
+#define MBOX_QUEUE_BYTES                                                       \
+	(HP_MBOX_RING_SIZE *                                                   \
+	 (sizeof(hp_packet) + sizeof(hp_kernarg) + sizeof(hp_completion)))
+
+/**
+ * Lay out the queues: descriptor k at @p table[k], its arrays at
+ * @p rings + k * MBOX_QUEUE_BYTES (all zero); nothing read yet. The
+ * packet counters are @p hdr's. 0, or HP_OUT_OF_RESOURCES (no firmware
+ * memory for the slots).
+ */
+int mbox_queue_init(hp_mbox_header *hdr, hp_mbox_queue *table, uint8_t *rings);
+
+/** Read and start the packets that have arrived, at most a ring's worth
+ * per queue; true if any. */
+bool mbox_queue_poll(void);
+
+/** Is every command read so far complete? */
+bool mbox_queue_all_complete(void);
+
+/** Does [addr, addr + len) lie in what the host writes of a queue: the
+ * host-owned words of its descriptor, its packets, its kernarg blocks? */
+bool mbox_queue_host_owned(uint64_t addr, uint64_t len);
+
+#endif
