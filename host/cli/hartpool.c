@@ -323,9 +323,10 @@ static int help_early(const cli_opts *o);
 
 static const cli_command up_cmd = {
 	.name = "up",
-	.summary = "boot a device in the background; prints its connect "
-		   "string last",
-	.about = "The device runs until `hartpool down --connect ...`.",
+	.summary = "boot a device that stays up; its connect string last",
+	.about = "The connect string (the last line on stdout) is for "
+		 "--connect; "
+		 "the device\nruns until `hartpool down --connect ...`.",
 	.groups = GROUPS(&device),
 	.run = cmd_up,
 	.detach = true,
