@@ -135,7 +135,7 @@ endef
 $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(eval $(call host-test-rule,$(t),$(v)))))
 
 FUZZ_CC ?= clang
-$(HOST_O)/fuzz/%: $$(fuzz-%-srcs) hal/include/hal/fdt.h include/hartpool/frame.h mailbox/serial_agent.h
+$(HOST_O)/fuzz/%: $$(fuzz-%-srcs) $$(wildcard hal/include/hal/*.h include/hartpool/*.h executor/*.h mailbox/*.h)
 	@echo "  FUZZCC  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) -g -O1 -pthread -Ihal/include -Iinclude -I. \

@@ -232,7 +232,8 @@ static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 	const workload *wl = c.wl;
 	if (!wl && !o->num_kargs && c.k && c.k->args_size)
 		return cli_die(HP_INVALID_KERNEL_ARGS,
-			       "the host tool has no driver for kernel '%s' "
+			       "the host tool has no workload (test data) for "
+			       "kernel '%s' "
 			       "(`hartpool run --list`): give its %u bytes of "
 			       "arguments with --karg",
 			       o->kernel, c.k->args_size);

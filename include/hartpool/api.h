@@ -20,6 +20,13 @@
 #define HARTPOOL_API_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The work-item record (hartpool/kernel.h); C11 allows the typedef
+ * twice, so this header stands on its own. */
+typedef struct hp_item hp_item;
 
 /** Incremented when an entry changes meaning or goes away. */
 #define HP_API_VERSION 1u

@@ -241,7 +241,7 @@ static void sanitize(pkt *k, unsigned q)
 			pw[i] ^= 1ull << 62;
 	}
 	uint64_t *tmo = &k->ka.timeout_us;
-	if (type == HP_PKT_KERNEL_DISPATCH && *tmo <= 3600000000ull &&
+	if (type == HP_PKT_KERNEL_DISPATCH && *tmo <= HP_MBOX_TIMEOUT_MAX_US &&
 	    (*tmo == 0 || *tmo > CAP_US))
 		*tmo = *tmo ? 1 + *tmo % CAP_US : CAP_US;
 	if (type == HP_PKT_FREE) {
@@ -337,7 +337,7 @@ void random_packet(unsigned q)
 			((uint8_t *)&k.ka)[i] = (uint8_t)rnd();
 		if (chance(50)) {
 			k.p.header = (uint16_t)between(1, HP_PKT_TYPES);
-			k.p.dispatch.setup &= 0x1f;
+			k.p.dispatch.setup &= ~HP_SETUP_RESERVED;
 			k.p.dispatch.reserved = 0;
 			k.p.dispatch.kernel %= nkern;
 			k.ka.args_size %= HP_MBOX_ARGS_MAX + 1;
