@@ -22,6 +22,7 @@
 #include <hal/icache.h>
 #include <hal/isolation.h>
 #include <hal/timer.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* A hart's stack for kernels in U-mode (kernel-visible heap). */
@@ -48,6 +49,12 @@ static kctx_hart *kctx_harts;
 static kctx_hart *self(void)
 {
 	return &kctx_harts[hal_hart_idx()];
+}
+
+/* The kernel context whose recovery point exec_kctx_enter() returned. */
+static kctx_hart *of(hal_jmp_buf *at)
+{
+	return (kctx_hart *)((char *)at - offsetof(kctx_hart, jmp));
 }
 
 void exec_kctx_init(unsigned harts)
@@ -148,7 +155,8 @@ void exec_isolation_allow(uintptr_t base, uintptr_t size)
 	hal_fetch_add(&iso_gen, 1u);
 }
 
-static void iso_program(kctx_hart *h, unsigned gen)
+/* Cold paths out of line: entering saves fewer registers. */
+static __attribute__((noinline)) void iso_program(kctx_hart *h, unsigned gen)
 {
 	hal_range r[2];
 	unsigned n = 0;
@@ -160,13 +168,17 @@ static void iso_program(kctx_hart *h, unsigned gen)
 }
 
 /* The hart's kernel stack, with a no-access guard below it. */
+static __attribute__((noinline)) void ustack_alloc(kctx_hart *h)
+{
+	h->ustack = hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
+				   EXEC_GUARD_BYTES);
+	h->iso_gen = 0; /* the PMP needs the guard */
+}
+
 static bool ustack_ready(kctx_hart *h)
 {
-	if (!h->ustack) {
-		h->ustack = hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
-					   EXEC_GUARD_BYTES);
-		h->iso_gen = 0; /* the PMP needs the guard */
-	}
+	if (!h->ustack)
+		ustack_alloc(h);
 	return h->ustack != NULL;
 }
 
@@ -186,7 +198,7 @@ void exec_kctx_arena_guard(uintptr_t guard)
 	h->iso_gen = 0; /* the PMP needs the new guard */
 }
 
-void exec_kctx_enter(exec_krec *r, exec_ucall *u)
+hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
 {
 	kctx_hart *h = self();
 	/* Code loaded since this hart last looked: make it fetchable here
@@ -210,16 +222,12 @@ void exec_kctx_enter(exec_krec *r, exec_ucall *u)
 	h->iso_on = user;
 	u->user = user;
 	h->armed = r->deadline || user;
+	return &h->jmp;
 }
 
-hal_jmp_buf *exec_kctx_jmp(void)
+void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
 {
-	return &self()->jmp;
-}
-
-void exec_kctx_run(void (*entry)(void *))
-{
-	kctx_hart *h = self();
+	kctx_hart *h = of(at);
 	/* Armed only now that the recovery point exists. In U-mode every
 	 * interrupt but the watchdog's is masked (an enabled one would
 	 * trap there). */
@@ -261,9 +269,9 @@ static void take_kv_fault(exec_krec *r, bool user)
 	exec_krec_fault(r, code, detail);
 }
 
-void exec_kctx_leave(void)
+void exec_kctx_leave(hal_jmp_buf *at)
 {
-	kctx_hart *h = self();
+	kctx_hart *h = of(at);
 	/* Also after a trap, which cleared kinst and left MIE off; the hart
 	 * is in M-mode again either way. */
 	bool user = h->iso_on;

@@ -31,15 +31,15 @@ typedef struct exec_krec {
 void exec_kctx_init(unsigned harts);
 
 /* Enter kernel context on the calling hart for instance record `r`, to run
- * `u` (prepared by the caller). The recovery point is exec_kctx_jmp(): the
- * caller sets it with hal_setjmp, then calls exec_kctx_run(). */
-void exec_kctx_enter(exec_krec *r, exec_ucall *u);
-hal_jmp_buf *exec_kctx_jmp(void);
+ * `u` (prepared by the caller). Returns the hart's recovery point, which
+ * also names the hart's kernel context for run and leave: the caller sets
+ * it with hal_setjmp, then calls exec_kctx_run(). */
+hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u);
 /* Run entry(u): in U-mode on the hart's kernel stack, or here. */
-void exec_kctx_run(void (*entry)(void *));
+void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *));
 /* Out of kernel context (also after a trap); a fault kernel code left in
  * the kview becomes the record's. */
-void exec_kctx_leave(void);
+void exec_kctx_leave(hal_jmp_buf *at);
 
 /* Record the first fault of an instance (firmware side). */
 void exec_krec_fault(exec_krec *r, int code, const char *detail);

@@ -89,6 +89,7 @@ typedef struct exec_instance {
 /* Per-hart pool state (firmware-private). */
 typedef struct pool_hart {
 	unsigned rotor;	  /* next instance slot to look at */
+	exec_ucall *u;	  /* the hart's call into kernel code (wg.h) */
 	exec_team *kteam; /* in a team instance's group: the hart's team */
 	exec_hart_stats stats;
 } pool_hart;
@@ -134,6 +135,8 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 	for (unsigned i = 0; i < harts; i++)
 		pool_harts[i].rotor = i % EXEC_MAX_INSTANCES;
 	exec_wg_init(harts);
+	for (unsigned i = 0; i < harts; i++)
+		pool_harts[i].u = exec_wg_ucall(i);
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
 		exec_instance *s = &exec_slots[i];
 		s->teams =
@@ -353,20 +356,22 @@ static void count_done(exec_instance *inst, size_t n)
 
 /* Kernel code runs in kernel context (kctx.c): a trap in it comes back
  * here, at the second return of hal_setjmp, and the hart goes on. Nothing
- * here is live across that return but what the per-hart records hold. */
-static __attribute__((noinline)) void
-guarded_range(exec_instance *inst, size_t start, size_t end, void *lm)
+ * here is live across that return but what the per-hart records hold and
+ * `at`, which is not written after hal_setjmp (so it keeps its value). */
+static __attribute__((noinline)) void guarded_range(exec_instance *inst,
+						    size_t start, size_t end,
+						    void *lm, exec_ucall *u)
 {
-	exec_ucall *u = exec_wg_begin(inst->kr.kv, inst->k);
+	exec_wg_begin(u, inst->kr.kv, inst->k);
 	u->start = start;
 	u->end = end;
 	u->team = 0;
 	u->wgb = NULL;
 	u->local_mem = lm;
-	exec_kctx_enter(&inst->kr, u);
-	if (hal_setjmp(exec_kctx_jmp()) == 0)
-		exec_kctx_run(exec_wg_main);
-	exec_kctx_leave();
+	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
+	if (hal_setjmp(at) == 0)
+		exec_kctx_run(at, exec_wg_main);
+	exec_kctx_leave(at);
 }
 
 static __attribute__((noinline)) void guarded_team(exec_instance *inst,
@@ -374,18 +379,18 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 						   exec_team *tm, void *lm)
 {
 	self()->kteam = tm;
-	exec_ucall *u = exec_wg_begin(inst->kr.kv, inst->k);
+	exec_ucall *u = exec_wg_begin(self()->u, inst->kr.kv, inst->k);
 	u->start = g;
 	u->rank = rank;
 	u->team = inst->l->team_size;
 	u->wgb = tm->wgb;
 	u->local_mem = lm;
-	exec_kctx_enter(&inst->kr, u);
-	if (hal_setjmp(exec_kctx_jmp()) == 0)
-		exec_kctx_run(exec_wg_main);
+	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
+	if (hal_setjmp(at) == 0)
+		exec_kctx_run(at, exec_wg_main);
 	else
 		exec_team_leave(self()->kteam->wgb, false); /* faulted */
-	exec_kctx_leave();
+	exec_kctx_leave(at);
 }
 
 /* One chunk of a one-hart-per-group instance; false if none was left. */
@@ -432,7 +437,7 @@ static bool run_chunk(exec_instance *inst)
 	 * instruction-count plugin records them). */
 	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
 	if (!hal_load_relaxed(&inst->kr.fault))
-		guarded_range(inst, start, end, lm);
+		guarded_range(inst, start, end, lm, h->u);
 	HP_MARK_END(HP_MARK_REGION_WORK);
 	h->stats.claims++;
 	h->stats.groups += end - start;

@@ -304,20 +304,20 @@ static bool fibers_prepare(wg_hart *h)
 	return h->wg && h->fiber_arena;
 }
 
-exec_ucall *exec_wg_begin(exec_kview *kv, const hp_kernel *k)
+void exec_wg_fibers(exec_ucall *u, const hp_kernel *k)
 {
 	wg_hart *h = &wg_harts[hal_hart_idx()];
-	exec_ucall *u = h->u;
-	u->kv = kv;
-	u->group = NULL;
-	u->wg = NULL;
-	if (k->uses_barriers && fibers_prepare(h)) {
+	if (fibers_prepare(h)) {
 		u->wg = h->wg;
 		u->arena = h->fiber_arena;
 		u->stack = (size_t)exec_fiber_stack_bytes(&exec_dev, k) *
 			   exec_dev.fiber_stack_scale;
 	}
-	return u;
+}
+
+exec_ucall *exec_wg_ucall(unsigned idx)
+{
+	return wg_harts[idx].u;
 }
 
 static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],

@@ -17,11 +17,25 @@ void exec_wg_init(unsigned harts);
 /* Local memory of hart idx (a team uses its leader's). */
 void *exec_wg_local_mem(unsigned idx);
 
-/* The calling hart's exec_ucall for a chunk of the instance whose kernel
- * is `k` (firmware-private; kernel code sees `kv`), with fibers ready for
- * barrier kernels when memory allows (firmware side: kernel code cannot
- * allocate). The caller sets the groups. */
-exec_ucall *exec_wg_begin(exec_kview *kv, const hp_kernel *k);
+/* Hart idx's exec_ucall (the caller keeps it: it never changes). */
+exec_ucall *exec_wg_ucall(unsigned idx);
+/* The calling hart's fibers for barrier kernels, when memory allows
+ * (firmware side: kernel code cannot allocate); u->wg stays NULL if not. */
+void exec_wg_fibers(exec_ucall *u, const hp_kernel *k);
+
+/* Prepare the calling hart's exec_ucall `u` for a chunk of the instance
+ * whose kernel is `k` (firmware-private; kernel code sees `kv`). The caller
+ * sets the groups. */
+static inline exec_ucall *exec_wg_begin(exec_ucall *u, exec_kview *kv,
+					const hp_kernel *k)
+{
+	u->kv = kv;
+	u->group = NULL;
+	u->wg = NULL;
+	if (k->uses_barriers)
+		exec_wg_fibers(u, k);
+	return u;
+}
 
 /* Kernel code's entry: with u->team == 0 run groups [u->start, u->end) of
  * a one-hart-per-group instance, else the part of group u->start that
