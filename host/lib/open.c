@@ -74,7 +74,8 @@ int hp_close(hp_device *d)
 	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++)
 		if (d->queues[k] && d->t)
 			hp_queue_release(d->queues[k]);
-	bool stop = d->qemu.spawned && !d->qemu.detach;
+	/* (not if hp_down() already stopped and reaped it) */
+	bool stop = d->qemu.spawned && !d->qemu.detach && d->qemu.pid > 0;
 	if (stop && d->t) {
 		hp_stop(d);
 		if (!hp_qemu_wait_exit(&d->qemu, 10000))

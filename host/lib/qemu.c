@@ -254,11 +254,16 @@ bool hp_qemu_wait_exit(hp_qemu *q, unsigned ms)
 	uint64_t t0 = hp_now_ns();
 	for (unsigned n = 0; hp_now_ns() - t0 < (uint64_t)ms * 1000000u;
 	     hp_backoff(&n)) {
+		if (q->pid <= 0)
+			return true; /* reaped already */
 		if (q->spawned) {
-			if (waitpid(q->pid, NULL, WNOHANG) == q->pid)
+			if (waitpid(q->pid, NULL, WNOHANG) == q->pid) {
+				q->pid = 0;
 				return true;
+			}
 		} else if (kill(q->pid, 0) != 0) {
 			/* Gone, not only exiting: `down` leaves no QEMU. */
+			q->pid = 0;
 			return true;
 		}
 	}
@@ -267,12 +272,14 @@ bool hp_qemu_wait_exit(hp_qemu *q, unsigned ms)
 
 void hp_qemu_kill(hp_qemu *q)
 {
-	kill(q->pid, SIGKILL);
+	if (q->pid > 0) /* never kill(0): that is our own process group */
+		kill(q->pid, SIGKILL);
 }
 
 void hp_qemu_reap(hp_qemu *q)
 {
-	waitpid(q->pid, NULL, 0);
+	if (q->pid > 0 && q->spawned && waitpid(q->pid, NULL, 0) == q->pid)
+		q->pid = 0;
 }
 
 int hp_qemu_doorbell(const hp_qemu *q)
