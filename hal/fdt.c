@@ -68,12 +68,6 @@ static uint64_t prop_uint(const uint8_t *v, uint32_t len)
 	return 0;
 }
 
-/* A number of `cells` 32-bit cells (1 or 2). */
-static uint64_t cells_uint(const uint8_t *v, uint32_t cells)
-{
-	return cells == 2 ? (uint64_t)be32(v) << 32 | be32(v + 4) : be32(v);
-}
-
 /* The first (address, size) pair of a /memory node's reg, with the root's
  * #address-cells and #size-cells (1 or 2 each). */
 static void read_memory_reg(fdt_info *info, const uint8_t *v, uint32_t len,
@@ -82,8 +76,8 @@ static void read_memory_reg(fdt_info *info, const uint8_t *v, uint32_t len,
 	if (info->mem_size || acells < 1 || acells > 2 || scells < 1 ||
 	    scells > 2 || len < 4 * (acells + scells))
 		return;
-	info->mem_base = cells_uint(v, acells);
-	info->mem_size = cells_uint(v + 4 * acells, scells);
+	info->mem_base = prop_uint(v, 4 * acells);
+	info->mem_size = prop_uint(v + 4 * acells, 4 * scells);
 }
 
 int fdt_read(const void *blob, size_t max_size, fdt_info *info)
