@@ -242,7 +242,8 @@ void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
 		entry(h->u);
 }
 
-void exec_krec_fault(exec_krec *r, int code, const char *detail)
+/* The first fault of an instance wins. */
+static void krec_fault(exec_krec *r, int code, const char *detail)
 {
 	int zero = 0;
 	if (hal_cas(&r->fault, &zero, code))
@@ -266,7 +267,7 @@ static void take_kv_fault(exec_krec *r, bool user)
 		code = HP_KERNEL_FAULT;
 	if (user && !hal_rodata_has((uintptr_t)detail))
 		detail = "a kernel fault (its detail text was overwritten)";
-	exec_krec_fault(r, code, detail);
+	krec_fault(r, code, detail);
 }
 
 void exec_kctx_leave(hal_jmp_buf *at)

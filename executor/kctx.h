@@ -41,9 +41,6 @@ void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *));
  * the kview becomes the record's. */
 void exec_kctx_leave(hal_jmp_buf *at);
 
-/* Record the first fault of an instance (firmware side). */
-void exec_krec_fault(exec_krec *r, int code, const char *detail);
-
 /* For waits inside kernel code in M-mode (team barriers): true once the
  * running kernel's deadline has passed; leaving for the recovery point
  * with HP_TIMEOUT. */

@@ -50,8 +50,8 @@ typedef struct exec_kview {
 	uint64_t argbuf[EXEC_ARGS_MAX / 8];
 } exec_kview;
 
-/* One call into kernel code on one hart (one per hart): what wg.c runs,
- * and what it needs besides the kview. */
+/* One call into kernel code on one hart (one per hart, allocated by the
+ * pool): what wg.c runs, and what it needs besides the kview. */
 typedef struct exec_ucall {
 	exec_kview *kv;
 	size_t start, end;   /* groups [start, end); a team: start only */

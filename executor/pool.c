@@ -88,9 +88,8 @@ typedef struct exec_instance {
 
 /* Per-hart pool state (firmware-private). */
 typedef struct pool_hart {
-	unsigned rotor;	  /* next instance slot to look at */
-	exec_ucall *u;	  /* the hart's call into kernel code (wg.h) */
-	exec_team *kteam; /* in a team instance's group: the hart's team */
+	unsigned rotor; /* next instance slot to look at */
+	exec_ucall *u;	/* its call into kernel code (kernel-visible) */
 	exec_hart_stats stats;
 } pool_hart;
 
@@ -136,7 +135,7 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 		pool_harts[i].rotor = i % EXEC_MAX_INSTANCES;
 	exec_wg_init(harts);
 	for (unsigned i = 0; i < harts; i++)
-		pool_harts[i].u = exec_wg_ucall(i);
+		pool_harts[i].u = hal_heap_alloc(sizeof(exec_ucall), 64);
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
 		exec_instance *s = &exec_slots[i];
 		s->teams =
@@ -357,7 +356,8 @@ static void count_done(exec_instance *inst, size_t n)
 /* Kernel code runs in kernel context (kctx.c): a trap in it comes back
  * here, at the second return of hal_setjmp, and the hart goes on. Nothing
  * here is live across that return but what the per-hart records hold and
- * `at`, which is not written after hal_setjmp (so it keeps its value). */
+ * locals that are not written after hal_setjmp (returns_twice: they keep
+ * their values), such as `at` and `tm`. */
 static __attribute__((noinline)) void guarded_range(exec_instance *inst,
 						    size_t start, size_t end,
 						    void *lm, exec_ucall *u)
@@ -378,7 +378,6 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 						   size_t g, unsigned rank,
 						   exec_team *tm, void *lm)
 {
-	self()->kteam = tm;
 	exec_ucall *u = exec_wg_begin(self()->u, inst->kr.kv, inst->k);
 	u->start = g;
 	u->rank = rank;
@@ -389,7 +388,7 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 	if (hal_setjmp(at) == 0)
 		exec_kctx_run(at, exec_wg_main);
 	else
-		exec_team_leave(self()->kteam->wgb, false); /* faulted */
+		exec_team_leave(tm->wgb, false); /* faulted */
 	exec_kctx_leave(at);
 }
 

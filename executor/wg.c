@@ -52,11 +52,10 @@ struct exec_wg {
 	struct exec_fiber fibers[MAX_ITEMS];
 };
 
-/* Per-hart state: local memory, the exec_ucall (both kernel-visible),
- * and, for barrier kernels, the fiber bookkeeping and the stacks. */
+/* Per-hart state: local memory (kernel-visible) and, for barrier
+ * kernels, the fiber bookkeeping and the stacks. */
 typedef struct wg_hart {
 	void *local_mem;    /* dev.local_mem_size bytes */
-	exec_ucall *u;	    /* kernel-visible */
 	void *fiber_arena;  /* dev.fiber_arena_size bytes, lazily */
 	struct exec_wg *wg; /* fiber bookkeeping, lazily */
 } wg_hart;
@@ -71,7 +70,6 @@ void exec_wg_init(unsigned harts)
 	for (unsigned i = 0; i < harts; i++) {
 		wg_harts[i].local_mem =
 			hal_heap_alloc(exec_dev.local_mem_size, 64);
-		wg_harts[i].u = hal_heap_alloc(sizeof(exec_ucall), 64);
 	}
 }
 
@@ -80,7 +78,8 @@ void *exec_wg_local_mem(unsigned idx)
 	return wg_harts[idx].local_mem;
 }
 
-void exec_kv_fault(exec_kview *kv, int code, const char *detail)
+/* A fault kernel-side code records in the kview (first one wins). */
+static void exec_kv_fault(exec_kview *kv, int code, const char *detail)
 {
 	int zero = 0;
 	if (hal_cas(&kv->fault, &zero, code))
@@ -313,11 +312,6 @@ void exec_wg_fibers(exec_ucall *u, const hp_kernel *k)
 		u->stack = (size_t)exec_fiber_stack_bytes(&exec_dev, k) *
 			   exec_dev.fiber_stack_scale;
 	}
-}
-
-exec_ucall *exec_wg_ucall(unsigned idx)
-{
-	return wg_harts[idx].u;
 }
 
 static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],

@@ -11,14 +11,12 @@
 
 #include "kview.h"
 
-/* Per-hart state: local memory and the exec_ucall now, the fiber arena
- * lazily (exec_wg_begin). */
+/* Per-hart state: local memory now, the fiber arena lazily
+ * (exec_wg_fibers). */
 void exec_wg_init(unsigned harts);
 /* Local memory of hart idx (a team uses its leader's). */
 void *exec_wg_local_mem(unsigned idx);
 
-/* Hart idx's exec_ucall (the caller keeps it: it never changes). */
-exec_ucall *exec_wg_ucall(unsigned idx);
 /* The calling hart's fibers for barrier kernels, when memory allows
  * (firmware side: kernel code cannot allocate); u->wg stays NULL if not. */
 void exec_wg_fibers(exec_ucall *u, const hp_kernel *k);
@@ -41,9 +39,6 @@ static inline exec_ucall *exec_wg_begin(exec_ucall *u, exec_kview *kv,
  * a one-hart-per-group instance, else the part of group u->start that
  * hart u->rank of the team owns. */
 void exec_wg_main(void *u);
-
-/* A fault kernel-side code records in the kview (first one wins). */
-void exec_kv_fault(exec_kview *kv, int code, const char *detail);
 
 /* The sub-group scratch slots of the running group (subgroup.c). */
 uint64_t *exec_sg_slots(const hp_item *it, unsigned *first_lane_index);
