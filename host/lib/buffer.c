@@ -14,24 +14,16 @@
 
 int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out)
 {
-	hp_packet p;
-	memset(&p, 0, sizeof(p));
-	p.mem.header = HP_PKT_ALLOC;
-	p.mem.size = size;
 	hp_event_info info;
-	int rc = hp_service(d, &p, &info);
+	int rc = hp_service(d, HP_PKT_ALLOC, 0, 0, size, &info);
 	*out = rc ? 0 : info.result;
 	return rc;
 }
 
 int hp_buffer_free(hp_device *d, hp_buffer b)
 {
-	hp_packet p;
-	memset(&p, 0, sizeof(p));
-	p.mem.header = HP_PKT_FREE;
-	p.mem.dst = b;
 	hp_event_info info;
-	return hp_service(d, &p, &info);
+	return hp_service(d, HP_PKT_FREE, b, 0, 0, &info);
 }
 
 static int buf_range(hp_device *d, hp_buffer b, uint64_t off, size_t len)
@@ -69,12 +61,8 @@ int hp_device_query(hp_device *d, hp_device_info *out)
 	int rc = hp_buffer_alloc(d, sizeof(*out), &b);
 	if (rc)
 		return rc;
-	hp_packet p;
-	memset(&p, 0, sizeof(p));
-	p.mem.header = HP_PKT_INFO;
-	p.mem.dst = b;
 	hp_event_info info;
-	rc = hp_service(d, &p, &info);
+	rc = hp_service(d, HP_PKT_INFO, b, 0, 0, &info);
 	if (!rc)
 		rc = hp_buffer_read(d, b, 0, out, sizeof(*out));
 	int rc2 = hp_buffer_free(d, b);

@@ -70,9 +70,11 @@ int hp_dev_kernels_refresh(hp_device *d);
 
 /* ---- queue.c ---- */
 
-/** Run one service packet (ALLOC, FREE, INFO, LOAD, UNLOAD) on the
+/** Run one service packet (HP_PKT_ALLOC, FREE, INFO, LOAD, UNLOAD: an
+ * hp_packet_mem of @p type with @p dst, @p src and @p size) on the
  * device's service queue to completion; its status is the result (with
  * the device's detail in hp_last_error()). */
-int hp_service(hp_device *d, hp_packet *p, hp_event_info *info);
+int hp_service(hp_device *d, uint16_t type, uint64_t dst, uint64_t src,
+	       uint64_t size, hp_event_info *info);
 
 #endif

@@ -96,14 +96,8 @@ int hp_object_load(hp_device *d, const void *data, size_t size, hp_object *out,
 		return rc;
 	rc = hp_buffer_write(d, b, 0, data, size);
 	hp_event_info info;
-	if (!rc) {
-		hp_packet p;
-		memset(&p, 0, sizeof(p));
-		p.mem.header = HP_PKT_LOAD;
-		p.mem.src = b;
-		p.mem.size = size;
-		rc = hp_service(d, &p, &info);
-	}
+	if (!rc)
+		rc = hp_service(d, HP_PKT_LOAD, 0, b, size, &info);
 	/* The device copied what it needed: the staging buffer can go. */
 	char msg[512];
 	snprintf(msg, sizeof(msg), "%s", hp_last_error());
@@ -161,12 +155,8 @@ int hp_object_load_file(hp_device *d, const char *path, hp_object *out,
 
 int hp_object_unload(hp_device *d, hp_object obj)
 {
-	hp_packet p;
-	memset(&p, 0, sizeof(p));
-	p.mem.header = HP_PKT_UNLOAD;
-	p.mem.dst = obj;
 	hp_event_info info;
-	int rc = hp_service(d, &p, &info);
+	int rc = hp_service(d, HP_PKT_UNLOAD, obj, 0, 0, &info);
 	return rc ? rc : hp_dev_kernels_refresh(d);
 }
 

@@ -445,14 +445,20 @@ int hp_enqueue_fill(hp_queue *q, hp_buffer dst, uint64_t size, uint64_t pattern,
 
 /* ---- service packets ---- */
 
-int hp_service(hp_device *d, hp_packet *p, hp_event_info *info)
+int hp_service(hp_device *d, uint16_t type, uint64_t dst, uint64_t src,
+	       uint64_t size, hp_event_info *info)
 {
 	if (!d->service)
+	hp_packet p;
+	memset(&p, 0, sizeof(p));
+	p.mem.header = type;
+	p.mem.dst = dst;
+	p.mem.src = src;
+	p.mem.size = size;
 		return hp_fail(HP_INVALID_VALUE, "device is closing");
 	hp_event ev;
-	int rc = p->header == HP_PKT_FREE
-			 ? mem_packet(d->service, p, NULL, 0, &ev)
-			 : submit(d->service, p, NULL, 0, &ev);
+	int rc = type == HP_PKT_FREE ? mem_packet(d->service, &p, NULL, 0, &ev)
+				     : submit(d->service, &p, NULL, 0, &ev);
 	if (!rc)
 		rc = hp_event_wait(d, ev, info);
 	if (!rc && info->status)
