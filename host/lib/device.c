@@ -141,20 +141,16 @@ static int handshake(hp_device *d)
 			   d->hdr.num_kernels * sizeof(hp_mbox_kernel));
 }
 
-/* The transport: the RAM file of the QEMU we booted, or what @p connect
+/* The transport: the RAM file of the QEMU we booted, or what o->connect
  * names (then d->connect is that string). */
-static int open_transport(hp_device *d, const char *connect,
-			  const hp_open_options *o)
+static int open_transport(hp_device *d, const hp_open_options *o)
+	const char *connect = o->connect;
 {
 	char err[256];
 	int rc;
-	if (!connect) {
-		snprintf(d->connect, sizeof(d->connect), "shm:%s",
-			 d->qemu.path);
-		rc = hp_transport_shm_open(d->qemu.path, 0, &d->t, err,
-					   sizeof(err));
-	} else if (strncmp(connect, "shm:", 4) == 0) {
-		hp_qemu_attach(&d->qemu, connect + 4);
+	if (!connect || strncmp(connect, "shm:", 4) == 0) {
+		if (connect)
+			hp_qemu_attach(&d->qemu, connect + 4);
 		snprintf(d->connect, sizeof(d->connect), "shm:%s",
 			 d->qemu.path);
 		rc = hp_transport_shm_open(d->qemu.path, 0, &d->t, err,
@@ -175,7 +171,7 @@ static int open_transport(hp_device *d, const char *connect,
 
 int hp_dev_open(hp_device *d, const hp_open_options *o)
 {
-	int rc = open_transport(d, o->connect, o);
+	int rc = open_transport(d, o);
 	if (!rc)
 		rc = handshake(d);
 	/* At --connect, a device that is gone or stopped is not there. */
