@@ -27,13 +27,6 @@ static uint64_t items_bytes(const workload_ctx *c, uint64_t extra, uint64_t per)
 	return n * per;
 }
 
-#define NEED_BUF(c, size, addr)                                                \
-	do {                                                                   \
-		int rc_ = workload_buffer((c), (size), (addr));                \
-		if (rc_ < 0)                                                   \
-			return rc_;                                            \
-	} while (0)
-
 /* A buffer the kernel accumulates into: zeroed on the device too (device
  * buffers hold whatever was there before). */
 #define NEED_ZBUF(c, size, addr)                                               \

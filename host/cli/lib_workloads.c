@@ -56,24 +56,6 @@ static bool exact(const workload_ctx *c)
 	return workload_arg(c, "exact", 0) != 0;
 }
 
-/* A device buffer of @p size bytes and its host copy; its index in c. */
-static int buf(workload_ctx *c, uint64_t size, uint64_t *addr)
-{
-	hp_buffer b;
-	int i = workload_buffer(c, size, &b);
-	if (i < 0)
-		return i;
-	*addr = b;
-	return i;
-}
-
-#define NEED(c, size, addr)                                                    \
-	do {                                                                   \
-		int rc_ = buf((c), (size), (addr));                            \
-		if (rc_ < 0)                                                   \
-			return rc_;                                            \
-	} while (0)
-
 /* The workload's own range when --global was not given: small, and with
  * remainder groups (local l0 x l1 unless --local was given). The kernels
  * index with global ids, so there is no --offset. */
@@ -192,9 +174,9 @@ static int vadd_prepare(workload_ctx *c, void *args, uint32_t *size)
 	RANGE(c, 1, 1000, 1, 64, 1);
 	NEED_1D(c);
 	a->n = dim(c, 0);
-	NEED(c, a->n * sizeof(float), &a->a);
-	NEED(c, a->n * sizeof(float), &a->b);
-	NEED(c, a->n * sizeof(float), &a->c);
+	NEED_BUF(c, a->n * sizeof(float), &a->a);
+	NEED_BUF(c, a->n * sizeof(float), &a->b);
+	NEED_BUF(c, a->n * sizeof(float), &a->c);
 	float *x = c->host[0], *y = c->host[1];
 	for (uint64_t i = 0; i < a->n; i++)
 		x[i] = rnd_float(c, i, 1), y[i] = rnd_float(c, i, 2);
@@ -221,8 +203,8 @@ static int saxpy_prepare(workload_ctx *c, void *args, uint32_t *size)
 	NEED_1D(c);
 	a->n = dim(c, 0);
 	a->a = (float)farg(c, "a", 1.5);
-	NEED(c, a->n * sizeof(float), &a->x);
-	NEED(c, a->n * sizeof(float), &a->y);
+	NEED_BUF(c, a->n * sizeof(float), &a->x);
+	NEED_BUF(c, a->n * sizeof(float), &a->y);
 	float *x = c->host[0], *y = c->host[1];
 	for (uint64_t i = 0; i < a->n; i++)
 		x[i] = rnd_float(c, i, 1), y[i] = rnd_float(c, i, 2);
@@ -269,9 +251,9 @@ static int sgemm_prepare(workload_ctx *c, void *args, uint32_t *size)
 	a->a_len = a->m * a->k;
 	a->b_len = a->k * a->n;
 	a->c_len = a->m * a->n;
-	NEED(c, a->a_len * sizeof(float), &a->a);
-	NEED(c, a->b_len * sizeof(float), &a->b);
-	NEED(c, a->c_len * sizeof(float), &a->c);
+	NEED_BUF(c, a->a_len * sizeof(float), &a->a);
+	NEED_BUF(c, a->b_len * sizeof(float), &a->b);
+	NEED_BUF(c, a->c_len * sizeof(float), &a->c);
 	float *A = c->host[0], *B = c->host[1];
 	for (uint64_t i = 0; i < a->a_len; i++)
 		A[i] = rnd_float(c, i, 1);
@@ -354,8 +336,8 @@ static int reduce_wg_prepare(workload_ctx *c, void *args, uint32_t *size)
 	}
 	unsigned lv = a->n ? reduce_levels(a->n, L, len, off) : 0;
 	uint64_t total = lv ? off[lv - 1] + len[lv - 1] : 1;
-	NEED(c, a->n * sizeof(int32_t), &a->in);
-	NEED(c, total * sizeof(int32_t), &a->out);
+	NEED_BUF(c, a->n * sizeof(int32_t), &a->in);
+	NEED_BUF(c, total * sizeof(int32_t), &a->out);
 	int32_t *in = c->host[0];
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
@@ -422,8 +404,8 @@ static int reduce_sg_prepare(workload_ctx *c, void *args, uint32_t *size)
 	RANGE(c, 1, 1000, 1, 64, 1);
 	NEED_1D(c);
 	a->n = dim(c, 0);
-	NEED(c, a->n * sizeof(int32_t), &a->in);
-	NEED(c, sizeof(int32_t), &a->sum);
+	NEED_BUF(c, a->n * sizeof(int32_t), &a->in);
+	NEED_BUF(c, sizeof(int32_t), &a->sum);
 	int32_t *in = c->host[0];
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
@@ -482,9 +464,9 @@ static int scan_prepare(workload_ctx *c, void *args, uint32_t *size)
 		return HP_INVALID_WORK_GROUP_SIZE;
 	}
 	unsigned lv = scan_levels(a->n, L, len, off);
-	NEED(c, a->n * sizeof(int32_t), &a->in);
-	NEED(c, a->n * sizeof(int32_t), &a->out);
-	NEED(c, (off[lv - 1] + len[lv - 1]) * sizeof(int32_t), &a->sums);
+	NEED_BUF(c, a->n * sizeof(int32_t), &a->in);
+	NEED_BUF(c, a->n * sizeof(int32_t), &a->out);
+	NEED_BUF(c, (off[lv - 1] + len[lv - 1]) * sizeof(int32_t), &a->sums);
 	int32_t *in = c->host[0];
 	for (uint64_t i = 0; i < a->n; i++)
 		in[i] = rnd_int(c, i, 1);
@@ -560,8 +542,8 @@ static int histogram_prepare(workload_ctx *c, void *args, uint32_t *size)
 	hp_histogram_args *a = args;
 	RANGE(c, 1, 1000, 1, 64, 1);
 	a->n = hist_bytes(c);
-	NEED(c, a->n, &a->data);
-	NEED(c, 256 * sizeof(uint32_t), &a->bins);
+	NEED_BUF(c, a->n, &a->data);
+	NEED_BUF(c, 256 * sizeof(uint32_t), &a->bins);
 	uint8_t *d = c->host[0];
 	/* A quarter of the bytes in one bin: contention on its counter. */
 	for (uint64_t i = 0; i < a->n; i++) {
@@ -596,8 +578,8 @@ static int transpose_prepare(workload_ctx *c, void *args, uint32_t *size)
 	a->w = dim(c, 0);
 	a->h = dim(c, 1);
 	a->len = a->w * a->h;
-	NEED(c, a->len * sizeof(float), &a->in);
-	NEED(c, a->len * sizeof(float), &a->out);
+	NEED_BUF(c, a->len * sizeof(float), &a->in);
+	NEED_BUF(c, a->len * sizeof(float), &a->out);
 	float *in = c->host[0];
 	for (uint64_t i = 0; i < a->len; i++)
 		in[i] = rnd_float(c, i, 1);
@@ -651,8 +633,8 @@ static int conv2d_prepare(workload_ctx *c, void *args, uint32_t *size)
 		return HP_INVALID_VALUE;
 	}
 	conv_weights(c, a->weights);
-	NEED(c, a->len * sizeof(float), &a->in);
-	NEED(c, a->len * sizeof(float), &a->out);
+	NEED_BUF(c, a->len * sizeof(float), &a->in);
+	NEED_BUF(c, a->len * sizeof(float), &a->out);
 	float *in = c->host[0];
 	for (uint64_t i = 0; i < a->len; i++)
 		in[i] = rnd_float(c, i, 1);
@@ -727,7 +709,7 @@ static int bitonic_prepare(workload_ctx *c, void *args, uint32_t *size)
 	NEED_1D(c);
 	uint64_t keys = dim(c, 0);
 	a->n = pow2_at_least(keys);
-	NEED(c, a->n * sizeof(uint32_t), &a->data);
+	NEED_BUF(c, a->n * sizeof(uint32_t), &a->data);
 	uint32_t *d = c->host[0];
 	for (uint64_t i = 0; i < a->n; i++)
 		d[i] = i < keys ? key(c, i) : 0xffffffffu;
@@ -795,7 +777,7 @@ static int mandelbrot_prepare(workload_ctx *c, void *args, uint32_t *size)
 	hp_mandelbrot_args *a = args;
 	RANGE(c, 2, 61, 47, 8, 8);
 	mandel_args(c, a);
-	NEED(c, a->len * sizeof(uint32_t), &a->out);
+	NEED_BUF(c, a->len * sizeof(uint32_t), &a->out);
 	*size = sizeof(*a);
 	return 0;
 }

@@ -109,6 +109,14 @@ uint64_t workload_arg(const workload_ctx *c, const char *name, uint64_t dflt);
  * detail) when the device or the host cannot hold it. UINT64_MAX stands
  * for a size past 64 bits. */
 int workload_buffer(workload_ctx *c, uint64_t size, hp_buffer *out);
+/** In a prepare hook: workload_buffer() into @p addr (a buffer field of
+ * the argument block), returning its error from the hook. */
+#define NEED_BUF(c, size, addr)                                                \
+	do {                                                                   \
+		int rc_ = workload_buffer((c), (size), (addr));                \
+		if (rc_ < 0)                                                   \
+			return rc_;                                            \
+	} while (0)
 
 /** For enqueue hooks: launch @p kernel after the sequence's previous
  * launch (so a failure ends the rest with HP_ABORTED) and note it in
