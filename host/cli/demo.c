@@ -48,7 +48,7 @@ static void demo_kernel(hp_device *d, const char *name, hp_ndrange r,
 	}
 	uint64_t args[HP_MBOX_ARGS_MAX / 8] = {0};
 	uint32_t asz = 0;
-	const workload *wl = workload_find(name);
+	const workload *wl = c.wl;
 	hp_event ev;
 	if (wl->prepare(&c, args, &asz) ||
 	    hp_enqueue_kernel(c.q, c.kernel, &c.r, args, asz, NULL, 0, &ev)) {

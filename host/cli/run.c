@@ -115,7 +115,6 @@ int run_setup(hp_device *d, const cli_opts *o, const char *kname,
 	c->r = o->r;
 	c->args = o->args;
 	c->num_args = o->num_args;
-	c->seed = 1;
 	int rc = obj ? hp_object_kernel(d, *obj, kname, &c->kernel)
 		     : hp_kernel_find(d, kname, &c->kernel);
 	if (rc)
@@ -182,10 +181,9 @@ int cmd_ids(hp_device *d, const cli_opts *o)
 			       "ids needs --global");
 	if (run_setup(d, o, "ids", NULL, &c))
 		return 1;
-	const workload *wl = workload_find("ids");
 	hp_ids_args a;
 	uint32_t asz;
-	int rc = wl->prepare(&c, &a, &asz);
+	int rc = c.wl->prepare(&c, &a, &asz);
 	if (rc)
 		return prepare_failed(&c, false, rc);
 	double us;
