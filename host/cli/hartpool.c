@@ -95,51 +95,48 @@ static int parse_sizes(const char *s, uint64_t out[3])
 	return n;
 }
 
-/* --global, --local, --offset, --reqd-wg-size: X[,Y[,Z]] into @p s3. */
+/* --global, --local, --offset, --reqd-wg-size: X[,Y[,Z]] into @p s3 (the
+ * rest 0); how many, or 0 after cli_die() (@p s3 unchanged). */
 static int sizes(const cli_option *opt, const char *v, uint64_t s3[3])
 {
-	int n = parse_sizes(v, s3);
-	if (n < 1)
+	uint64_t got[3] = {0, 0, 0};
+	int n = parse_sizes(v, got);
+	if (n < 1) {
 		cli_die(HP_INVALID_VALUE,
+		return 0;
+	}
+	memcpy(s3, got, sizeof(got));
 			"%s wants X[,Y[,Z]] (decimal), not '%s'", opt->name, v);
 	return n;
 }
 
 static int set_global(cli_opts *o, const cli_option *opt, const char *v)
 {
-	uint64_t s3[3] = {0, 0, 0};
-	int n = sizes(opt, v, s3);
-	if (n < 1)
+	int n = sizes(opt, v, o->r.global);
+	if (!n)
 		return 1;
-	memcpy(o->r.global, s3, sizeof(s3));
 	o->nglobal = (unsigned)n;
 	return 0;
 }
 
 static int set_local(cli_opts *o, const cli_option *opt, const char *v)
 {
-	uint64_t s3[3] = {0, 0, 0};
-	if (sizes(opt, v, s3) < 1)
+	if (!sizes(opt, v, o->r.local))
 		return 1;
-	memcpy(o->r.local, s3, sizeof(s3));
 	o->r.local_given = true;
 	return 0;
 }
 
 static int set_offset(cli_opts *o, const cli_option *opt, const char *v)
 {
-	uint64_t s3[3] = {0, 0, 0};
-	if (sizes(opt, v, s3) < 1)
-		return 1;
-	memcpy(o->r.offset, s3, sizeof(s3));
-	return 0;
+	return sizes(opt, v, o->r.offset) ? 0 : 1;
 }
 
 static int set_reqd(cli_opts *o, const cli_option *opt, const char *v)
 {
-	uint64_t s3[3] = {0, 0, 0};
+	uint64_t s3[3];
 	int n = sizes(opt, v, s3);
-	if (n < 1)
+	if (!n)
 		return 1;
 	if (n != 3)
 		return cli_die(HP_INVALID_VALUE, "--reqd-wg-size wants X,Y,Z");
