@@ -5,7 +5,6 @@
  * errors in one format, opening the device, gdb hints, progress lines and
  * JSON strings.
  */
-#define _GNU_SOURCE
 #include "cli.h"
 #include <stdarg.h>
 #include <stdlib.h>

@@ -14,7 +14,6 @@
 #include <ref/sgref.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* Bytes for @p per bytes per work-item of the range and @p extra more
  * items; UINT64_MAX if that does not fit in 64 bits (workload_buffer refuses).

@@ -10,7 +10,6 @@
  * demo.c, build.c); cli.c parses the command line and writes the help
  * from it.
  */
-#define _GNU_SOURCE
 #include "bench.h"
 #include "build.h"
 #include "cli.h"
@@ -103,10 +102,10 @@ static int sizes(const cli_option *opt, const char *v, uint64_t s3[3])
 	int n = parse_sizes(v, got);
 	if (n < 1) {
 		cli_die(HP_INVALID_VALUE,
+			"%s wants X[,Y[,Z]] (decimal), not '%s'", opt->name, v);
 		return 0;
 	}
 	memcpy(s3, got, sizeof(got));
-			"%s wants X[,Y[,Z]] (decimal), not '%s'", opt->name, v);
 	return n;
 }
 

@@ -8,7 +8,6 @@
 #include "run.h"
 #include "karg.h"
 #include <hartpool/ids.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 

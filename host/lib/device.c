@@ -6,7 +6,6 @@
  * writes of device memory, whether the device is still serving, and the
  * calling thread's last error. Booting is qemu.c's; queues are queue.c's.
  */
-#define _GNU_SOURCE
 #include "internal.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,8 +143,8 @@ static int handshake(hp_device *d)
 /* The transport: the RAM file of the QEMU we booted, or what o->connect
  * names (then d->connect is that string). */
 static int open_transport(hp_device *d, const hp_open_options *o)
-	const char *connect = o->connect;
 {
+	const char *connect = o->connect;
 	char err[256];
 	int rc;
 	if (!connect || strncmp(connect, "shm:", 4) == 0) {

@@ -6,11 +6,9 @@
  * stops a device it booted; hp_down() stops any device and removes its
  * files.
  */
-#define _GNU_SOURCE
 #include "internal.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 

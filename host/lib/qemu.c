@@ -6,7 +6,6 @@
  * the launcher's own (512 harts, 30 s to start); hp-qemu checks the rest
  * (--mem against the board's QEMU_MEM_MIN..QEMU_MEM_MAX).
  */
-#define _GNU_SOURCE
 #include "qemu.h"
 #include "backoff.h"
 #include <errno.h>

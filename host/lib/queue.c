@@ -7,7 +7,6 @@
  * completion records. Service packets (buffers, INFO, kernel objects) go
  * through the device's service queue here too.
  */
-#define _GNU_SOURCE
 #include "internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -449,13 +448,13 @@ int hp_service(hp_device *d, uint16_t type, uint64_t dst, uint64_t src,
 	       uint64_t size, hp_event_info *info)
 {
 	if (!d->service)
+		return hp_fail(HP_INVALID_VALUE, "device is closing");
 	hp_packet p;
 	memset(&p, 0, sizeof(p));
 	p.mem.header = type;
 	p.mem.dst = dst;
 	p.mem.src = src;
 	p.mem.size = size;
-		return hp_fail(HP_INVALID_VALUE, "device is closing");
 	hp_event ev;
 	int rc = type == HP_PKT_FREE ? mem_packet(d->service, &p, NULL, 0, &ev)
 				     : submit(d->service, &p, NULL, 0, &ev);
