@@ -3,6 +3,25 @@
  * (stress.h). */
 #include "stress.h"
 
+/* Sends an exact-family packet; one that is not to end HP_ABORTED becomes
+ * queue q's latest rejection (what the "waits for a rejected packet" cases
+ * point at). */
+static void send_exact(unsigned q, pkt *k, int want, const char *what)
+{
+	unsigned id = send_packet(q, k, EXACT, want, what);
+	if (want != HP_ABORTED)
+		last_reject[q] = (int64_t)HP_EVENT_INDEX(R[id].ev);
+}
+
+/* k waits for queue q's latest rejected packet, still in its slot: it
+ * must end HP_ABORTED (returned). */
+static int wait_for_reject(pkt *k, unsigned q)
+{
+	k->ka.num_wait = 1;
+	k->ka.wait[0] = HP_EVENT(qid[q], (uint64_t)last_reject[q]);
+	return HP_ABORTED;
+}
+
 static void exact_tally(unsigned q, unsigned c)
 {
 	pkt k;
@@ -214,14 +233,10 @@ static void exact_tally(unsigned q, unsigned c)
 		/* A rejected packet a few packets back on the same queue:
 		 * still in its slot, failed. */
 		what = "waits for a rejected packet";
-		k.ka.num_wait = 1;
-		k.ka.wait[0] = HP_EVENT(qid[q], (uint64_t)last_reject[q]);
-		want = HP_ABORTED;
+		want = wait_for_reject(&k, q);
 		break;
 	}
-	unsigned id = send_packet(q, &k, EXACT, want, what);
-	if (want != HP_ABORTED)
-		last_reject[q] = (int64_t)HP_EVENT_INDEX(R[id].ev);
+	send_exact(q, &k, want, what);
 }
 
 static bool reject_recent(unsigned q)
@@ -234,6 +249,15 @@ static bool reject_recent(unsigned q)
 static hp_buffer some_buffer(void)
 {
 	return bufs[below(nbufs)].addr;
+}
+
+/* vadd of SEG_V elements at one of the last 8 vadd segments (no valid
+ * vadd writes there; *off: its first element), for a case to break. */
+static hp_vadd_args last_vseg(uint64_t *off)
+{
+	*off = B.nv - SEG_V * (1 + below(8));
+	return (hp_vadd_args){B.va + 4 * *off, B.vb + 4 * *off, B.vc + 4 * *off,
+			      SEG_V};
 }
 
 static void exact_other(unsigned q, unsigned c)
@@ -386,27 +410,28 @@ static void exact_other(unsigned q, unsigned c)
 		break;
 	case 18: {
 		what = "vadd past its buffers' end";
-		uint64_t off = B.nv - SEG_V * (1 + below(8));
-		hp_vadd_args a = {B.va + 4 * off, B.vb + 4 * off,
-				  B.vc + 4 * off, B.nv - off + between(1, 64)};
+		uint64_t off;
+		hp_vadd_args a = last_vseg(&off);
+		a.n = B.nv - off + between(1, 64);
 		pk_dispatch(&k, k_vadd, a.n, &a, sizeof(a));
 		want = HP_INVALID_KERNEL_ARGS;
 		break;
 	}
 	case 19: {
 		what = "vadd output misaligned";
-		uint64_t off = B.nv - SEG_V * (1 + below(8));
-		hp_vadd_args a = {B.va + 4 * off, B.vb + 4 * off,
-				  B.vc + 4 * off + between(1, 3), SEG_V};
+		uint64_t off;
+		hp_vadd_args a = last_vseg(&off);
+		a.c += between(1, 3);
 		pk_dispatch(&k, k_vadd, SEG_V, &a, sizeof(a));
 		want = HP_INVALID_KERNEL_ARGS;
 		break;
 	}
 	case 20: {
 		what = "vadd output outside the heap";
-		uint64_t off = B.nv - SEG_V * (1 + below(8));
-		hp_vadd_args a = {B.va + 4 * off, B.vb + 4 * off,
-				  outside_ptr(B.vc), between(1, SEG_V)};
+		uint64_t off;
+		hp_vadd_args a = last_vseg(&off);
+		a.c = outside_ptr(B.vc);
+		a.n = between(1, SEG_V);
 		pk_dispatch(&k, k_vadd, SEG_V, &a, sizeof(a));
 		want = HP_INVALID_KERNEL_ARGS;
 		break;
@@ -416,14 +441,10 @@ static void exact_other(unsigned q, unsigned c)
 		 * and leave the buffer allocated. */
 		what = "free of a live buffer waiting for a rejected packet";
 		pk_mem(&k, HP_PKT_FREE, some_buffer(), 0, 0, 0, 0);
-		k.ka.num_wait = 1;
-		k.ka.wait[0] = HP_EVENT(qid[q], (uint64_t)last_reject[q]);
-		want = HP_ABORTED;
+		want = wait_for_reject(&k, q);
 		break;
 	}
-	unsigned id = send_packet(q, &k, EXACT, want, what);
-	if (want != HP_ABORTED)
-		last_reject[q] = (int64_t)HP_EVENT_INDEX(R[id].ev);
+	send_exact(q, &k, want, what);
 }
 
 void exact(unsigned q)
