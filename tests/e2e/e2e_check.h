@@ -19,7 +19,16 @@
 #define TESTS_E2E_CHECK_H
 
 #include <hartpool.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/* The QEMU boards' memory map (board/qemu-virt/board.h, also used by
+ * qemu-virt32; e2e programs do not include board code): firmware RAM from
+ * DRAM's start, the mailbox, then the buffer heap to DRAM's end. */
+#define E2E_DRAM_BASE UINT64_C(0x80000000)
+#define E2E_MBOX_BASE UINT64_C(0x90000000)
+#define E2E_MBOX_SIZE UINT64_C(0x00400000)
+#define E2E_HEAP_BASE UINT64_C(0x90400000)
 
 /* Checks made and failures found so far. */
 extern unsigned e2e_checks, e2e_failures;

@@ -23,10 +23,8 @@
 static hp_device *D;
 static hp_queue *Q;
 
-/* The board's layout (board/qemu-virt/board.h, the contract the heap's
- * size follows: docs/mailbox.md). */
-#define DRAM_BASE UINT64_C(0x80000000)
-#define BUF_BASE UINT64_C(0x90400000)
+/* The heap's size follows the board's layout (e2e_check.h; the contract:
+ * docs/mailbox.md). */
 #define BUF_ALIGN HP_MBOX_BUFFER_ALIGN
 
 static int contains(const char *text, uint64_t n)
@@ -81,15 +79,15 @@ int main(int argc, char **argv)
 	MUST(hp_queue_create(D, HP_QUEUE_IN_ORDER, &Q));
 	const hp_device_info *inf = hp_info(D);
 
-	/* The heap: from BUF_BASE to the end of DRAM, below the last page
+	/* The heap: from E2E_HEAP_BASE to the end of DRAM, below the last page
 	 * of a 32-bit address space, whole aligned blocks. */
 	uint64_t dram = inf->dram_size;
 	CHECK(!o.mem_size || dram == o.mem_size,
 	      "dram_size %" PRIu64 ", booted with %" PRIu64, dram, o.mem_size);
-	uint64_t end = DRAM_BASE + dram;
+	uint64_t end = E2E_DRAM_BASE + dram;
 	if (inf->address_bits == 32 && end > UINT64_C(0x100000000) - 4096)
 		end = UINT64_C(0x100000000) - 4096;
-	uint64_t heap = (end - BUF_BASE) & ~(uint64_t)(BUF_ALIGN - 1);
+	uint64_t heap = (end - E2E_HEAP_BASE) & ~(uint64_t)(BUF_ALIGN - 1);
 	uint64_t max = inf->max_mem_alloc_size;
 	CHECK(inf->global_mem_size == heap,
 	      "global_mem_size %" PRIu64 ", expected %" PRIu64,
@@ -98,7 +96,7 @@ int main(int argc, char **argv)
 	      heap);
 	printf("e2e: %s, DRAM %" PRIu64 " MiB, buffer heap %" PRIu64
 	       " bytes ending at 0x%" PRIx64 "\n",
-	       inf->board, dram >> 20, heap, BUF_BASE + heap);
+	       inf->board, dram >> 20, heap, E2E_HEAP_BASE + heap);
 
 	/* One byte more than the largest: refused at allocation, with the
 	 * size asked and the largest block. */
@@ -114,7 +112,7 @@ int main(int argc, char **argv)
 
 	/* The largest: allocated, and usable by a kernel to its last byte. */
 	MUST(hp_buffer_alloc(D, max, &b));
-	CHECK(b == BUF_BASE, "the largest buffer at 0x%" PRIx64, b);
+	CHECK(b == E2E_HEAP_BASE, "the largest buffer at 0x%" PRIx64, b);
 	hp_buffer more;
 	rc = hp_buffer_alloc(D, 64, &more);
 	CHECK(rc == HP_OUT_OF_RESOURCES && contains(hp_last_error(), max),

@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 	INFO = hp_info(D);
 	size_max = INFO->address_bits >= 64 ? UINT64_MAX
 					    : (1ull << INFO->address_bits) - 1;
-	heap_hi = HEAP_BASE + INFO->global_mem_size;
+	heap_hi = E2E_HEAP_BASE + INFO->global_mem_size;
 	workers = INFO->harts > 1 ? INFO->harts - 1 : 1;
 	nkern = hp_kernel_count(D);
 	MUST(hp_kernel_find(D, "tally", &k_tally));

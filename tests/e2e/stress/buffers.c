@@ -25,11 +25,11 @@ static hp_buffer alloc(uint64_t size, const char *name)
 {
 	hp_buffer b;
 	MUST(hp_buffer_alloc(D, size, &b));
-	if (b < HEAP_BASE || b + size > heap_hi)
+	if (b < E2E_HEAP_BASE || b + size > heap_hi)
 		e2e_fatal("buffer %s at 0x%llx is outside the heap this test "
 			  "assumes (0x%llx..0x%llx): board memory map changed?",
 			  name, (unsigned long long)b,
-			  (unsigned long long)HEAP_BASE,
+			  (unsigned long long)E2E_HEAP_BASE,
 			  (unsigned long long)heap_hi);
 	bufs[nbufs].addr = b;
 	bufs[nbufs].size = size;

@@ -79,9 +79,9 @@ uint64_t outside_ptr(hp_buffer near)
 	case 0:
 		return 0;
 	case 1:
-		return DRAM_BASE + 4 * below(0x100000);
+		return E2E_DRAM_BASE + 4 * below(0x100000);
 	case 2:
-		return MBOX_BASE + 4 * below(MBOX_SIZE / 4 - 64);
+		return E2E_MBOX_BASE + 4 * below(E2E_MBOX_SIZE / 4 - 64);
 	case 3:
 		return heap_hi + 4 * below(1u << 20);
 	case 4:

@@ -11,9 +11,9 @@ static uint64_t wild_ptr(void)
 	case 0:
 		return 0;
 	case 1:
-		return DRAM_BASE + below(0x400000);
+		return E2E_DRAM_BASE + below(0x400000);
 	case 2:
-		return MBOX_BASE + below(MBOX_SIZE);
+		return E2E_MBOX_BASE + below(E2E_MBOX_SIZE);
 	case 3:
 		return heap_hi - below(64) + below(1u << 16);
 	case 4:
@@ -247,7 +247,7 @@ static void sanitize(pkt *k, unsigned q)
 	if (type == HP_PKT_FREE) {
 		if (is_buffer_start(p->mem.dst))
 			p->mem.dst += 64;
-		else if (p->mem.dst >= HEAP_BASE && p->mem.dst < heap_hi &&
+		else if (p->mem.dst >= E2E_HEAP_BASE && p->mem.dst < heap_hi &&
 			 !inside_own_buffer(p->mem.dst))
 			p->mem.dst ^= 1ull << 62;
 	}

@@ -23,13 +23,6 @@
 #include <stdint.h>
 #include <tests/e2e/e2e_check.h>
 
-/* The QEMU boards' memory map (board/qemu-virt/board.h, also used by
- * qemu-virt32): firmware RAM, the mailbox, then the buffer heap. */
-#define DRAM_BASE 0x80000000ull
-#define MBOX_BASE 0x90000000ull
-#define MBOX_SIZE 0x00400000ull
-#define HEAP_BASE 0x90400000ull
-
 #define NQ 3
 #define RING HP_MBOX_RING_SIZE
 #define GUARD_BYTES 4096u
