@@ -129,7 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* A barrier kernel's share of a group fits one hart's fiber arena
 	 * (stacks rounded to 16 bytes), whoever chose the size. */
 	if (k.uses_barriers && !empty) {
-		uint64_t stack = k.stack_bytes ? k.stack_bytes : 1024;
+		uint64_t stack =
+			k.stack_bytes ? k.stack_bytes : dev.fiber_stack_default;
 		stack = (stack + 15) & ~(uint64_t)15;
 		uint64_t t = l.team_size, nsg = (prod + s - 1) / s;
 		uint64_t per_hart = (nsg + t - 1) / t * s;

@@ -293,9 +293,10 @@ static void kernel_max(void)
 	k.stack_bytes = 1100; /* rounded to 1104: 237 fit */
 	CHECK_EQ(exec_fiber_stack_bytes(&dev64, &k), 1104);
 	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 237);
-	/* A team holds whole sub-groups per hart: 237 -> 29 sub-groups of
-	 * 8 per hart. */
-	k.stack_bytes = 16384; /* 16 fit one hart */
+	/* A team holds whole sub-groups per hart: 16 fit one hart, 2
+	 * sub-groups of 8, so 48 over 3 harts; no sub-group of 32 fits
+	 * whole, so one hart's 16. */
+	k.stack_bytes = 16384;
 	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 16);
 	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 3, &by), 48);
 	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 32, 3, &by), 16);
