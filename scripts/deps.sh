@@ -26,6 +26,7 @@ need_test=(
 	"gcc-riscv64-linux-gnu:the riscv64 Linux compiler for that test"
 	"libc6-dev-riscv64-cross:its C library (static link)"
 	"gdb-multiarch:the debugger test (a breakpoint in a loaded kernel)"
+	"python3:the layering check (scripts/check-layers) and the e2e tests' JSON checks"
 )
 need_debug=(
 	"gdb-multiarch:the debugger for RISC-V firmware and kernels"
