@@ -45,9 +45,10 @@ static uint64_t extent(const hp_arg_buffer *b, const uint64_t *args,
 	return n * b->elem_size;
 }
 
-const char *mbox_args_check_buffers(const hp_kernel *k, const uint64_t *args,
-				    uint32_t args_size, const hp_launch *l,
-				    char *why, size_t n)
+/* mbox_args_check_buffers with the heap's lock held. */
+static const char *check_buffers(const hp_kernel *k, const uint64_t *args,
+				 uint32_t args_size, const hp_launch *l,
+				 char *why, size_t n)
 {
 	for (unsigned i = 0; i < k->num_buffers; i++) {
 		const hp_arg_buffer *b = &k->buffers[i];
@@ -59,7 +60,7 @@ const char *mbox_args_check_buffers(const hp_kernel *k, const uint64_t *args,
 			return "buffer extent overflows";
 		if (b->align > 1 && addr % b->align)
 			return "buffer argument misaligned";
-		if (len && !mbox_heap_holds(addr, len)) {
+		if (len && !mbox_heap_holds_locked(addr, len)) {
 			snprintf(why, n,
 				 "buffer argument %u: %llu bytes at 0x%llx "
 				 "outside allocated buffers",
@@ -69,6 +70,19 @@ const char *mbox_args_check_buffers(const hp_kernel *k, const uint64_t *args,
 		}
 	}
 	return NULL;
+}
+
+const char *mbox_args_check_buffers(const hp_kernel *k, const uint64_t *args,
+				    uint32_t args_size, const hp_launch *l,
+				    char *why, size_t n)
+{
+	if (!k->num_buffers)
+		return NULL;
+	/* One lock for all of them: this runs for every dispatch. */
+	mbox_heap_lock();
+	const char *bad = check_buffers(k, args, args_size, l, why, n);
+	mbox_heap_unlock();
+	return bad;
 }
 
 const char *mbox_args_printf_setup(const hp_kernarg *ka, exec_cmd *c, char *why,

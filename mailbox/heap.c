@@ -2,7 +2,8 @@
 /*
  * The buffer heap (heap.h): a table of the allocated buffers, sorted by
  * address, searched by bisection; allocation is first fit over the gaps
- * between them. Every function takes the heap's lock.
+ * between them. Every function that reads the table takes the heap's
+ * lock, but mbox_heap_holds_locked(), whose caller holds it.
  */
 #include "heap.h"
 #include <hal/lock.h>
@@ -113,6 +114,21 @@ uint64_t mbox_heap_alloc(uint64_t size, char *why, size_t n)
 			 ask, (unsigned long long)largest,
 			 (unsigned long long)H.size, (unsigned long long)used);
 	return addr;
+}
+
+void mbox_heap_lock(void)
+{
+	hal_lock_acquire(&H.lock);
+}
+
+void mbox_heap_unlock(void)
+{
+	hal_lock_release(&H.lock);
+}
+
+bool mbox_heap_holds_locked(uint64_t addr, uint64_t len)
+{
+	return find(addr, len) != NULL;
 }
 
 bool mbox_heap_holds(uint64_t addr, uint64_t len)

@@ -29,6 +29,13 @@ uint64_t mbox_heap_alloc(uint64_t size, char *why, size_t n);
  * inside one, its end excluded.) */
 bool mbox_heap_holds(uint64_t addr, uint64_t len);
 
+/** Several mbox_heap_holds() under one lock (a launch's buffer arguments,
+ * on every dispatch): mbox_heap_holds_locked() between mbox_heap_lock()
+ * and mbox_heap_unlock(). */
+void mbox_heap_lock(void);
+void mbox_heap_unlock(void);
+bool mbox_heap_holds_locked(uint64_t addr, uint64_t len);
+
 /** A FREE read: mark the buffer that starts at @p addr as being freed.
  * False if no buffer starts there or a FREE for it is on its way. */
 bool mbox_heap_mark_free(uint64_t addr);
