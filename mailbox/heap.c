@@ -83,9 +83,10 @@ uint64_t mbox_heap_alloc(uint64_t size, char *why, size_t n)
 	uint64_t addr = 0, largest = 0, used = 0;
 	hal_lock_acquire(&H.lock);
 	unsigned nb = H.num_bufs, i = 0;
-	for (uint64_t at = H.base;; i++) {
+	bool full = nb >= HP_MBOX_BUFFERS_MAX; /* no gaps to look at then */
+	for (uint64_t at = H.base; !full; i++) {
 		uint64_t end = i < nb ? H.bufs[i].addr : H.base + H.size;
-		if (end - at >= need && nb < HP_MBOX_BUFFERS_MAX) {
+		if (end - at >= need) {
 			addr = at;
 			break;
 		}
@@ -103,7 +104,7 @@ uint64_t mbox_heap_alloc(uint64_t size, char *why, size_t n)
 		H.num_bufs++;
 	}
 	hal_lock_release(&H.lock);
-	if (!addr && nb >= HP_MBOX_BUFFERS_MAX)
+	if (full)
 		snprintf(why, n,
 			 "a buffer of %llu bytes: all %u buffers in use", ask,
 			 HP_MBOX_BUFFERS_MAX);
