@@ -28,7 +28,7 @@ void mbox_complete(exec_cmd *c, int status)
 		mbox_kobj_put(s->obj);
 	/* A FREE that failed (its wait list, a failed dependency) leaves the
 	 * buffer allocated and freeable. */
-	if (s->type == HP_PKT_FREE && s->free_addr) {
+	if (s->free_addr) {
 		if (status == 0)
 			mbox_heap_free(s->free_addr);
 		else

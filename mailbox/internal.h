@@ -24,13 +24,12 @@ typedef struct mbox_slot {
 	exec_cmd cmd;
 	uint64_t index; /* packet index; valid while `used` */
 	bool used;
-	uint8_t type;
 	uint64_t result;      /* ALLOC: the address; LOAD: the handle */
 	uint64_t result2;     /* LOAD: the load address */
 	uint64_t free_addr;   /* FREE: the buffer it marked (0: none) */
 	struct mbox_obj *obj; /* the loaded object of its kernel, or NULL */
 	const char *detail;   /* dispatcher's own error detail */
-	struct mbox_queue *q;
+	struct mbox_queue *q; /* the queue it belongs to (set at init) */
 	exec_cmd *wait[HP_MBOX_MAX_WAIT + 1];
 	uint64_t args[HP_MBOX_ARGS_MAX / 8];
 } mbox_slot;

@@ -58,6 +58,8 @@ int mbox_queue_init(hp_mbox_header *hdr, hp_mbox_queue *table, uint8_t *rings)
 		if (!q->slots)
 			return HP_OUT_OF_RESOURCES;
 		memset(q->slots, 0, HP_MBOX_RING_SIZE * sizeof(mbox_slot));
+		for (unsigned j = 0; j < HP_MBOX_RING_SIZE; j++)
+			q->slots[j].q = q;
 		q->shm->ring = (uintptr_t)q->ring;
 		q->shm->kernarg = (uintptr_t)q->kernarg;
 		q->shm->completion = (uintptr_t)q->comp;
@@ -127,12 +129,11 @@ static int resolve_all(mbox_queue *q, uint64_t index, const uint64_t *ev,
 
 /* The slot is being refilled: the packet it held (ring size earlier) is
  * complete, and from now on too old to wait for. */
-static void slot_reset(mbox_slot *s, unsigned type, uint16_t header)
+static void slot_reset(mbox_slot *s, uint16_t header)
 {
 	exec_cmd *c = &s->cmd;
 	s->used = false;
 	memset(c, 0, sizeof(*c));
-	s->type = (uint8_t)type;
 	s->result = 0;
 	s->result2 = 0;
 	s->free_addr = 0;
@@ -163,7 +164,7 @@ static int consume_one(mbox_queue *q, uint64_t i)
 	hp_packet p;
 	memcpy(&p, shp, sizeof(p));
 	p.header = header;
-	slot_reset(s, HP_PKT_TYPE(header), header);
+	slot_reset(s, header);
 	exec_cmd *c = &s->cmd;
 	mbox_pkt x = {.p = &p,
 		      .ka = &q->kernarg[slot],
@@ -195,7 +196,6 @@ static int consume_one(mbox_queue *q, uint64_t i)
 		mbox_kobj_get(s->obj);
 	s->used = true;
 	s->index = i;
-	s->q = q;
 	c->on_complete = mbox_complete;
 	c->user = s;
 	hal_store_relaxed(&shp->header, (uint16_t)HP_PKT_INVALID);
@@ -204,13 +204,10 @@ static int consume_one(mbox_queue *q, uint64_t i)
 	/* Counters before the record: a host that sees the record sees
 	 * them. */
 	mbox_st64(&Q.hdr->packets, ++Q.packets);
-	if (err)
-		mbox_st64(&Q.hdr->bad_packets, ++Q.bad);
 	if (err) {
+		mbox_st64(&Q.hdr->bad_packets, ++Q.bad);
 		s->detail = why;
-		exec_user_event_init(c);
-		c->on_complete = mbox_complete;
-		c->user = s;
+		exec_user_event_init(c); /* keeps on_complete and user */
 		exec_user_event_set(c, err);
 	} else {
 		exec_enqueue(&q->xq, c);
