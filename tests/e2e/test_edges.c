@@ -5,8 +5,8 @@
  * the last page of the address space on rv32; the largest buffer the
  * device reports can be allocated and used as a kernel argument up to its
  * last byte; one byte more fails at allocation with HP_OUT_OF_RESOURCES
- * and the numbers; an argument one byte past a buffer fails with the
- * address and size.
+ * and the numbers; an argument 4 bytes past a buffer's end (a fill's
+ * smallest step) fails naming its size.
  *
  *   test_edges [--board B] [--harts N] [--mem BYTES]
  *
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
 	rc = fill(b, 4096, 0x5eed0001u, &info);
 	CHECK(rc == 0, "fill of the first 4096 bytes: %s", hp_error_name(rc));
 	check_words(b, 4096, 0x5eed0001u);
-	/* A kernel whose buffer argument ends one byte past the buffer. */
+	/* A kernel whose buffer argument ends 4 bytes past the buffer. */
 	rc = fill(last, 4100, 0, &info);
 	CHECK(rc == HP_INVALID_KERNEL_ARGS && contains(info.detail, 4100),
 	      "fill past the end: %s '%s'", hp_error_name(rc), info.detail);
