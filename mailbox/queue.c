@@ -166,11 +166,14 @@ static int consume_one(mbox_queue *q, uint64_t i)
 	p.header = header;
 	slot_reset(s, header);
 	exec_cmd *c = &s->cmd;
-	mbox_pkt x = {.p = &p,
-		      .ka = &q->kernarg[slot],
-		      .s = s,
-		      .buf = Q.why,
-		      .buf_size = sizeof(Q.why)};
+	/* Fields, not an initializer: that would zero ev[] on every packet;
+	 * mbox_pkt_decode sets nwait and why itself. */
+	mbox_pkt x;
+	x.p = &p;
+	x.ka = &q->kernarg[slot];
+	x.s = s;
+	x.buf = Q.why;
+	x.buf_size = sizeof(Q.why);
 	int err = mbox_pkt_decode(&x);
 	const char *why = err ? x.why : NULL;
 	if (!err) {
