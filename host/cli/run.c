@@ -251,14 +251,19 @@ static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 	if (launch(&c, o, args, asz, &us))
 		return 1;
 	const hp_event_info *i = &c.info;
-	int check = -1;
+	/* 0 equal, 1 mismatch, an HP_ error if it could not run; only when
+	 * `checked` (-1 is also an HP_ error, so it cannot mean "not run"). */
+	int check = 0;
+	bool checked = false;
 	if (!i->status && o->check && !wl)
 		return cli_die(
 			HP_INVALID_VALUE,
 			"--check: no host reference for '%s' (use --print)",
 			o->kernel);
-	if (!i->status && o->check)
+	if (!i->status && o->check) {
 		check = wl->check(&c);
+		checked = true;
+	}
 	const char *st = i->status ? hp_error_name(i->status) : "OK";
 	/* A command the device refused (or a failed dependency aborted) never
 	 * ran: it has no local size, groups or device times to show. */
@@ -283,9 +288,10 @@ static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 		printf("\"round_trip_us\": %.1f, \"repeat\": %lu, "
 		       "\"check\": \"%s\", \"compared\": %llu}\n",
 		       us, o->repeat,
-		       check < 0    ? "skipped"
+		       !checked	    ? "skipped"
 		       : check == 0 ? "OK"
-				    : "MISMATCH",
+		       : check > 0  ? "MISMATCH"
+				    : "ERROR",
 		       (unsigned long long)c.compared);
 	} else {
 		char g[80], l[40] = "";
@@ -309,7 +315,7 @@ static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 			       i->start_us - i->queued_us, us,
 			       o->repeat > 1 ? " (mean)" : "");
 		}
-		if (check == 0)
+		if (checked && check == 0)
 			printf("check: OK (%llu values)\n",
 			       (unsigned long long)c.compared);
 	}
@@ -318,11 +324,9 @@ static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 	workload_cleanup(&c);
 	if (i->status)
 		return cli_die(i->status, "%s: %s", o->kernel, i->detail);
-	if (check > 0)
+	if (checked && check > 0)
 		return cli_die(HP_KERNEL_FAULT, "check failed: %s", c.msg);
-	if (check < 0 && o->check)
-		return 0;
-	if (check != 0 && check != -1)
+	if (checked && check < 0)
 		return cli_die(check, "check could not run: %s", c.msg);
 	return 0;
 }
