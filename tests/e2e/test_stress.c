@@ -266,9 +266,12 @@ int main(int argc, char **argv)
 				m = j;
 		typeof(errs[0]) t = errs[i];
 		errs[i] = errs[m], errs[m] = t;
-		len += (size_t)snprintf(list + len, sizeof(list) - len,
-					"%s%s x %u", i ? ", " : "",
-					hp_error_name(errs[i].code), errs[i].n);
+		int n = snprintf(list + len, sizeof(list) - len, "%s%s x %u",
+				 i ? ", " : "", hp_error_name(errs[i].code),
+				 errs[i].n);
+		if (n < 0 || (size_t)n >= sizeof(list) - len)
+			break; /* full: the list stays cut at the last entry */
+		len += (size_t)n;
 	}
 	printf("stress: seed %llu, %u packets (%u good, %u malformed) on %u "
 	       "queues: all good ones exact, all malformed rejected or "
