@@ -14,6 +14,7 @@
 #include <hal/atomic.h>
 #include <hal/timer.h>
 #include <hartpool/error.h>
+#include <hartpool/kernels/diag.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -138,14 +139,17 @@ static bool mem_reserved(const hp_packet_mem *m)
 	       m->reserved2[2];
 }
 
-/* A memory packet runs built-in kernel `name` (hp_copy_args or
- * hp_fill_args in s->args), one work-item per HP_MEM_CHUNK bytes. */
-static int mem_launch(mbox_pkt *x, const char *name, unsigned num_args)
+/* A memory packet runs built-in kernel `name` with the @p args_size bytes
+ * at @p args (its hp_copy_args or hp_fill_args), one work-item per
+ * HP_MEM_CHUNK bytes. */
+static int mem_launch(mbox_pkt *x, const char *name, const void *args,
+		      uint32_t args_size)
 {
 	exec_cmd *c = &x->s->cmd;
 	uint64_t size = x->p->mem.size;
 	c->kernel = mbox_kobj_builtin(name);
-	c->args_size = (uint32_t)(sizeof(uint64_t) * num_args);
+	memcpy(x->s->args, args, args_size);
+	c->args_size = args_size;
 	if (!c->kernel)
 		return fail(x, HP_INVALID_KERNEL,
 			    "memory kernels not built in");
@@ -163,9 +167,8 @@ static int copy_decode(mbox_pkt *x)
 	if (size && p->dst < p->src + size && p->src < p->dst + size)
 		return fail(x, HP_INVALID_VALUE,
 			    "source and destination overlap");
-	uint64_t *a = x->s->args;
-	a[0] = p->dst, a[1] = p->src, a[2] = size;
-	return mem_launch(x, "copy", 3);
+	hp_copy_args a = {.dst = p->dst, .src = p->src, .size = size};
+	return mem_launch(x, "copy", &a, sizeof(a));
 }
 
 static int fill_decode(mbox_pkt *x)
@@ -180,9 +183,11 @@ static int fill_decode(mbox_pkt *x)
 	if (p->dst % ps || p->size % ps)
 		return fail(x, HP_INVALID_VALUE,
 			    "fill not aligned to the pattern size");
-	uint64_t *a = x->s->args;
-	a[0] = p->dst, a[1] = p->size, a[2] = p->pattern, a[3] = ps;
-	return mem_launch(x, "fill", 4);
+	hp_fill_args a = {.dst = p->dst,
+			  .size = p->size,
+			  .pattern = p->pattern,
+			  .psize = ps};
+	return mem_launch(x, "fill", &a, sizeof(a));
 }
 
 /* ---- ordering (BARRIER_AND, MARKER) ---- */
