@@ -130,8 +130,8 @@ int dispatch_init(const dispatch_config *cfg)
 	D.hdr = h;
 
 	hp_mbox_kernel *kt = (hp_mbox_kernel *)(base + OFF_KERNELS);
-	unsigned rows = mbox_kobj_init(kt, &h->num_kernels, cfg->kernels,
-				       cfg->code_base, cfg->code_size);
+	mbox_kobj_init(kt, &h->num_kernels, cfg->kernels, cfg->code_base,
+		       cfg->code_size);
 	hp_mbox_queue *qt = (hp_mbox_queue *)(base + OFF_QUEUES);
 	int err = mbox_queue_init(h, qt, base + OFF_RINGS);
 	if (err)
@@ -148,7 +148,6 @@ int dispatch_init(const dispatch_config *cfg)
 	h->buf_size = mbox_heap_size();
 	h->num_queues = HP_MBOX_QUEUES;
 	h->ring_size = HP_MBOX_RING_SIZE;
-	h->num_kernels = rows;
 	h->poll_us = D.poll_us;
 	mbox_pkt_dev_info(&h->info);
 	mbox_st64(&h->magic, HP_MBOX_MAGIC);

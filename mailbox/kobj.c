@@ -75,9 +75,9 @@ static void rows_publish(void)
 	hal_store_release(K.ktab_rows, (uint32_t)n);
 }
 
-unsigned mbox_kobj_init(hp_mbox_kernel *table, uint32_t *num_kernels,
-			const hp_kernel *const *builtin, uint64_t code_base,
-			uint64_t code_size)
+void mbox_kobj_init(hp_mbox_kernel *table, uint32_t *num_kernels,
+		    const hp_kernel *const *builtin, uint64_t code_base,
+		    uint64_t code_size)
 {
 	K.ktab = table;
 	K.ktab_rows = num_kernels;
@@ -92,8 +92,7 @@ unsigned mbox_kobj_init(hp_mbox_kernel *table, uint32_t *num_kernels,
 	K.num_builtin = 0;
 	for (unsigned i = 0; builtin[i] && i < HP_MBOX_KERNELS_MAX; i++)
 		row_set(K.num_builtin++, builtin[i], NULL, 0);
-	K.num_kernels = K.num_builtin;
-	return K.num_kernels;
+	rows_publish();
 }
 
 const hp_kernel *mbox_kobj_builtin(const char *name)

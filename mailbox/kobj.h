@@ -19,13 +19,13 @@ typedef struct mbox_obj mbox_obj;
 /**
  * Start the kernel table at @p table (HP_MBOX_KERNELS_MAX rows) with the
  * NULL-terminated @p builtin kernels and no objects; @p num_kernels is the
- * header word that says how many rows there are (stored with release when
- * they change). Code memory for objects: [code_base, + code_size).
- * Returns the rows in use.
+ * header word that says how many rows there are (set here, and stored
+ * with release whenever they change). Code memory for objects:
+ * [code_base, + code_size).
  */
-unsigned mbox_kobj_init(hp_mbox_kernel *table, uint32_t *num_kernels,
-			const hp_kernel *const *builtin, uint64_t code_base,
-			uint64_t code_size);
+void mbox_kobj_init(hp_mbox_kernel *table, uint32_t *num_kernels,
+		    const hp_kernel *const *builtin, uint64_t code_base,
+		    uint64_t code_size);
 
 /** The built-in kernel called @p name, or NULL. */
 const hp_kernel *mbox_kobj_builtin(const char *name);
