@@ -35,10 +35,10 @@ FAULT_KERNEL(fault_load, {
 	out[i] = *p;
 });
 
-/* Writes the firmware's code (its own first instruction). */
+/* Writes the firmware's code (the first page kernels may execute). */
 FAULT_KERNEL(fault_store, {
-	extern char _start[];
-	*(volatile uint32_t *)(uintptr_t)_start = 0;
+	extern char __text_start[];
+	*(volatile uint32_t *)(uintptr_t)__text_start = 0;
 });
 
 /* An atomic on an address that is not 4-byte aligned. */

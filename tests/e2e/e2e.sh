@@ -223,7 +223,7 @@ t_faults() {
 		up --board "$board" --harts 4
 		for k in "fault_illegal:illegal instruction" \
 			"fault_load:load access fault at .* address 0x90004000" \
-			"fault_store:store/AMO access fault at .* address 0x80000000" \
+			"fault_store:store/AMO access fault at .* address 0x80001000" \
 			"fault_misaligned:store/AMO address misaligned" \
 			"fault_ebreak:breakpoint" "fault_stack:store/AMO access fault" \
 			"fault_kstack:store/AMO access fault" "fault_csr:illegal instruction" \
