@@ -13,6 +13,7 @@ need_firmware=(
 	"make:the build"
 	"gcc:host compiler"
 	"libc6-dev:host C library headers"
+	"qemu-system-data:QEMU's OpenSBI (-bios default) for the S-mode board"
 )
 need_test=(
 	"clang-format:the source format check"
@@ -27,6 +28,11 @@ need_test=(
 	"libc6-dev-riscv64-cross:its C library (static link)"
 	"gdb-multiarch:the debugger test (a breakpoint in a loaded kernel)"
 	"python3:the layering check (scripts/check-layers) and the e2e tests' JSON checks"
+	"opensbi:OpenSBI firmware (fw_dynamic/fw_jump) for the S-mode boards"
+	"u-boot-qemu:U-Boot for QEMU (qemu-riscv64_smode) for the SD-card boot test"
+	"u-boot-tools:mkimage, for U-Boot boot scripts and FIT images"
+	"mtools:FAT file systems in disk images without root (mformat, mcopy)"
+	"device-tree-compiler:dtc, the device trees of the fdt tests"
 )
 need_debug=(
 	"gdb-multiarch:the debugger for RISC-V firmware and kernels"
