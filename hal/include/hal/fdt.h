@@ -17,12 +17,49 @@
 #define FDT_ERR_BADSTRUCT (-3) /**< structure block malformed */
 #define FDT_ERR_TOOMANY (-4)   /**< more harts than the caller's array */
 
+/* What a hart can do (fdt_info.hart_caps), from its cpu node. */
+#define FDT_HART_F 0x01u   /**< riscv,isa (or riscv,isa-extensions) has F */
+#define FDT_HART_D 0x02u   /**< ... has D ('g' means IMAFD) */
+#define FDT_HART_MMU 0x04u /**< mmu-type present and not "riscv,none" */
+#define FDT_HART_S 0x08u   /**< S-mode: FDT_HART_MMU, or 's' among the single letters of riscv,isa */
+
+/* fdt_uart.kind: the console's driver, from its compatible list. */
+#define FDT_UART_NONE 0	   /**< no stdout-path, or no driver for it */
+#define FDT_UART_NS16550 1 /**< "ns16550a", "ns16550", "snps,dw-apb-uart", ... */
+#define FDT_UART_SIFIVE 2  /**< "sifive,uart0" */
+
+/** The console: the node /chosen/stdout-path names (an alias or a path;
+ * ":options" after it ignored). Sizes are the node's reg in its parent's
+ * cells (1 or 2 each). */
+typedef struct {
+	unsigned kind;	       /**< FDT_UART_* */
+	uint64_t base;	       /**< first reg address */
+	uint32_t reg_shift;    /**< reg-shift, 0 if absent */
+	uint32_t reg_io_width; /**< reg-io-width, 1 if absent */
+	uint32_t clock_hz;     /**< clock-frequency, 0 if absent */
+	uint32_t baud;	       /**< current-speed, 0 if absent */
+	uint32_t irq;	       /**< first cell of interrupts, 0 if absent */
+} fdt_uart;
+
 /** What boot learns from the device tree: harts, timebase, bootargs and
  * DRAM (the first range of the first /memory node). */
 typedef struct {
 	uint32_t *hart_ids;    /**< caller's array, filled sorted ascending */
 	unsigned hart_ids_cap; /**< its capacity */
 	unsigned hart_num;     /**< harts found (enabled cpus) */
+	/** Caller's arrays parallel to hart_ids (same capacity), or NULL:
+	 * each hart's FDT_HART_* bits, and the PLIC context (the position,
+	 * divided by 2, of the pair <its cpu's interrupt-controller phandle,
+	 * plic_line> in the PLIC's interrupts-extended), -1 if none. */
+	uint8_t *hart_caps;
+	int32_t *hart_plic_ctx;
+	/** Input: the PLIC line hart_plic_ctx looks for: 9 (S-mode external
+	 * interrupt) or 11 (M-mode). */
+	uint32_t plic_line;
+	fdt_uart uart;	     /**< the console (kind FDT_UART_NONE if none) */
+	uint64_t plic_base;  /**< first "riscv,plic0"/"sifive,plic-1.0.0" reg, 0 if none */
+	uint64_t clint_base; /**< first "riscv,clint0"/"sifive,clint0" reg, 0 if none */
+	uint64_t test_base;  /**< first "sifive,test0"/"sifive,test1" reg (QEMU's finisher), 0 if none */
 	uint64_t timebase_hz;  /**< /cpus/timebase-frequency, 0 if absent */
 	const char *bootargs;  /**< /chosen/bootargs inside the blob, or NULL */
 	unsigned bootargs_len; /**< its length without the NUL */
