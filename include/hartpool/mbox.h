@@ -315,6 +315,9 @@ typedef struct hp_mbox_kernel {
 } hp_mbox_kernel;
 
 #define HP_KFLAG_BARRIERS 1u
+/** It uses the FPU, and the device's firmware computes with one: only
+ * harts that have an FPU run it (docs/design.md, 34). */
+#define HP_KFLAG_FPU 4u
 /** A kernel of a loaded object; bits 8-15 of flags: the object's slot,
  * bits 16-31: its generation. */
 #define HP_KFLAG_LOADED 2u
