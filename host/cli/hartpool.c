@@ -2,7 +2,7 @@
 /*
  * hartpool: the command-line host tool (DESIGN §4). Every command either
  * boots a device in QEMU for its own use (--board, --harts) or talks to a
- * running one (--connect shm:PATH | serial:DEV). Failures print
+ * running one (--connect shm:PATH | serial:DEV[,baud=N]). Failures print
  * "hartpool: HP_NAME: message" on stderr and exit 1.
  *
  * This file is the command table: each command with its options (groups
@@ -186,9 +186,11 @@ static int set_print(cli_opts *o, const cli_option *opt, const char *v)
 /* ---- the options ---- */
 
 static const cli_option device_rows[] = {
-	{"--connect", CLI_VALUE, "shm:PATH | serial:DEV",
-	 "use a running device (`hartpool up` prints one)", cli_set_str,
-	 FIELD(connect)},
+	{"--connect", CLI_VALUE, "shm:PATH | serial:DEV[,baud=N]",
+	 "use a running device (`hartpool up` prints one); a tty\n"
+	 "runs raw 8N1 at N baud (default 115200), a socket is\n"
+	 "paced to N (9600..4000000; ,flow=rtscts on a tty)",
+	 cli_set_str, FIELD(connect)},
 	{"--board", CLI_VALUE, "B", "board to boot (default qemu-virt)",
 	 cli_set_str, FIELD(board)},
 	{"--harts", CLI_VALUE, "N", "harts to boot (default 8, at most 512)",

@@ -38,8 +38,12 @@ typedef uint64_t hp_event;
 typedef uint64_t hp_buffer;
 
 typedef struct hp_open_options {
-	/** "shm:PATH" or "serial:DEV" to connect to a running device; NULL
-	 * boots one in QEMU, stopped again by hp_close(). */
+	/** "shm:PATH" or "serial:DEV[,baud=N][,flow=rtscts]" to connect to
+	 * a running device; NULL boots one in QEMU, stopped again by
+	 * hp_close(). A tty is set to raw 8N1 at N baud (115200 if not
+	 * given); a socket with a baud rate is paced to it. A malformed
+	 * string or a rate that is not a standard one (9600 .. 4000000) is
+	 * HP_INVALID_VALUE. */
 	const char *connect;
 	const char *board; /**< boot: board folder (default qemu-virt) */
 	unsigned harts;	   /**< boot: harts (default 8) */
@@ -86,6 +90,19 @@ const hp_device_info *hp_info(const hp_device *d);
 int hp_device_query(hp_device *d, hp_device_info *out);
 /** Packets read and of those rejected, by the device. */
 int hp_counters(hp_device *d, uint64_t *packets, uint64_t *bad);
+
+/** What the link to the device has carried since hp_open(). On a serial
+ * link: the bytes on the wire each way (frames with their escapes, console
+ * text), the request frames sent (retransmissions included) and of those
+ * the retransmissions, and the link's rate (a tty's; a socket's from
+ * "serial:PATH,baud=N", which paces it; 0: unlimited). All 0 on shared
+ * memory. */
+typedef struct hp_link_stats {
+	uint64_t bytes_sent, bytes_received;
+	uint64_t requests, retransmissions;
+	uint32_t baud;
+} hp_link_stats;
+void hp_link_stats_get(const hp_device *d, hp_link_stats *out);
 
 /* ---- kernels ---- */
 

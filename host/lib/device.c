@@ -160,10 +160,10 @@ static int open_transport(hp_device *d, const hp_open_options *o)
 					      o->console_ctx, &d->t, err,
 					      sizeof(err));
 	} else {
-		return hp_fail(
-			HP_INVALID_VALUE,
-			"--connect wants shm:PATH or serial:DEV, not '%s'",
-			connect);
+		return hp_fail(HP_INVALID_VALUE,
+			       "--connect wants shm:PATH or "
+			       "serial:DEV[,baud=N], not '%s'",
+			       connect);
 	}
 	return rc ? hp_fail(rc, "%s", err) : 0;
 }
@@ -218,6 +218,18 @@ int hp_counters(hp_device *d, uint64_t *packets, uint64_t *bad)
 	return rc ? rc
 		  : hp_dev_read64(d, a + offsetof(hp_mbox_header, bad_packets),
 				  bad);
+}
+
+void hp_link_stats_get(const hp_device *d, hp_link_stats *out)
+{
+	const hp_transport *t = d->t;
+	*out = (hp_link_stats){
+		.bytes_sent = t->bytes_out,
+		.bytes_received = t->bytes_in,
+		.requests = t->frames_out,
+		.retransmissions = t->retries,
+		.baud = t->baud,
+	};
 }
 
 int hp_stop(hp_device *d)

@@ -2,14 +2,23 @@
 /*
  * The serial transport (transport.h): device memory read and written with
  * framed requests over a UART (include/hartpool/frame.h), through QEMU's
- * `-chardev socket` (a Unix socket path) or a tty (raw 115200 8N1).
+ * `-chardev socket` (a Unix socket path) or a tty (raw 8N1, 115200 baud
+ * unless the connect string says otherwise: "DEV,baud=921600").
  *
  * Stop-and-wait: one request at a time; the reply carries its seq. With no
- * reply after 100 ms the same request goes again (they are idempotent),
- * waiting twice as long each time, 8 tries in all. Reads and writes go in
- * pieces of HP_SERIAL_DATA_MAX bytes. Bytes outside frames are the device's
- * console text: they go to the console callback (called while a request is
- * under way; it must not use the transport).
+ * reply after 100 ms (plus the time the request and the longest reply take
+ * on the wire at the link's rate) the same request goes again (they are
+ * idempotent), waiting twice as long each time, 8 tries in all. Reads and
+ * writes go in pieces of HP_SERIAL_DATA_MAX bytes. Bytes outside frames are
+ * the device's console text: they go to the console callback (called while
+ * a request is under way; it must not use the transport).
+ *
+ * A baud rate on a socket paces the link as a UART of that rate would
+ * (10 bits a byte, 8N1; each direction on its own, as a UART is full
+ * duplex): a frame is sent when its last byte would have gone out, and a
+ * received frame is taken when its last byte would have come in, after
+ * every byte before it. A run against QEMU then costs what the real link
+ * would. On a tty the line itself does that.
  *
  * Environment, for tests: HP_SERIAL_GARBAGE=N writes N bytes of line noise
  * before every request frame: random bytes, many 0xC0, 0xC1 and 0xDB, and
@@ -17,6 +26,7 @@
  * them all and still answer the frame that follows. The noise is the same
  * from run to run (fixed seed).
  */
+#include "backoff.h"
 #include "transport.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +48,12 @@
 
 #define TRIES 8
 #define FIRST_TIMEOUT_MS 100
+/* Baud rate of a tty when the connect string names none (the boards'
+ * BOARD_UART_BAUD), and the fastest rate the time-outs allow for on a
+ * socket: QEMU's UART takes a frame in about that fast at best. */
+#define DEFAULT_BAUD 115200
+/* A paced link sends in pieces of this much of the line's time. */
+#define PIECE_NS 1000000u
 
 typedef struct {
 	hp_transport t; /* first: the ops get &t */
@@ -45,7 +61,14 @@ typedef struct {
 	bool sock;
 	bool tty;
 	struct termios saved; /* the tty's settings, restored at close */
-	char dev[128];
+	hp_serial_spec spec;
+	const char *dev; /* spec.dev */
+	/* Pacing (a socket with a baud rate): when each direction of the
+	 * modelled line is free again, and when the bytes of the last read
+	 * began to arrive on it. */
+	bool paced;
+	hp_serial_line tx_line, rx_line;
+	uint64_t rx_start_ns;
 	hp_console_fn console;
 	void *ctx;
 	pthread_mutex_t mu; /* one request at a time */
@@ -71,12 +94,183 @@ __attribute__((format(printf, 3, 4))) static int fail(serial *s, int code,
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(hp_now_ns() / 1000000u);
 }
 
-static int write_all(serial *s, const uint8_t *p, size_t n)
+/* ---- the connect string and the line's arithmetic ---- */
+
+/* The rates a link takes: the standard ones up to 4 Mbaud that the host's
+ * termios has (a paced socket takes the same, so a run against QEMU
+ * rehearses a rate a board can have). */
+static const struct {
+	uint32_t baud;
+	speed_t code;
+} rates[] = {
+	{9600, B9600},	     {19200, B19200},	{38400, B38400},
+	{57600, B57600},     {115200, B115200},
+#ifdef B230400
+	{230400, B230400},
+#endif
+#ifdef B460800
+	{460800, B460800},
+#endif
+#ifdef B500000
+	{500000, B500000},
+#endif
+#ifdef B576000
+	{576000, B576000},
+#endif
+#ifdef B921600
+	{921600, B921600},
+#endif
+#ifdef B1000000
+	{1000000, B1000000},
+#endif
+#ifdef B1152000
+	{1152000, B1152000},
+#endif
+#ifdef B1500000
+	{1500000, B1500000},
+#endif
+#ifdef B2000000
+	{2000000, B2000000},
+#endif
+#ifdef B2500000
+	{2500000, B2500000},
+#endif
+#ifdef B3000000
+	{3000000, B3000000},
+#endif
+#ifdef B3500000
+	{3500000, B3500000},
+#endif
+#ifdef B4000000
+	{4000000, B4000000},
+#endif
+};
+#define NRATES (sizeof(rates) / sizeof(rates[0]))
+
+bool hp_serial_baud_ok(uint32_t baud)
+{
+	for (size_t i = 0; i < NRATES; i++)
+		if (rates[i].baud == baud)
+			return true;
+	return false;
+}
+
+static speed_t baud_code(uint32_t baud)
+{
+	for (size_t i = 0; i < NRATES; i++)
+		if (rates[i].baud == baud)
+			return rates[i].code;
+	return B0;
+}
+
+__attribute__((format(printf, 3, 4))) static int
+spec_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return HP_INVALID_VALUE;
+}
+
+/* "baud=N": N in decimal, a rate of the table. */
+static int parse_baud(const char *v, size_t len, uint32_t *out, char *err,
+		      size_t errlen)
+{
+	uint64_t n = 0;
+	bool digits = len > 0;
+	for (size_t i = 0; digits && i < len; i++) {
+		digits = v[i] >= '0' && v[i] <= '9';
+		n = n > UINT32_MAX ? n : n * 10 + (uint64_t)(v[i] - '0');
+	}
+	if (digits && n <= UINT32_MAX && hp_serial_baud_ok((uint32_t)n)) {
+		*out = (uint32_t)n;
+		return 0;
+	}
+	char list[200] = "";
+	for (size_t i = 0, at = 0; i < NRATES && at < sizeof(list); i++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%u",
+				       i ? " " : "", (unsigned)rates[i].baud);
+	return spec_fail(err, errlen,
+			 "serial link baud=%.*s: %s; the rates are %s (8N1)",
+			 (int)(len < 40 ? len : 40), v,
+			 digits ? "not a standard rate"
+				: "not a number of bits per second",
+			 list);
+}
+
+int hp_serial_parse(const char *spec, hp_serial_spec *out, char *err,
+		    size_t errlen)
+{
+	static const char usage[] = "serial:DEV[,baud=N][,flow=none|rtscts]";
+	memset(out, 0, sizeof(*out));
+	const char *comma = strchr(spec, ',');
+	size_t n = comma ? (size_t)(comma - spec) : strlen(spec);
+	if (!n)
+		return spec_fail(err, errlen,
+				 "serial link '%s' names no device (%s)", spec,
+				 usage);
+	if (n >= sizeof(out->dev))
+		return spec_fail(err, errlen,
+				 "serial device path of %zu bytes (at most "
+				 "%zu): %.*s...",
+				 n, sizeof(out->dev) - 1, 60, spec);
+	memcpy(out->dev, spec, n);
+	for (const char *p = comma; p;) {
+		const char *item = p + 1, *next = strchr(item, ',');
+		size_t len = next ? (size_t)(next - item) : strlen(item);
+		int rc = 0;
+		if (len >= 5 && !strncmp(item, "baud=", 5))
+			rc = parse_baud(item + 5, len - 5, &out->baud, err,
+					errlen);
+		else if (len == 11 && !strncmp(item, "flow=rtscts", 11))
+			out->rtscts = true;
+		else if (len == 9 && !strncmp(item, "flow=none", 9))
+			out->rtscts = false;
+		else
+			rc = spec_fail(err, errlen,
+				       "serial link option '%.*s' unknown "
+				       "(%s)",
+				       (int)(len < 40 ? len : 40), item, usage);
+		if (rc)
+			return rc;
+		p = next;
+	}
+	return 0;
+}
+
+uint64_t hp_serial_wire_ns(uint64_t bytes, uint32_t baud)
+{
+	if (!baud)
+		return 0;
+	/* bytes * 10 bits * 1e9 / baud, without overflow. */
+	const uint64_t bit_ns = HP_SERIAL_BITS_PER_BYTE * 1000000000ull;
+	return bytes / baud * bit_ns + bytes % baud * bit_ns / baud;
+}
+
+uint64_t hp_serial_line_take(hp_serial_line *l, uint32_t baud, uint64_t now_ns,
+			     uint64_t bytes)
+{
+	uint64_t start = l->free_ns > now_ns ? l->free_ns : now_ns;
+	l->free_ns = start + hp_serial_wire_ns(bytes, baud);
+	return start;
+}
+
+static void sleep_until(uint64_t t_ns)
+{
+	struct timespec ts = {(time_t)(t_ns / 1000000000u),
+			      (long)(t_ns % 1000000000u)};
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+/* ---- the link ---- */
+
+static int send_all(serial *s, const uint8_t *p, size_t n)
 {
 	while (n) {
 		/* MSG_NOSIGNAL: a device gone away is an error, not SIGPIPE. */
@@ -96,6 +290,29 @@ static int write_all(serial *s, const uint8_t *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+/* Send @p n bytes. Paced, they cross the modelled line from when it is
+ * free: in pieces of PIECE_NS of it, each sent when its last byte would
+ * have gone out, so the device takes a frame in while it crosses the line,
+ * as from a UART. */
+static int write_all(serial *s, const uint8_t *p, size_t n)
+{
+	s->t.bytes_out += n;
+	if (!s->paced)
+		return send_all(s, p, n);
+	uint32_t baud = s->spec.baud;
+	size_t piece = (size_t)(baud / HP_SERIAL_BITS_PER_BYTE *
+				(uint64_t)PIECE_NS / 1000000000u);
+	piece = piece ? piece : 1;
+	uint64_t start = hp_serial_line_take(&s->tx_line, baud, hp_now_ns(), n);
+	int rc = 0;
+	for (size_t done = 0, k; done < n && !rc; done += k) {
+		k = n - done < piece ? n - done : piece;
+		sleep_until(start + hp_serial_wire_ns(done + k, baud));
+		rc = send_all(s, p + done, k);
+	}
+	return rc;
 }
 
 static uint64_t rnd(serial *s)
@@ -162,6 +379,10 @@ static bool next_frame(serial *s)
 			text(s, start, i);
 		in_text = false;
 		got = ev == HP_FRAME_OK;
+		/* Paced: taken when its last byte would have come in. */
+		if (got && s->paced)
+			sleep_until(s->rx_start_ns +
+				    hp_serial_wire_ns(i + 1, s->spec.baud));
 	}
 	if (in_text)
 		text(s, start, s->rx_pos);
@@ -198,23 +419,43 @@ static int wait_reply(serial *s, uint8_t seq, int ms)
 				    "the device is gone: %s hung up", s->dev);
 		s->rx_pos = 0;
 		s->rx_len = (size_t)n;
+		s->t.bytes_in += (uint64_t)n;
+		if (s->paced)
+			s->rx_start_ns =
+				hp_serial_line_take(&s->rx_line, s->spec.baud,
+						    hp_now_ns(), (uint64_t)n);
 	}
 }
 
-/* Send a request until its reply comes; 0 with the reply in s->dec. */
+/* Send a request until its reply (of at most @p reply_len payload bytes)
+ * comes; 0 with the reply in s->dec. Each try waits for the request and
+ * the longest reply to cross the link at its rate, and FIRST_TIMEOUT_MS
+ * (doubling) besides. */
 static int request(serial *s, uint8_t type, const void *payload, size_t len,
-		   const char *what)
+		   size_t reply_len, const char *what)
 {
 	uint8_t seq = ++s->seq;
 	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), type, seq, payload,
 				   len);
+	if (reply_len < HP_MSG_NAK_LEN)
+		reply_len = HP_MSG_NAK_LEN;
+	uint64_t wire = s->garbage + n + HP_FRAME_WIRE_MAX(reply_len);
+	/* A tty's rate; behind a socket, QEMU's UART takes a frame in at
+	 * about DEFAULT_BAUD at best, whatever the pacing. */
+	uint32_t baud = s->tty || (s->t.baud && s->t.baud < DEFAULT_BAUD)
+				? s->t.baud
+				: DEFAULT_BAUD;
+	int wire_ms =
+		(int)((hp_serial_wire_ns(wire, baud) + 999999u) / 1000000u);
 	int ms = FIRST_TIMEOUT_MS, waited = 0;
-	for (int i = 0; i < TRIES; i++, waited += ms, ms *= 2) {
+	for (int i = 0; i < TRIES; i++, waited += ms + wire_ms, ms *= 2) {
+		s->t.frames_out++;
+		s->t.retries += i > 0;
 		int rc = s->garbage ? send_noise(s, n) : 0;
 		if (!rc)
 			rc = write_all(s, s->wire, n);
 		if (!rc)
-			rc = wait_reply(s, seq, ms);
+			rc = wait_reply(s, seq, ms + wire_ms);
 		if (rc)
 			return rc < 0 ? rc : 0;
 	}
@@ -257,7 +498,7 @@ static int serial_read(hp_transport *t, uint64_t addr, void *buf, size_t len)
 		hp_put_le32(req + 8, (uint32_t)n);
 		snprintf(what, sizeof(what), "the read of %zu bytes at 0x%llx",
 			 n, (unsigned long long)(addr + done));
-		rc = request(s, HP_MSG_READ, req, sizeof(req), what);
+		rc = request(s, HP_MSG_READ, req, sizeof(req), n, what);
 		if (!rc)
 			rc = check_reply(s, HP_MSG_DATA, n, what);
 		if (!rc)
@@ -283,7 +524,8 @@ static int serial_write(hp_transport *t, uint64_t addr, const void *buf,
 		memcpy(req + HP_MSG_WRITE_HDR, (const uint8_t *)buf + done, n);
 		snprintf(what, sizeof(what), "the write of %zu bytes at 0x%llx",
 			 n, (unsigned long long)(addr + done));
-		rc = request(s, HP_MSG_WRITE, req, HP_MSG_WRITE_HDR + n, what);
+		rc = request(s, HP_MSG_WRITE, req, HP_MSG_WRITE_HDR + n,
+			     HP_MSG_ACK_LEN, what);
 		if (!rc)
 			rc = check_reply(s, HP_MSG_ACK, HP_MSG_ACK_LEN, what);
 	}
@@ -316,12 +558,20 @@ static int open_socket(serial *s, const char *dev)
 		return fail(s, HP_INVALID_VALUE,
 			    "socket path too long (%zu bytes, at most %zu): %s",
 			    strlen(dev), sizeof(a.sun_path) - 1, dev);
+	if (s->spec.rtscts)
+		return fail(s, HP_INVALID_VALUE,
+			    "flow=rtscts is for a tty: %s is a socket, with "
+			    "no flow control lines",
+			    dev);
 	strcpy(a.sun_path, dev);
 	s->sock = true;
 	s->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s->fd < 0 || connect(s->fd, (struct sockaddr *)&a, sizeof(a)))
 		return fail(s, HP_DEVICE_NOT_FOUND, "%s: %s", dev,
 			    strerror(errno));
+	/* A baud rate on a socket is the rate of the line it stands for. */
+	s->t.baud = s->spec.baud;
+	s->paced = s->spec.baud != 0;
 	return 0;
 }
 
@@ -335,22 +585,44 @@ static int open_tty(serial *s, const char *dev)
 	if (tcgetattr(s->fd, &s->saved))
 		return fail(s, HP_DEVICE_NOT_FOUND,
 			    "%s is neither a Unix socket nor a tty", dev);
+	uint32_t baud = s->spec.baud ? s->spec.baud : DEFAULT_BAUD;
+	speed_t code = baud_code(baud);
+	/* Raw bytes, 8N1, no modem control (CLOCAL), the receiver on; no
+	 * software flow control (0x11 and 0x13 are data), hardware flow
+	 * control only if asked. read() returns as soon as a byte is there
+	 * (VMIN 1, VTIME 0); poll() does the waiting. */
 	struct termios tio = s->saved;
 	cfmakeraw(&tio);
-	cfsetispeed(&tio, B115200);
-	cfsetospeed(&tio, B115200);
-	tio.c_cflag &= ~(tcflag_t)(CSTOPB | PARENB | CRTSCTS);
-	tio.c_cflag |= CS8 | CLOCAL | CREAD;
+	cfsetispeed(&tio, code);
+	cfsetospeed(&tio, code);
+	tio.c_iflag &= ~(tcflag_t)(IXON | IXOFF | IXANY);
+	tio.c_cflag &= ~(tcflag_t)(CSIZE | CSTOPB | PARENB | CRTSCTS);
+	tio.c_cflag |= CS8 | CLOCAL | CREAD | (s->spec.rtscts ? CRTSCTS : 0);
 	tio.c_cc[VMIN] = 1;
 	tio.c_cc[VTIME] = 0;
 	if (tcsetattr(s->fd, TCSANOW, &tio))
-		return fail(s, HP_DEVICE_NOT_FOUND, "cannot set up %s: %s", dev,
-			    strerror(errno));
+		return fail(s, HP_DEVICE_NOT_FOUND,
+			    "cannot set up %s (%u baud 8N1): %s", dev,
+			    (unsigned)baud, strerror(errno));
 	s->tty = true;
+	/* tcsetattr() succeeds if any of it took: the driver may have kept
+	 * another rate. */
+	struct termios got;
+	if (tcgetattr(s->fd, &got) || cfgetospeed(&got) != code ||
+	    cfgetispeed(&got) != code ||
+	    (s->spec.rtscts && !(got.c_cflag & CRTSCTS)))
+		return fail(s, HP_INVALID_VALUE,
+			    "%s does not take %u baud 8N1%s (its driver kept "
+			    "other settings)",
+			    dev, (unsigned)baud,
+			    s->spec.rtscts ? " with RTS/CTS" : "");
 	int fl = fcntl(s->fd, F_GETFL);
 	if (fl < 0 || fcntl(s->fd, F_SETFL, fl & ~O_NONBLOCK))
 		return fail(s, HP_DEVICE_NOT_FOUND, "cannot set up %s: %s", dev,
 			    strerror(errno));
+	/* Whatever came in before (boot messages) is not a reply. */
+	tcflush(s->fd, TCIFLUSH);
+	s->t.baud = baud;
 	return 0;
 }
 
@@ -358,7 +630,8 @@ static int hello(serial *s)
 {
 	uint8_t req[HP_MSG_HELLO_LEN];
 	hp_put_le32(req, HP_SERIAL_VERSION);
-	int rc = request(s, HP_MSG_HELLO, req, sizeof(req), "HELLO");
+	int rc = request(s, HP_MSG_HELLO, req, sizeof(req),
+			 HP_MSG_HELLO_ACK_LEN, "HELLO");
 	if (rc)
 		return rc;
 	const uint8_t *p = hp_frame_payload(&s->dec);
@@ -381,10 +654,14 @@ static int hello(serial *s)
 	return rc;
 }
 
-int hp_transport_serial_open(const char *dev, hp_console_fn console, void *ctx,
+int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
 			     hp_transport **out, char *err, size_t errlen)
 {
 	*out = NULL;
+	hp_serial_spec sp;
+	int rc = hp_serial_parse(spec, &sp, err, errlen);
+	if (rc)
+		return rc;
 	serial *s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, errlen, "out of host memory (%zu bytes)",
@@ -395,11 +672,12 @@ int hp_transport_serial_open(const char *dev, hp_console_fn console, void *ctx,
 	s->fd = -1;
 	s->console = console;
 	s->ctx = ctx;
-	snprintf(s->dev, sizeof(s->dev), "%s", dev);
+	s->spec = sp;
+	s->dev = s->spec.dev;
+	const char *dev = s->dev;
 	pthread_mutex_init(&s->mu, NULL);
 	hp_frame_dec_init(&s->dec);
 
-	int rc = 0;
 	const char *g = getenv("HP_SERIAL_GARBAGE");
 	if (g && *g) {
 		s->garbage = (unsigned)strtoul(g, NULL, 10);

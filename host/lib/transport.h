@@ -14,6 +14,7 @@
 #ifndef HOST_TRANSPORT_H
 #define HOST_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,21 +44,74 @@ struct hp_transport {
 	 * read/write. */
 	uint8_t *map;
 	uint64_t map_base, map_size;
+	/** What the link carried (the serial transport counts; shm leaves
+	 * them 0): bytes on the wire each way (frames with their escapes,
+	 * console text, test noise), request frames sent (retransmissions
+	 * included) and of those retransmissions. */
+	uint64_t bytes_out, bytes_in, frames_out, retries;
+	/** The link's rate in baud: a tty's, or a paced socket's; 0 when
+	 * unlimited. */
+	uint32_t baud;
 	/** Last error message. */
 	char err[256];
 };
 
+/* ---- the serial link's settings and its line (serial.c) ---- */
+
+/** Bits on the wire per byte: start, 8 data bits, stop (8N1). */
+#define HP_SERIAL_BITS_PER_BYTE 10
+
+/** What "DEV[,baud=N][,flow=none|rtscts]" (a connect string after
+ * "serial:") asks for. */
+typedef struct hp_serial_spec {
+	char dev[128]; /**< a Unix socket or a tty */
+	uint32_t baud; /**< 0: not given */
+	bool rtscts;   /**< hardware flow control (ttys only) */
+} hp_serial_spec;
+
 /**
- * Open the serial transport on @p dev: a Unix socket path (QEMU's
- * `-chardev socket`) or a tty device (set to raw 115200 8N1). Says HELLO
- * (protocol version check) and learns the mailbox address. Console text
- * the device prints goes to @p console (may be NULL: dropped).
- * Returns 0 with the transport in @p out, or an HP_ error with a message
- * in @p err: HP_DEVICE_NOT_FOUND when nothing answers at @p dev (no such
- * file, no listener, not a tty, no reply to HELLO), HP_INVALID_VALUE for a
- * device of another protocol version, HP_OUT_OF_RESOURCES for host memory.
+ * Parse @p spec into @p out. The device is everything up to the first
+ * comma; then options, comma-separated: baud=N (N one of the standard rates
+ * 9600 .. 4000000 the host's termios has), flow=none (the default) or
+ * flow=rtscts. 0, or HP_INVALID_VALUE with a message in @p err naming what
+ * is wrong (for a bad rate: the rates there are).
  */
-int hp_transport_serial_open(const char *dev, hp_console_fn console, void *ctx,
+int hp_serial_parse(const char *spec, hp_serial_spec *out, char *err,
+		    size_t errlen);
+/** Is @p baud a rate hp_serial_parse() takes? */
+bool hp_serial_baud_ok(uint32_t baud);
+/** Nanoseconds @p bytes take on a line of @p baud (8N1: 10 bits a byte);
+ * 0 when @p baud is 0 (unlimited). */
+uint64_t hp_serial_wire_ns(uint64_t bytes, uint32_t baud);
+
+/** One direction of a paced line: when it is free again. Zero: free. */
+typedef struct hp_serial_line {
+	uint64_t free_ns;
+} hp_serial_line;
+/**
+ * @p bytes handed to line @p l at time @p now_ns: they start when it is
+ * free (now, or when the bytes before them are through), and it is busy
+ * for their hp_serial_wire_ns() from then (l->free_ns: when the last of
+ * them is through). Returns when the first of them starts.
+ */
+uint64_t hp_serial_line_take(hp_serial_line *l, uint32_t baud, uint64_t now_ns,
+			     uint64_t bytes);
+
+/**
+ * Open the serial transport @p spec ("DEV[,baud=N][,flow=...]",
+ * hp_serial_parse()) on DEV: a Unix socket path (QEMU's `-chardev socket`;
+ * a baud rate paces the link to that rate) or a tty device (set to raw 8N1
+ * at the baud rate, 115200 if none is given). Says HELLO (protocol version
+ * check) and learns the mailbox address. Console text the device prints
+ * goes to @p console (may be NULL: dropped).
+ * Returns 0 with the transport in @p out, or an HP_ error with a message
+ * in @p err: HP_DEVICE_NOT_FOUND when nothing answers at DEV (no such
+ * file, no listener, not a tty, no reply to HELLO), HP_INVALID_VALUE for a
+ * malformed @p spec, a rate or flow control the tty's driver does not take
+ * or a device of another protocol version, HP_OUT_OF_RESOURCES for host
+ * memory.
+ */
+int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
 			     hp_transport **out, char *err, size_t errlen);
 
 /**
