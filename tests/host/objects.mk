@@ -5,7 +5,7 @@ host-common-srcs := hal/host/hal_host.c hal/host/context_host.c \
                     $(executor-srcs) $(mailbox-srcs) $(common-srcs) $(kernels-srcs) \
                     $(test-common-srcs)
 host-tests := test_fdt test_barrier test_lock test_ndref test_ndrange test_exec \
-              test_frame test_dispatch test_loader
+              test_frame test_dispatch test_loader test_serial
 host-test-test_fdt-srcs := tests/host/test_fdt.c
 host-test-test_barrier-srcs := tests/host/test_barrier.c
 host-test-test_lock-srcs := tests/host/test_lock.c
@@ -15,6 +15,8 @@ host-test-test_exec-srcs := tests/host/test_exec.c
 host-test-test_dispatch-srcs := tests/host/test_dispatch.c
 # (common/frame.c and mailbox/serial_agent.c come with host-common-srcs)
 host-test-test_frame-srcs := tests/host/test_frame.c host/lib/serial.c
+# The serial link's connect string and pacing arithmetic.
+host-test-test_serial-srcs := tests/host/test_serial.c host/lib/serial.c
 # (mailbox/loader.c and common/ come with host-common-srcs)
 host-test-test_loader-srcs := tests/host/test_loader.c
 

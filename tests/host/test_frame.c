@@ -444,12 +444,16 @@ static int dev_fd = -1; /* the device's end: only the device thread */
 static unsigned replies;
 static char text_sent[16384], text_seen[16384];
 static size_t text_sent_len, text_seen_len;
+/* Bytes the device read and sent: what the host's counts must say. */
+static uint64_t dev_rx, dev_tx;
 
 /* A lost write shows on the host's side; the host may also be gone when a
  * fake device answers a retransmitted HELLO. */
 static void dev_write(const void *p, size_t n)
 {
-	send(dev_fd, p, n, MSG_NOSIGNAL);
+	ssize_t w = send(dev_fd, p, n, MSG_NOSIGNAL);
+	if (w > 0)
+		__atomic_fetch_add(&dev_tx, (uint64_t)w, __ATOMIC_RELAXED);
 }
 
 static void dev_text(const char *s)
@@ -528,6 +532,7 @@ static void *device_main(void *arg)
 	serial_agent_setup(&a, &ops);
 	dev_text("hartpool: booted\n");
 	while ((n = read(dev_fd, buf, sizeof(buf))) > 0) {
+		__atomic_fetch_add(&dev_rx, (uint64_t)n, __ATOMIC_RELAXED);
 		if (dv->mode == DEV_AGENT)
 			for (ssize_t i = 0; i < n; i++)
 				serial_agent_feed(&a, buf[i]);
@@ -544,8 +549,10 @@ static void *device_main(void *arg)
 /* What the last start() returned. */
 static int start_rc;
 
-static hp_transport *start(device *dv, enum dev_mode mode, pthread_t *th,
-			   char *err, size_t errlen)
+/* @p opts: the connect string's options after the socket's path. */
+static hp_transport *start_opts(device *dv, enum dev_mode mode,
+				const char *opts, pthread_t *th, char *err,
+				size_t errlen)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
@@ -556,12 +563,21 @@ static hp_transport *start(device *dv, enum dev_mode mode, pthread_t *th,
 	CHECK_EQ(bind(dv->listen_fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	CHECK_EQ(listen(dv->listen_fd, 1), 0);
 	text_sent_len = text_seen_len = 0;
+	dev_rx = dev_tx = 0;
 	pthread_create(th, NULL, device_main, dv);
 	hp_transport *t = NULL;
-	start_rc = hp_transport_serial_open(sock_path, console, &text_seen, &t,
-					    err, errlen);
+	char spec[128];
+	snprintf(spec, sizeof(spec), "%s%s", sock_path, opts);
+	start_rc = hp_transport_serial_open(spec, console, &text_seen, &t, err,
+					    errlen);
 	CHECK(start_rc ? t == NULL : t != NULL);
 	return t;
+}
+
+static hp_transport *start(device *dv, enum dev_mode mode, pthread_t *th,
+			   char *err, size_t errlen)
+{
+	return start_opts(dv, mode, "", th, err, errlen);
 }
 
 static void stop(device *dv, hp_transport *t, pthread_t th)
@@ -573,7 +589,8 @@ static void stop(device *dv, hp_transport *t, pthread_t th)
 	unlink(sock_path);
 }
 
-static void test_link(const char *garbage)
+/* @p opts: "" (as fast as the socket goes) or a baud rate (paced). */
+static void test_link(const char *garbage, const char *opts)
 {
 	static uint8_t out[100 * 1024 + 17], in[sizeof(out)];
 	device dv;
@@ -583,7 +600,8 @@ static void test_link(const char *garbage)
 		setenv("HP_SERIAL_GARBAGE", garbage, 1);
 	else
 		unsetenv("HP_SERIAL_GARBAGE");
-	hp_transport *t = start(&dv, DEV_AGENT, &th, err, sizeof(err));
+	hp_transport *t =
+		start_opts(&dv, DEV_AGENT, opts, &th, err, sizeof(err));
 	CHECK(t != NULL);
 	if (!t) {
 		fprintf(stderr, "open: %s\n", err);
@@ -619,10 +637,26 @@ static void test_link(const char *garbage)
 	CHECK_EQ(mem[16], 0);
 	pthread_mutex_unlock(&mem_mu);
 
+	/* The host counted every byte the device read and sent (noise and
+	 * console text too), and the requests: 101 pieces of 1 KiB each
+	 * way, 6 refused requests, HELLO; each 37th reply was lost, so a
+	 * few went twice. */
+	uint64_t out_bytes = t->bytes_out, in_bytes = t->bytes_in;
+	uint64_t frames = t->frames_out, retries = t->retries;
+	CHECK_EQ(t->baud, opts[0] ? 4000000 : 0);
 	stop(&dv, t, th);
-	printf("link%s%s: %u replies so far, agent dropped %u frames\n",
-	       garbage ? " with noise " : "", garbage ? garbage : "", replies,
-	       dv.dropped);
+	CHECK_EQ(out_bytes, dev_rx);
+	CHECK_EQ(in_bytes, dev_tx);
+	CHECK(out_bytes > sizeof(out) + 100 * 20);
+	CHECK(in_bytes > sizeof(out) + 100 * 20);
+	CHECK_EQ(frames - retries, 2 * 101 + 6 + 1);
+	CHECK(retries >= (frames - retries) / 37 - 1);
+	printf("link%s%s%s: %u replies so far, agent dropped %u frames; "
+	       "%llu bytes out, %llu in, %llu requests, %llu sent again\n",
+	       garbage ? " with noise " : "", garbage ? garbage : "", opts,
+	       replies, dv.dropped, (unsigned long long)out_bytes,
+	       (unsigned long long)in_bytes, (unsigned long long)frames,
+	       (unsigned long long)retries);
 	/* The console saw exactly the device's text, in order. */
 	CHECK_EQ(text_seen_len, text_sent_len);
 	CHECK(!memcmp(text_seen, text_sent, text_sent_len));
@@ -684,8 +718,10 @@ int main(void)
 
 	CHECK(mkdtemp(sock_dir) != NULL);
 	snprintf(sock_path, sizeof(sock_path), "%s/dev", sock_dir);
-	test_link(NULL);
-	test_link("200");
+	test_link(NULL, "");
+	test_link("200", "");
+	/* Paced to 4 Mbaud: 0.5 s of line time (no time is checked). */
+	test_link(NULL, ",baud=4000000");
 	test_link_errors();
 	rmdir(sock_dir);
 	return check_report("test_frame");
