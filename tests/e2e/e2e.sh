@@ -267,7 +267,7 @@ t_faults() {
 }
 
 # The serial transport through QEMU's UART chardev, with garbage injected
-# before every request frame (resynchronisation).
+# before every request frame (resynchronisation), and paced to a baud rate.
 t_serial() {
 	up --harts 4
 	local sock=${conn#shm:}.sock
@@ -276,6 +276,15 @@ t_serial() {
 		fail "sg_ops over serial with garbage"
 	HP_SERIAL_GARBAGE=64 "$HP" run copy --arg size=20000 --check --connect "serial:$sock" ||
 		fail "copy over serial with garbage"
+	# A baud rate paces the socket like a UART of that rate (no time is
+	# checked); a rate that is not a standard one is refused by name.
+	"$HP" run wg_count --global 16,2 --check --connect "serial:$sock,baud=921600" ||
+		fail "wg_count over serial at 921600 baud"
+	local out
+	out=$(expect_error HP_INVALID_VALUE "$HP" info --connect "serial:$sock,baud=12345") || exit 1
+	grep -q "baud=12345: not a standard rate; the rates are .* 921600 " <<<"$out" || fail "bad baud: $out"
+	expect_error HP_INVALID_VALUE "$HP" info --connect "serial:$sock,baud=fast"
+	expect_error HP_INVALID_VALUE "$HP" info --connect "serial:$sock,speed=9600"
 	"$HP" run wg_count --global 99,5 --check --connect "$conn" || fail "shm after serial"
 	down
 }
