@@ -304,6 +304,7 @@ int cli_open_device(const cli_opts *o, bool detach, hp_device **d)
 		.board = o->board,
 		.harts = o->harts,
 		.append = o->append,
+		.boot = o->boot,
 		.mem_size = o->mem_size,
 		.detach = detach,
 	};

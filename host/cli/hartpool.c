@@ -193,12 +193,19 @@ static const cli_option device_rows[] = {
 	 cli_set_str, FIELD(connect)},
 	{"--board", CLI_VALUE, "B", "board to boot (default qemu-virt)",
 	 cli_set_str, FIELD(board)},
-	{"--harts", CLI_VALUE, "N", "harts to boot (default 8, at most 512)",
+	{"--harts", CLI_VALUE, "N",
+	 "harts to boot (default 8, at most 512; a board with a\n"
+	 "fixed count boots all, --harts below it caps the use)",
 	 set_harts, 0},
 	{"--mem", CLI_VALUE, "SIZE",
 	 "DRAM to boot with, bytes or K/M/G (default 2G;\n"
 	 "qemu-virt takes 512M..16G, qemu-virt32 512M..2G)",
 	 set_mem, 0},
+	{"--boot", CLI_VALUE, "direct|uboot",
+	 "how QEMU starts the firmware: the ELF (default), or\n"
+	 "OpenSBI, U-Boot, then boot.scr and hartpool.bin from\n"
+	 "build/B/sdcard.img (`make image`; boards with QEMU_UBOOT)",
+	 cli_set_str, FIELD(boot)},
 	{"--append", CLI_VALUE, "ARGS",
 	 "extra bootargs (e.g. hartpool.poll_us=50)", cli_set_str,
 	 FIELD(append)},

@@ -46,7 +46,13 @@ typedef struct hp_open_options {
 	 * HP_INVALID_VALUE. */
 	const char *connect;
 	const char *board; /**< boot: board folder (default qemu-virt) */
-	unsigned harts;	   /**< boot: harts (default 8) */
+	unsigned harts;	   /**< boot: harts (default 8, or the board's
+			      fixed count: QEMU_SMP in its board.mk) */
+	/** boot: how QEMU starts the firmware: "direct" (NULL: the ELF) or
+	 * "uboot" (the board's OpenSBI and U-Boot, which boots
+	 * build/BOARD/sdcard.img from `make image`: docs/qemu.md). Not with
+	 * connect. */
+	const char *boot;
 	const char
 		*append; /**< boot: extra bootargs (e.g. hartpool.poll_us=50) */
 	uint64_t mem_size; /**< boot: DRAM bytes (0: the board's default,

@@ -23,6 +23,11 @@ int hp_open(const hp_open_options *o, hp_device **out)
 			       "mem_size (--mem) is for a device this call "
 			       "boots; %s is running with the memory it has",
 			       o->connect);
+	if (o->boot && o->connect)
+		return hp_fail(HP_INVALID_VALUE,
+			       "boot (--boot) is for a device this call boots; "
+			       "%s is running already",
+			       o->connect);
 	if (o->mem_size % (1u << 20))
 		return hp_fail(
 			HP_INVALID_VALUE,

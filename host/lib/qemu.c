@@ -4,7 +4,8 @@
  * firmware with its RAM in /dev/shm and its UART on a socket next to it,
  * and watches, stops and cleans up after that process. The limits here are
  * the launcher's own (512 harts, 30 s to start); hp-qemu checks the rest
- * (--mem against the board's QEMU_MEM_MIN..QEMU_MEM_MAX).
+ * against the board's board.mk (--mem against QEMU_MEM_MIN..QEMU_MEM_MAX,
+ * --harts against QEMU_MAX_HARTS and QEMU_SMP, --boot against QEMU_UBOOT).
  */
 #include "qemu.h"
 #include "backoff.h"
@@ -166,7 +167,7 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 {
 	static unsigned seq;
 	const char *board = o->board ? o->board : "qemu-virt";
-	unsigned harts = o->harts ? o->harts : 8;
+	unsigned harts = o->harts;
 	char fw[512], launcher[512], harts_s[16], mem_s[24], path[256],
 		sock[300], log[300], errf[300];
 	snprintf(fw, sizeof(fw), "%s/build/%s/hartpool.elf", root_dir(), board);
@@ -176,7 +177,7 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 			     "no firmware for board '%s' at %s (run `make "
 			     "BOARD=%s` in %s)",
 			     board, fw, board, root_dir());
-	if (harts < 1 || harts > 512)
+	if (harts > 512)
 		return qfail(err, errlen, HP_INVALID_VALUE,
 			     "--harts must be 1..512, not %u", harts);
 	snprintf(harts_s, sizeof(harts_s), "%u", harts);
@@ -189,13 +190,19 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	unlink(path);
 	unlink(sock);
 	snprintf(q->path, sizeof(q->path), "%s", path);
-	const char *argv[20];
+	const char *argv[24];
 	unsigned na = 0;
 	argv[na++] = launcher;
 	argv[na++] = "--board";
 	argv[na++] = board;
-	argv[na++] = "--harts";
-	argv[na++] = harts_s;
+	if (harts) { /* else hp-qemu's default: 8, or the board's QEMU_SMP */
+		argv[na++] = "--harts";
+		argv[na++] = harts_s;
+	}
+	if (o->boot) {
+		argv[na++] = "--boot";
+		argv[na++] = o->boot;
+	}
 	argv[na++] = "--shm";
 	argv[na++] = path;
 	argv[na++] = "--serial-socket";

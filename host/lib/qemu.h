@@ -31,10 +31,12 @@ typedef struct hp_qemu {
 
 /**
  * Boot the firmware of board @p o->board (default qemu-virt) with
- * @p o->harts harts (default 8, at most 512), o->mem_size, o->append and
- * o->detach in QEMU; return once the guest RAM file is there (the device
- * may still be booting). The firmware is build/BOARD/hartpool.elf under
- * $HARTPOOL_ROOT, else under the tree this library was built in.
+ * @p o->harts harts (default 8, or the board's fixed count; at most 512),
+ * o->mem_size, o->append, o->boot and o->detach in QEMU; return once the
+ * guest RAM file is there (the device may still be booting). The firmware
+ * is build/BOARD/hartpool.elf under $HARTPOOL_ROOT, else under the tree
+ * this library was built in; o->boot "uboot" boots build/BOARD/sdcard.img
+ * (`make image`) through the board's U-Boot instead.
  * HP_INVALID_VALUE for no firmware, a harts count out of range or options
  * hp-qemu refuses (its own message); HP_DEVICE_NOT_AVAILABLE when QEMU
  * exits at start; HP_TIMEOUT when it makes no RAM file in 30 s.
