@@ -169,6 +169,12 @@ $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool.a
 # `make hartpool`: the CLI and the firmware it boots.
 hartpool: $(HOST_O)/hartpool $(FIRMWARE)
 
+# `make image`: the files a board boots from, next to its ELF: hartpool.bin,
+# and for booti boards a uImage, boot.scr and sdcard.img (docs/images.md).
+.PHONY: image
+image: $(FIRMWARE)
+	$(Q)CROSS=$(CROSS) scripts/image.sh --board $(BOARD) $(FIRMWARE)
+
 # (each e2e program's link rule is in tests/e2e/objects.mk)
 e2e-tests: hartpool $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests))
 
