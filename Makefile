@@ -31,6 +31,10 @@ OBJDUMP := $(CROSS)objdump
 BOARD_DEFS := -DBOARD_MAX_HARTS=$(BOARD_MAX_HARTS) \
               -DBOARD_STACK_SIZE=$(BOARD_STACK_SIZE) \
               -DBOARD_SUB_GROUP_SIZE=$(BOARD_SUB_GROUP_SIZE)
+# BOARD_PRIV := S: the firmware runs in S-mode under SBI (hal/csr.h).
+ifeq ($(BOARD_PRIV),S)
+BOARD_DEFS += -DHAL_SMODE=1
+endif
 # Includes across folders name the folder (<executor/exec.h>,
 # <mailbox/dispatch.h>): scripts/check-layers checks which way they go.
 INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD) -I.

@@ -11,12 +11,17 @@
 #include <hal/hart.h>
 #include <hal/ipi.h>
 #include <hal/timer.h>
+#ifdef HAL_SMODE
+#include <hal/irq.h>
+#include <hal/sbi.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 /* Set by the hart table code in hal/hart.c; read by start.S. */
 extern uint32_t hal_hart_ids[];
+extern uint8_t hal_hart_caps_tab[];
 extern unsigned hal_hart_found, hal_hart_used;
 
 /* Linker symbols (linker/common.ld). */
@@ -63,31 +68,144 @@ boot_fatal(const char *fmt, ...)
 	hal_exit(HAL_EXIT_BOOT);
 }
 
+/* What a board without a device tree declares (board.h BOARD_HARTS: an
+ * initializer list of {hart id, HAL_HART_* bits}, ascending ids). */
+#ifdef BOARD_HARTS
+static const struct {
+	uint32_t id;
+	uint8_t caps;
+} boot_board_harts[] = BOARD_HARTS;
+#endif
+
+_Static_assert(HAL_HART_F == FDT_HART_F && HAL_HART_D == FDT_HART_D &&
+		       HAL_HART_MMU == FDT_HART_MMU && HAL_HART_S == FDT_HART_S,
+	       "hal/hart.h and hal/fdt.h hart capability bits differ");
+
+/* Harts the device tree lists that boot does not use, and why. */
+boot_skipped_hart boot_skipped[BOOT_SKIPPED_MAX];
+unsigned boot_skipped_num;
+unsigned boot_uart_irq;
+
+static __attribute__((unused)) void boot_skip(uint32_t id, const char *why)
+{
+	if (boot_skipped_num < BOOT_SKIPPED_MAX)
+		boot_skipped[boot_skipped_num] =
+			(boot_skipped_hart){.id = id, .why = why};
+	boot_skipped_num++;
+}
+
+#ifdef HAL_SMODE
+extern uintptr_t hal_exit_finisher;
+extern char _start_secondary[];
+/* The image's extent: a device tree inside it would be overwritten when
+ * .bss and the heaps are cleared. */
+extern char _start[], __heap_end[];
+
+/* Keep only the harts that can run an S-mode payload; the others (monitor
+ * cores such as the E51 on FU540/FU740/JH7110/PolarFire) are skipped. */
+static unsigned boot_keep_s_harts(unsigned n, int32_t *plic_ctx)
+{
+	unsigned kept = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (!(hal_hart_caps_tab[i] & HAL_HART_S)) {
+			boot_skip(hal_hart_ids[i],
+				  hal_hart_caps_tab[i] & HAL_HART_MMU
+					  ? "no S-mode"
+					  : "no S-mode (no mmu-type, no 's' "
+					    "in riscv,isa)");
+			continue;
+		}
+		hal_hart_ids[kept] = hal_hart_ids[i];
+		hal_hart_caps_tab[kept] = hal_hart_caps_tab[i];
+		plic_ctx[kept] = plic_ctx[i];
+		kept++;
+	}
+	return kept;
+}
+#endif
+
+/* The hart table from the device tree: ids, capabilities, and in S-mode
+ * the console, the PLIC context and the finisher. */
+static void boot_read_tree(const void *dtb, fdt_info *fi)
+{
+	static int32_t plic_ctx[HAL_MAX_HARTS];
+	*fi = (fdt_info){.hart_ids = hal_hart_ids,
+			 .hart_ids_cap = HAL_MAX_HARTS,
+			 .hart_caps = hal_hart_caps_tab,
+			 .hart_plic_ctx = plic_ctx,
+#ifdef HAL_SMODE
+			 .plic_line = CAUSE_SUPERVISOR_EXTERNAL_IRQ
+#else
+			 .plic_line = CAUSE_MACHINE_EXTERNAL_IRQ
+#endif
+	};
+	size_t size = fdt_total_size(dtb);
+	int rc = fdt_read(dtb, size, fi);
+	if (rc != FDT_OK)
+		boot_fatal("no usable device tree at %p (fdt error %d)\n", dtb,
+			   rc);
+	if (fi->hart_num == 0)
+		boot_fatal("the device tree lists no enabled harts\n");
+	unsigned n = fi->hart_num < HAL_MAX_HARTS ? fi->hart_num : HAL_MAX_HARTS;
+#ifdef HAL_SMODE
+	/* The console first, so what follows can be read. */
+	if (hal_console_configure(&fi->uart)) {
+		hal_console_init();
+		boot_uart_irq = fi->uart.irq;
+	}
+	hal_exit_finisher = (uintptr_t)fi->test_base;
+	n = boot_keep_s_harts(n, plic_ctx);
+	if (n == 0)
+		boot_fatal("the device tree lists no hart that runs S-mode\n");
+	/* Device interrupts go to hart index 0's S-mode context. */
+	hal_irq_setup((uintptr_t)fi->plic_base, plic_ctx[0]);
+#endif
+	hal_hart_found = n;
+}
+
 /* Runs on the boot hart only, on the boot stack, while the others sleep. */
 void boot_init(unsigned long hart_id, const void *dtb)
 {
 	/* The boot hart uses the spare TLS block past the per-index ones, as
 	 * its own index is not known yet. */
 	boot_tls_setup(HAL_MAX_HARTS);
+#ifdef HAL_SMODE
+	if ((const char *)dtb >= _start && (const char *)dtb < __heap_end)
+		boot_fatal("the device tree at %p lies inside the firmware's "
+			   "memory (%p-%p): load it higher\n",
+			   dtb, (void *)_start, (void *)__heap_end);
+#endif
 	if ((uintptr_t)__data_load != (uintptr_t)__data_start)
 		memcpy(__data_start, __data_load,
 		       (size_t)(__data_end - __data_start));
 	memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
 	memset(__kdata_start, 0, (size_t)(__kdata_end - __kdata_start));
 
+	/* M-mode boards know their console; S-mode ones learn it from the
+	 * device tree (SBI's console until then). */
+#ifndef HAL_SMODE
 	hal_console_init();
+#ifdef BOARD_UART_IRQ
+	boot_uart_irq = BOARD_UART_IRQ;
+#endif
+#endif
 	boot_time_start = hal_timer_now();
 
-	fdt_info fi = {.hart_ids = hal_hart_ids, .hart_ids_cap = HAL_MAX_HARTS};
-	size_t size = fdt_total_size(dtb);
-	int rc = fdt_read(dtb, size, &fi);
-	if (rc != FDT_OK)
-		boot_fatal("no usable device tree at %p (fdt error %d)\n", dtb,
-			   rc);
-	if (fi.hart_num == 0)
-		boot_fatal("the device tree lists no enabled harts\n");
-	hal_hart_found =
-		fi.hart_num < HAL_MAX_HARTS ? fi.hart_num : HAL_MAX_HARTS;
+	fdt_info fi = {0};
+#ifdef BOARD_HARTS
+	if (fdt_total_size(dtb) == 0) {
+		/* No device tree (the board says so): its own hart table. */
+		unsigned n = sizeof(boot_board_harts) /
+			     sizeof(boot_board_harts[0]);
+		for (unsigned i = 0; i < n && i < HAL_MAX_HARTS; i++) {
+			hal_hart_ids[i] = boot_board_harts[i].id;
+			hal_hart_caps_tab[i] = boot_board_harts[i].caps;
+		}
+		fi.hart_num = n;
+		hal_hart_found = n < HAL_MAX_HARTS ? n : HAL_MAX_HARTS;
+	} else
+#endif
+		boot_read_tree(dtb, &fi);
 	hal_hart_used = hal_hart_found;
 	if (fi.bootargs) {
 		unsigned n = fi.bootargs_len;
@@ -116,16 +234,36 @@ void boot_init(unsigned long hart_id, const void *dtb)
 	hal_timer_init(fi.timebase_hz);
 	hal_barrier_init(&boot_barrier, hal_hart_used);
 
-	hal_printf("hartpool: board " BOARD_NAME ", %u harts in use of %u "
-		   "found (%u parked), boot hart id %lu, timebase %lu Hz\n",
-		   hal_hart_used, fi.hart_num, fi.hart_num - hal_hart_used,
-		   hart_id, (unsigned long)hal_timer_freq());
+	hal_printf("hartpool: board " BOARD_NAME " (" HAL_PRIV_NAME
+		   "-mode), %u harts in use of %u found (%u parked, %u "
+		   "skipped), boot hart id %lu, timebase %lu Hz\n",
+		   hal_hart_used, hal_hart_found + boot_skipped_num,
+		   hal_hart_found - hal_hart_used, boot_skipped_num, hart_id,
+		   (unsigned long)hal_timer_freq());
+	for (unsigned i = 0; i < boot_skipped_num && i < BOOT_SKIPPED_MAX; i++)
+		hal_printf("hartpool: skipped hart id %lu: %s\n",
+			   (unsigned long)boot_skipped[i].id,
+			   boot_skipped[i].why);
 
 	/* Release: everything above is published by this store. */
 	hal_store_release(&boot_released, 1u);
+#ifdef HAL_SMODE
+	/* OpenSBI keeps the other harts stopped: start those in use. */
+	for (unsigned i = 0; i < hal_hart_used; i++) {
+		if (hal_hart_ids[i] == hart_id)
+			continue;
+		long err = sbi_hart_start(hal_hart_ids[i],
+					  (unsigned long)_start_secondary, 0);
+		if (err)
+			boot_fatal("SBI could not start hart id %lu (error "
+				   "%ld)\n",
+				   (unsigned long)hal_hart_ids[i], err);
+	}
+#else
 	for (unsigned i = 0; i < hal_hart_found; i++)
 		if (hal_hart_ids[i] != hart_id)
 			hal_ipi_send(i);
+#endif
 }
 
 /* Every hart in use, on its own stack, once the hart table is ready. */
@@ -137,9 +275,9 @@ __attribute__((noreturn)) void boot_hart_main(unsigned idx)
 	 * top (interrupted code may have changed tp). */
 	unsigned long tp;
 	__asm__("mv %0, tp" : "=r"(tp));
-	*(unsigned long *)(csr_read(mscratch) + BOOT_TRAP_TP) = tp;
+	*(unsigned long *)(csr_read(CSR_SCRATCH) + BOOT_TRAP_TP) = tp;
 	hal_ipi_clear_self(); /* the release IPI */
-	csr_write(mie, MIP_MSIP);
+	csr_write(CSR_IE, IE_SOFT);
 
 	hal_barrier_wait(&boot_barrier); /* everyone online */
 	int rc = app_main();
@@ -179,9 +317,13 @@ void boot_trap_redirect(boot_trap_frame *f, void (*fn)(void *, int), void *a0,
 	f->tp = tp; /* the firmware's: U-mode code may have changed it */
 	f->a0 = (unsigned long)a0;
 	f->a1 = (unsigned long)(long)a1;
-	/* mret to M-mode with MIE = MPIE = 0 and no MPRV. */
-	f->mstatus =
-		(f->mstatus & ~(MSTATUS_MPIE | MSTATUS_MPRV)) | MSTATUS_MPP_M;
+	/* Return to the firmware's mode with interrupts off (M-mode: and no
+	 * MPRV). */
+#ifdef HAL_SMODE
+	f->status = (f->status & ~SR_PIE) | SR_PP_OWN;
+#else
+	f->status = (f->status & ~(SR_PIE | SR_PP | MSTATUS_MPRV)) | SR_PP_OWN;
+#endif
 }
 
 __attribute__((weak)) bool boot_recover_hook(boot_trap_frame *frame,
@@ -204,13 +346,28 @@ static long boot_idx_of(unsigned long hart_id)
 	return -1;
 }
 
+/* The trapping hart's id: mhartid in M-mode; in S-mode the word start.S
+ * left at its trap area's top (~0 for a trap before the hart has one, or
+ * inside the handler). */
+static unsigned long boot_trap_hart_id(const boot_trap_frame *f)
+{
+#ifdef HAL_SMODE
+	if (!f->scratch)
+		return ~0UL;
+	return *(const unsigned long *)(f->scratch + BOOT_TRAP_HARTID);
+#else
+	(void)f;
+	return csr_read(mhartid);
+#endif
+}
+
 /* Hart id + 1 of the hart that holds the trap report claim, 0 if none. */
 static unsigned long boot_trap_owner;
 
 void boot_trap_handler(boot_trap_frame *f)
 {
-	unsigned long cause = csr_read(mcause), tval = csr_read(mtval);
-	unsigned long hart_id = csr_read(mhartid);
+	unsigned long cause = csr_read(CSR_CAUSE), tval = csr_read(CSR_TVAL);
+	unsigned long hart_id = boot_trap_hart_id(f);
 
 	/* The order is boot/app.h's. 1: contained faults first, without
 	 * the claim: harts may trap in kernels at the same time, and each

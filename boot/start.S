@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reset entry for every hart (a0 = hart id, a1 = device tree, as QEMU's
- * `-bios none` reset vector passes them). Boot order, see docs/boot.md:
+ * Entry for every hart, a0 = hart id, a1 = device tree. M-mode boards: every
+ * hart starts here at reset (QEMU's `-bios none` reset vector passes them).
+ * S-mode boards (HAL_SMODE): OpenSBI starts one hart here and keeps the
+ * others stopped; boot_init() starts them with SBI HSM at _start_secondary
+ * once the hart table is ready. Boot order, see docs/boot.md:
  *
  *   1. mask interrupts, install the trap vector, enable the FPU if any;
  *   2. one hart wins the boot lottery (amoswap) and runs boot_init() on the
  *      boot stack: clear .bss, parse the device tree, build the hart table;
- *      boot_init() then publishes boot_released and IPIs every hart;
- *   3. the other harts sleep in wfi (no stack yet) until boot_released;
+ *      boot_init() then publishes boot_released and wakes (M-mode: IPIs) or
+ *      starts (S-mode: SBI hart_start) every hart in use;
+ *   3. M-mode: the other harts sleep in wfi (no stack yet) until
+ *      boot_released;
  *   4. every hart looks its id up in the hart table to get its index,
  *      parks if it has none, else takes the stack of that index and enters
  *      boot_hart_main(index), which never returns.
@@ -19,20 +24,30 @@
 	.section .text.start, "ax"
 	.globl _start
 _start:
-	csrw	mie, zero
-	csrw	mscratch, zero		/* traps use the current stack for now */
-	csrci	mstatus, MSTATUS_MIE
-	la	t0, trap_entry
-	csrw	mtvec, t0
-#ifdef __riscv_flen
-	li	t0, MSTATUS_FS_INITIAL
-	csrs	mstatus, t0
-	csrw	fcsr, zero
+#ifdef HAL_SMODE
+	/* The RISC-V Image header (Linux's Documentation/riscv/boot-image-
+	 * header.rst layout), so U-Boot's booti takes the raw binary:
+	 * code0/code1, text_offset, image_size, flags, version, reserved,
+	 * the two magics. */
+	j	.Lentry			/* code0 */
+	.word	0			/* code1 */
+	.dword	__image_text_offset	/* where in DRAM the image wants to be */
+	.dword	__image_size		/* bytes from _start to the end of RAM use */
+	.dword	0			/* flags: little endian */
+	.word	2			/* header version 0.2 */
+	.word	0
+	.dword	0
+	.ascii	"RISCV\0\0\0"		/* magic (deprecated) */
+	.ascii	"RSC\x05"		/* magic2 */
+	.word	0			/* no PE/COFF header */
+.Lentry:
+	/* Running where we were linked? (la is pc-relative; the literal is
+	 * not.) A loader that put us elsewhere gets a clear message. */
+	lla	t0, _start
+	ld	t1, .Llink_addr
+	bne	t0, t1, .Lmisplaced
 #endif
-	.option push
-	.option norelax
-	la	gp, __global_pointer$
-	.option pop
+	call	.Lcpu_init
 	mv	s0, a0			/* hart id */
 	mv	s1, a1			/* device tree */
 
@@ -48,9 +63,72 @@ _start:
 	call	boot_init		/* returns after releasing the others */
 	j	.Lfind_index
 
+/* The hart's own CSRs: interrupts off, trap vector, FPU, gp. Clobbers t0. */
+.Lcpu_init:
+	csrw	CSR_IE, zero
+	csrw	CSR_SCRATCH, zero	/* traps use the current stack for now */
+	csrci	CSR_STATUS, SR_IE
+	la	t0, trap_entry
+	csrw	CSR_TVEC, t0
+#ifdef HAL_SMODE
+	csrw	satp, zero		/* physical addresses (hal/mmu_sv39.c) */
+#endif
+#ifdef __riscv_flen
+	li	t0, MSTATUS_FS_INITIAL	/* read-only 0 on a hart without FPU */
+	csrs	CSR_STATUS, t0
+	csrr	t0, CSR_STATUS
+	li	t1, SR_FS
+	and	t0, t0, t1
+	beqz	t0, 1f
+	csrw	fcsr, zero
+1:
+#endif
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
+	ret
+
+#ifdef HAL_SMODE
+	/* SBI HSM hart_start lands here: a0 = hart id, a1 = opaque, satp = 0,
+	 * sstatus.SIE = 0. boot_released is already set. */
+	.globl _start_secondary
+_start_secondary:
+	call	.Lcpu_init
+	mv	s0, a0
+	j	.Lfind_index
+
+.Lmisplaced:
+	/* SBI legacy console_putchar (EID 1), then system reset (SRST). */
+	lla	s0, .Lmisplaced_msg
+1:	lbu	a0, 0(s0)
+	beqz	a0, 2f
+	li	a7, 1
+	ecall
+	addi	s0, s0, 1
+	j	1b
+2:	li	a0, 0			/* shutdown */
+	li	a1, 1			/* system failure */
+	li	a6, 0
+	li	a7, 0x53525354		/* "SRST" */
+	ecall
+	j	boot_park
+
+	.balign 8
+.Llink_addr:
+	.dword	_start
+.Lmisplaced_msg:
+	.asciz	"hartpool: fatal boot error: loaded at the wrong address (this image must run where it was linked: see docs/images.md)\r\n"
+	.balign 4
+#endif
+
 .Lsecondary:
-	li	t0, MIP_MSIP
-	csrw	mie, t0			/* let an IPI end wfi; MIE stays off */
+#ifdef HAL_SMODE
+	/* Under SBI only the boot hart enters at _start (a second one would
+	 * mean a loader that starts every hart here): it waits like M-mode. */
+#endif
+	li	t0, IE_SOFT
+	csrw	CSR_IE, t0		/* let an IPI end wfi; interrupts stay off */
 	la	t0, boot_released
 1:	lw	t1, 0(t0)
 	fence	r, rw			/* acquire: see the hart table */
@@ -77,7 +155,7 @@ _start:
 	bgeu	t2, t0, .Lpark		/* beyond the configured maximum */
 	/* Top of this hart's stack: __stacks_start + (index + 1) *
 	 * BOARD_STACK_SIZE. Its highest BOOT_TRAP_STACK bytes are the trap
-	 * area (mscratch points at its top; the word below the top will
+	 * area (scratch points at its top; the word below the top will
 	 * hold the hart's tp), the rest is the stack. */
 	addi	t3, t2, 1
 	li	t4, BOARD_STACK_SIZE
@@ -85,7 +163,8 @@ _start:
 	la	sp, __stacks_start
 	add	sp, sp, t3
 	SREG	zero, BOOT_TRAP_TP(sp)	/* no tp yet */
-	csrw	mscratch, sp
+	SREG	s0, BOOT_TRAP_HARTID(sp)
+	csrw	CSR_SCRATCH, sp
 	li	t4, BOOT_TRAP_STACK
 	sub	sp, sp, t4
 	mv	a0, t2
@@ -96,44 +175,53 @@ _start:
 	.globl boot_park
 boot_park:
 .Lpark:
-	csrw	mie, zero
+	csrw	CSR_IE, zero
 3:	wfi
 	j	3b
 
 /*
  * Trap entry. Traps come from kernels (faults, the watchdog's timer) or
- * from firmware bugs. A trap taken with mscratch != 0 runs on the hart's
- * trap area (mscratch = its top), whatever sp the interrupted code had (a
- * kernel may have overflowed its stack); mscratch is 0 while the handler
+ * from firmware bugs. CSR names are the firmware's mode's (hal/csr.h: the
+ * scratch CSR is mscratch or sscratch, ...). A trap taken with scratch != 0
+ * runs on the hart's trap area (scratch = its top), whatever sp the
+ * interrupted code had (a kernel may have overflowed its stack); scratch is
+ * 0 while the handler
  * runs, so a trap inside the handler stays on the trap stack. The frame
  * (boot_trap_frame, TF_* offsets: boot/include/boot/trap_frame.h) holds
- * mepc, x1-x31 (sp the interrupted one), mstatus and the mscratch value to
+ * epc, x1-x31 (sp the interrupted one), status and the scratch value to
  * restore. gp and tp are set to the firmware's before C runs (interrupted
  * code may have changed them); a handler that returns resumes with the
- * frame's registers, epc and mstatus.
+ * frame's registers, epc and status.
  */
+	.section .text.tramp, "ax"
 	.align 2
 	.globl trap_entry
 trap_entry:
-	csrrw	sp, mscratch, sp
+#ifdef HAL_SMODE
+	/* A trap from a kernel arrives with the kernel's page table live, in
+	 * which only this section and the trap areas are S-mode's: back to
+	 * physical addresses first (identity mapped: the pc stays valid). */
+	csrw	satp, zero
+#endif
+	csrrw	sp, CSR_SCRATCH, sp
 	beqz	sp, .Lon_current
-	/* sp = trap area top, mscratch = interrupted sp */
+	/* sp = trap area top, scratch = interrupted sp */
 	addi	sp, sp, -(TF_SIZE + BOOT_TRAP_TOP_RESERVED)
 	SREG	t0, TF_T0(sp)
-	csrr	t0, mscratch
+	csrr	t0, CSR_SCRATCH
 	SREG	t0, TF_SP(sp)
 	addi	t0, sp, TF_SIZE + BOOT_TRAP_TOP_RESERVED
-	SREG	t0, TF_MSCRATCH(sp)
-	csrw	mscratch, zero
+	SREG	t0, TF_SCRATCH(sp)
+	csrw	CSR_SCRATCH, zero
 	j	.Lsave
 .Lon_current:
 	/* A trap in the handler (or before the trap area exists). */
-	csrrw	sp, mscratch, sp
+	csrrw	sp, CSR_SCRATCH, sp
 	addi	sp, sp, -TF_SIZE
 	SREG	t0, TF_T0(sp)
 	addi	t0, sp, TF_SIZE
 	SREG	t0, TF_SP(sp)
-	SREG	zero, TF_MSCRATCH(sp)
+	SREG	zero, TF_SCRATCH(sp)
 .Lsave:
 	SREG	ra, TF_RA(sp)
 	SREG	gp, TF_GP(sp)
@@ -164,15 +252,15 @@ trap_entry:
 	SREG	t4, TF_T4(sp)
 	SREG	t5, TF_T5(sp)
 	SREG	t6, TF_T6(sp)
-	csrr	t0, mepc
+	csrr	t0, CSR_EPC
 	SREG	t0, TF_EPC(sp)
-	csrr	t0, mstatus
-	SREG	t0, TF_MSTATUS(sp)
+	csrr	t0, CSR_STATUS
+	SREG	t0, TF_STATUS(sp)
 	.option push
 	.option norelax
 	la	gp, __global_pointer$
 	.option pop
-	LREG	t0, TF_MSCRATCH(sp)
+	LREG	t0, TF_SCRATCH(sp)
 	beqz	t0, 1f
 	LREG	t1, BOOT_TRAP_TP(t0)	/* the hart's tp, once it has one */
 	beqz	t1, 1f
@@ -181,11 +269,11 @@ trap_entry:
 	call	boot_trap_handler
 	/* A handler that returns resumes with the frame. */
 	LREG	t0, TF_EPC(sp)
-	csrw	mepc, t0
-	LREG	t0, TF_MSTATUS(sp)
-	csrw	mstatus, t0
-	LREG	t0, TF_MSCRATCH(sp)
-	csrw	mscratch, t0
+	csrw	CSR_EPC, t0
+	LREG	t0, TF_STATUS(sp)
+	csrw	CSR_STATUS, t0
+	LREG	t0, TF_SCRATCH(sp)
+	csrw	CSR_SCRATCH, t0
 	LREG	ra, TF_RA(sp)
 	LREG	gp, TF_GP(sp)
 	LREG	tp, TF_TP(sp)
@@ -216,5 +304,18 @@ trap_entry:
 	LREG	t4, TF_T4(sp)
 	LREG	t5, TF_T5(sp)
 	LREG	t6, TF_T6(sp)
+#ifdef HAL_SMODE
+	/* Back to a kernel (SPP = U): its page table again. t0 is reloaded
+	 * after; the frame stays reachable (trap areas are S-mode's in the
+	 * kernel table). */
+	csrr	t0, sstatus
+	andi	t0, t0, SSTATUS_SPP
+	bnez	t0, 1f
+	la	t0, hal_user_satp
+	LREG	t0, 0(t0)
+	csrw	satp, t0
+	sfence.vma
+1:	LREG	t0, TF_T0(sp)
+#endif
 	LREG	sp, TF_SP(sp)
-	mret
+	XRET

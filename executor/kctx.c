@@ -124,7 +124,7 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 		return NULL;
 	if (cause & CAUSE_INTERRUPT) {
 		/* Only the watchdog's timer is enabled in kernel context. */
-		if ((cause & ~CAUSE_INTERRUPT) != CAUSE_MACHINE_TIMER_IRQ ||
+		if ((cause & ~CAUSE_INTERRUPT) != CAUSE_TIMER_IRQ ||
 		    !past_deadline(inst))
 			return NULL;
 		record(h, HP_TIMEOUT, cause, pc, tval);
@@ -140,7 +140,7 @@ hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc)
 	exec_krec *inst = h->kinst;
 	if (!inst || !past_deadline(inst))
 		return NULL;
-	record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_MACHINE_TIMER_IRQ, pc, 0);
+	record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_TIMER_IRQ, pc, 0);
 	return stop(h);
 }
 
@@ -302,6 +302,6 @@ bool exec_kctx_timed_out(void)
 void exec_kctx_abort_timeout(void)
 {
 	kctx_hart *h = self();
-	record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_MACHINE_TIMER_IRQ, 0, 0);
+	record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_TIMER_IRQ, 0, 0);
 	hal_longjmp(stop(h), 1);
 }

@@ -4,6 +4,7 @@
  * out under the console lock, between hal_printf lines. See serial_agent.h.
  * Firmware only (the host tests run the core over an array). */
 #include <board.h>
+#include <boot/app.h>
 #include <hal/console.h>
 #include <hal/irq.h>
 #include <mailbox/dispatch.h>
@@ -78,8 +79,10 @@ static const serial_agent_ops uart_ops = {
 void serial_agent_init(void)
 {
 	serial_agent_setup(&agent, &uart_ops);
-	hal_console_rx_irq_enable();
-	hal_irq_enable(BOARD_UART_IRQ);
+	/* Without an interrupt route the dispatcher's doorbell poll
+	 * (hartpool.poll_us) still drains the UART. */
+	if (boot_uart_irq && hal_irq_enable(boot_uart_irq))
+		hal_console_rx_irq_enable();
 }
 
 bool serial_agent_poll(void)

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* Console on a 16550-compatible UART (8-bit registers, stride 1). */
+/* Console on a 16550-compatible UART: the board's (board.h BOARD_UART_*), or
+ * the one the device tree's stdout-path names (hal_console_configure: base,
+ * reg-shift, reg-io-width 1 or 4; DesignWare 8250s, the K1's UART). With no
+ * UART known (an S-mode board whose console is something else) the
+ * console is SBI's legacy putchar/getchar. */
 #include "mmio.h"
 #include <board.h>
 #include <hal/console.h>
+#ifdef HAL_SMODE
+#include <hal/sbi.h>
+#endif
 
 #define UART_RBR 0 /* receive buffer (DLAB=0) */
 #define UART_THR 0 /* transmit holding (DLAB=0) */
@@ -16,25 +23,72 @@
 #define LSR_THRE 0x20
 #define IER_ERBFI 0x01 /* interrupt while received data is available */
 
+#ifdef BOARD_UART_BASE
+static uintptr_t uart_base = BOARD_UART_BASE;
+static unsigned long uart_clock = BOARD_UART_CLOCK_HZ;
+#else
+static uintptr_t uart_base;
+static unsigned long uart_clock;
+#endif
+static unsigned uart_shift, uart_width = 1;
+
+static void reg_write(unsigned reg, uint8_t v)
+{
+	uintptr_t a = uart_base + ((uintptr_t)reg << uart_shift);
+	if (uart_width == 4)
+		mmio_write32(a, v);
+	else
+		mmio_write8(a, v);
+}
+
+static uint8_t reg_read(unsigned reg)
+{
+	uintptr_t a = uart_base + ((uintptr_t)reg << uart_shift);
+	return uart_width == 4 ? (uint8_t)mmio_read32(a) : mmio_read8(a);
+}
+
+bool hal_console_configure(const fdt_uart *u)
+{
+	if (u->kind != FDT_UART_NS16550 || !u->base ||
+	    (u->reg_io_width != 1 && u->reg_io_width != 4) || u->reg_shift > 4)
+		return false;
+	uart_base = (uintptr_t)u->base;
+	uart_shift = u->reg_shift;
+	uart_width = u->reg_io_width;
+	uart_clock = u->clock_hz;
+	return true;
+}
+
 void hal_console_init(void)
 {
-	uintptr_t u = BOARD_UART_BASE;
-	unsigned div = BOARD_UART_CLOCK_HZ / (16 * BOARD_UART_BAUD);
-	mmio_write8(u + UART_IER, 0);
-	mmio_write8(u + UART_LCR, 0x80); /* DLAB */
-	mmio_write8(u + UART_DLL, div & 0xff);
-	mmio_write8(u + UART_DLM, div >> 8);
-	mmio_write8(u + UART_LCR, 0x03); /* 8N1 */
-	mmio_write8(u + UART_FCR, 0x07); /* FIFOs on, cleared */
+	if (!uart_base)
+		return;
+	reg_write(UART_IER, 0);
+	/* Without a known input clock, keep the rate whoever ran before us
+	 * (OpenSBI, U-Boot) set. */
+	if (uart_clock) {
+		unsigned div = (unsigned)(uart_clock / (16 * BOARD_UART_BAUD));
+		reg_write(UART_LCR, 0x80); /* DLAB */
+		reg_write(UART_DLL, div & 0xff);
+		reg_write(UART_DLM, (uint8_t)(div >> 8));
+	}
+	reg_write(UART_LCR, 0x03); /* 8N1 */
+	reg_write(UART_FCR, 0x07); /* FIFOs on, cleared */
 }
 
 void hal_console_putc(char c)
 {
+#ifdef HAL_SMODE
+	if (!uart_base) {
+		sbi_console_putchar((unsigned char)c);
+		return;
+	}
+#endif
 	/* Bounded by the device: THRE comes back within one character time
 	 * (immediately under QEMU). */
-	while (!(mmio_read8(BOARD_UART_BASE + UART_LSR) & LSR_THRE))
+	while (!(reg_read(UART_LSR) & LSR_THRE))
 		;
-	mmio_write8(BOARD_UART_BASE + UART_THR, (uint8_t)c);
+	reg_write(UART_THR, (uint8_t)c);
 }
 
 void hal_console_write_raw(const char *s, size_t len)
@@ -45,13 +99,17 @@ void hal_console_write_raw(const char *s, size_t len)
 
 int hal_console_getc(void)
 {
-	if (!(mmio_read8(BOARD_UART_BASE + UART_LSR) & LSR_DR))
+#ifdef HAL_SMODE
+	if (!uart_base)
+		return sbi_console_getchar();
+#endif
+	if (!(reg_read(UART_LSR) & LSR_DR))
 		return -1;
-	return mmio_read8(BOARD_UART_BASE + UART_RBR);
+	return reg_read(UART_RBR);
 }
 
 void hal_console_rx_irq_enable(void)
 {
-	uintptr_t ier = BOARD_UART_BASE + UART_IER;
-	mmio_write8(ier, mmio_read8(ier) | IER_ERBFI);
+	if (uart_base)
+		reg_write(UART_IER, reg_read(UART_IER) | IER_ERBFI);
 }

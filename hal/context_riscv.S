@@ -4,12 +4,12 @@
  * hal_context).
  *
  * Floating point, lazily: fs0-fs11 are saved (into from->fregs) only when
- * mstatus.FS says the registers were written since they were last saved or
+ * the status CSR's FS (mstatus, or sstatus in S-mode) says the registers were written since they were last saved or
  * restored (Dirty), and then FS is set to Clean; they are restored only into
  * a context that has saved ones. A context that never writes an FP register
  * cannot depend on their values across a switch (it never set them), so
  * integer-only work-items switch with the integer registers alone. A U-mode
- * context (hal_context.user) cannot read mstatus: it always saves them. */
+ * context (hal_context.user) cannot read the status CSR: it always saves them. */
 #include <hal/asm.h>
 #include <hal/csr.h>
 
@@ -44,8 +44,8 @@ hal_context_switch_raw:
 #ifdef __riscv_flen
 	LREG	t2, USER(a0)
 	bnez	t2, 3f
-	csrr	t0, mstatus
-	li	t1, MSTATUS_FS
+	csrr	t0, CSR_STATUS
+	li	t1, SR_FS
 	and	t0, t0, t1
 	bne	t0, t1, 1f
 3:	fsd	fs0, FREGS + 0(a0)
@@ -64,7 +64,7 @@ hal_context_switch_raw:
 	SREG	t0, FP_SAVED(a0)
 	bnez	t2, 1f
 	li	t1, FS_DIRTY_TO_CLEAN
-	csrc	mstatus, t1
+	csrc	CSR_STATUS, t1
 1:
 #endif
 	SREG	sp, 0(a0)
@@ -87,7 +87,7 @@ hal_context_switch_raw:
 	LREG	t0, USER(a1)
 	bnez	t0, 2f
 	li	t1, FS_DIRTY_TO_CLEAN
-	csrc	mstatus, t1
+	csrc	CSR_STATUS, t1
 2:
 #endif
 	LREG	ra, 0 * R(sp)

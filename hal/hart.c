@@ -7,6 +7,8 @@ __thread unsigned hal_tls_hart_idx;
 
 /* Sorted hart ids from the device tree (the lowest HAL_MAX_HARTS). */
 uint32_t hal_hart_ids[HAL_MAX_HARTS];
+/* HAL_HART_* bits, parallel to hal_hart_ids. */
+uint8_t hal_hart_caps_tab[HAL_MAX_HARTS];
 /* Entries of hal_hart_ids that are valid. */
 unsigned hal_hart_found;
 /* Harts in use: hal_hart_found capped by the run-time limit. */
@@ -20,4 +22,9 @@ unsigned hal_hart_num(void)
 uint32_t hal_hart_id(unsigned idx)
 {
 	return hal_hart_ids[idx];
+}
+
+unsigned hal_hart_caps(unsigned idx)
+{
+	return hal_hart_caps_tab[idx];
 }

@@ -1,23 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* Timer through the CLINT / ACLINT MTIMER: mtime and one mtimecmp per hart. */
+/* Time and the timer comparator through the CLINT / ACLINT MTIMER (M-mode):
+ * mtime and one mtimecmp per hart. The policy is hal/timer.c's. */
 #include "mmio.h"
+#include "timer_cmp.h"
 #include <board.h>
 #include <hal/csr.h>
-#include <hal/sleep.h>
 #include <hal/timer.h>
-
-static uint64_t timer_freq = BOARD_TIMEBASE_HZ_DEFAULT;
-
-void hal_timer_init(uint64_t freq_hz)
-{
-	if (freq_hz)
-		timer_freq = freq_hz;
-}
-
-uint64_t hal_timer_freq(void)
-{
-	return timer_freq;
-}
 
 uint64_t hal_timer_now(void)
 {
@@ -34,7 +22,7 @@ uint64_t hal_timer_now(void)
 #endif
 }
 
-static void set_mtimecmp(uint64_t t)
+void hal_timer_cmp_set(uint64_t t)
 {
 	uintptr_t a = BOARD_CLINT_BASE + BOARD_CLINT_MTIMECMP_OFFSET +
 		      8u * csr_read(mhartid);
@@ -46,68 +34,4 @@ static void set_mtimecmp(uint64_t t)
 	mmio_write32(a, (uint32_t)t);
 	mmio_write32(a + 4, (uint32_t)(t >> 32));
 #endif
-}
-
-void hal_timer_sleep_until(uint64_t t)
-{
-	/* Only the timer may end this wfi: an IPI that arrives meanwhile stays
-	 * pending for the next IPI wait instead of turning this into a spin. */
-	unsigned long saved = csr_read(mie);
-	set_mtimecmp(t);
-	csr_write(mie, MIP_MTIP);
-	while (hal_timer_now() < t)
-		__asm__ volatile("wfi" ::: "memory");
-	set_mtimecmp(UINT64_MAX);
-	csr_write(mie, saved);
-}
-
-void hal_sleep_until(uint64_t t)
-{
-	/* The timer joins whatever else may end this wfi (IPI, device). */
-	set_mtimecmp(t);
-	csr_set(mie, MIP_MTIP);
-	if (hal_timer_now() < t)
-		__asm__ volatile("wfi" ::: "memory");
-	csr_clear(mie, MIP_MTIP);
-	set_mtimecmp(UINT64_MAX);
-}
-
-void hal_timer_sleep_us(uint64_t us)
-{
-	hal_timer_sleep_until(hal_timer_now() + us * timer_freq / 1000000u + 1);
-}
-
-/* mie outside the armed section (IPIs, the PLIC on hart 0). */
-static __thread unsigned long watchdog_saved_mie;
-
-void hal_watchdog_arm(uint64_t deadline)
-{
-	watchdog_saved_mie = csr_read(mie);
-	if (!deadline) {
-		csr_write(mie, 0);
-		return;
-	}
-	set_mtimecmp(deadline);
-	csr_write(mie, MIP_MTIP);
-	csr_set(mstatus, MSTATUS_MIE);
-}
-
-void hal_watchdog_disarm(void)
-{
-	csr_clear(mstatus, MSTATUS_MIE);
-	if (csr_read(mie) & MIP_MTIP)
-		set_mtimecmp(UINT64_MAX);
-	csr_write(mie, watchdog_saved_mie);
-}
-
-void hal_watchdog_pause(void)
-{
-	csr_clear(mstatus, MSTATUS_MIE);
-	csr_write(mie, MIP_MTIP | MIP_MSIP);
-}
-
-void hal_watchdog_resume(void)
-{
-	csr_write(mie, MIP_MTIP);
-	csr_set(mstatus, MSTATUS_MIE);
 }

@@ -3,16 +3,20 @@
 #include <hal/csr.h>
 #include <hal/isolation.h>
 
-	.text
 	/* void hal_user_enter(void (*fn)(void *), void *arg, void *stack_top):
-	 * mret into U-mode at .Luser with sp = stack_top. The callee-saved
-	 * registers are cleared: U-mode gets no firmware addresses. */
+	 * xRET into U-mode at hal_user_start with sp = stack_top. The
+	 * callee-saved registers are cleared: U-mode gets no firmware
+	 * addresses. In the S-mode build the kernels' page table goes live
+	 * here (hal/mmu_sv39.c), so this runs from .text.tramp, the code
+	 * S-mode may still execute under that table. */
+	.section .text.tramp, "ax"
 	.globl hal_user_enter
 hal_user_enter:
-	li	t0, MSTATUS_MPP | MSTATUS_MPIE
-	csrc	mstatus, t0		/* MPP = U, and MIE = 0 after mret */
-	la	t0, .Luser
-	csrw	mepc, t0
+	csrci	CSR_STATUS, SR_IE	/* no trap between satp and xRET */
+	li	t0, SR_PP | SR_PIE
+	csrc	CSR_STATUS, t0		/* to U, and interrupts off after xRET */
+	la	t0, hal_user_start
+	csrw	CSR_EPC, t0
 	mv	sp, a2
 	li	ra, 0
 	li	s0, 0
@@ -27,10 +31,18 @@ hal_user_enter:
 	li	s9, 0
 	li	s10, 0
 	li	s11, 0
-	mret
+#ifdef HAL_SMODE
+	la	t0, hal_user_satp
+	ld	t0, 0(t0)
+	csrw	satp, t0
+	sfence.vma
+	li	t0, 0
+#endif
+	XRET
 
 	/* U-mode from here on. */
-.Luser:
+	.text
+hal_user_start:
 	mv	t0, a0
 	mv	a0, a1
 	jalr	t0			/* fn(arg) */

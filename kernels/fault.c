@@ -65,7 +65,12 @@ FAULT_KERNEL(fault_data, {
 });
 
 /* Writes a device register: the CLINT's software interrupt of hart id 0. */
-FAULT_KERNEL(fault_mmio, *(volatile uint32_t *)(uintptr_t)BOARD_CLINT_BASE = 1);
+#ifdef BOARD_CLINT_BASE
+#define FAULT_MMIO_ADDR BOARD_CLINT_BASE
+#else
+#define FAULT_MMIO_ADDR 0x02000000UL /* S-mode boards: QEMU virt's CLINT */
+#endif
+FAULT_KERNEL(fault_mmio, *(volatile uint32_t *)(uintptr_t)FAULT_MMIO_ADDR = 1);
 
 /* Runs code it wrote into its buffer (a `ret`): memory that is not code
  * cannot be executed. */

@@ -41,6 +41,20 @@ uint32_t hal_hart_id(unsigned idx)
 	return idx;
 }
 
+/* HAL_HART_* bits XORed with "all": 0 means the hart has everything. */
+static unsigned host_caps_missing[HAL_MAX_HARTS];
+#define HOST_CAPS_ALL (HAL_HART_FPU | HAL_HART_MMU | HAL_HART_S)
+
+unsigned hal_hart_caps(unsigned idx)
+{
+	return HOST_CAPS_ALL & ~host_caps_missing[idx];
+}
+
+void hal_host_set_hart_caps(unsigned idx, unsigned caps)
+{
+	host_caps_missing[idx] = HOST_CAPS_ALL & ~caps;
+}
+
 void hal_ipi_send(unsigned idx)
 {
 	struct host_hart *h = &harts[idx];

@@ -19,4 +19,9 @@ void hal_host_single(void);
 /** Times hal_sleep() actually blocked, over all threads so far. */
 unsigned long hal_host_sleeps(void);
 
+/** Give hart index @p idx the HAL_HART_* bits @p caps (hal_hart_caps);
+ * every hart has all of them until a test says otherwise. Call before
+ * hal_host_run. */
+void hal_host_set_hart_caps(unsigned idx, unsigned caps);
+
 #endif

@@ -8,6 +8,7 @@
 
 #include <boot/trap_frame.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * Traps. boot_trap_handler() (boot/boot.c) runs the two optional hooks in
@@ -74,6 +75,19 @@ extern unsigned long long boot_mem_base, boot_mem_size;
 
 /** Barrier over all harts in use (every one of them must call it). */
 void boot_barrier_all(void);
+
+/** A hart the device tree lists that boot does not use (S-mode: it cannot
+ * run S-mode payloads), and why. */
+typedef struct {
+	uint32_t id;
+	const char *why;
+} boot_skipped_hart;
+#define BOOT_SKIPPED_MAX 8
+/** The first BOOT_SKIPPED_MAX skipped harts; boot_skipped_num counts all. */
+extern boot_skipped_hart boot_skipped[BOOT_SKIPPED_MAX];
+extern unsigned boot_skipped_num;
+/** The console UART's interrupt source (device tree or board), 0: none. */
+extern unsigned boot_uart_irq;
 
 /** Time (hal_timer_now) when the boot hart started boot_init. */
 extern unsigned long long boot_time_start;

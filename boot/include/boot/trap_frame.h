@@ -22,11 +22,13 @@
 /** From the trap area's top: the hart's tp, which the trap entry loads
  * (interrupted code may have changed tp); 0 until the hart has one. */
 #define BOOT_TRAP_TP (-REGBYTES)
-/** Bytes kept free at the trap area's top (the tp word, rounded to keep
+/** From the trap area's top: the hart's id (S-mode has no mhartid). */
+#define BOOT_TRAP_HARTID (-2 * REGBYTES)
+/** Bytes kept free at the trap area's top (the tp and id words, rounded to keep
  * sp 16-byte aligned); the first frame goes right below. */
 #define BOOT_TRAP_TOP_RESERVED 16
 
-#define TF_EPC (0 * REGBYTES) /* mepc: where the trap returns to */
+#define TF_EPC (0 * REGBYTES) /* mepc/sepc: where the trap returns to */
 #define TF_RA (1 * REGBYTES)
 #define TF_SP (2 * REGBYTES) /* the interrupted sp */
 #define TF_GP (3 * REGBYTES)
@@ -58,10 +60,10 @@
 #define TF_T4 (29 * REGBYTES)
 #define TF_T5 (30 * REGBYTES)
 #define TF_T6 (31 * REGBYTES)
-#define TF_MSTATUS (32 * REGBYTES)
+#define TF_STATUS (32 * REGBYTES)
 /* The trap area's top if the trap came from outside the handler (mscratch
  * is restored from it on return), else 0. */
-#define TF_MSCRATCH (33 * REGBYTES)
+#define TF_SCRATCH (33 * REGBYTES)
 #define TF_SIZE (36 * REGBYTES)
 
 #ifndef __ASSEMBLER__
@@ -69,19 +71,20 @@
 
 /**
  * The registers saved at a trap. A hook may change any of them (epc to
- * resume elsewhere, a0 to return a value, ...) and mstatus before the trap
- * returns; mscratch is boot's own.
+ * resume elsewhere, a0 to return a value, ...) and status before the trap
+ * returns; scratch is boot's own. In the S-mode build the CSRs are the
+ * supervisor ones (sepc, sstatus, sscratch: hal/csr.h's CSR_*).
  */
 typedef struct boot_trap_frame {
-	unsigned long epc; /**< mepc: the trapping instruction (exceptions) */
+	unsigned long epc; /**< the trapping instruction (exceptions) */
 	unsigned long ra, sp, gp, tp;
 	unsigned long t0, t1, t2;
 	unsigned long s0, s1;
 	unsigned long a0, a1, a2, a3, a4, a5, a6, a7;
 	unsigned long s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
 	unsigned long t3, t4, t5, t6;
-	unsigned long mstatus;
-	unsigned long mscratch; /**< boot's own: mscratch to restore */
+	unsigned long status;  /**< mstatus, or sstatus in the S-mode build */
+	unsigned long scratch; /**< boot's own: m/sscratch to restore */
 	unsigned long pad_[2];
 } boot_trap_frame;
 
@@ -120,12 +123,12 @@ BOOT_TF_AT(t3, TF_T3);
 BOOT_TF_AT(t4, TF_T4);
 BOOT_TF_AT(t5, TF_T5);
 BOOT_TF_AT(t6, TF_T6);
-BOOT_TF_AT(mstatus, TF_MSTATUS);
-BOOT_TF_AT(mscratch, TF_MSCRATCH);
+BOOT_TF_AT(status, TF_STATUS);
+BOOT_TF_AT(scratch, TF_SCRATCH);
 #undef BOOT_TF_AT
 _Static_assert(sizeof(boot_trap_frame) == TF_SIZE, "trap frame: size");
 _Static_assert(TF_SIZE % 16 == 0, "trap frame: sp stays 16-byte aligned");
-_Static_assert(BOOT_TRAP_TOP_RESERVED >= -BOOT_TRAP_TP &&
+_Static_assert(BOOT_TRAP_TOP_RESERVED >= -BOOT_TRAP_HARTID &&
 		       BOOT_TRAP_TOP_RESERVED % 16 == 0,
 	       "trap area: the tp word fits above the first frame");
 

@@ -8,10 +8,17 @@
 #ifndef HAL_CONSOLE_H
 #define HAL_CONSOLE_H
 
+#include <hal/fdt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
-/** Initialise the console device (boot hart, first thing). */
+/** Use the UART the device tree names (before hal_console_init); false if
+ * this build has no driver for it (the board's own, or in S-mode SBI's
+ * console, stays). */
+bool hal_console_configure(const fdt_uart *u);
+/** Initialise the console device (boot hart; M-mode boards first thing,
+ * S-mode boards once the device tree is read). */
 void hal_console_init(void);
 /** Write one byte (no locking). */
 void hal_console_putc(char c);

@@ -31,6 +31,18 @@ unsigned hal_hart_num(void);
 /** Hardware id of the hart with index @p idx. */
 uint32_t hal_hart_id(unsigned idx);
 
+/* What a hart can do (hal_hart_caps): the device tree's riscv,isa and
+ * mmu-type (hal/fdt.h FDT_HART_*, same bits), or the board's BOARD_HARTS
+ * table where there is no device tree. */
+#define HAL_HART_F 0x01u   /**< single-precision FPU */
+#define HAL_HART_D 0x02u   /**< double-precision FPU */
+#define HAL_HART_MMU 0x04u /**< page tables (runs S-mode payloads) */
+#define HAL_HART_S 0x08u   /**< S-mode */
+#define HAL_HART_FPU (HAL_HART_F | HAL_HART_D)
+
+/** HAL_HART_* bits of the hart with index @p idx. */
+unsigned hal_hart_caps(unsigned idx);
+
 /** Hint that the hart is in a short polling loop. */
 static inline void hal_cpu_relax(void)
 {

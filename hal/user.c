@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+/* U-mode for kernels, the part that does not depend on how memory is
+ * protected (hal/pmp.c: the PMP in M-mode; hal/mmu_sv39.c: page tables in
+ * S-mode): the call into U-mode and back, and the firmware side of the
+ * ecall services. See hal/isolation.h. */
+#include <hal/csr.h>
+#include <hal/hart.h>
+#include <hal/ipi.h>
+#include <hal/isolation.h>
+#include <hal/jump.h>
+#include <hal/sleep.h>
+
+extern char __text_start[], __rodata_end[], __heap_start[], __heap_end[];
+
+/* The firmware context hal_user_call() returns to. Kernels can read TLS
+ * blocks but not write them. */
+static __thread hal_jmp_buf user_ret;
+
+void hal_user_enter(void (*fn)(void *), void *arg, void *stack_top);
+
+/* noinline: the setjmp stays in a frame of its own. */
+__attribute__((noinline)) void hal_user_call(void (*fn)(void *), void *arg,
+					     void *stack_top)
+{
+	if (hal_setjmp(&user_ret) == 0)
+		hal_user_enter(fn, arg, stack_top); /* does not return */
+}
+
+void hal_user_return(void)
+{
+	hal_longjmp(&user_ret, 1);
+}
+
+void hal_user_sleep_m(void)
+{
+	unsigned long saved = csr_read(CSR_IE);
+	csr_write(CSR_IE, saved | IE_SOFT);
+	__asm__ volatile("wfi" ::: "memory");
+	csr_write(CSR_IE, saved);
+	hal_ipi_clear_self();
+}
+
+bool hal_user_heap_has(uintptr_t p, size_t n)
+{
+	return p >= (uintptr_t)__heap_start && p <= (uintptr_t)__heap_end &&
+	       n <= (uintptr_t)__heap_end - p;
+}
+
+bool hal_rodata_has(uintptr_t p)
+{
+	return p >= (uintptr_t)__text_start && p < (uintptr_t)__rodata_end;
+}
