@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -48,9 +49,10 @@
 
 #define TRIES 8
 #define FIRST_TIMEOUT_MS 100
+/* A try's wait for a reply looks at the link this often. */
+#define WAIT_SLICE_MS 10
 /* Baud rate of a tty when the connect string names none (the boards'
- * BOARD_UART_BAUD), and the fastest rate the time-outs allow for on a
- * socket: QEMU's UART takes a frame in about that fast at best. */
+ * BOARD_UART_BAUD). */
 #define DEFAULT_BAUD 115200
 /* A paced link sends in pieces of this much of the line's time. */
 #define PIECE_NS 1000000u
@@ -69,6 +71,7 @@ typedef struct {
 	bool paced;
 	hp_serial_line tx_line, rx_line;
 	uint64_t rx_start_ns;
+	int64_t rx_ms; /* when bytes last came */
 	hp_console_fn console;
 	void *ctx;
 	pthread_mutex_t mu; /* one request at a time */
@@ -420,6 +423,7 @@ static int wait_reply(serial *s, uint8_t seq, int ms)
 		s->rx_pos = 0;
 		s->rx_len = (size_t)n;
 		s->t.bytes_in += (uint64_t)n;
+		s->rx_ms = now_ms();
 		if (s->paced)
 			s->rx_start_ns =
 				hp_serial_line_take(&s->rx_line, s->spec.baud,
@@ -427,10 +431,23 @@ static int wait_reply(serial *s, uint8_t seq, int ms)
 	}
 }
 
+/* Bytes written that the other end has not taken in yet: still in the
+ * socket (QEMU takes bytes in as its UART has room for them) or in the
+ * tty's output queue. */
+static int unsent(serial *s)
+{
+	int q = 0;
+	return ioctl(s->fd, TIOCOUTQ, &q) == 0 ? q : 0;
+}
+
 /* Send a request until its reply (of at most @p reply_len payload bytes)
- * comes; 0 with the reply in s->dec. Each try waits for the request and
- * the longest reply to cross the link at its rate, and FIRST_TIMEOUT_MS
- * (doubling) besides. */
+ * comes; 0 with the reply in s->dec. A try waits FIRST_TIMEOUT_MS
+ * (doubling) and the time the request and the longest reply take on the
+ * wire at the link's rate, counted from when the other end has taken all
+ * of the request in and from the last byte that came: a device slow to
+ * take bytes in or to send them has lost nothing, and the same bytes again
+ * would only keep it busier. All the tries together get the time they
+ * would have taken back to back. */
 static int request(serial *s, uint8_t type, const void *payload, size_t len,
 		   size_t reply_len, const char *what)
 {
@@ -440,30 +457,37 @@ static int request(serial *s, uint8_t type, const void *payload, size_t len,
 	if (reply_len < HP_MSG_NAK_LEN)
 		reply_len = HP_MSG_NAK_LEN;
 	uint64_t wire = s->garbage + n + HP_FRAME_WIRE_MAX(reply_len);
-	/* A tty's rate; behind a socket, QEMU's UART takes a frame in at
-	 * about DEFAULT_BAUD at best, whatever the pacing. */
-	uint32_t baud = s->tty || (s->t.baud && s->t.baud < DEFAULT_BAUD)
-				? s->t.baud
-				: DEFAULT_BAUD;
-	int wire_ms =
-		(int)((hp_serial_wire_ns(wire, baud) + 999999u) / 1000000u);
-	int ms = FIRST_TIMEOUT_MS, waited = 0;
-	for (int i = 0; i < TRIES; i++, waited += ms + wire_ms, ms *= 2) {
+	int64_t wire_ms =
+		(int64_t)((hp_serial_wire_ns(wire, s->t.baud) + 999999u) /
+			  1000000u);
+	int64_t t0 = now_ms(), budget = 0;
+	for (int i = 0; i < TRIES; i++)
+		budget += ((int64_t)FIRST_TIMEOUT_MS << i) + wire_ms;
+	int tries = 0;
+	for (int64_t ms = FIRST_TIMEOUT_MS; tries < TRIES; ms *= 2) {
 		s->t.frames_out++;
-		s->t.retries += i > 0;
+		s->t.retries += tries++ > 0;
 		int rc = s->garbage ? send_noise(s, n) : 0;
 		if (!rc)
 			rc = write_all(s, s->wire, n);
-		if (!rc)
-			rc = wait_reply(s, seq, ms + wire_ms);
+		int64_t from = now_ms();
+		while (!rc && now_ms() - from < ms + wire_ms &&
+		       now_ms() - t0 < budget) {
+			rc = wait_reply(s, seq, WAIT_SLICE_MS);
+			if (!rc && (unsent(s) > 0 || s->rx_ms > from))
+				from = now_ms();
+		}
 		if (rc)
 			return rc < 0 ? rc : 0;
+		if (now_ms() - t0 >= budget)
+			break;
 	}
 	/* A link silent for this long has no device on it (any more). */
 	return fail(s, HP_DEVICE_NOT_AVAILABLE,
 		    "no reply from the device on %s after %d tries over %.1f s "
-		    "(%s)",
-		    s->dev, TRIES, waited / 1000.0, what);
+		    "(%s)%s",
+		    s->dev, tries, (double)(now_ms() - t0) / 1000.0, what,
+		    unsent(s) > 0 ? "; it is not taking bytes in" : "");
 }
 
 /* The reply must be @p type with @p len bytes; a NAK gives its status. */
