@@ -4,7 +4,8 @@
 # spinning vs sleeping (wait, wait_spin), each in the three TCG modes. Each case runs REPS times; the table shows
 # the median wall time and, under -icount, the deterministic instruction
 # count. Results go to bench/results/<date>-<board>.json. Then the executor's
-# overheads (exact instructions), the mailbox (bench/mbox.sh), scheduling
+# overheads (exact instructions), the mailbox (bench/mbox.sh), the serial
+# link at 115200 and 921600 baud (bench/serial.sh), scheduling
 # and scaling (bench/kbench.sh), the OpenMP peer (bench/omp/run.sh) and the
 # comparison table (bench/compare.py); each writes its own result file.
 #
@@ -108,6 +109,12 @@ echo "results: $out"
 echo
 echo "mailbox ($board, host wall time):"
 if [ "$quick" = 1 ]; then bench/mbox.sh --board "$board" --quick; else bench/mbox.sh --board "$board"; fi
+
+# The serial link paced to 115200 and 921600 baud: bytes per launch and
+# per MiB, launches/s and MiB/s measured beside what the bytes give.
+echo
+echo "serial link ($board, host wall time, paced like a UART):"
+if [ "$quick" = 1 ]; then bench/serial.sh --board "$board" --quick; else bench/serial.sh --board "$board"; fi
 
 # Scheduling and scaling in exact per-hart instructions (plugin), the
 # OpenMP peer measured the same way, and the table of ratios.
