@@ -56,6 +56,9 @@ done
 for b in $boards; do
 	timed "build hartpool CLI, libhartpool, e2e tests ($b)" "$out/build-host-$b.log" make -s -j"$jobs" BOARD="$b" hartpool e2e-tests
 done
+for b in $boards; do
+	timed "build boot images: make image ($b)" "$out/build-image-$b.log" make -s BOARD="$b" image
+done
 timed "build TCG plugin" "$out/build-plugin.log" make -s -j"$jobs" plugin plugin-tests
 timed "build board/template (stays buildable)" "$out/build-template.log" make -s BOARD=template all
 timed "build host unit tests" "$out/build-host.log" make -s -j"$jobs" host-tests

@@ -5,8 +5,8 @@
 #   tests/e2e/e2e.sh list        the test names
 #   tests/e2e/e2e.sh run NAME    run one; exit status 0 = pass
 #
-# tests/run.sh runs every one of them (after `make hartpool e2e-tests` for
-# both boards). Each test checks values, and error cases check the error
+# tests/run.sh runs every one of them (after `make hartpool e2e-tests image`
+# for every board). Each test checks values, and error cases check the error
 # name on stderr and the exit status.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -725,7 +725,16 @@ assert "local" not in d and "groups" not in d and "device_us" not in d, d' "$out
 	expect_error HP_INVALID_GLOBAL_WORK_SIZE "$HP" ids --board qemu-virt32 --harts 1 --global 4294967296
 }
 
+# OpenSBI -> U-Boot -> boot.scr -> hartpool from the SD-card image of `make
+# image`, the kernel library checked over the serial link behind U-Boot's
+# boot text (tests/e2e/uboot.sh; docs/images.md).
+t_uboot() {
+	tests/e2e/uboot.sh
+}
+
 tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust device_errors memsize cli_edges faults serial printf objects debug stress stress_rv32"
+# (once there is a board to boot that way)
+[ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in
 list) echo "$tests" ;;
 run) "t_${2:?test name}" && echo "pass: $2" ;;
