@@ -33,7 +33,8 @@ done
 [ -n "$elf" ] || die "no firmware ELF given (see --help)"
 [ -f "$elf" ] || die "$elf not found (run make BOARD=$board first)"
 [ -f "$root/board/$board/board.mk" ] || die "unknown board '$board'"
-eval "$(make -s --no-print-directory -C "$root" -f "board/$board/board.mk" -f qemu/query.mk image-env)"
+# (a make of its own: not a job of the make that may have started us)
+eval "$(env -u MAKEFLAGS -u MFLAGS make -s --no-print-directory -C "$root" -f "board/$board/board.mk" -f qemu/query.mk image-env)"
 
 out=$(dirname "$elf")
 tmp=$(mktemp -d "$out/.image-XXXXXX")
