@@ -81,7 +81,9 @@ gen_dtbs() {
 		qemu-system-riscv64 -machine virt,dumpdtb="$dtb/virt-$n.dtb" -smp "$n" -m "$mem" -bios none -nographic || return 1
 	done
 	qemu-system-riscv64 -machine virt,dumpdtb="$dtb/virt-8-args.dtb" -smp 8 -bios none -nographic \
-		-kernel "build/qemu-virt/hartpool.elf" -append "quiet hartpool.harts=4"
+		-kernel "build/qemu-virt/hartpool.elf" -append "quiet hartpool.harts=4" || return 1
+	# hart 0 an E51 (rv64imac, no MMU), harts 1-4 U54s, a SiFive UART
+	qemu-system-riscv64 -machine sifive_u,dumpdtb="$dtb/sifive_u.dtb" -smp 5 -bios none -nographic
 }
 timed "dump QEMU device trees for test_fdt" "$out/dtb.log" gen_dtbs
 for t in $(make -s --no-print-directory print-host-tests); do
