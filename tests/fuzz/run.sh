@@ -20,6 +20,7 @@ for t in $(make -s --no-print-directory print-fuzz-targets); do
 		for n in 1 8 512; do
 			qemu-system-riscv64 -machine virt,dumpdtb="$seeds/virt-$n.dtb" -smp "$n" -bios none -nographic >/dev/null 2>&1
 		done
+		qemu-system-riscv64 -machine sifive_u,dumpdtb="$seeds/sifive_u.dtb" -smp 5 -bios none -nographic >/dev/null 2>&1
 	fi
 	corpus=build/host/fuzz-corpus/$t
 	mkdir -p "$corpus"
