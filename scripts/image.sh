@@ -43,13 +43,47 @@ trap 'rm -rf "$tmp"' EXIT
 need() { command -v "$1" >/dev/null || die "$1 not found (Debian package $2)"; }
 need "${cross}objcopy" gcc-riscv64-unknown-elf
 
+need "${cross}readelf" gcc-riscv64-unknown-elf
+# A raw image is one run of bytes from the lowest loaded address: a part
+# loaded far from the rest (data in DRAM behind an image in flash) would
+# become a gap of zeroes in it, and would be missing where the image is
+# written. Such a part must be given a load address next to the others.
+gap=$("${cross}readelf" -lW "$elf" | awk '
+	/^Program Headers:/ { ph = 1; n = 0; next }
+	ph && $1 == "Type" { next }
+	ph && NF == 0 { ph = 0; next }
+	ph { type[n] = $1; pa[n] = $4; fs[n] = $5; n++; next }
+	/Section to Segment mapping/ { map = 1; next }
+	map && $1 ~ /^[0-9]+$/ { k = $1 + 0; $1 = ""; secs[k] = $0 }
+	function num(h,  i, v) {	# hex, exact below 2^53
+		v = 0; h = tolower(h); sub(/^0x/, "", h)
+		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		return v
+	}
+	END {
+		m = 0
+		for (k = 0; k < n; k++)
+			if (type[k] == "LOAD" && num(fs[k]) > 0) { idx[m++] = k }
+		for (i = 0; i < m; i++)	# sort by load address
+			for (j = i + 1; j < m; j++)
+				if (num(pa[idx[j]]) < num(pa[idx[i]])) { t = idx[i]; idx[i] = idx[j]; idx[j] = t }
+		end = num(pa[idx[0]]) + num(fs[idx[0]])
+		for (i = 1; i < m; i++) {
+			k = idx[i]
+			if (num(pa[k]) - end > 16 * 1048576) {
+				printf " the segment of%s (%d bytes to load at %s) lies %d MiB past the rest of the image, which starts at %s", secs[k], num(fs[k]), pa[k], (num(pa[k]) - end) / 1048576, pa[idx[0]]
+				exit
+			}
+			if (num(pa[k]) + num(fs[k]) > end) end = num(pa[k]) + num(fs[k])
+		}
+	}')
+[ -z "$gap" ] || die "$elf cannot be one raw image:$gap; give it a load address after the rest (AT> in the linker script)"
 "${cross}objcopy" -O binary "$elf" "$tmp/hartpool.bin"
 made=(hartpool.bin)
 
 case "$BOARD_IMAGE" in
 '') ;;
 booti)
-	need "${cross}readelf" gcc-riscv64-unknown-elf
 	need mkimage u-boot-tools
 	need mformat mtools
 	need mcopy mtools
