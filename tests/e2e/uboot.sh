@@ -5,7 +5,8 @@
 # the serial link with all the boot text still in front of it.
 #
 #   1. `hartpool info --boot uboot` through the library (hp_open_options.boot),
-#      with bootargs through U-Boot (QEMU's device tree, which booti hands on),
+#      with bootargs through U-Boot (QEMU's device tree, which booti hands on);
+#      what cannot boot refused with the reason,
 #   2. a device kept up by qemu/hp-qemu --boot uboot --timeout: its console
 #      must show OpenSBI, U-Boot finding /boot.scr on virtio 0:1, the script
 #      loading hartpool.bin, booti, then the firmware serving,
@@ -42,6 +43,18 @@ out=$(timeout 180 "$HP" info --board "$board" --boot uboot --harts 3 --append ha
 echo "info --boot uboot (3 harts, hartpool.harts=2 in the bootargs): $(since "$t0") s from start to stopped"
 grep -qx "board: $board" <<<"$out" || fail "info: $out"
 grep -qx "harts: 2" <<<"$out" || fail "the bootargs did not reach the firmware through U-Boot: $out"
+
+# What cannot boot is refused before QEMU starts, with the reason.
+refused() { # WANT ARGS...: hartpool info ARGS fails with WANT in its message
+	local want=$1 err
+	shift
+	err=$("$HP" info "$@" 2>&1 >/dev/null) && fail "info $* booted"
+	grep -q "HP_INVALID_VALUE: cannot boot .*$want" <<<"$err" || fail "info $*: $err"
+	echo "ok: info $* -> $err"
+}
+refused "board qemu-virt has no U-Boot to chain" --board qemu-virt --boot uboot
+refused "--boot must be direct or uboot" --board "$board" --boot grub
+refused "--harts must be 1..128 on board $board" --board "$board" --harts 129
 
 # 2. A device that stays up, under hp-qemu's time limit.
 dir=$(mktemp -d /tmp/hp-uboot-XXXXXX)
