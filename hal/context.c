@@ -16,6 +16,7 @@ _Static_assert(offsetof(hal_context, fregs) ==
 	       "fregs offset");
 _Static_assert(offsetof(hal_context, user) == offsetof(hal_context, fregs) + 96,
 	       "user offset");
+_Static_assert(HAL_CONTEXT_NO_FPU == 2, "context_riscv.S's NO_FPU");
 void hal_context_start(void);
 extern const unsigned hal_context_frame_size;
 

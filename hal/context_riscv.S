@@ -9,7 +9,9 @@
  * a context that has saved ones. A context that never writes an FP register
  * cannot depend on their values across a switch (it never set them), so
  * integer-only work-items switch with the integer registers alone. A U-mode
- * context (hal_context.user) cannot read the status CSR: it always saves them. */
+ * context (hal_context.user) cannot read the status CSR: it always saves them,
+ * unless it is marked HAL_CONTEXT_NO_FPU (a hart without an FPU, where
+ * every FP instruction is illegal; in M-mode its FS reads Off). */
 #include <hal/asm.h>
 #include <hal/csr.h>
 
@@ -20,6 +22,8 @@
 #define FP_SAVED (7 * R)
 #define FREGS (((8 * R) + 7) & ~7)
 #define USER (FREGS + 96)
+/* hal_context.user's HAL_CONTEXT_NO_FPU (hal/context.h; context.c checks). */
+#define NO_FPU 2
 /* Clearing this bit turns FS Dirty (11) into Clean (10). */
 #define FS_DIRTY_TO_CLEAN (MSTATUS_FS_DIRTY ^ MSTATUS_FS_CLEAN)
 
@@ -43,7 +47,7 @@ hal_context_switch_raw:
 	SREG	s11, 12 * R(sp)
 #ifdef __riscv_flen
 	LREG	t2, USER(a0)
-	bnez	t2, 3f
+	bnez	t2, 4f
 	csrr	t0, CSR_STATUS
 	li	t1, SR_FS
 	and	t0, t0, t1
@@ -105,6 +109,12 @@ hal_context_switch_raw:
 	LREG	s11, 12 * R(sp)
 	addi	sp, sp, FRAME
 	ret
+#ifdef __riscv_flen
+	/* U-mode context (t2 = user): save, unless the hart has no FPU. */
+4:	andi	t3, t2, NO_FPU
+	beqz	t3, 3b
+	j	1b
+#endif
 
 	/* First switch into a new context lands here: s0 = arg, s1 = entry. */
 	.globl hal_context_start

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* hal_setjmp / hal_longjmp (hal/include/hal/jump.h). hal_longjmp needs no
- * stack: a trap handler may enter it with any sp. */
+ * stack: a trap handler may enter it with any sp. fs0-fs11 only where the
+ * hart has an FPU: on one without (an E51 monitor core) FS reads Off and
+ * every FP instruction is illegal. */
 #include <hal/asm.h>
+#include <hal/csr.h>
 
 #define R REGBYTES
 #define FOFF ((15 * R + 7) & ~7)
@@ -25,6 +28,10 @@ hal_setjmp:
 	SREG	s11, 13 * R(a0)
 	SREG	tp, 14 * R(a0)
 #ifdef __riscv_flen
+	csrr	t0, CSR_STATUS
+	li	t1, SR_FS
+	and	t0, t0, t1
+	beqz	t0, 1f
 	fsd	fs0, FOFF + 0 * 8(a0)
 	fsd	fs1, FOFF + 1 * 8(a0)
 	fsd	fs2, FOFF + 2 * 8(a0)
@@ -37,6 +44,7 @@ hal_setjmp:
 	fsd	fs9, FOFF + 9 * 8(a0)
 	fsd	fs10, FOFF + 10 * 8(a0)
 	fsd	fs11, FOFF + 11 * 8(a0)
+1:
 #endif
 	li	a0, 0
 	ret
@@ -59,6 +67,10 @@ hal_longjmp:
 	LREG	s11, 13 * R(a0)
 	LREG	tp, 14 * R(a0)
 #ifdef __riscv_flen
+	csrr	t0, CSR_STATUS
+	li	t2, SR_FS
+	and	t0, t0, t2
+	beqz	t0, 1f
 	fld	fs0, FOFF + 0 * 8(a0)
 	fld	fs1, FOFF + 1 * 8(a0)
 	fld	fs2, FOFF + 2 * 8(a0)
@@ -71,6 +83,7 @@ hal_longjmp:
 	fld	fs9, FOFF + 9 * 8(a0)
 	fld	fs10, FOFF + 10 * 8(a0)
 	fld	fs11, FOFF + 11 * 8(a0)
+1:
 #endif
 	seqz	a0, a1
 	add	a0, a0, a1	/* never 0 */

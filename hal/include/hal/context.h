@@ -23,9 +23,13 @@ typedef struct hal_context {
 	unsigned long fp_saved;
 	unsigned long long fregs[12];
 	/** Set for contexts that run in U-mode (hal/isolation.h), where
-	 * mstatus cannot be read: fs0-fs11 are then always saved. */
+	 * mstatus cannot be read: fs0-fs11 are then always saved; with
+	 * HAL_CONTEXT_NO_FPU too (a hart without an FPU) never. */
 	unsigned long user;
 } hal_context;
+
+/** hal_context.user bit: the hart has no FPU (U-mode cannot ask). */
+#define HAL_CONTEXT_NO_FPU 2ul
 
 /**
  * Make @p c start @p entry(@p arg) on the stack [lo, lo + size) when first
