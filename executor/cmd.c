@@ -198,7 +198,7 @@ static void unlock_and_wake(void)
 		exec_pool_wake(&todo[i]);
 }
 
-static int validate(exec_cmd *c)
+static int validate(exec_cmd *c, const char **detail)
 {
 	if (c->marker && c->kernel)
 		return HP_INVALID_VALUE;
@@ -208,6 +208,12 @@ static int validate(exec_cmd *c)
 	if (rc)
 		return rc;
 	const hp_kernel *k = c->kernel;
+	if (k &&
+	    exec_kernel_supported(&exec_dev, k, c->launch.team_size, NULL, 0)) {
+		*detail = "the kernel uses the FPU and no worker hart (or "
+			  "team) in use has one";
+		return HP_KERNEL_NOT_SUPPORTED;
+	}
 	if (k && k->args_size && (!c->args || c->args_size != k->args_size))
 		return HP_INVALID_KERNEL_ARGS;
 	/* Kernels get a copy (exec_kview). */
@@ -272,12 +278,13 @@ void exec_user_event_set(exec_cmd *c, int status)
 int exec_enqueue(exec_queue *q, exec_cmd *c)
 {
 	cmd_reset(q, c);
-	int rc = validate(c);
+	const char *detail = NULL;
+	int rc = validate(c, &detail);
 	c->magic = EXEC_CMD_MAGIC; /* an event others may name, failed or not */
 	if (rc) {
 		/* Not enqueued (as in OpenCL): it orders nothing in q, and
 		 * nothing can refer to it yet. */
-		finish(c, rc, NULL);
+		finish(c, rc, detail);
 		return rc;
 	}
 	hal_store_release(&c->status, (int)EXEC_QUEUED);

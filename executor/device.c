@@ -5,12 +5,23 @@
  * lowest layer of the core: it depends on nothing else here.
  */
 #include "exec.h"
+#include <hal/hart.h>
+#include <stdio.h>
 
 #ifndef BOARD_SUB_GROUP_SIZE
 #define BOARD_SUB_GROUP_SIZE 8
 #endif
 
 exec_device exec_dev;
+
+/* The hal_hart_caps() bits a hart needs to run the firmware's float code:
+ * F and D where it uses doubles in FP registers (lp64d, ilp32d), F for a
+ * single-precision build, both on the host (threads on the host CPU). */
+#if defined(__riscv_flen) && __riscv_flen == 32
+#define FW_FPU HAL_HART_F
+#else
+#define FW_FPU (HAL_HART_F | HAL_HART_D)
+#endif
 
 void exec_device_init(unsigned harts)
 {
@@ -30,4 +41,57 @@ void exec_device_init(unsigned harts)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	exec_dev.fiber_stack_scale = 16; /* redzones and shadow frames */
 #endif
+	for (unsigned i = 0; i < harts && i < HAL_MAX_HARTS; i++) {
+		bool fpu = (hal_hart_caps(i) & FW_FPU) == FW_FPU;
+		exec_dev.caps[i] = fpu ? EXEC_CAP_FPU : 0;
+		exec_dev.without_fpu += !fpu;
+	}
+}
+
+unsigned exec_kernel_needs(const hp_kernel *k)
+{
+#if defined(__riscv) && !defined(__riscv_flen)
+	/* Soft float: float code is integer instructions and libgcc. */
+	(void)k;
+	return 0;
+#else
+	return k->uses_fpu ? EXEC_CAP_FPU : 0;
+#endif
+}
+
+/* Does every hart of [first, first + n) have the bits `need`? */
+static bool harts_have(const exec_device *dev, unsigned first, unsigned n,
+		       unsigned need)
+{
+	for (unsigned i = first; i < first + n; i++)
+		if ((dev->caps[i] & need) != need)
+			return false;
+	return true;
+}
+
+int exec_kernel_supported(const exec_device *dev, const hp_kernel *k,
+			  unsigned team, char *why, size_t why_size)
+{
+	unsigned need = exec_kernel_needs(k);
+	if (!need || !dev->without_fpu)
+		return 0;
+	unsigned t = team > 1 ? team : 1;
+	for (unsigned w = dev->first_worker; w + t <= dev->harts; w += t)
+		if (harts_have(dev, w, t, need))
+			return 0;
+	if (why && why_size) {
+		if (t > 1)
+			snprintf(why, why_size,
+				 "kernel %s uses the FPU: no team of %u worker "
+				 "harts has one on every hart",
+				 k->name ? k->name : "?", t);
+		else
+			snprintf(
+				why, why_size,
+				"kernel %s uses the FPU: none of the %u worker "
+				"harts in use has one",
+				k->name ? k->name : "?",
+				dev->harts - dev->first_worker);
+	}
+	return HP_KERNEL_NOT_SUPPORTED;
 }

@@ -53,13 +53,35 @@ typedef struct exec_device {
 	 * (hal/isolation.h, docs/faults.md); on by default where the board
 	 * has a PMP. Set before kernels run. */
 	bool isolation;
+	/** EXEC_CAP_* bits of each hart index (from hal_hart_caps()), and
+	 * how many harts lack EXEC_CAP_FPU (0: the checks skip their loops). */
+	uint8_t caps[HAL_MAX_HARTS];
+	unsigned without_fpu;
 } exec_device;
+
+/** A hart has the FPU the firmware's code is built for (F, and D where
+ * the build uses doubles): it may run kernels that use floating point
+ * (docs/design.md, 34). */
+#define EXEC_CAP_FPU 1u
 
 extern exec_device exec_dev;
 
 /** The device's defaults for @p harts harts (device.c; exec_init calls
  * it, before anything else). */
 void exec_device_init(unsigned harts);
+
+/** What kernel @p k needs from the hart that runs it: EXEC_CAP_FPU for a
+ * kernel that uses floating point in a build that computes with an FPU
+ * (soft-float builds: nothing), else 0. */
+unsigned exec_kernel_needs(const hp_kernel *k);
+
+/**
+ * Is there a worker on @p dev that can run kernel @p k, with each
+ * work-group on a team of @p team harts (0 or 1: one hart)? 0, or
+ * HP_KERNEL_NOT_SUPPORTED with a sentence in @p why (may be NULL).
+ */
+int exec_kernel_supported(const exec_device *dev, const hp_kernel *k,
+			  unsigned team, char *why, size_t why_size);
 
 /* ---- NDRange ---- */
 

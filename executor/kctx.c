@@ -221,6 +221,7 @@ hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
 	}
 	h->iso_on = user;
 	u->user = user;
+	u->nofpu = !(exec_dev.caps[hal_hart_idx()] & EXEC_CAP_FPU);
 	h->armed = r->deadline || user;
 	return &h->jmp;
 }

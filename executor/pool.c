@@ -74,12 +74,14 @@ typedef struct exec_instance {
 	unsigned state __attribute__((aligned(64)));
 	unsigned refs; /* harts looking at this slot */
 	unsigned seq;  /* launch order (teams join the oldest first) */
+	unsigned need; /* EXEC_CAP_* a hart must have to run it */
 	exec_krec kr;  /* faults, time limit, kernel view (kctx.h) */
 	exec_cmd *cmd;
 	const hp_kernel *k;
-	const hp_launch *l;	   /* = &launch */
-	hp_launch launch;	   /* a copy: the command may go away first */
-	unsigned workers;	   /* harts (T = 1) or teams pulling groups */
+	const hp_launch *l; /* = &launch */
+	hp_launch launch;   /* a copy: the command may go away first */
+	unsigned workers;   /* harts (T = 1) or teams pulling groups; T = 1:
+			     * only harts with `need` */
 	hal_hartmask static_taken; /* static schedule: blocks claimed */
 	unsigned teams_left; /* teams not yet out of it (skipped or done) */
 	size_t teams_in;     /* teams that decided to take part */
@@ -155,10 +157,11 @@ const exec_hart_stats *exec_stats(unsigned idx)
 	return &pool_harts[idx].stats;
 }
 
-/* Wake up to `count` idle workers with index < `limit`. The full fence
- * orders the instance's publication before reading the idle mask (idle
- * harts set their bit with an AMO, then look for work). */
-static void wake_idle(size_t count, unsigned limit)
+/* Wake up to `count` idle workers with index < `limit` that have the
+ * capabilities `need`. The full fence orders the instance's publication
+ * before reading the idle mask (idle harts set their bit with an AMO, then
+ * look for work). */
+static void wake_idle(size_t count, unsigned limit, unsigned need)
 {
 	unsigned first = exec_dev.first_worker;
 	unsigned words = hal_hartmask_used_words();
@@ -171,7 +174,7 @@ static void wake_idle(size_t count, unsigned limit)
 			unsigned idx = w * HAL_HARTMASK_BITS + b;
 			if (idx >= limit)
 				return;
-			if (idx < first)
+			if (idx < first || (exec_dev.caps[idx] & need) != need)
 				continue;
 			if (hal_hartmask_test_clear(&exec_idle, idx)) {
 				hal_ipi_send(idx);
@@ -192,6 +195,15 @@ bool exec_pool_team_held(unsigned team_size)
 			return true;
 	}
 	return false;
+}
+
+/* Workers that have the capabilities `need` (some harts lack them). */
+static unsigned capable_workers(unsigned need)
+{
+	unsigned n = 0;
+	for (unsigned i = exec_dev.first_worker; i < exec_dev.harts; i++)
+		n += (exec_dev.caps[i] & need) == need;
+	return n;
 }
 
 bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
@@ -239,7 +251,10 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 		kv->args = kv->argbuf;
 	}
 	inst->seq = ++exec_seq;
+	inst->need = exec_kernel_needs(c->kernel);
 	inst->workers = (exec_dev.harts - exec_dev.first_worker) / t;
+	if (t <= 1 && inst->need && exec_dev.without_fpu)
+		inst->workers = capable_workers(inst->need);
 	inst->teams_left = inst->workers;
 	inst->teams_in = 0;
 	if (t > 1)
@@ -257,12 +272,13 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 		hal_fetch_add(&exec_team_active, 1u);
 	if (t > 1)
 		*w = (exec_wake){exec_dev.harts,
-				 exec_dev.first_worker + inst->workers * t};
+				 exec_dev.first_worker + inst->workers * t,
+				 inst->need};
 	else if (l->schedule == EXEC_SCHED_STATIC)
-		*w = (exec_wake){exec_dev.harts,
-				 exec_dev.harts}; /* all blocks */
+		*w = (exec_wake){exec_dev.harts, exec_dev.harts,
+				 inst->need}; /* all blocks */
 	else
-		*w = (exec_wake){l->total_groups, exec_dev.harts};
+		*w = (exec_wake){l->total_groups, exec_dev.harts, inst->need};
 	hal_fetch_or(&exec_active_mask, 1u << (unsigned)(inst - exec_slots));
 	hal_store_release(&inst->state, (unsigned)INST_ACTIVE);
 	return true;
@@ -270,7 +286,7 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 
 void exec_pool_wake(const exec_wake *w)
 {
-	wake_idle(w->count, w->limit);
+	wake_idle(w->count, w->limit, w->need);
 }
 
 /* A team is out of a team instance; the last one out frees the slot. */
@@ -397,6 +413,9 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 static bool static_block(exec_instance *inst, size_t *start, size_t *end)
 {
 	unsigned me = hal_hart_idx(), r = me - exec_dev.first_worker;
+	if (inst->need && exec_dev.without_fpu) /* rank among capable harts */
+		for (unsigned i = exec_dev.first_worker; i < me; i++)
+			r -= (exec_dev.caps[i] & inst->need) != inst->need;
 	unsigned long bit = hal_hartmask_bit(me);
 	if (hal_fetch_or(&inst->static_taken.w[me / HAL_HARTMASK_BITS], bit) &
 	    bit)
@@ -497,6 +516,15 @@ static void run_team(exec_instance *inst, unsigned me)
 	}
 }
 
+/* Do harts [first, first + t) all have the capabilities `need`? */
+static bool team_capable(unsigned need, unsigned first, unsigned t)
+{
+	for (unsigned i = first; i < first + t; i++)
+		if ((exec_dev.caps[i] & need) != need)
+			return false;
+	return true;
+}
+
 /* Does `inst` have work for hart `me`? The caller holds a ref. */
 static bool has_work(const exec_instance *inst, unsigned me)
 {
@@ -504,6 +532,11 @@ static bool has_work(const exec_instance *inst, unsigned me)
 	unsigned t = l->team_size;
 	if (me < exec_dev.first_worker)
 		return false; /* the dedicated driver */
+	/* A hart without what the kernel needs (the FPU) never runs it; in a
+	 * team instance, a team with such a hart stays out of it (count_done
+	 * marks it out when the instance completes). */
+	if (inst->need & ~(unsigned)exec_dev.caps[me])
+		return false;
 	if (t <= 1 && l->schedule == EXEC_SCHED_STATIC)
 		return !(
 			hal_load_relaxed(
@@ -513,6 +546,9 @@ static bool has_work(const exec_instance *inst, unsigned me)
 		return hal_load_relaxed(&inst->next) < l->total_groups;
 	unsigned w = me - exec_dev.first_worker;
 	if (w >= inst->workers * t)
+		return false;
+	if (inst->need && exec_dev.without_fpu &&
+	    !team_capable(inst->need, exec_dev.first_worker + w / t * t, t))
 		return false;
 	const exec_team *tm = &inst->teams[w / t];
 	unsigned d = hal_load_acquire(&tm->decided);

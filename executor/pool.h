@@ -32,11 +32,13 @@ typedef struct exec_pool_events {
 /* Allocate the pool and everything below it for `harts` harts. */
 void exec_pool_init(unsigned harts, const exec_pool_events *ev);
 
-/* Whom to wake for a launch: up to `count` idle harts below `limit`. Taken
- * under the command lock, used after it (the instance may be gone). */
+/* Whom to wake for a launch: up to `count` idle harts below `limit` that
+ * have the capabilities `need` (EXEC_CAP_*). Taken under the command lock,
+ * used after it (the instance may be gone). */
 typedef struct {
 	size_t count;
 	unsigned limit;
+	unsigned need;
 } exec_wake;
 
 /* Publish c's instance in a free slot (false: none free) and say whom to

@@ -314,6 +314,13 @@ void exec_wg_fibers(exec_ucall *u, const hp_kernel *k)
 	}
 }
 
+/* hal_context.user of this call's fibers: U-mode, and a hart without an
+ * FPU (whose contexts never touch FP registers). */
+static unsigned long ctx_flags(const exec_ucall *u)
+{
+	return (u->user ? 1ul : 0ul) | (u->nofpu ? HAL_CONTEXT_NO_FPU : 0ul);
+}
+
 static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 		       size_t first, size_t end, exec_team_wgb *wgb)
 {
@@ -355,11 +362,11 @@ static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 		f->state = F_RUN;
 		set_ids(&f->item, g, base, first + i);
 		hal_context_init(&f->ctx, lo, stack, fiber_main, f);
-		f->ctx.user = u->user;
+		f->ctx.user = ctx_flags(u);
 	}
 	if (wg->count) {
 		hal_context_self(&wg->main);
-		wg->main.user = u->user;
+		wg->main.user = ctx_flags(u);
 		hal_context_switch(&wg->main, &wg->fibers[0].ctx);
 	}
 	if (wgb)

@@ -27,7 +27,7 @@ HP_KERNEL(conv2d, const hp_item *it, const void *args)
 	}
 	((float *)(uintptr_t)a->out)[y * (size_t)w + x] = acc;
 }
-HP_REGISTER(conv2d, .args_size = sizeof(hp_conv2d_args),
+HP_REGISTER(conv2d, .uses_fpu = true, .args_size = sizeof(hp_conv2d_args),
 	    HP_BUFFERS(HP_BUF(hp_conv2d_args, in, float, ARG,
 			      offsetof(hp_conv2d_args, len)),
 		       HP_BUF(hp_conv2d_args, out, float, ARG,

@@ -15,6 +15,7 @@ HP_KERNEL(mandelbrot, const hp_item *it, const void *args)
 	((uint32_t *)(uintptr_t)a->out)[y * (size_t)a->w + x] =
 		hp_mandel_pixel(a, x, y);
 }
-HP_REGISTER(mandelbrot, .args_size = sizeof(hp_mandelbrot_args),
+HP_REGISTER(mandelbrot, .uses_fpu = true,
+	    .args_size = sizeof(hp_mandelbrot_args),
 	    HP_BUFFERS(HP_BUF(hp_mandelbrot_args, out, uint32_t, ARG,
 			      offsetof(hp_mandelbrot_args, len))));

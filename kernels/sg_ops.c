@@ -54,7 +54,7 @@ HP_KERNEL(sg_ops, const hp_item *it, const void *args)
 	out[HP_SG_BARRIER] = (uint64_t)(int64_t)
 		lm[first + (hp_sub_group_local_id(it) + 1) % n];
 }
-HP_REGISTER(sg_ops, .uses_barriers = true,
+HP_REGISTER(sg_ops, .uses_barriers = true, .uses_fpu = true,
 	    .local_mem_bytes = 256 * sizeof(int32_t), .stack_bytes = 2048,
 	    .args_size = sizeof(hp_sg_ops_args),
 	    HP_BUFFERS(HP_BUF(hp_sg_ops_args, in, int32_t, ITEMS, 0),

@@ -27,7 +27,7 @@ HP_KERNEL(sgemm_naive, const hp_item *it, const void *args)
 		acc += arow[p] * bcol[p * n];
 	((float *)(uintptr_t)a->c)[i * n + j] = acc;
 }
-HP_REGISTER(sgemm_naive, .args_size = sizeof(hp_sgemm_args),
+HP_REGISTER(sgemm_naive, .uses_fpu = true, .args_size = sizeof(hp_sgemm_args),
 	    HP_BUFFERS(HP_BUF(hp_sgemm_args, a, float, ARG,
 			      offsetof(hp_sgemm_args, a_len)),
 		       HP_BUF(hp_sgemm_args, b, float, ARG,
@@ -85,7 +85,7 @@ HP_KERNEL(sgemm_tiled, const hp_item *it, const void *args)
 }
 /* The two tiles take (lx + ly) * T floats: at most 257 * T, as lx * ly is
  * at most 256. */
-HP_REGISTER(sgemm_tiled, .uses_barriers = true,
+HP_REGISTER(sgemm_tiled, .uses_barriers = true, .uses_fpu = true,
 	    .local_mem_bytes = 257 * HP_SGEMM_TILE * sizeof(float),
 	    .args_size = sizeof(hp_sgemm_args),
 	    HP_BUFFERS(HP_BUF(hp_sgemm_args, a, float, ARG,

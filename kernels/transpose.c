@@ -32,7 +32,7 @@ HP_KERNEL(transpose, const hp_item *it, const void *args)
 		((float *)(uintptr_t)a->out)[ox * h + oy] =
 			tile[(l % sy) * sx + l / sy];
 }
-HP_REGISTER(transpose, .uses_barriers = true,
+HP_REGISTER(transpose, .uses_barriers = true, .uses_fpu = true,
 	    .local_mem_bytes = 256 * sizeof(float),
 	    .args_size = sizeof(hp_transpose_args),
 	    HP_BUFFERS(HP_BUF(hp_transpose_args, in, float, ARG,

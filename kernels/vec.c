@@ -16,7 +16,7 @@ HP_KERNEL(vadd, const hp_item *it, const void *args)
 	if (i < a->n)
 		z[i] = x[i] + y[i];
 }
-HP_REGISTER(vadd, .args_size = sizeof(hp_vadd_args),
+HP_REGISTER(vadd, .uses_fpu = true, .args_size = sizeof(hp_vadd_args),
 	    HP_BUFFERS(HP_BUF(hp_vadd_args, a, float, ARG,
 			      offsetof(hp_vadd_args, n)),
 		       HP_BUF(hp_vadd_args, b, float, ARG,
@@ -33,7 +33,7 @@ HP_KERNEL(saxpy, const hp_item *it, const void *args)
 	if (i < a->n)
 		y[i] = s * x[i] + y[i];
 }
-HP_REGISTER(saxpy, .args_size = sizeof(hp_saxpy_args),
+HP_REGISTER(saxpy, .uses_fpu = true, .args_size = sizeof(hp_saxpy_args),
 	    HP_BUFFERS(HP_BUF(hp_saxpy_args, x, float, ARG,
 			      offsetof(hp_saxpy_args, n)),
 		       HP_BUF(hp_saxpy_args, y, float, ARG,

@@ -28,7 +28,9 @@
 	X(HP_OUT_OF_RESOURCES, -5, "the device is out of resources")           \
 	X(HP_KERNEL_FAULT, -1000, "the kernel faulted")                        \
 	X(HP_TIMEOUT, -1001, "the command timed out")                          \
-	X(HP_ABORTED, -1002, "the command was aborted")
+	X(HP_ABORTED, -1002, "the command was aborted")                        \
+	X(HP_KERNEL_NOT_SUPPORTED, -1003,                                      \
+	  "no hart in use can run this kernel (it needs an FPU)")
 
 enum hp_error {
 #define HP_ERROR_ENUM_(name, value, text) name = value,

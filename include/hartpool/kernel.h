@@ -140,6 +140,12 @@ typedef struct hp_kernel {
 	uint32_t stack_bytes;
 	/** Calls hp_barrier() or sub-group functions. */
 	bool uses_barriers;
+	/** Computes with float or double (or moves them through FP
+	 * registers): where the firmware is built for an FPU, its
+	 * work-groups run only on harts that have one (docs/design.md, 34).
+	 * Kernel objects need not set it: the loader finds FP instructions
+	 * in their code. */
+	bool uses_fpu;
 	/** The buffer arguments (set with HP_BUFFERS()). */
 	const hp_arg_buffer *buffers;
 	unsigned num_buffers;
