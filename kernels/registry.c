@@ -15,6 +15,7 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_affine,
 	&hp_kernel_add,
 	&hp_kernel_spin,
+	&hp_kernel_fpu_harts,
 	/* The kernel library. */
 	&hp_kernel_vadd,
 	&hp_kernel_saxpy,

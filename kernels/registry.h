@@ -8,7 +8,7 @@
 extern const hp_kernel hp_kernel_ids, hp_kernel_barrier_rotate,
 	hp_kernel_wg_count, hp_kernel_sg_ops, hp_kernel_copy, hp_kernel_fill,
 	hp_kernel_empty, hp_kernel_hello, hp_kernel_tally, hp_kernel_affine,
-	hp_kernel_add, hp_kernel_spin;
+	hp_kernel_add, hp_kernel_spin, hp_kernel_fpu_harts;
 /* The kernel library (include/hartpool/kernels/lib.h). */
 extern const hp_kernel hp_kernel_vadd, hp_kernel_saxpy, hp_kernel_sgemm_naive,
 	hp_kernel_sgemm_tiled, hp_kernel_reduce_wg, hp_kernel_reduce_sg,

@@ -88,6 +88,19 @@ enum {
 #define HP_SG_OUTS (HP_SG_BARRIER + 1)
 typedef uint64_t hp_sg_record[HP_SG_OUTS];
 
+/** fpu_harts: a kernel that uses the FPU, so it runs only on harts that
+ * have one (docs/design.md, 34): out[glin] = {the hart index that ran the
+ * work-item, glin * scale}. */
+typedef struct {
+	uint32_t hart;
+	float value;
+} hp_fpu_harts_record;
+typedef struct {
+	uint64_t out; /**< hp_fpu_harts_record[items] */
+	float scale;
+	uint32_t reserved;
+} hp_fpu_harts_args;
+
 /** The fault kernels (firmware only, docs/faults.md): every work-item
  * writes out[glin] = 1, except the one with global linear id `victim`,
  * which faults (or hangs) instead. */
