@@ -60,7 +60,8 @@ static void row_set(unsigned row, const hp_kernel *k, mbox_obj *o,
 	r->sub_group_size = (uint16_t)k->sub_group_size;
 	r->local_mem_bytes = k->local_mem_bytes;
 	r->args_size = (uint16_t)k->args_size;
-	r->flags = flags | (k->uses_barriers ? HP_KFLAG_BARRIERS : 0);
+	r->flags = flags | (k->uses_barriers ? HP_KFLAG_BARRIERS : 0) |
+		   (exec_kernel_needs(k) ? HP_KFLAG_FPU : 0);
 	K.kernels[row] = k;
 	K.kobj[row] = o;
 }
@@ -239,8 +240,12 @@ int mbox_kobj_load(uint64_t src, uint64_t size, uint64_t *handle,
 	}
 	void *image = (void *)base;
 	err = hpk_place(&h, file, image, &exec_api, why, n);
+	/* FP instructions anywhere in the code: every kernel of the object
+	 * runs only on harts with an FPU (docs/design.md, 34). */
+	bool fpu = !err && hpk_code_uses_fpu(&h, image, t.xlen);
 	for (unsigned i = 0; i < nk && !err; i++) {
 		err = hpk_kernel_read(&h, image, i, &t, &o->k[i], why, n);
+		o->k[i].k.uses_fpu |= fpu;
 		for (unsigned j = 0; j < i && !err; j++)
 			if (!strcmp(o->k[j].name, o->k[i].name)) {
 				snprintf(why, n, "two kernels named %s",

@@ -249,11 +249,14 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 	if (k.stack_bytes > HPK_STACK_MAX)
 		return bad(why, n, "kernel %s: stack over %u bytes", out->name,
 			   HPK_STACK_MAX);
-	unsigned char ub;
+	unsigned char ub, uf;
 	memcpy(&ub, &k.uses_barriers, 1);
 	if (ub > 1)
 		return bad(why, n, "kernel %s: uses_barriers not a bool",
 			   out->name);
+	memcpy(&uf, &k.uses_fpu, 1);
+	if (uf > 1)
+		return bad(why, n, "kernel %s: uses_fpu not a bool", out->name);
 
 	if (k.num_buffers > HPK_BUFFERS_MAX)
 		return bad(why, n, "kernel %s: more than %u buffer arguments",
@@ -284,5 +287,67 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 	out->k.name = out->name;
 	out->k.buffers = k.num_buffers ? out->bufs : NULL;
 	out->k.uses_barriers = ub != 0;
+	out->k.uses_fpu = uf != 0;
 	return 0;
+}
+
+/* A 32-bit instruction that uses the F or D extension. */
+static bool fp_insn32(uint32_t in)
+{
+	switch (in & 0x7f) {
+	case 0x07: /* LOAD-FP: flw, fld */
+	case 0x27: /* STORE-FP: fsw, fsd */
+	case 0x43: /* FMADD */
+	case 0x47: /* FMSUB */
+	case 0x4b: /* FNMSUB */
+	case 0x4f: /* FNMADD */
+	case 0x53: /* OP-FP: arithmetic, moves, conversions, compares */
+		return true;
+	case 0x73: { /* SYSTEM: csrr* on fflags (1), frm (2), fcsr (3) */
+		uint32_t f3 = (in >> 12) & 7, csr = in >> 20;
+		return f3 != 0 && f3 != 4 && csr >= 1 && csr <= 3;
+	}
+	default:
+		return false;
+	}
+}
+
+/* A compressed instruction that loads or stores an FP register. */
+static bool fp_insn16(uint32_t in, unsigned xlen)
+{
+	unsigned q = in & 3, f3 = (in >> 13) & 7;
+	if (q != 0 && q != 2)
+		return false;
+	/* q0: c.fld (1), c.fsd (5); q2: c.fldsp (1), c.fsdsp (5). On RV32,
+	 * 3 and 7 are their single-precision forms (RV64: c.ld, c.sd). */
+	return f3 == 1 || f3 == 5 || (xlen == 32 && (f3 == 3 || f3 == 7));
+}
+
+bool hpk_code_uses_fpu(const hpk_header *h, const void *image, unsigned xlen)
+{
+	const uint8_t *c = image;
+	size_t n = h->text_size, i = 0;
+	while (i + 2 <= n) {
+		uint32_t lo = (uint32_t)c[i] | (uint32_t)c[i + 1] << 8;
+		if ((lo & 3) != 3) {
+			if (fp_insn16(lo, xlen))
+				return true;
+			i += 2;
+		} else if ((lo & 0x1f) != 0x1f) {
+			if (i + 4 > n)
+				break;
+			uint32_t in = lo | (uint32_t)c[i + 2] << 16 |
+				      (uint32_t)c[i + 3] << 24;
+			if (fp_insn32(in))
+				return true;
+			i += 4;
+		} else {
+			/* 48-bit and longer encodings: none in RV64GC; take
+			 * the 48- and 64-bit lengths, else step one parcel. */
+			i += (lo & 0x3f) == 0x1f   ? 6
+			     : (lo & 0x7f) == 0x3f ? 8
+						   : 2;
+		}
+	}
+	return false;
 }

@@ -10,6 +10,7 @@
 
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /** What the loading device is and allows. */
@@ -60,5 +61,17 @@ unsigned hpk_kernel_count(const hpk_header *h);
  */
 int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 		    const hpk_target *t, hpk_kernel *out, char *why, size_t n);
+
+/**
+ * Does the code of a checked object ([0, h->text_size) of @p image, placed
+ * or not: relocations never touch code) use the FPU? True if it holds an
+ * F or D instruction: LOAD-FP, STORE-FP, OP-FP, FMADD/FMSUB/FNMSUB/FNMADD,
+ * C.FLD/C.FSD/C.FLDSP/C.FSDSP (and C.FLW/C.FSW/C.FLWSP/C.FSWSP on RV32),
+ * or a CSR instruction on fflags, frm or fcsr. The code is decoded in
+ * order from its first byte, 2 or 4 bytes per instruction by its low bits,
+ * as the hart fetches it. Every kernel of an object that does needs an FPU
+ * (docs/design.md, 34); the descriptor's uses_fpu can only add to it.
+ */
+bool hpk_code_uses_fpu(const hpk_header *h, const void *image, unsigned xlen);
 
 #endif

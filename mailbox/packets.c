@@ -82,6 +82,10 @@ static int launch_check(mbox_pkt *x)
 	if (c->kernel->args_size && c->args_size != c->kernel->args_size)
 		return fail(x, HP_INVALID_KERNEL_ARGS,
 			    "argument block size differs from the kernel's");
+	err = exec_kernel_supported(&exec_dev, c->kernel, c->launch.team_size,
+				    x->buf, x->buf_size);
+	if (err)
+		return fail(x, err, x->buf);
 	x->why = mbox_args_check_buffers(c->kernel, x->s->args, c->args_size,
 					 &c->launch, x->buf, x->buf_size);
 	return x->why ? HP_INVALID_KERNEL_ARGS : 0;
