@@ -146,7 +146,8 @@ static void boot_read_tree(const void *dtb, fdt_info *fi)
 			   rc);
 	if (fi->hart_num == 0)
 		boot_fatal("the device tree lists no enabled harts\n");
-	unsigned n = fi->hart_num < HAL_MAX_HARTS ? fi->hart_num : HAL_MAX_HARTS;
+	unsigned n =
+		fi->hart_num < HAL_MAX_HARTS ? fi->hart_num : HAL_MAX_HARTS;
 #ifdef HAL_SMODE
 	/* The console first, so what follows can be read. */
 	if (hal_console_configure(&fi->uart)) {
@@ -195,8 +196,8 @@ void boot_init(unsigned long hart_id, const void *dtb)
 #ifdef BOARD_HARTS
 	if (fdt_total_size(dtb) == 0) {
 		/* No device tree (the board says so): its own hart table. */
-		unsigned n = sizeof(boot_board_harts) /
-			     sizeof(boot_board_harts[0]);
+		unsigned n =
+			sizeof(boot_board_harts) / sizeof(boot_board_harts[0]);
 		for (unsigned i = 0; i < n && i < HAL_MAX_HARTS; i++) {
 			hal_hart_ids[i] = boot_board_harts[i].id;
 			hal_hart_caps_tab[i] = boot_board_harts[i].caps;

@@ -29,7 +29,10 @@ _start:
 	 * header.rst layout), so U-Boot's booti takes the raw binary:
 	 * code0/code1, text_offset, image_size, flags, version, reserved,
 	 * the two magics. */
+	.option push
+	.option norvc			/* code0 must be 4 bytes */
 	j	.Lentry			/* code0 */
+	.option pop
 	.word	0			/* code1 */
 	.dword	__image_text_offset	/* where in DRAM the image wants to be */
 	.dword	__image_size		/* bytes from _start to the end of RAM use */

@@ -15,11 +15,13 @@
 #include <boot/app.h>
 #include <executor/exec.h>
 #include <hal/console.h>
+#include <hal/csr.h>
 #include <hal/fdt.h>
 #include <hal/hart.h>
 #include <kernels/registry.h>
 #include <mailbox/dispatch.h>
 #include <mailbox/serial_agent.h>
+#include <stdio.h>
 
 /* Code memory for loaded kernel objects (linker/common.ld). */
 extern char __kcode_start[], __kcode_end[];
@@ -44,6 +46,24 @@ static uint64_t dram_end(uint64_t *size)
 	uint64_t end = base + *size;
 	uint64_t top = (uint64_t)UINTPTR_MAX - 4095;
 	return end < top ? end : top;
+}
+
+/* "id 0: no S-mode (...); ..." for hp_device_info.skipped. */
+static const char *skipped_text(void)
+{
+	static char text[120];
+	size_t at = 0;
+	for (unsigned i = 0; i < boot_skipped_num && i < BOOT_SKIPPED_MAX;
+	     i++) {
+		int n = snprintf(text + at, sizeof(text) - at, "%sid %lu: %s",
+				 i ? "; " : "",
+				 (unsigned long)boot_skipped[i].id,
+				 boot_skipped[i].why);
+		if (n < 0 || (size_t)n >= sizeof(text) - at)
+			break;
+		at += (size_t)n;
+	}
+	return text;
 }
 
 static bool isolation(void)
@@ -85,6 +105,9 @@ int app_main(void)
 		.code_size = (uintptr_t)(__kcode_end - __kcode_start),
 		.kernels = hp_kernel_registry,
 		.board = BOARD_NAME,
+		.privilege = HAL_PRIV_NAME,
+		.harts_skipped = boot_skipped_num,
+		.skipped_why = skipped_text(),
 		.poll_us = poll_us(),
 	};
 	int rc = dispatch_init(&cfg);

@@ -72,8 +72,7 @@ static pte *table_of(pte e)
 
 /* Map [va, end) in table t of level `level` (2: 1 GiB entries) with perm
  * (0: unmap). va and end are page aligned. */
-static bool map_level(pte *t, int level, uintptr_t va, uintptr_t end,
-		      pte perm)
+static bool map_level(pte *t, int level, uintptr_t va, uintptr_t end, pte perm)
 {
 	unsigned shift = 12 + 9 * (unsigned)level;
 	uintptr_t span = (uintptr_t)1 << shift;
@@ -104,16 +103,18 @@ static bool map_level(pte *t, int level, uintptr_t va, uintptr_t end,
 				if (old & PTE_V) {
 					uintptr_t sub = span >> 9;
 					for (unsigned j = 0; j < 512; j++)
-						next[j] = leaf(lo + j * sub,
-							       old & PTE_FLAGS &
-								       ~(PTE_V |
-									 PTE_A |
-									 PTE_D));
+						next[j] =
+							leaf(lo + j * sub,
+							     old & PTE_FLAGS &
+								     ~(PTE_V |
+								       PTE_A |
+								       PTE_D));
 				}
-				__atomic_store_n(
-					e, (pte)((uintptr_t)next >> 12) << 10 |
-						   PTE_V,
-					__ATOMIC_RELEASE);
+				__atomic_store_n(e,
+						 (pte)((uintptr_t)next >> 12)
+								 << 10 |
+							 PTE_V,
+						 __ATOMIC_RELEASE);
 			} else {
 				next = table_of(old);
 			}
@@ -147,8 +148,7 @@ static bool build_base(void)
 	       map((uintptr_t)_start, (uintptr_t)(__text_start - _start),
 		   PTE_R | PTE_X) &&
 	       map((uintptr_t)__stacks_start,
-		   (uintptr_t)(__stacks_end - __stacks_start),
-		   PTE_R | PTE_W) &&
+		   (uintptr_t)(__stacks_end - __stacks_start), PTE_R | PTE_W) &&
 	       map((uintptr_t)__text_start,
 		   (uintptr_t)(__kcode_end - __text_start),
 		   PTE_U | PTE_R | PTE_X) &&

@@ -119,7 +119,11 @@ int dispatch_init(const dispatch_config *cfg)
 	D.mbox_size = cfg->mbox_size;
 	D.poll_us = cfg->poll_us ? cfg->poll_us : DISPATCH_POLL_US;
 	mbox_heap_init(cfg->buf_base, cfg->buf_size);
-	mbox_pkt_init(cfg->dram_size, cfg->board);
+	mbox_pkt_init(&(mbox_dev_desc){.dram_size = cfg->dram_size,
+				       .board = cfg->board,
+				       .privilege = cfg->privilege,
+				       .harts_skipped = cfg->harts_skipped,
+				       .skipped_why = cfg->skipped_why});
 	/* Kernels reach the device buffers, never the rings (with isolation
 	 * on, those are out of their reach: a touch faults). */
 	exec_isolation_allow((uintptr_t)mbox_heap_base(),

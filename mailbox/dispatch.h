@@ -28,6 +28,11 @@ typedef struct dispatch_config {
 	/** Kernels the host may launch, NULL-terminated. */
 	const hp_kernel *const *kernels;
 	const char *board;
+	/** The firmware's mode ("M", "S"), and the harts it does not use
+	 * and why (hp_device_info; the strings must outlive the mailbox). */
+	const char *privilege;
+	uint32_t harts_skipped;
+	const char *skipped_why;
 	/** Longest doorbell latency while the dispatcher sleeps after a
 	 * quiet spell (µs); while packets arrive it checks every 10 µs. */
 	uint32_t poll_us;

@@ -27,10 +27,7 @@ struct pkt_ops {
 	void (*undo)(mbox_pkt *x);  /* NULL: nothing */
 };
 
-static struct {
-	uint64_t dram_size;
-	const char *board;
-} P;
+static mbox_dev_desc P;
 
 static int fail(mbox_pkt *x, int err, const char *why)
 {
@@ -40,10 +37,9 @@ static int fail(mbox_pkt *x, int err, const char *why)
 
 /* ---- device description ---- */
 
-void mbox_pkt_init(uint64_t dram_size, const char *board)
+void mbox_pkt_init(const mbox_dev_desc *d)
 {
-	P.dram_size = dram_size;
-	P.board = board;
+	P = *d;
 }
 
 void mbox_pkt_dev_info(hp_device_info *info)
@@ -64,6 +60,11 @@ void mbox_pkt_dev_info(hp_device_info *info)
 	info->dram_size = P.dram_size;
 	info->timer_hz = hal_timer_freq();
 	strncpy(info->board, P.board ? P.board : "?", sizeof(info->board) - 1);
+	strncpy(info->privilege, P.privilege ? P.privilege : "?",
+		sizeof(info->privilege) - 1);
+	info->harts_skipped = P.harts_skipped;
+	strncpy(info->skipped, P.skipped_why ? P.skipped_why : "",
+		sizeof(info->skipped) - 1);
 	snprintf(info->firmware, sizeof(info->firmware), "hartpool mbox v%u",
 		 HP_MBOX_VERSION);
 }

@@ -44,9 +44,17 @@ void mbox_pkt_undo(mbox_pkt *x);
  * or an HP_ error with x->why. */
 int mbox_pkt_commit(mbox_pkt *x);
 
-/** What INFO reports about the device: set once at init (@p dram_size may
- * be 0: unknown; @p board may be NULL). */
-void mbox_pkt_init(uint64_t dram_size, const char *board);
+/** What INFO reports about the device besides the executor's limits. */
+typedef struct mbox_dev_desc {
+	uint64_t dram_size;	 /**< 0: unknown */
+	const char *board;	 /**< NULL: "?" */
+	const char *privilege;	 /**< "M" or "S"; NULL: "?" */
+	uint32_t harts_skipped;	 /**< harts the firmware does not use */
+	const char *skipped_why; /**< those and why; NULL: "" */
+} mbox_dev_desc;
+
+/** Set once at init; the strings must outlive the mailbox. */
+void mbox_pkt_init(const mbox_dev_desc *d);
 
 /** The device description (INFO, and the mailbox header's copy). */
 void mbox_pkt_dev_info(hp_device_info *info);

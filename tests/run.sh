@@ -143,11 +143,21 @@ trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; echo "${s%"${s##*[![:space:]]
 
 names=() logs=() results=()
 i=0
+skipped=0
 for b in $boards; do
+	# A line asks for more harts than the board takes under QEMU (its
+	# fixed count, or OpenSBI's limit), or names an image the board does
+	# not build (tests/target/objects.mk): skipped, and counted as such.
+	eval "$(make -s --no-print-directory -f "board/$b/board.mk" -f qemu/query.mk qemu-env)"
+	max=${QEMU_SMP:-$QEMU_MAX_HARTS}
 	while IFS='|' read -r image harts want opts patterns; do
 		image=$(trim "$image")
 		case "$image" in ''|\#*) continue ;; esac
 		harts=$(trim "$harts") want=$(trim "$want") opts=$(trim "$opts") patterns=$(trim "$patterns")
+		if [ "$harts" -gt "$max" ] || [ ! -f "build/$b/tests/$image.elf" ]; then
+			skipped=$((skipped + 1))
+			continue
+		fi
 		i=$((i + 1))
 		names+=("$b $image@$harts${opts:+ $opts}")
 		logs+=("$out/target-$i.log")
@@ -165,9 +175,15 @@ for k in "${!names[@]}"; do
 	fi
 	report "${names[$k]}" "$st" "${logs[$k]}" "$secs"
 done
+echo "($skipped on-target runs skipped: more harts than the board takes, or an image it does not build)"
 
 echo "== instruction counts (TCG plugin, tests/count_check.sh)"
 for b in $boards; do
+	# Boards without the count image (S-mode) or with fewer harts than
+	# the runs below are not counted here.
+	[ -f "build/$b/tests/count.elf" ] || continue
+	eval "$(make -s --no-print-directory -f "board/$b/board.mk" -f qemu/query.mk qemu-env)"
+	[ -z "$QEMU_SMP" ] || continue
 	for h in 1 8 64; do
 		timed "plugin count exact ($b, $h harts)" "$out/count-$b-$h.log" tests/count_check.sh firmware "$b" "$h"
 	done

@@ -63,13 +63,18 @@ int cmd_info(hp_device *d, const cli_opts *o)
 		       "\"local_mem_size\": %u, \"global_mem_size\": %llu, "
 		       "\"max_mem_alloc_size\": %llu, \"dram_size\": %llu, "
 		       "\"address_bits\": %u, \"max_args_size\": %u, "
-		       "\"timer_hz\": %llu, \"board\": ",
+		       "\"timer_hz\": %llu, \"privilege\": ",
 		       i.harts, i.max_work_group_size, items, i.max_work_dim,
 		       sgs, i.default_sub_group_size, i.local_mem_size,
 		       (unsigned long long)i.global_mem_size,
 		       (unsigned long long)i.max_mem_alloc_size,
 		       (unsigned long long)i.dram_size, i.address_bits,
 		       i.max_args_size, (unsigned long long)i.timer_hz);
+		cli_json_str(i.privilege, sizeof(i.privilege));
+		printf(", \"harts_skipped\": %u, \"skipped\": ",
+		       i.harts_skipped);
+		cli_json_str(i.skipped, sizeof(i.skipped));
+		printf(", \"board\": ");
 		cli_json_str(i.board, sizeof(i.board));
 		printf(", \"firmware\": ");
 		cli_json_str(i.firmware, sizeof(i.firmware));
@@ -97,6 +102,12 @@ int cmd_info(hp_device *d, const cli_opts *o)
 	printf("non_uniform_work_groups: yes\n");
 	printf("timer_hz: %llu\n", (unsigned long long)i.timer_hz);
 	printf("board: %s\n", i.board);
+	printf("privilege: %s\n", i.privilege);
+	if (i.skipped[0])
+		printf("harts_skipped: %u (%.*s)\n", i.harts_skipped,
+		       (int)sizeof(i.skipped), i.skipped);
+	else
+		printf("harts_skipped: %u\n", i.harts_skipped);
 	printf("firmware: %s\n", i.firmware);
 	printf("queues: %u x %u packets\n", HP_MBOX_QUEUES, HP_MBOX_RING_SIZE);
 	printf("kernels: ");

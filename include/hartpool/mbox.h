@@ -69,7 +69,7 @@
 
 #define HP_MBOX_MAGIC 0x4c4f4f5054524148ull /* "HARTPOOL" */
 /** Incremented on every incompatible change of this file. */
-#define HP_MBOX_VERSION 4u
+#define HP_MBOX_VERSION 5u
 
 /** Queues per device, packets per queue (a power of two). */
 #define HP_MBOX_QUEUES 16u
@@ -295,6 +295,15 @@ typedef struct hp_device_info {
 	uint64_t max_mem_alloc_size;
 	/** Bytes of DRAM the device found (its device tree's /memory). */
 	uint64_t dram_size;
+	/** The mode the firmware runs in: "M" (machine mode, the board's own
+	 * firmware) or "S" (supervisor mode under SBI firmware, OpenSBI). */
+	char privilege[4];
+	/** Harts the device tree lists that the firmware does not use
+	 * (cannot run S-mode payloads); parked ones (hartpool.harts=N) are
+	 * not counted. */
+	uint32_t harts_skipped;
+	/** Those harts and why, "id 0: no S-mode (...); ...", cut to fit. */
+	char skipped[120];
 } hp_device_info;
 
 /** A kernel of the device (a row of the kernel table). */

@@ -45,14 +45,14 @@ int app_main(void)
 		 * "sent" must have the IPI pending, and spurious wakes must be
 		 * rare, not a spin. */
 		unsigned spurious = 0;
-		unsigned long mip = 0;
+		unsigned long ip = 0;
 		bool by_wake = false; /* left the loop right after a wfi */
 		hal_sleep_prepare();
 		hal_store_release(&sleeping[me], 1u);
 		hal_ipi_send(0); /* hart 0 may sleep in HAL_WAIT_UNTIL */
 		for (;;) {
 			hal_sleep();
-			mip = csr_read(mip);
+			ip = csr_read(CSR_IP);
 			if (hal_load_acquire(&sent[me])) {
 				by_wake = true;
 				break;
@@ -63,7 +63,7 @@ int app_main(void)
 				break;
 		}
 		woke_at[me] = hal_timer_now();
-		TT_CHECK(!by_wake || (mip & MIP_MSIP));
+		TT_CHECK(!by_wake || (ip & IE_SOFT));
 		TT_CHECK(spurious <= 2);
 		hal_ipi_clear_self();
 		boot_barrier_all();
@@ -72,7 +72,8 @@ int app_main(void)
 	uint64_t deadline = hal_timer_now() + 2 * hal_timer_freq() / 1000;
 	hal_timer_sleep_until(deadline);
 	TT_CHECK(hal_timer_now() >= deadline);
-	TT_CHECK(!(csr_read(mip) & MIP_MTIP)); /* comparator disarmed again */
+	TT_CHECK(
+		!(csr_read(CSR_IP) & IE_TIMER)); /* comparator disarmed again */
 	boot_barrier_all();
 	if (me == 0)
 		hal_printf("ipi_wake: timer sleep of 2 ms on %u harts ok\n", n);

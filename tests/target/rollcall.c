@@ -6,6 +6,7 @@
  */
 #include "tt.h"
 #include <boot/app.h>
+#include <boot/trap_frame.h>
 #include <hal/csr.h>
 #include <hal/hartmask.h>
 
@@ -15,7 +16,14 @@ static __thread unsigned long tls_probe[4];
 int app_main(void)
 {
 	unsigned me = hal_hart_idx(), n = hal_hart_num();
+#ifdef HAL_SMODE
+	/* No mhartid in S-mode: the id SBI passed in a0, which start.S keeps
+	 * at the trap area's top. */
+	unsigned long id =
+		*(unsigned long *)(csr_read(CSR_SCRATCH) + BOOT_TRAP_HARTID);
+#else
 	unsigned long id = csr_read(mhartid);
+#endif
 
 	TT_CHECK(me < n);
 	TT_CHECK(hal_hart_id(me) == id);

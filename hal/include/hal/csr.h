@@ -147,19 +147,19 @@ const char *hal_cause_name(unsigned long cause);
 	})
 
 #define csr_write(csr, val)                                                    \
-	__asm__ volatile("csrw " HAL_CSR_STR(csr) ", %0"                      \
+	__asm__ volatile("csrw " HAL_CSR_STR(csr) ", %0"                       \
 			 :                                                     \
 			 : "rK"(val)                                           \
 			 : "memory")
 
 #define csr_set(csr, bits)                                                     \
-	__asm__ volatile("csrs " HAL_CSR_STR(csr) ", %0"                      \
+	__asm__ volatile("csrs " HAL_CSR_STR(csr) ", %0"                       \
 			 :                                                     \
 			 : "rK"(bits)                                          \
 			 : "memory")
 
 #define csr_clear(csr, bits)                                                   \
-	__asm__ volatile("csrc " HAL_CSR_STR(csr) ", %0"                      \
+	__asm__ volatile("csrc " HAL_CSR_STR(csr) ", %0"                       \
 			 :                                                     \
 			 : "rK"(bits)                                          \
 			 : "memory")
