@@ -141,20 +141,41 @@ run_target() {
 
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; echo "${s%"${s##*[![:space:]]}"}"; }
 
+# line_for_board BOARD WORDS: the board words of a tests.list line (after
+# its image) admit BOARD: none, BOARD among the plain ones, or only !other.
+line_for_board() {
+	local w only=0
+	for w in $2; do
+		case "$w" in
+		"!$1") return 1 ;;
+		!*) ;;
+		"$1") return 0 ;;
+		*) only=1 ;;
+		esac
+	done
+	[ "$only" = 0 ]
+}
+
 names=() logs=() results=()
 i=0
 skipped=0
 for b in $boards; do
 	# A line asks for more harts than the board takes under QEMU (its
-	# fixed count, or OpenSBI's limit), or names an image the board does
-	# not build (tests/target/objects.mk): skipped, and counted as such.
+	# fixed count, or OpenSBI's limit), names an image the board does not
+	# build (tests/target/objects.mk), is not for the board (board words
+	# after the image in tests.list), or needs what a board booted with
+	# -bios cannot take (a hart count other than its fixed one, bootargs):
+	# skipped, and counted as such.
 	eval "$(make -s --no-print-directory -f "board/$b/board.mk" -f qemu/query.mk qemu-env)"
 	max=${QEMU_SMP:-$QEMU_MAX_HARTS}
 	while IFS='|' read -r image harts want opts patterns; do
 		image=$(trim "$image")
 		case "$image" in ''|\#*) continue ;; esac
 		harts=$(trim "$harts") want=$(trim "$want") opts=$(trim "$opts") patterns=$(trim "$patterns")
-		if [ "$harts" -gt "$max" ] || [ ! -f "build/$b/tests/$image.elf" ]; then
+		read -r image for_boards <<<"$image"
+		if [ "$harts" -gt "$max" ] || [ ! -f "build/$b/tests/$image.elf" ] ||
+			! line_for_board "$b" "$for_boards" ||
+			{ [ "$QEMU_LOAD" = bios ] && { [ "$harts" != "$max" ] || [[ "$opts" == *--append* ]]; }; }; then
 			skipped=$((skipped + 1))
 			continue
 		fi
@@ -175,7 +196,7 @@ for k in "${!names[@]}"; do
 	fi
 	report "${names[$k]}" "$st" "${logs[$k]}" "$secs"
 done
-echo "($skipped on-target runs skipped: more harts than the board takes, or an image it does not build)"
+echo "($skipped on-target runs skipped: more harts than the board takes, an image it does not build, a line for other boards, or bootargs and hart counts a -bios board cannot take)"
 
 echo "== instruction counts (TCG plugin, tests/count_check.sh)"
 for b in $boards; do
