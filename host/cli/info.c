@@ -33,12 +33,14 @@ static void json_kernels(hp_device *d)
 		       "%u, "
 		       "\"reqd_work_group_size\": [%u, %u, %u], "
 		       "\"sub_group_size\": %u, \"local_mem_bytes\": %u, "
-		       "\"args_size\": %u, \"barriers\": %s, \"loaded\": %s}",
+		       "\"args_size\": %u, \"barriers\": %s, \"fpu\": %s, "
+		       "\"loaded\": %s}",
 		       m->work_group_size, m->max_work_group_size,
 		       m->reqd_work_group_size[0], m->reqd_work_group_size[1],
 		       m->reqd_work_group_size[2], (unsigned)m->sub_group_size,
 		       m->local_mem_bytes, (unsigned)m->args_size,
 		       m->flags & HP_KFLAG_BARRIERS ? "true" : "false",
+		       m->flags & HP_KFLAG_FPU ? "true" : "false",
 		       m->flags & HP_KFLAG_LOADED ? "true" : "false");
 	}
 	putchar(']');
@@ -141,6 +143,9 @@ int cmd_kernels(hp_device *d, const cli_opts *o)
 			       m->reqd_work_group_size[2]);
 		if (m->sub_group_size)
 			printf(", sub-group %u", (unsigned)m->sub_group_size);
+		/* It runs only on harts with an FPU (docs/design.md, 34). */
+		if (m->flags & HP_KFLAG_FPU)
+			printf(", FPU harts only");
 		const workload *wl = workload_find(m->name);
 		if (m->flags & HP_KFLAG_LOADED)
 			printf(", loaded (object %u)", HP_KFLAG_SLOT(m->flags));
