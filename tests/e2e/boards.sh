@@ -1,0 +1,121 @@
+# End-to-end tests of QEMU's models of real boards with heterogeneous harts
+# (sifive-u, icicle-kit: an E51 monitor hart without FPU and four U54s) and
+# of the FPU rule (docs/design.md, 34). Sourced by tests/e2e/e2e.sh, which
+# provides HP, MBOX, STRESS, fail, expect_error, up and down.
+
+# The library kernels with --check, the FPU flags in the kernel table, a
+# float kernel's work-items never on a hart without an FPU, kernel objects,
+# and the serial link, on a device of board $1 with its 5 harts. The kernel
+# objects it built stay in $boards_objs.
+boards_objs=""
+boards_device() {
+	local b=$1 out k n dir
+	up --board "$b"
+	out=$("$HP" info --connect "$conn") || fail "$b: info"
+	grep -qx "harts: 5" <<<"$out" || fail "$b: info: $out"
+	grep -qx "board: $b" <<<"$out" || fail "$b: info: $out"
+	out=$("$HP" kernels --connect "$conn") || fail "$b: kernels"
+	for k in vadd saxpy sgemm_tiled sg_ops mandelbrot fpu_harts; do
+		grep -q "^$k .*, FPU harts only" <<<"$out" || fail "$b: $k is not FPU-only: $out"
+	done
+	for k in ids scan histogram bitonic copy; do
+		! grep -q "^$k .*FPU" <<<"$out" || fail "$b: $k is FPU-only: $out"
+	done
+	for k in $("$HP" run --list | awk '{print $1}' | grep -Ev '^(fault_|hang$)'); do
+		"$HP" run "$k" --check --connect "$conn" >/dev/null || fail "$b: run $k --check"
+	done
+	"$HP" run sgemm_tiled --team-size 2 --check --connect "$conn" >/dev/null || fail "$b: sgemm_tiled in teams"
+	"$HP" run sg_ops --global 100,3 --team-size 2 --check --connect "$conn" >/dev/null || fail "$b: sg_ops in teams"
+	echo "ok: $b: every library kernel checked on 5 harts"
+	# fpu_harts: {hart, value} per work-item: which harts ran it.
+	n=3000
+	out=$("$HP" run fpu_harts --global $n --local 4 --connect "$conn" \
+		--karg buf:u32:$((2 * n)):0 --karg f32:0.5 --karg u32:0 --print $((2 * n))) ||
+		fail "$b: fpu_harts: $out"
+	local harts
+	harts=$(grep "^buf0 u32" <<<"$out" | cut -d: -f2 | tr ' ' '\n' | awk 'NF && NR % 2 == 0' | sort -n | uniq -c)
+	! awk '$2 == 0' <<<"$harts" | grep -q . || fail "$b: fpu_harts ran on hart 0: $harts"
+	[ "$(wc -l <<<"$harts")" -ge 2 ] || fail "$b: fpu_harts on one hart only: $harts"
+	echo "ok: $b: fpu_harts never on hart 0 (work-items per hart: $(awk '{printf "%s:%s ", $2, $1}' <<<"$harts"))"
+	# Kernel objects built for the board: the loader finds saxpy's FP code.
+	dir=$(mktemp -d /tmp/hp-boards-XXXXXX)
+	boards_objs=$dir
+	for e in saxpy hello; do
+		"$HP" build --board "$b" "examples/$e.c" -o "$dir/$e.hpk" 2>/dev/null || fail "$b: build $e"
+	done
+	out=$("$HP" run --connect "$conn" --kernel-file "$dir/saxpy.hpk" saxpy --global 100 \
+		--karg buf:f32:100:iota --karg buf:f32:100:1 --karg f32:2.5 --karg u32:100 --print 100) ||
+		fail "$b: saxpy.hpk: $out"
+	grep -q "^buf1 f32\[100\]: 1 3.5 6 8.5 " <<<"$out" || fail "$b: saxpy.hpk result: $out"
+	"$HP" run --connect "$conn" --kernel-file "$dir/hello.hpk" hello --global 8 --karg buf:u32:8 >/dev/null ||
+		fail "$b: hello.hpk"
+	echo "ok: $b: kernel objects"
+	# The serial link (the UART's receive interrupt wakes the dispatcher).
+	local sock=${conn#shm:}.sock
+	"$HP" info --connect "serial:$sock" | grep -qx "harts: 5" || fail "$b: info over serial"
+	for k in vadd wg_count; do
+		"$HP" run "$k" --check --connect "serial:$sock" >/dev/null || fail "$b: $k over serial"
+	done
+	echo "ok: $b: serial link"
+	down
+	# The mailbox tests and a short hostile-mailbox run, each on its own
+	# device.
+	"$MBOX" --board "$b" --harts 5 --quick || fail "test_mbox on $b"
+	"$STRESS" --board "$b" --harts 5 --iterations 10000 || fail "test_stress on $b"
+}
+
+t_sifive_u() {
+	local dir out
+	boards_device sifive-u
+	dir=$boards_objs
+	# The E51 alone (hartpool.harts=1): it drives and runs integer
+	# kernels; float kernels, built in or loaded, are refused.
+	up --board sifive-u --harts 1
+	out=$(expect_error HP_KERNEL_NOT_SUPPORTED "$HP" run vadd --connect "$conn") || exit 1
+	grep -q "kernel vadd uses the FPU: none of the 1 worker harts in use has one" <<<"$out" ||
+		fail "vadd on the E51: $out"
+	expect_error HP_KERNEL_NOT_SUPPORTED "$HP" run --connect "$conn" --kernel-file "$dir/saxpy.hpk" saxpy \
+		--global 8 --karg buf:f32:8 --karg buf:f32:8 --karg f32:1 --karg u32:8
+	"$HP" run --connect "$conn" --kernel-file "$dir/hello.hpk" hello --global 8 --karg buf:u32:8 >/dev/null ||
+		fail "hello.hpk on the E51"
+	for k in ids barrier_rotate wg_count reduce_wg reduce_sg scan histogram bitonic copy fill; do
+		"$HP" run "$k" --check --connect "$conn" >/dev/null || fail "$k on the E51"
+	done
+	out=$("$HP" ids --global 50,3 --connect "$conn" | awk -F, 'NR > 1 { print $NF }' | sort -u)
+	[ "$out" = 0 ] || fail "ids on one hart ran on harts: $out"
+	echo "ok: sifive-u: the E51 alone runs integer kernels and refuses float ones"
+	down
+	rm -rf "$dir"
+}
+
+t_icicle_kit() {
+	local out
+	boards_device icicle-kit
+	rm -rf "$boards_objs"
+	# The image is QEMU's -bios: no bootargs, so no other hart count.
+	out=$(expect_error HP_INVALID_VALUE "$HP" info --board icicle-kit --harts 4) || exit 1
+	grep -q "QEMU hands bootargs only to a -kernel image" <<<"$out" || fail "icicle-kit --harts 4: $out"
+	out=$("$HP" info --board icicle-kit --json) || fail "icicle-kit info --json"
+	python3 -c 'import json, sys
+d = json.loads(sys.argv[1])
+assert d["harts"] == 5 and d["dram_size"] == 1 << 30 and d["board"] == "icicle-kit", d
+k = {x["name"]: x for x in d["kernels"]}
+assert k["vadd"]["fpu"] and not k["ids"]["fpu"], k' "$out" || fail "icicle-kit info --json: $out"
+	echo "ok: icicle-kit: one GiB of DRAM from board.h, 5 harts only"
+}
+
+# The built-in kernels' uses_fpu against their code, and no FP code in the
+# firmware outside the kernels, on every board built.
+t_fpu_flags() {
+	local b n=0
+	for b in $(cd board && ls -d */ | tr -d /); do
+		[ -f "build/$b/hartpool.elf" ] || continue
+		python3 tests/e2e/fpu_flags.py "build/$b/hartpool.elf" >"/tmp/hp-fpu-flags-$$" ||
+			{ cat "/tmp/hp-fpu-flags-$$"; rm -f "/tmp/hp-fpu-flags-$$"; fail "$b: FPU flags"; }
+		echo "ok: $b: $(tail -2 "/tmp/hp-fpu-flags-$$" | tr '\n' ' ')"
+		rm -f "/tmp/hp-fpu-flags-$$"
+		n=$((n + 1))
+	done
+	[ -f build/sifive-u/hartpool.elf ] || fail "no sifive-u firmware (make BOARD=sifive-u hartpool)"
+	[ "$n" -ge 2 ] || fail "only $n boards built"
+}
