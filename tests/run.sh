@@ -13,6 +13,8 @@
 # Environment: HP_TEST_BOARDS (default: every board but the template),
 # HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180),
 # HP_FUZZ_SECONDS (per fuzz target, default 20).
+# Boards without QEMU_SYSTEM (real hardware QEMU does not model) are
+# build-only: tiers 3 and 4 skip them.
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -167,6 +169,12 @@ for b in $boards; do
 	# -bios cannot take (a hart count other than its fixed one, bootargs):
 	# skipped, and counted as such.
 	eval "$(make -s --no-print-directory -f "board/$b/board.mk" -f qemu/query.mk qemu-env)"
+	# A board QEMU does not model (no QEMU_SYSTEM in its board.mk: real
+	# hardware only) is build-only: built above, never run.
+	if [ -z "$QEMU_SYSTEM" ]; then
+		echo "($b: build-only, no QEMU_SYSTEM in board/$b/board.mk)"
+		continue
+	fi
 	max=${QEMU_SMP:-$QEMU_MAX_HARTS}
 	while IFS='|' read -r image harts want opts patterns; do
 		image=$(trim "$image")
@@ -204,6 +212,7 @@ for b in $boards; do
 	# the runs below are not counted here.
 	[ -f "build/$b/tests/count.elf" ] || continue
 	eval "$(make -s --no-print-directory -f "board/$b/board.mk" -f qemu/query.mk qemu-env)"
+	[ -n "$QEMU_SYSTEM" ] || continue # build-only board
 	[ -z "$QEMU_SMP" ] || continue
 	for h in 1 8 64; do
 		timed "plugin count exact ($b, $h harts)" "$out/count-$b-$h.log" tests/count_check.sh firmware "$b" "$h"
