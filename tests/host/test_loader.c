@@ -845,9 +845,55 @@ static void run(const tcase *c)
 	free(img);
 }
 
+/* hpk_code_uses_fpu on hand-assembled code: integer code (RVC and
+ * 32-bit) is not, each kind of F/D instruction is, and decoding keeps the
+ * instruction boundaries (a 32-bit instruction whose upper half looks like
+ * c.fld is still integer). */
+static void code_fpu(void)
+{
+	static const struct {
+		const char *what;
+		uint16_t parcels[6]; /* little-endian 16-bit parcels, 0-ended */
+		unsigned xlen;
+		bool fpu;
+	} cs[] = {
+		/* addi a0,a0,1; c.addi a0,1; ret */
+		{"integer", {0x0513, 0x0015, 0x0505, 0x8082}, 64, false},
+		/* lui a1,0x2000 (upper parcel 0x2000 = c.fld's pattern) */
+		{"upper half like c.fld", {0x05b7, 0x2000, 0x8082}, 64, false},
+		{"flw fa0,0(a0)", {0x2507, 0x0005}, 64, true},
+		{"fsd fa0,0(a0)", {0x3027, 0x00a5}, 64, true},
+		{"fadd.s fa0,fa0,fa1", {0x7553, 0x00b5}, 64, true},
+		{"fmadd.s", {0x7543, 0x60b5}, 64, true},
+		{"csrr a0,fcsr", {0x2573, 0x0030}, 64, true},
+		{"csrr a0,cycle (not FP)", {0x2573, 0xc000}, 64, false},
+		{"c.fld fa0,0(a0)", {0x2108}, 64, true},
+		{"c.fsdsp fa0,0(sp)", {0xa02a}, 64, true},
+		{"c.ld a0,0(a0) on RV64", {0x6108}, 64, false},
+		{"c.flw fa0,0(a0) on RV32", {0x6108}, 32, true},
+		{"after integer code",
+		 {0x0505, 0x0513, 0x0015, 0x7553, 0x00b5},
+		 64,
+		 true},
+	};
+	for (unsigned i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		uint8_t code[12];
+		unsigned n = 0;
+		while (n < 6 && cs[i].parcels[n]) {
+			code[2 * n] = (uint8_t)cs[i].parcels[n];
+			code[2 * n + 1] = (uint8_t)(cs[i].parcels[n] >> 8);
+			n++;
+		}
+		hpk_header h = {.text_size = 2 * n};
+		CHECK_MSG(hpk_code_uses_fpu(&h, code, cs[i].xlen) == cs[i].fpu,
+			  "code_fpu %s: want %d", cs[i].what, cs[i].fpu);
+	}
+}
+
 int main(void)
 {
 	seeds = getenv("HP_LOADER_SEEDS");
+	code_fpu();
 	valid();
 	if (seeds) {
 		static obj o;
