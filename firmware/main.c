@@ -66,9 +66,15 @@ static const char *skipped_text(void)
 	return text;
 }
 
+/* On by default; a board whose harts cannot isolate kernels (K210: privilege
+ * spec 1.9.1, no PMP of the 1.10 kind) turns it off in board.h. */
+#ifndef BOARD_ISOLATION_DEFAULT
+#define BOARD_ISOLATION_DEFAULT 1
+#endif
+
 static bool isolation(void)
 {
-	unsigned long v = 1;
+	unsigned long v = BOARD_ISOLATION_DEFAULT;
 	if (boot_bootargs)
 		fdt_bootarg_uint(boot_bootargs, boot_bootargs_len,
 				 "hartpool.isolation", &v);

@@ -48,4 +48,8 @@
 #define BOARD_MBOX_SIZE 0x00100000UL
 #define BOARD_BUF_BASE 0x80400000UL
 
+/* Privilege spec 1.9.1: no PMP of the 1.10 kind, so kernels cannot be
+ * isolated in U-mode: they run in M-mode (firmware/main.c). */
+#define BOARD_ISOLATION_DEFAULT 0
+
 #endif
