@@ -14,12 +14,15 @@
 #define BOARD_NAME "icicle-kit"
 
 /* MMUART0: a 16550 with 32-bit registers 4 bytes apart (the "serial" part
- * of QEMU's mchp.pfsoc.mmuart). Its input is the MSS APB clock (150 MHz on
- * the kit; QEMU ignores the divisor). */
+ * of QEMU's mchp.pfsoc.mmuart). QEMU times the line by the divisor against
+ * its model's own clock, 16 x 399193 Hz: with the kit's 150 MHz MSS APB
+ * clock the divisor (81) would make it a 4.9 kbaud line and every serial
+ * request and doorbell some 30 times slower. So this is QEMU's clock
+ * (divisor 3: 133 kbaud); on the kit itself it is 150000000. */
 #define BOARD_UART_BASE 0x20000000UL
 #define BOARD_UART_REG_SHIFT 2
 #define BOARD_UART_REG_IO_WIDTH 4
-#define BOARD_UART_CLOCK_HZ 150000000UL
+#define BOARD_UART_CLOCK_HZ 6387088UL
 #define BOARD_UART_BAUD 115200UL
 
 /* CLINT (SiFive layout: QEMU's ACLINT SWI at +0, MTIMER at +0x4000). */
