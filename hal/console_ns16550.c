@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Console on a 16550-compatible UART: the board's (board.h BOARD_UART_*), or
+/* Console on a 16550-compatible UART: the board's (board.h BOARD_UART_*,
+ * with BOARD_UART_REG_SHIFT / _REG_IO_WIDTH for 32-bit registers such as
+ * PolarFire's MMUART), or
  * the one the device tree's stdout-path names (hal_console_configure: base,
  * reg-shift, reg-io-width 1 or 4; DesignWare 8250s, the K1's UART). With no
  * UART known (an S-mode board whose console is something else) the
@@ -30,7 +32,14 @@ static unsigned long uart_clock = BOARD_UART_CLOCK_HZ;
 static uintptr_t uart_base;
 static unsigned long uart_clock;
 #endif
-static unsigned uart_shift, uart_width = 1;
+#ifndef BOARD_UART_REG_SHIFT
+#define BOARD_UART_REG_SHIFT 0
+#endif
+#ifndef BOARD_UART_REG_IO_WIDTH
+#define BOARD_UART_REG_IO_WIDTH 1
+#endif
+static unsigned uart_shift = BOARD_UART_REG_SHIFT,
+		uart_width = BOARD_UART_REG_IO_WIDTH;
 
 static void reg_write(unsigned reg, uint8_t v)
 {

@@ -6,7 +6,7 @@ hal-portable-srcs := hal/fdt.c hal/barrier.c hal/lock.c hal/ipi.c hal/wait.c \
 ifeq ($(BOARD_PRIV),S)
 hal-priv-srcs := hal/sbi.c hal/mmu_sv39.c hal/user.c
 else
-hal-priv-srcs := hal/pmp.c
+hal-priv-srcs := hal/pmp.c hal/user.c
 endif
 hal-srcs := $(hal-portable-srcs) hal/hart.c hal/console.c hal/libc_picolibc.c \
             hal/string.c hal/timer.c \

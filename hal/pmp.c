@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* U-mode for kernels: PMP programming and the M-side helpers of the ecall
- * services; see hal/isolation.h. */
+/* U-mode for kernels in M-mode: PMP programming; see hal/isolation.h. The
+ * call into U-mode and the ecall helpers are hal/user.c's. */
 #include <hal/csr.h>
 #include <hal/hart.h>
 #include <hal/ipi.h>
@@ -97,43 +97,4 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
 	csr_write(pmpcfg3, cfg[3]);
 #endif
 	return true;
-}
-
-/* The M-mode context hal_user_call() returns to. Kernels can read TLS
- * blocks but not write them. */
-static __thread hal_jmp_buf user_ret;
-
-void hal_user_enter(void (*fn)(void *), void *arg, void *stack_top);
-
-/* noinline: the setjmp stays in a frame of its own. */
-__attribute__((noinline)) void hal_user_call(void (*fn)(void *), void *arg,
-					     void *stack_top)
-{
-	if (hal_setjmp(&user_ret) == 0)
-		hal_user_enter(fn, arg, stack_top); /* does not return */
-}
-
-void hal_user_return(void)
-{
-	hal_longjmp(&user_ret, 1);
-}
-
-void hal_user_sleep_m(void)
-{
-	unsigned long saved = csr_read(mie);
-	csr_write(mie, saved | MIP_MSIP);
-	__asm__ volatile("wfi" ::: "memory");
-	csr_write(mie, saved);
-	hal_ipi_clear_self();
-}
-
-bool hal_user_heap_has(uintptr_t p, size_t n)
-{
-	return p >= (uintptr_t)__heap_start && p <= (uintptr_t)__heap_end &&
-	       n <= (uintptr_t)__heap_end - p;
-}
-
-bool hal_rodata_has(uintptr_t p)
-{
-	return p >= (uintptr_t)__text_start && p < (uintptr_t)__rodata_end;
 }

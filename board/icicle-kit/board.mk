@@ -14,7 +14,7 @@ BOARD_SUB_GROUP_SIZE := 8
 # hal/reset_mhartid.S: the harts start at the eNVM's first byte with no
 # hart id in a0 and no device tree.
 BOARD_HAL_SRCS    := hal/reset_mhartid.S hal/ipi_clint.c hal/timer_clint.c \
-                     hal/console_mmuart.c hal/exit_semihosting.c \
+                     hal/console_ns16550.c hal/exit_semihosting.c \
                      hal/sleep_wfi.c hal/plic.c
 # How QEMU runs this board: `-bios IMAGE` (loaded into the eNVM at the
 # reset vector; -kernel would need a device tree and HSS's handoff), always
