@@ -1,19 +1,8 @@
 # Board: any OpenSBI board, RV64, firmware in S-mode (board.h); QEMU virt
 # under OpenSBI 1.1 for the tests. Read by the top-level Makefile and by
 # qemu/hp-qemu.
-BOARD_ARCH        := rv64imafdc_zicsr_zifencei
-BOARD_ABI         := lp64d
-BOARD_LIB_ARCH    := rv64imafdc
-BOARD_XLEN        := 64
-# S: started by SBI firmware in S-mode (hal/csr.h HAL_SMODE).
-BOARD_PRIV        := S
+include board/sbi.mk
 BOARD_MAX_HARTS   := 512
-BOARD_STACK_SIZE  := 16384
-BOARD_SUB_GROUP_SIZE := 8
-# The image has the RISC-V Image header: U-Boot's booti takes it.
-BOARD_IMAGE       := booti
-BOARD_HAL_SRCS    := hal/ipi_sbi.c hal/timer_sbi.c hal/console_ns16550.c \
-                     hal/exit_sbi.c hal/sleep_wfi.c hal/plic.c
 QEMU_SYSTEM       := qemu-system-riscv64
 QEMU_MACHINE      := virt
 QEMU_CPU          := rv64
