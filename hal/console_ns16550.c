@@ -72,6 +72,14 @@ void hal_console_init(void)
 {
 	if (!uart_base)
 		return;
+#ifdef BOARD_UART_GATE_CLOCK
+	/* A UART behind a clock gate and a reset (board.h): open both. */
+	mmio_write32(BOARD_UART_GATE_CLOCK,
+		     mmio_read32(BOARD_UART_GATE_CLOCK) | BOARD_UART_GATE_BIT);
+	mmio_write32(BOARD_UART_GATE_RESET,
+		     mmio_read32(BOARD_UART_GATE_RESET) & ~BOARD_UART_GATE_BIT);
+	mmio_fence();
+#endif
 	reg_write(UART_IER, 0);
 	/* Without a known input clock, keep the rate whoever ran before us
 	 * (OpenSBI, U-Boot) set. */

@@ -24,6 +24,13 @@
 #define BOARD_UART_REG_IO_WIDTH 4
 #define BOARD_UART_CLOCK_HZ 6387088UL
 #define BOARD_UART_BAUD 115200UL
+/* MMUART0 sits behind a clock gate and a reset in the MSS system registers
+ * (SUBBLK_CLOCK_CR, SOFT_RESET_CR; bit 5 is MMUART0) that the Hart Software
+ * Services open on the kit; this firmware runs in their place, so
+ * hal/console_ns16550.c opens them before it touches the UART. */
+#define BOARD_UART_GATE_CLOCK 0x20002084UL
+#define BOARD_UART_GATE_RESET 0x20002088UL
+#define BOARD_UART_GATE_BIT (1u << 5)
 
 /* CLINT (SiFive layout: QEMU's ACLINT SWI at +0, MTIMER at +0x4000). */
 #define BOARD_CLINT_BASE 0x02000000UL
