@@ -38,8 +38,15 @@ void exec_device_init(unsigned harts)
 		.fiber_stack_scale = 1,
 		.isolation = true,
 	};
+	/* Sanitizers: redzones and shadow frames. GCC says so with
+	 * __SANITIZE_*__, clang (the fuzz targets) only through
+	 * __has_feature. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-	exec_dev.fiber_stack_scale = 16; /* redzones and shadow frames */
+	exec_dev.fiber_stack_scale = 16;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+	exec_dev.fiber_stack_scale = 16;
+#endif
 #endif
 	for (unsigned i = 0; i < harts && i < HAL_MAX_HARTS; i++) {
 		bool fpu = (hal_hart_caps(i) & FW_FPU) == FW_FPU;
