@@ -208,7 +208,7 @@ static int validate(exec_cmd *c, const char **detail)
 	if (rc)
 		return rc;
 	const hp_kernel *k = c->kernel;
-	if (k &&
+	if (k && exec_dev.without_fpu &&
 	    exec_kernel_supported(&exec_dev, k, c->launch.team_size, NULL, 0)) {
 		*detail = "the kernel uses the FPU and no worker hart (or "
 			  "team) in use has one";

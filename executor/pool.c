@@ -251,7 +251,8 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 		kv->args = kv->argbuf;
 	}
 	inst->seq = ++exec_seq;
-	inst->need = exec_kernel_needs(c->kernel);
+	/* Where every hart has an FPU nothing needs checking. */
+	inst->need = exec_dev.without_fpu ? exec_kernel_needs(c->kernel) : 0;
 	inst->workers = (exec_dev.harts - exec_dev.first_worker) / t;
 	if (t <= 1 && inst->need && exec_dev.without_fpu)
 		inst->workers = capable_workers(inst->need);
@@ -535,7 +536,7 @@ static bool has_work(const exec_instance *inst, unsigned me)
 	/* A hart without what the kernel needs (the FPU) never runs it; in a
 	 * team instance, a team with such a hart stays out of it (count_done
 	 * marks it out when the instance completes). */
-	if (inst->need & ~(unsigned)exec_dev.caps[me])
+	if (inst->need && (inst->need & ~(unsigned)exec_dev.caps[me]))
 		return false;
 	if (t <= 1 && l->schedule == EXEC_SCHED_STATIC)
 		return !(
