@@ -40,7 +40,7 @@ typedef struct kctx_hart {
 	unsigned iso_gen;
 	unsigned code_seen; /* code_gen when it last ran fence.i */
 	bool iso_ok, iso_on, armed;
-	bool nofpu; /* the hart has no FPU (exec_ucall.nofpu) */
+	bool nofpu;	       /* the hart has no FPU (exec_ucall.nofpu) */
 	uintptr_t arena_guard; /* no-access bytes below the fiber arena */
 	char *ustack;	       /* EXEC_GUARD_BYTES guard + EXEC_USTACK_BYTES */
 } kctx_hart;
