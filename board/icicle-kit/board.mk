@@ -26,6 +26,7 @@ QEMU_CPU          := sifive-u54
 QEMU_LOAD         := bios
 QEMU_SMP          := 5
 QEMU_MAX_HARTS    := 5
+QEMU_MAX_HARTS_WHY := the PolarFire SoC has one E51 and four U54 harts
 QEMU_EXIT         := semihosting
 # DRAM: QEMU wants 1537M at least; the firmware uses the first GiB (at
 # 0x80000000; the rest lies at 0x1000000000).

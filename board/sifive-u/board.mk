@@ -24,6 +24,7 @@ QEMU_BIOS         := none
 QEMU_LOAD         := kernel
 QEMU_SMP          := 5
 QEMU_MAX_HARTS    := 5
+QEMU_MAX_HARTS_WHY := the FU540 has one E51 and four U54 harts
 QEMU_EXIT         := semihosting
 # DRAM: the default and the range `--mem` accepts (hp-qemu, hartpool).
 QEMU_MEM          := 2G
