@@ -27,15 +27,20 @@ boards_device() {
 	"$HP" run sgemm_tiled --team-size 2 --check --connect "$conn" >/dev/null || fail "$b: sgemm_tiled in teams"
 	"$HP" run sg_ops --global 100,3 --team-size 2 --check --connect "$conn" >/dev/null || fail "$b: sg_ops in teams"
 	echo "ok: $b: every library kernel checked on 5 harts"
-	# fpu_harts: {hart, value} per work-item: which harts ran it.
+	# fpu_harts: {hart, value} per work-item: which harts ran it. Never
+	# hart 0, in any run; spread over more than one hart in some run (one
+	# fast hart may take every group of a run on a loaded host: up to 5).
 	n=3000
-	out=$("$HP" run fpu_harts --global $n --local 4 --connect "$conn" \
-		--karg buf:u32:$((2 * n)):0 --karg f32:0.5 --karg u32:0 --print $((2 * n))) ||
-		fail "$b: fpu_harts: $out"
-	local harts
-	harts=$(grep "^buf0 u32" <<<"$out" | cut -d: -f2 | tr ' ' '\n' | awk 'NF && NR % 2 == 0' | sort -n | uniq -c)
-	! awk '$2 == 0' <<<"$harts" | grep -q . || fail "$b: fpu_harts ran on hart 0: $harts"
-	[ "$(wc -l <<<"$harts")" -ge 2 ] || fail "$b: fpu_harts on one hart only: $harts"
+	local harts try spread=0
+	for try in 1 2 3 4 5; do
+		out=$("$HP" run fpu_harts --global $n --local 4 --connect "$conn" \
+			--karg buf:u32:$((2 * n)):0 --karg f32:0.5 --karg u32:0 --print $((2 * n))) ||
+			fail "$b: fpu_harts: $out"
+		harts=$(grep "^buf0 u32" <<<"$out" | cut -d: -f2 | tr ' ' '\n' | awk 'NF && NR % 2 == 0' | sort -n | uniq -c)
+		! awk '$2 == 0' <<<"$harts" | grep -q . || fail "$b: fpu_harts ran on hart 0: $harts"
+		[ "$(wc -l <<<"$harts")" -lt 2 ] || { spread=1; break; }
+	done
+	[ "$spread" = 1 ] || fail "$b: fpu_harts on one hart only in 5 runs: $harts"
 	echo "ok: $b: fpu_harts never on hart 0 (work-items per hart: $(awk '{printf "%s:%s ", $2, $1}' <<<"$harts"))"
 	# Kernel objects built for the board: the loader finds saxpy's FP code.
 	dir=$(mktemp -d /tmp/hp-boards-XXXXXX)
