@@ -7,7 +7,6 @@
 # `make test` builds and runs every tier for every board (tests/run.sh).
 
 BOARD ?= qemu-virt
-HARTS ?= 8
 V ?= 0
 
 ifeq ($(V),1)
@@ -20,6 +19,9 @@ ifeq ($(wildcard board/$(BOARD)/board.mk),)
 $(error unknown BOARD '$(BOARD)': see board/ for the boards there are)
 endif
 include board/$(BOARD)/board.mk
+# Harts for run/debug/qemu: 8, or the machine's fixed count (QEMU_SMP:
+# sifive-u and icicle-kit have 5).
+HARTS ?= $(if $(QEMU_SMP),$(QEMU_SMP),8)
 
 O := build/$(BOARD)
 HOST_O := build/host
