@@ -157,6 +157,12 @@ const exec_hart_stats *exec_stats(unsigned idx)
 	return &pool_harts[idx].stats;
 }
 
+/* Does hart `idx` have the capabilities `need` (EXEC_CAP_*)? */
+static inline bool capable(unsigned idx, unsigned need)
+{
+	return (exec_dev.caps[idx] & need) == need;
+}
+
 /* Wake up to `count` idle workers with index < `limit` that have the
  * capabilities `need`. The full fence orders the instance's publication
  * before reading the idle mask (idle harts set their bit with an AMO, then
@@ -174,7 +180,7 @@ static void wake_idle(size_t count, unsigned limit, unsigned need)
 			unsigned idx = w * HAL_HARTMASK_BITS + b;
 			if (idx >= limit)
 				return;
-			if (idx < first || (exec_dev.caps[idx] & need) != need)
+			if (idx < first || !capable(idx, need))
 				continue;
 			if (hal_hartmask_test_clear(&exec_idle, idx)) {
 				hal_ipi_send(idx);
@@ -202,7 +208,7 @@ static unsigned capable_workers(unsigned need)
 {
 	unsigned n = 0;
 	for (unsigned i = exec_dev.first_worker; i < exec_dev.harts; i++)
-		n += (exec_dev.caps[i] & need) == need;
+		n += capable(i, need);
 	return n;
 }
 
@@ -251,10 +257,11 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 		kv->args = kv->argbuf;
 	}
 	inst->seq = ++exec_seq;
-	/* Where every hart has an FPU nothing needs checking. */
+	/* Where every hart has an FPU nothing needs checking: need stays 0,
+	 * and every test of it below is one branch. */
 	inst->need = exec_dev.without_fpu ? exec_kernel_needs(c->kernel) : 0;
 	inst->workers = (exec_dev.harts - exec_dev.first_worker) / t;
-	if (t <= 1 && inst->need && exec_dev.without_fpu)
+	if (t <= 1 && inst->need)
 		inst->workers = capable_workers(inst->need);
 	inst->teams_left = inst->workers;
 	inst->teams_in = 0;
@@ -414,9 +421,9 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 static bool static_block(exec_instance *inst, size_t *start, size_t *end)
 {
 	unsigned me = hal_hart_idx(), r = me - exec_dev.first_worker;
-	if (inst->need && exec_dev.without_fpu) /* rank among capable harts */
+	if (inst->need) /* rank among capable harts */
 		for (unsigned i = exec_dev.first_worker; i < me; i++)
-			r -= (exec_dev.caps[i] & inst->need) != inst->need;
+			r -= !capable(i, inst->need);
 	unsigned long bit = hal_hartmask_bit(me);
 	if (hal_fetch_or(&inst->static_taken.w[me / HAL_HARTMASK_BITS], bit) &
 	    bit)
@@ -521,7 +528,7 @@ static void run_team(exec_instance *inst, unsigned me)
 static bool team_capable(unsigned need, unsigned first, unsigned t)
 {
 	for (unsigned i = first; i < first + t; i++)
-		if ((exec_dev.caps[i] & need) != need)
+		if (!capable(i, need))
 			return false;
 	return true;
 }
@@ -536,7 +543,7 @@ static bool has_work(const exec_instance *inst, unsigned me)
 	/* A hart without what the kernel needs (the FPU) never runs it; in a
 	 * team instance, a team with such a hart stays out of it (count_done
 	 * marks it out when the instance completes). */
-	if (inst->need && (inst->need & ~(unsigned)exec_dev.caps[me]))
+	if (inst->need && !capable(me, inst->need))
 		return false;
 	if (t <= 1 && l->schedule == EXEC_SCHED_STATIC)
 		return !(
@@ -548,7 +555,7 @@ static bool has_work(const exec_instance *inst, unsigned me)
 	unsigned w = me - exec_dev.first_worker;
 	if (w >= inst->workers * t)
 		return false;
-	if (inst->need && exec_dev.without_fpu &&
+	if (inst->need &&
 	    !team_capable(inst->need, exec_dev.first_worker + w / t * t, t))
 		return false;
 	const exec_team *tm = &inst->teams[w / t];
