@@ -86,7 +86,8 @@ boot_skipped_hart boot_skipped[BOOT_SKIPPED_MAX];
 unsigned boot_skipped_num;
 unsigned boot_uart_irq;
 
-static __attribute__((unused)) void boot_skip(uint32_t id, const char *why)
+#ifdef HAL_SMODE
+static void boot_skip(uint32_t id, const char *why)
 {
 	if (boot_skipped_num < BOOT_SKIPPED_MAX)
 		boot_skipped[boot_skipped_num] =
@@ -94,7 +95,6 @@ static __attribute__((unused)) void boot_skip(uint32_t id, const char *why)
 	boot_skipped_num++;
 }
 
-#ifdef HAL_SMODE
 extern uintptr_t hal_exit_finisher;
 extern char _start_secondary[];
 /* The image's extent: a device tree inside it would be overwritten when

@@ -2,15 +2,10 @@
 /* U-mode for kernels in M-mode: PMP programming; see hal/isolation.h. The
  * call into U-mode and the ecall helpers are hal/user.c's. */
 #include <hal/csr.h>
-#include <hal/hart.h>
-#include <hal/ipi.h>
 #include <hal/isolation.h>
-#include <hal/jump.h>
-#include <hal/sleep.h>
 
 extern char __text_start[], __rodata_end[], __kcode_start[], __kcode_end[],
-	__hart_tls_start[], __hart_tls_end[], __kdata_start[], __heap_start[],
-	__heap_end[];
+	__hart_tls_start[], __hart_tls_end[], __kdata_start[], __heap_end[];
 
 #define write_pmpaddr(n, v) csr_write(pmpaddr##n, (v))
 
