@@ -126,10 +126,9 @@ _start_secondary:
 #endif
 
 .Lsecondary:
-#ifdef HAL_SMODE
-	/* Under SBI only the boot hart enters at _start (a second one would
-	 * mean a loader that starts every hart here): it waits like M-mode. */
-#endif
+	/* M-mode: every hart but the boot hart. Under SBI only one hart
+	 * enters here; a loader that starts every hart at _start gets the
+	 * same wait. */
 	li	t0, IE_SOFT
 	csrw	CSR_IE, t0		/* let an IPI end wfi; interrupts stay off */
 	la	t0, boot_released
