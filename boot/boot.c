@@ -234,6 +234,7 @@ void boot_init(unsigned long hart_id, const void *dtb)
 
 	hal_timer_init(fi.timebase_hz);
 	hal_barrier_init(&boot_barrier, hal_hart_used);
+	bool unit = hal_barrier_unit_setup((uintptr_t)fi.barrier_unit_base);
 
 	hal_printf("hartpool: board " BOARD_NAME " (" HAL_PRIV_NAME
 		   "-mode), %u harts in use of %u found (%u parked, %u "
@@ -241,6 +242,8 @@ void boot_init(unsigned long hart_id, const void *dtb)
 		   hal_hart_used, hal_hart_found + boot_skipped_num,
 		   hal_hart_found - hal_hart_used, boot_skipped_num, hart_id,
 		   (unsigned long)hal_timer_freq());
+	if (unit)
+		hal_printf("hartpool: team barriers in the barrier unit\n");
 	for (unsigned i = 0; i < boot_skipped_num && i < BOOT_SKIPPED_MAX; i++)
 		hal_printf("hartpool: skipped hart id %lu: %s\n",
 			   (unsigned long)boot_skipped[i].id,

@@ -332,6 +332,9 @@ static const exec_pool_events pool_events = {on_done, on_slot_free};
 
 void exec_init(unsigned harts)
 {
+	/* No waiter from an earlier start (host tests start several times:
+	 * a stale bit would wake a hart that is gone). */
+	memset(&exec_cmd_waiters, 0, sizeof(exec_cmd_waiters));
 	exec_device_init(harts);
 	exec_pool_init(harts, &pool_events);
 }

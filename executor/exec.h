@@ -310,6 +310,13 @@ struct hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
  * at @p pc. */
 struct hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc);
 
+/** The HAL_SYS_TEAM_ARRIVE / _LEAVE ecalls of U-mode kernel code (the
+ * team barrier the pool bound to the hart): arrive and wait for the
+ * team, or leave. NULL when done; the recovery point if the kernel's time
+ * limit passed first (HP_TIMEOUT recorded at @p pc, the hart has left the
+ * barrier). */
+struct hal_jmp_buf *exec_team_ecall(bool leave, unsigned long pc);
+
 /** With isolation on, kernels may also read and write [base, base + size)
  * (the device buffer heap; one range, the last one given wins). Kernels
  * always reach the kernel-visible heap (hal_heap_alloc()). */

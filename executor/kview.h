@@ -25,18 +25,6 @@
 /* Largest argument block a launch may carry (= the mailbox's). */
 #define EXEC_ARGS_MAX 384
 
-/* Team barrier inside one work-group spread over T harts (wg.c). A hart
- * whose work-items have all returned "leaves"; a barrier round completes
- * when every hart of the team has arrived or left. `word` packs arrivals
- * (low 16 bits) and departures (high 16 bits) so one AMO decides who
- * completes the round. */
-typedef struct exec_team_wgb {
-	unsigned word;
-	unsigned gen;
-	unsigned team;
-	hal_hartmask sleepers;
-} exec_team_wgb;
-
 /* An instance as kernel code sees it: copies of the launch, the kernel
  * descriptor and the arguments, made at launch (pool.c). */
 typedef struct exec_kview {
@@ -55,8 +43,8 @@ typedef struct exec_kview {
 typedef struct exec_ucall {
 	exec_kview *kv;
 	size_t start, end;   /* groups [start, end); a team: start only */
-	unsigned rank, team; /* team > 0: a team member's share */
-	exec_team_wgb *wgb;  /* team barrier (NULL without a team) */
+	unsigned rank, team; /* team > 0: a team member's share; its
+			      * barrier is firmware-private (team_barrier.h) */
 	void *local_mem;
 	struct exec_wg *wg;    /* barrier kernels: fiber bookkeeping */
 	char *arena;	       /* ... and the work-items' stacks */

@@ -56,13 +56,22 @@
 
 /* One team of an instance with team_size > 1. */
 typedef struct exec_team {
-	hal_barrier join;   /* all T harts, between work-groups */
-	size_t group;	    /* the group the leader claimed */
-	bool has_pending;   /* the leader's previous group is not counted */
-	unsigned finished;  /* instance exhausted for this team */
-	unsigned decided;   /* TEAM_UNDECIDED, TEAM_IN or TEAM_OUT (CAS) */
-	exec_team_wgb *wgb; /* kernel-visible heap: kernel code waits there */
+	size_t group;	   /* the group the leader claimed */
+	bool has_pending;  /* the leader's previous group is not counted */
+	unsigned finished; /* instance exhausted for this team */
+	unsigned decided;  /* TEAM_UNDECIDED, TEAM_IN or TEAM_OUT (CAS) */
 } exec_team;
+
+/* The barriers of team j (harts first_worker + j*T ..) for the team size T
+ * in use, shared by every instance of that size: teammates go through the
+ * same instances in the same order (above), so one pair serves them all.
+ * Made again for another size, which is only ever published when no team
+ * instance is active (exec_pool_team_held). The HAL gives each barrier to
+ * the board's barrier unit while it has free ones. */
+typedef struct pool_team_bars {
+	hal_barrier join; /* all T harts, between work-groups */
+	hal_barrier wg;	  /* the work-group's barrier (team_barrier.c) */
+} pool_team_bars;
 
 enum { INST_FREE = 0, INST_ACTIVE = 1 };
 enum { TEAM_UNDECIDED = 0, TEAM_IN = 1, TEAM_OUT = 2 };
@@ -108,6 +117,9 @@ static unsigned exec_team_active;
  * scans a look at every slot; the slot's state stays the authority. Set
  * before a slot is published, cleared after it is freed. */
 static unsigned exec_active_mask;
+static pool_team_bars *pool_bars; /* dev.harts entries */
+static unsigned pool_bars_size;	  /* their team size, 0: none yet */
+static unsigned pool_bars_unit;	  /* of them in the barrier unit */
 
 static pool_hart *self(void)
 {
@@ -138,14 +150,17 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 	exec_wg_init(harts);
 	for (unsigned i = 0; i < harts; i++)
 		pool_harts[i].u = hal_heap_alloc(sizeof(exec_ucall), 64);
+	exec_team_init(harts);
+	pool_bars = hal_heap_alloc_private(harts * sizeof(pool_team_bars), 64);
+	for (unsigned j = 0; j < harts; j++) {
+		hal_barrier_init(&pool_bars[j].join, 0);
+		hal_barrier_init(&pool_bars[j].wg, 0);
+	}
+	pool_bars_size = 0;
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
 		exec_instance *s = &exec_slots[i];
 		s->teams =
 			hal_heap_alloc_private(harts * sizeof(exec_team), 64);
-		exec_team_wgb *wgbs =
-			hal_heap_alloc(harts * sizeof(exec_team_wgb), 64);
-		for (unsigned t = 0; t < harts; t++)
-			s->teams[t].wgb = &wgbs[t];
 		s->kr.kv = hal_heap_alloc(sizeof(exec_kview), 64);
 	}
 	hal_store_relaxed(&exec_active_mask, 0u);
@@ -155,6 +170,25 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 const exec_hart_stats *exec_stats(unsigned idx)
 {
 	return &pool_harts[idx].stats;
+}
+
+/* The team barriers for team size t (no team instance is active). */
+static void team_bars_make(unsigned t)
+{
+	unsigned teams = (exec_dev.harts - exec_dev.first_worker) / t;
+	for (unsigned j = 0; j < exec_dev.harts; j++) {
+		hal_barrier_fini(&pool_bars[j].join);
+		hal_barrier_fini(&pool_bars[j].wg);
+	}
+	pool_bars_unit = 0;
+	for (unsigned j = 0; j < teams; j++) {
+		hal_hartmask m = {{0}};
+		for (unsigned r = 0; r < t; r++)
+			hal_hartmask_set(&m, exec_dev.first_worker + j * t + r);
+		pool_bars_unit += hal_barrier_init_team(&pool_bars[j].join, &m);
+		pool_bars_unit += hal_barrier_init_team(&pool_bars[j].wg, &m);
+	}
+	pool_bars_size = t;
 }
 
 /* Does hart `idx` have the capabilities `need` (EXEC_CAP_*)? */
@@ -268,14 +302,13 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	if (t > 1)
 		for (unsigned i = 0; i < inst->workers; i++) {
 			exec_team *tm = &inst->teams[i];
-			hal_barrier_init(&tm->join, t);
 			tm->group = 0;
 			tm->has_pending = false;
 			tm->finished = 0;
 			tm->decided = TEAM_UNDECIDED;
-			memset(tm->wgb, 0, sizeof(*tm->wgb));
-			tm->wgb->team = t;
 		}
+	if (t > 1 && t != pool_bars_size)
+		team_bars_make(t);
 	if (t > 1)
 		hal_fetch_add(&exec_team_active, 1u);
 	if (t > 1)
@@ -390,7 +423,6 @@ static __attribute__((noinline)) void guarded_range(exec_instance *inst,
 	u->start = start;
 	u->end = end;
 	u->team = 0;
-	u->wgb = NULL;
 	u->local_mem = lm;
 	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
 	if (hal_setjmp(at) == 0)
@@ -400,20 +432,22 @@ static __attribute__((noinline)) void guarded_range(exec_instance *inst,
 
 static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 						   size_t g, unsigned rank,
-						   exec_team *tm, void *lm)
+						   pool_team_bars *bars,
+						   void *lm)
 {
 	exec_ucall *u = exec_wg_begin(self()->u, inst->kr.kv, inst->k);
 	u->start = g;
 	u->rank = rank;
 	u->team = inst->l->team_size;
-	u->wgb = tm->wgb;
 	u->local_mem = lm;
+	exec_team_bind(&bars->wg);
 	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
 	if (hal_setjmp(at) == 0)
 		exec_kctx_run(at, exec_wg_main);
 	else
-		exec_team_leave(tm->wgb, false); /* faulted */
+		hal_barrier_leave(&bars->wg); /* faulted */
 	exec_kctx_leave(at);
+	exec_team_bind(NULL);
 }
 
 /* One chunk of a one-hart-per-group instance; false if none was left. */
@@ -481,12 +515,14 @@ static void run_team(exec_instance *inst, unsigned me)
 	unsigned t = inst->l->team_size, w = me - exec_dev.first_worker;
 	unsigned rank = w % t;
 	exec_team *tm = &inst->teams[w / t];
+	pool_team_bars *bars = &pool_bars[w / t];
 	size_t total = inst->l->total_groups;
+	bool barriers = inst->k->uses_barriers;
 	void *lm =
 		inst->k->local_mem_bytes ? exec_wg_local_mem(me - rank) : NULL;
 	pool_hart *h = self();
 	for (;;) {
-		hal_barrier_wait(&tm->join);
+		hal_barrier_wait(&bars->join);
 		if (rank == 0) {
 			/* Everybody finished the previous group. */
 			if (tm->has_pending) {
@@ -495,13 +531,15 @@ static void run_team(exec_instance *inst, unsigned me)
 			}
 			size_t g = hal_fetch_add(&inst->next, (size_t)1);
 			tm->group = g;
-			tm->wgb->word = 0;
+			/* Every member left the last group's barrier. */
+			if (barriers && g < total)
+				hal_barrier_reset(&bars->wg);
 			if (g >= total)
 				hal_store_release(&tm->finished, 1u);
 			else
 				tm->has_pending = true;
 		}
-		hal_barrier_wait(&tm->join);
+		hal_barrier_wait(&bars->join);
 		size_t g = tm->group;
 		if (g >= total) {
 			if (rank == 0)
@@ -509,11 +547,11 @@ static void run_team(exec_instance *inst, unsigned me)
 			return;
 		}
 		if (!hal_load_relaxed(&inst->kr.fault)) {
-			guarded_team(inst, g, rank, tm, lm);
-		} else if (inst->k->uses_barriers) {
+			guarded_team(inst, g, rank, bars, lm);
+		} else if (barriers) {
 			/* Teammates that started the group before the fault
 			 * must not wait for us at its barriers. */
-			exec_team_leave(tm->wgb, false);
+			hal_barrier_leave(&bars->wg);
 		}
 		if (rank == 0 && hal_load_relaxed(&inst->kr.fault)) {
 			size_t n = cancel_rest(inst);

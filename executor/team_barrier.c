@@ -1,79 +1,90 @@
 // SPDX-License-Identifier: MIT
 /*
- * The team barrier of one work-group spread over T harts (team_barrier.h):
- * an AMO word counts arrivals and departures, the hart that completes a
- * round bumps the generation and wakes the sleepers. Waits sleep (wfi) and
- * are woken by IPI: in U-mode both are ecalls (hal_user_sleep/wake), in
- * M-mode under a time limit the wait watches the deadline itself.
+ * The team barrier of one work-group spread over T harts (team_barrier.h).
+ * The pool owns the barrier (a HAL team barrier: the board's unit or
+ * software) and binds it to each member before calling kernel code. Kernel
+ * code in U-mode cannot touch it, sleep or wake anyone, so it asks with an
+ * ecall and the firmware waits on its behalf; in M-mode (isolation off) it
+ * waits directly. Either way a wait past the kernel's time limit leaves
+ * the barrier (the team goes on without us) and abandons the kernel.
  */
 #include "team_barrier.h"
 #include "kctx.h"
-#include <hal/atomic.h>
-#include <hal/ipi.h>
+#include <hal/heap.h>
 #include <hal/isolation.h>
-#include <hal/sleep.h>
 #include <hal/timer.h>
 
-static void team_release(exec_team_wgb *b, unsigned w, bool user)
+static hal_barrier **team_bound; /* per hart (firmware-private) */
+
+void exec_team_init(unsigned harts)
 {
-	hal_store_relaxed(&b->word, w & 0xffff0000u);
-	hal_store_release(&b->gen, hal_load_relaxed(&b->gen) + 1);
-	if (user)
-		hal_user_wake(&b->sleepers); /* ecall */
-	else
-		hal_ipi_send_mask_clear(&b->sleepers);
+	team_bound = hal_heap_alloc_private(harts * sizeof(*team_bound), 64);
 }
 
-/* The wait of a team barrier. In U-mode the sleep is an ecall that also
- * ends the kernel once past its time limit (trap_fw.c). In M-mode under
- * the watchdog (kernel context with a time limit) interrupts are paused,
- * so the release IPI ends wfi, and a wait past the deadline abandons the
- * kernel. */
-static void team_wait(exec_team_wgb *b, unsigned gen, bool user)
+void exec_team_bind(hal_barrier *b)
+{
+	team_bound[hal_hart_idx()] = b;
+}
+
+/* Wait for the release of our round; false if the kernel's time limit
+ * (`limited`: it has one) passed first: we have then left the barrier. */
+static bool team_wait(hal_barrier *b, unsigned ticket, bool limited)
+{
+	while (!hal_barrier_passed(b, ticket)) {
+		if (limited && exec_kctx_timed_out()) {
+			hal_barrier_leave(b);
+			return false;
+		}
+		hal_barrier_sleep(b, ticket);
+	}
+	hal_barrier_depart(b);
+	return true;
+}
+
+void exec_team_arrive(bool user)
 {
 	if (user) {
-		unsigned me = hal_hart_idx();
-		while (hal_load_acquire(&b->gen) == gen) {
-			hal_hartmask_set(&b->sleepers, me);
-			if (hal_load_acquire(&b->gen) != gen)
-				break;
-			hal_user_sleep(); /* clears the IPI it wakes on */
-		}
+		hal_user_team_arrive(); /* exec_team_ecall() */
 		return;
 	}
-	if (!exec_kctx_deadline()) {
-		hal_wait_while_eq(&b->gen, gen, &b->sleepers);
-		return;
-	}
-	unsigned me = hal_hart_idx();
-	hal_watchdog_pause();
-	while (hal_load_acquire(&b->gen) == gen) {
-		if (exec_kctx_timed_out())
-			exec_kctx_abort_timeout(); /* leave() disarms */
-		hal_sleep_prepare();
-		hal_hartmask_set(&b->sleepers, me);
-		if (hal_load_acquire(&b->gen) != gen)
-			break;
-		hal_sleep();
-	}
-	hal_watchdog_resume();
+	/* M-mode kernel code: the watchdog's timer would trap; paused, it
+	 * only ends wfi, and the wait checks the deadline itself. */
+	hal_barrier *b = team_bound[hal_hart_idx()];
+	bool limited = exec_kctx_deadline() != 0;
+	if (limited)
+		hal_watchdog_pause();
+	bool ok = team_wait(b, hal_barrier_arrive(b), limited);
+	if (limited)
+		hal_watchdog_resume();
+	if (!ok)
+		exec_kctx_abort_timeout(); /* leave() disarms */
 }
 
-void exec_team_arrive(exec_team_wgb *b, bool user)
+void exec_team_leave(bool user)
 {
-	unsigned gen = hal_load_acquire(&b->gen);
-	unsigned w = hal_fetch_add(&b->word, 1u) + 1u;
-	if ((w & 0xffff) + (w >> 16) == b->team) {
-		team_release(b, w, user);
-		return;
-	}
-	team_wait(b, gen, user);
+	if (user)
+		hal_user_team_leave();
+	else
+		hal_barrier_leave(team_bound[hal_hart_idx()]);
 }
 
-void exec_team_leave(exec_team_wgb *b, bool user)
+hal_jmp_buf *exec_team_ecall(bool leave, unsigned long pc)
 {
-	unsigned w = hal_fetch_add(&b->word, 1u << 16) + (1u << 16);
-	/* Our leaving may complete a round the others are waiting in. */
-	if ((w & 0xffff) && (w & 0xffff) + (w >> 16) == b->team)
-		team_release(b, w, user);
+	hal_barrier *b = team_bound[hal_hart_idx()];
+	if (!b)
+		return NULL; /* not in a team: nothing to wait for */
+	if (leave) {
+		hal_barrier_leave(b);
+		return NULL;
+	}
+	hal_jmp_buf *jb = exec_kernel_timeout_check(pc);
+	if (jb)
+		return jb;
+	/* In the trap handler interrupts are off: the IPI of a software
+	 * release must still end wfi (the unit enables its own line). */
+	unsigned long saved = hal_user_wait_begin();
+	if (!team_wait(b, hal_barrier_arrive(b), exec_kctx_deadline() != 0))
+		jb = exec_kernel_timeout_check(pc);
+	hal_user_wait_end(saved);
+	return jb;
 }

@@ -2,18 +2,28 @@
 /*
  * The team barrier (team_barrier.c): the harts of a team that runs one
  * work-group meet here when all their local work-items reached hp_barrier.
- * Runs in kernel code; the record (exec_team_wgb) is kernel-visible.
+ * The barrier itself is a HAL team barrier (hal/barrier.h: the board's
+ * barrier unit or software), firmware-private: the pool binds it to each
+ * member hart before calling kernel code, and kernel code reaches it
+ * through exec_team_arrive/leave (ecalls in U-mode).
  */
 #ifndef EXECUTOR_TEAM_BARRIER_H
 #define EXECUTOR_TEAM_BARRIER_H
 
-#include "kview.h"
+#include <hal/barrier.h>
+#include <stdbool.h>
 
-/* Arrive and wait until every hart of the team has arrived or left;
- * `user`: the caller runs in U-mode (waits and wakes are ecalls). */
-void exec_team_arrive(exec_team_wgb *b, bool user);
+/* Per-hart state, for `harts` harts (firmware-private). */
+void exec_team_init(unsigned harts);
+/* Bind @p b (NULL: none) as the calling hart's team barrier. */
+void exec_team_bind(hal_barrier *b);
+
+/* Kernel code: arrive and wait until every hart of the team has arrived
+ * or left; `user`: the caller runs in U-mode (the wait is an ecall). */
+void exec_team_arrive(bool user);
 /* Leave for good (every local work-item returned, or this hart will not
  * run the group): teammates go on without us. */
-void exec_team_leave(exec_team_wgb *b, bool user);
+void exec_team_leave(bool user);
+/* The firmware side of the ecalls is exec_team_ecall() (exec.h). */
 
 #endif

@@ -45,7 +45,7 @@ struct exec_wg {
 	unsigned wg_arrived;
 	unsigned sg_first; /* sub-group of fiber 0 */
 	bool aborted;
-	exec_team_wgb *wgb; /* NULL without a team */
+	bool team; /* a share of a group spread over a team */
 	hal_context main;
 	unsigned short sg_arrived[MAX_ITEMS];
 	uint64_t slots[MAX_ITEMS]; /* sub-group collectives' scratch */
@@ -140,8 +140,8 @@ static void switch_away(struct exec_wg *wg)
 /* All live fibers of this hart are at the work-group barrier. */
 static void wg_release(struct exec_wg *wg)
 {
-	if (wg->wgb)
-		exec_team_arrive(wg->wgb, wg->user);
+	if (wg->team)
+		exec_team_arrive(wg->user);
 	for (unsigned i = 0; i < wg->count; i++)
 		if (wg->fibers[i].state == F_WAIT_WG)
 			wg->fibers[i].state = F_RUN;
@@ -322,15 +322,15 @@ static unsigned long ctx_flags(const exec_ucall *u)
 }
 
 static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
-		       size_t first, size_t end, exec_team_wgb *wgb)
+		       size_t first, size_t end, bool team)
 {
 	struct exec_wg *wg = u->wg;
 	exec_kview *kv = u->kv;
 	if (!wg) {
 		exec_kv_fault(kv, HP_OUT_OF_RESOURCES,
 			      "no memory left for work-item stacks");
-		if (wgb)
-			exec_team_leave(wgb, u->user);
+		if (team)
+			exec_team_leave(u->user);
 		return;
 	}
 	size_t stack = u->stack;
@@ -349,7 +349,7 @@ static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 	wg->wg_arrived = 0;
 	wg->sg_first = (unsigned)(first / s);
 	wg->aborted = false;
-	wg->wgb = wgb;
+	wg->team = team;
 	memset(wg->sg_arrived, 0,
 	       sizeof(wg->sg_arrived[0]) * (wg->count / s + 2));
 
@@ -369,8 +369,8 @@ static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 		wg->main.user = ctx_flags(u);
 		hal_context_switch(&wg->main, &wg->fibers[0].ctx);
 	}
-	if (wgb)
-		exec_team_leave(wgb, u->user);
+	if (team)
+		exec_team_leave(u->user);
 }
 
 /* Sizes of group g->group_id (remainder groups are smaller). */
@@ -474,7 +474,7 @@ static void wg_run_range(exec_ucall *u)
 			base[d] = l->global_offset[d] +
 				  g.group_id[d] * l->local_size[d];
 		if (k->uses_barriers)
-			run_fibers(u, &g, base, 0, g.linear_size, NULL);
+			run_fibers(u, &g, base, 0, g.linear_size, false);
 		else if (k->row)
 			run_rows(&g, k->row, args, base);
 		else
@@ -521,7 +521,7 @@ static void wg_run_team(exec_ucall *u)
 		hi = g.linear_size;
 
 	if (k->uses_barriers)
-		run_fibers(u, &g, base, lo, hi, u->wgb);
+		run_fibers(u, &g, base, lo, hi, true);
 	else if (k->row && lo == 0 && hi == g.linear_size)
 		run_rows(&g, k->row, kv->args, base);
 	else

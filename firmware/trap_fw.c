@@ -7,7 +7,6 @@
 #include <boot/app.h>
 #include <executor/exec.h>
 #include <hal/csr.h>
-#include <hal/ipi.h>
 #include <hal/isolation.h>
 #include <hal/jump.h>
 
@@ -32,25 +31,13 @@ static bool user_ecall(boot_trap_frame *f)
 	case HAL_SYS_EXIT:
 		boot_trap_redirect(f, user_return, NULL, 0);
 		return true;
-	case HAL_SYS_SLEEP:
-		jb = exec_kernel_timeout_check(f->epc);
-		if (!jb) {
-			hal_user_sleep_m();
-			jb = exec_kernel_timeout_check(f->epc);
-		}
+	case HAL_SYS_TEAM_ARRIVE:
+	case HAL_SYS_TEAM_LEAVE:
+		jb = exec_team_ecall(f->a7 == HAL_SYS_TEAM_LEAVE, f->epc);
 		if (jb)
 			boot_trap_redirect(f, resume, jb, 1);
 		else
 			f->epc += 4;
-		return true;
-	case HAL_SYS_WAKE:
-		/* The mask must be kernel-visible memory (the team barrier's),
-		 * not something only the firmware may touch. */
-		if (f->a0 % sizeof(long) ||
-		    !hal_user_heap_has(f->a0, sizeof(hal_hartmask)))
-			return false;
-		hal_ipi_send_mask_clear((hal_hartmask *)f->a0);
-		f->epc += 4;
 		return true;
 	}
 	return false; /* an unknown service: a kernel fault */

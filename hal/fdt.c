@@ -205,6 +205,8 @@ static const char *const compat_plic[] = {"riscv,plic0", "sifive,plic-1.0.0",
 static const char *const compat_clint[] = {"riscv,clint0", "sifive,clint0",
 					   NULL};
 static const char *const compat_test[] = {"sifive,test0", "sifive,test1", NULL};
+static const char *const compat_barrier[] = {"hartpool,barrier-unit", NULL};
+static const char *const compat_doorbell[] = {"hartpool,doorbell", NULL};
 static const char *const compat_ns16550[] = {
 	"ns16550a",	     "ns16550",
 	"ns16750",	     "snps,dw-apb-uart",
@@ -324,6 +326,7 @@ typedef struct {
 	/* First pass results used after it. */
 	unsigned kept;
 	bool stdout_std, plic_seen, clint_seen, test_seen, uart_seen;
+	bool barrier_seen, doorbell_seen;
 	uint32_t stdout_off, stdout_len, aliases_pos, irqs_ext_off,
 		irqs_ext_len;
 } walker;
@@ -408,6 +411,13 @@ static void node_done(walker *w, unsigned depth)
 	} else if (!w->test_seen && cur_has(w, P_COMPAT, compat_test)) {
 		w->test_seen = true;
 		info->test_base = cur_reg(w, depth);
+	} else if (!w->barrier_seen && cur_has(w, P_COMPAT, compat_barrier)) {
+		w->barrier_seen = true;
+		info->barrier_unit_base = cur_reg(w, depth);
+	} else if (!w->doorbell_seen && cur_has(w, P_COMPAT, compat_doorbell)) {
+		w->doorbell_seen = true;
+		info->doorbell_base = cur_reg(w, depth);
+		info->doorbell_irq = cur_u32(w, P_IRQS, 0);
 	}
 }
 
@@ -640,6 +650,8 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 	info->bootargs_len = 0;
 	info->mem_base = info->mem_size = 0;
 	info->plic_base = info->clint_base = info->test_base = 0;
+	info->barrier_unit_base = info->doorbell_base = 0;
+	info->doorbell_irq = 0;
 	memset(&info->uart, 0, sizeof(info->uart));
 	info->uart.kind = FDT_UART_NONE;
 	info->uart.reg_io_width = 1;

@@ -4,11 +4,9 @@
  * S-mode): the call into U-mode and back, and the firmware side of the
  * ecall services. See hal/isolation.h. */
 #include <hal/csr.h>
-#include <hal/hart.h>
 #include <hal/ipi.h>
 #include <hal/isolation.h>
 #include <hal/jump.h>
-#include <hal/sleep.h>
 
 extern char __text_start[], __rodata_end[], __heap_start[], __heap_end[];
 
@@ -31,11 +29,15 @@ void hal_user_return(void)
 	hal_longjmp(&user_ret, 1);
 }
 
-void hal_user_sleep_m(void)
+unsigned long hal_user_wait_begin(void)
 {
 	unsigned long saved = csr_read(CSR_IE);
 	csr_write(CSR_IE, saved | IE_SOFT);
-	__asm__ volatile("wfi" ::: "memory");
+	return saved;
+}
+
+void hal_user_wait_end(unsigned long saved)
+{
 	csr_write(CSR_IE, saved);
 	hal_ipi_clear_self();
 }

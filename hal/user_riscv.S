@@ -50,14 +50,14 @@ hal_user_start:
 	ecall
 	unimp				/* EXIT does not come back */
 
-	.globl hal_user_sleep
-hal_user_sleep:
-	li	a7, HAL_SYS_SLEEP
+	.globl hal_user_team_arrive
+hal_user_team_arrive:
+	li	a7, HAL_SYS_TEAM_ARRIVE
 	ecall
 	ret
 
-	.globl hal_user_wake
-hal_user_wake:
-	li	a7, HAL_SYS_WAKE
+	.globl hal_user_team_leave
+hal_user_team_leave:
+	li	a7, HAL_SYS_TEAM_LEAVE
 	ecall
 	ret

@@ -254,14 +254,25 @@ void hal_user_call(void (*fn)(void *), void *arg, void *stack_top)
 }
 
 /* Never in U-mode, so never asked. */
-void hal_user_sleep(void)
+void hal_user_team_arrive(void)
 {
 	abort();
 }
 
-void hal_user_wake(hal_hartmask *m)
+void hal_user_team_leave(void)
 {
-	(void)m;
+	abort();
+}
+
+/* Never in U-mode, so never asked. */
+unsigned long hal_user_wait_begin(void)
+{
+	abort();
+}
+
+void hal_user_wait_end(unsigned long saved)
+{
+	(void)saved;
 	abort();
 }
 

@@ -67,9 +67,15 @@ typedef struct {
 	/* Device bases: the first reg address of the first node (not
 	 * disabled by its status) compatible with the names given, 0 if
 	 * none. */
-	uint64_t plic_base;    /**< "riscv,plic0"/"sifive,plic-1.0.0" */
-	uint64_t clint_base;   /**< "riscv,clint0"/"sifive,clint0" */
-	uint64_t test_base;    /**< "sifive,test0"/"sifive,test1" (QEMU exit) */
+	uint64_t plic_base;  /**< "riscv,plic0"/"sifive,plic-1.0.0" */
+	uint64_t clint_base; /**< "riscv,clint0"/"sifive,clint0" */
+	uint64_t test_base;  /**< "sifive,test0"/"sifive,test1" (QEMU exit) */
+	/** "hartpool,barrier-unit" and "hartpool,doorbell"
+	 * (docs/barrier-unit.md), the doorbell's interrupt: the first cell of
+	 * its interrupts, 0 if none. */
+	uint64_t barrier_unit_base;
+	uint64_t doorbell_base;
+	uint32_t doorbell_irq;
 	uint64_t timebase_hz;  /**< /cpus/timebase-frequency, 0 if absent */
 	const char *bootargs;  /**< /chosen/bootargs inside the blob, or NULL */
 	unsigned bootargs_len; /**< its length without the NUL */

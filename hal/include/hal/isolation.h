@@ -27,9 +27,9 @@
 #define HAL_ISOLATION_H
 
 /* ecall numbers (a7). */
-#define HAL_SYS_EXIT 1	/**< fn returned: back to hal_user_call's caller */
-#define HAL_SYS_SLEEP 2 /**< hal_sleep() for U-mode: IPI or timer */
-#define HAL_SYS_WAKE 3	/**< a0: hal_hartmask *, hal_ipi_send_mask_clear */
+#define HAL_SYS_EXIT 1 /**< fn returned: back to hal_user_call's caller */
+#define HAL_SYS_TEAM_ARRIVE 2 /**< arrive at the hart's team barrier, wait */
+#define HAL_SYS_TEAM_LEAVE 3  /**< leave the hart's team barrier for good */
 
 #ifndef __ASSEMBLER__
 
@@ -55,16 +55,19 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
  * traps in U-mode whatever mstatus.MIE says: the caller sets mie. */
 void hal_user_call(void (*fn)(void *), void *arg, void *stack_top);
 
-/** U-mode side: the ecalls. */
-void hal_user_sleep(void);
-void hal_user_wake(hal_hartmask *m);
+/** U-mode side: the ecalls (the barrier is the one the firmware bound
+ * to the hart before the call, executor/team_barrier.c). */
+void hal_user_team_arrive(void);
+void hal_user_team_leave(void);
 
 /** M-side, for the ecall handler (which runs with mstatus.MIE = 0). */
 /** Continue hal_user_call()'s caller (after a HAL_SYS_EXIT ecall). */
 __attribute__((noreturn)) void hal_user_return(void);
-/** The wait of HAL_SYS_SLEEP: wfi until an IPI or an enabled timer is
- * pending, then forget the IPI. */
-void hal_user_sleep_m(void);
+/** Around a wait the ecall handler does for U-mode code: let an IPI end
+ * wfi (the watchdog's timer stays as it was); returns what to restore. */
+unsigned long hal_user_wait_begin(void);
+/** ... and after it: interrupt enables back, the IPI forgotten. */
+void hal_user_wait_end(unsigned long saved);
 /** Is [p, p + n) inside the kernel-visible heap (so M-mode may act on a
  * pointer U-mode passed)? */
 bool hal_user_heap_has(uintptr_t p, size_t n);

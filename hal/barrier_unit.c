@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hartpool cluster's barrier unit (docs/barrier-unit.md): barriers
+ * with a hart mask each; a hart arrives with one store, then sleeps in wfi
+ * until the unit raises its line (mip.SSIP in M-mode, enabled in mie only
+ * during the wait, so it never traps). Masks are by hart id; the HAL's
+ * teams are by index, translated here.
+ */
+#include "mmio.h"
+#include <hal/atomic.h>
+#include <hal/barrier.h>
+#include <hal/console.h>
+#include <hal/csr.h>
+#include <hal/hart.h>
+
+#ifdef HAL_SMODE
+#error "the barrier unit raises SSIP: M-mode firmware only"
+#endif
+
+#define BU_ID 0x0000u
+#define BU_NUM_BARRIERS 0x0008u
+#define BU_NUM_HARTS 0x000cu
+#define BU_BARRIER(b) (0x1000u + (uintptr_t)(b)*0x100u)
+#define BU_GEN 0x00u
+#define BU_MASK(i) (0x40u + 4u * (i))
+#define BU_HART(h) (0x20000u + (uintptr_t)(h)*0x40u)
+#define BU_ARRIVE 0x00u
+#define BU_LEAVE 0x04u
+#define BU_ACK 0x0cu
+
+#define BU_ID_VALUE 0x55425048u /* "HPBU" */
+#define BU_MASK_WORDS 16u	/* 512 harts */
+#define BU_MAX 256u
+
+static uintptr_t bu_base;
+static unsigned bu_num;
+/* Barriers in use (bit set), claimed with AMOs. */
+static unsigned long bu_used[BU_MAX / HAL_HARTMASK_BITS];
+
+static uintptr_t hart_reg(unsigned off)
+{
+	return bu_base + BU_HART(hal_hart_id(hal_hart_idx())) + off;
+}
+
+static void bu_set_team(int id, const hal_hartmask *team)
+{
+	uint32_t mask[BU_MASK_WORDS] = {0};
+	for (unsigned i = 0; i < hal_hart_num(); i++)
+		if (team->w[i / HAL_HARTMASK_BITS] & hal_hartmask_bit(i)) {
+			uint32_t h = hal_hart_id(i);
+			mask[h / 32] |= 1u << (h % 32);
+		}
+	/* Earlier memory writes before the unit sees the new team. */
+	mmio_fence();
+	for (unsigned i = 0; i < BU_MASK_WORDS; i++)
+		mmio_write32(bu_base + BU_BARRIER(id) + BU_MASK(i), mask[i]);
+}
+
+static int bu_alloc(const hal_hartmask *team)
+{
+	for (unsigned id = 0; id < bu_num; id++) {
+		unsigned long bit = hal_hartmask_bit(id);
+		unsigned long *w = &bu_used[id / HAL_HARTMASK_BITS];
+		if (hal_load_relaxed(w) & bit)
+			continue;
+		if (hal_fetch_or(w, bit) & bit)
+			continue;
+		bu_set_team((int)id, team);
+		return (int)id;
+	}
+	return -1;
+}
+
+static void bu_free(int id)
+{
+	static const hal_hartmask none;
+	bu_set_team(id, &none);
+	hal_fetch_and(&bu_used[(unsigned)id / HAL_HARTMASK_BITS],
+		      ~hal_hartmask_bit((unsigned)id));
+}
+
+static unsigned bu_arrive(int id)
+{
+	unsigned gen = mmio_read32(bu_base + BU_BARRIER(id) + BU_GEN);
+	/* What we wrote before is visible to the team before we arrive. */
+	mmio_fence();
+	mmio_write32(hart_reg(BU_ARRIVE), (uint32_t)id);
+	return gen;
+}
+
+static bool bu_passed(int id, unsigned ticket)
+{
+	bool passed = mmio_read32(bu_base + BU_BARRIER(id) + BU_GEN) != ticket;
+	/* ... and what the team wrote before arriving is visible to us. */
+	mmio_fence();
+	return passed;
+}
+
+static void bu_sleep(int id, unsigned ticket)
+{
+	/* The line stays raised until we acknowledge it: a release after the
+	 * check still ends wfi. */
+	csr_set(mie, SIP_SSIP);
+	if (!bu_passed(id, ticket))
+		__asm__ volatile("wfi" ::: "memory");
+}
+
+static void bu_depart(void)
+{
+	mmio_write32(hart_reg(BU_ACK), 1u);
+	csr_clear(mie, SIP_SSIP);
+}
+
+static void bu_leave(int id)
+{
+	mmio_fence();
+	mmio_write32(hart_reg(BU_LEAVE), (uint32_t)id);
+	/* A release our arrival made may have raised our line. */
+	bu_depart();
+}
+
+static const hal_barrier_hw bu_ops = {
+	.alloc = bu_alloc,
+	.free = bu_free,
+	.set_team = bu_set_team,
+	.arrive = bu_arrive,
+	.passed = bu_passed,
+	.sleep = bu_sleep,
+	.depart = bu_depart,
+	.leave = bu_leave,
+};
+
+bool hal_barrier_unit_setup(uintptr_t base)
+{
+#ifdef BOARD_BARRIER_UNIT_BASE
+	if (!base)
+		base = BOARD_BARRIER_UNIT_BASE;
+#endif
+	if (!base || mmio_read32(base + BU_ID) != BU_ID_VALUE)
+		return false;
+	uint32_t n = mmio_read32(base + BU_NUM_BARRIERS);
+	uint32_t harts = mmio_read32(base + BU_NUM_HARTS);
+	for (unsigned i = 0; i < hal_hart_num(); i++)
+		if (hal_hart_id(i) >= harts ||
+		    hal_hart_id(i) >= 32 * BU_MASK_WORDS) {
+			hal_printf("hartpool: barrier unit at 0x%lx wired to "
+				   "%u harts, not hart id %u: software "
+				   "barriers\n",
+				   (unsigned long)base, (unsigned)harts,
+				   (unsigned)hal_hart_id(i));
+			return false;
+		}
+	bu_base = base;
+	bu_num = n < BU_MAX ? n : BU_MAX;
+	for (unsigned id = 0; id < bu_num; id++)
+		mmio_write32(base + BU_BARRIER(id) + 0x0cu, 1u); /* RESET */
+	hal_barrier_unit = &bu_ops;
+	return true;
+}
