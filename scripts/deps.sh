@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages hartpool needs, saying what and why, and only
-# those that are missing. Used by `make run` (firmware), `make test` (test), `make debug` (debug)
-# and `make bench` (bench).
+# those that are missing. Used by `make run` (firmware), `make test` (test), `make debug` (debug),
+# `make bench` (bench) and qemu/build.sh, which builds the patched QEMU of board qemu-cluster (qemu).
 #
-#   scripts/deps.sh firmware|test|bench|debug
+#   scripts/deps.sh firmware|test|bench|debug|qemu
 set -euo pipefail
 
 need_firmware=(
@@ -34,6 +34,23 @@ need_test=(
 	"mtools:FAT file systems in disk images without root (mformat, mcopy)"
 	"device-tree-compiler:dtc, the device trees of the fdt tests"
 )
+# What qemu/build.sh needs to build Debian's QEMU with qemu/patches.
+need_qemu=(
+	"qemu-system-misc:the Debian QEMU whose source version gets patched"
+	"dpkg-dev:dpkg-source, which unpacks the source with Debian's patches"
+	"xz-utils:the source package's .tar.xz files"
+	"patch:applying qemu/patches"
+	"gcc:the C compiler"
+	"libc6-dev:C library headers"
+	"python3:QEMU's configure and meson"
+	"meson:QEMU's build system"
+	"ninja-build:the build runner meson writes for"
+	"pkg-config:finding the libraries below"
+	"libglib2.0-dev:GLib, which QEMU is built on"
+	"libpixman-1-dev:pixman, for QEMU's display core"
+	"libfdt-dev:libfdt, the device trees of the RISC-V machines"
+	"zlib1g-dev:zlib, required by QEMU"
+)
 need_debug=(
 	"gdb-multiarch:the debugger for RISC-V firmware and kernels"
 )
@@ -51,17 +68,29 @@ firmware) want=("${need_firmware[@]}") ;;
 test) want=("${need_firmware[@]}" "${need_test[@]}") ;;
 debug) want=("${need_firmware[@]}" "${need_debug[@]}") ;;
 bench) want=("${need_firmware[@]}" ${need_bench[@]+"${need_bench[@]}"}) ;;
-*) echo "usage: scripts/deps.sh firmware|test|bench|debug" >&2; exit 2 ;;
+qemu) want=("${need_qemu[@]}") ;;
+*) echo "usage: scripts/deps.sh firmware|test|bench|debug|qemu" >&2; exit 2 ;;
 esac
 
-missing=() why=()
-for entry in "${want[@]}"; do
-	pkg=${entry%%:*}
-	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-		missing+=("$pkg")
-		why+=("  $pkg: ${entry#*:}")
-	fi
-done
+find_missing() {
+	missing=() why=()
+	for entry in "${want[@]}"; do
+		pkg=${entry%%:*}
+		if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+			missing+=("$pkg")
+			why+=("  $pkg: ${entry#*:}")
+		fi
+	done
+}
+find_missing
+[ ${#missing[@]} -eq 0 ] && exit 0
+# One install at a time (make -j runs several of these): wait for any
+# other, then see what is still missing.
+lock=${TMPDIR:-/tmp}/hartpool-deps.lock
+if { [ -e "$lock" ] || : >"$lock"; } 2>/dev/null && exec 9<"$lock"; then
+	flock 9
+fi
+find_missing
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "hartpool: installing missing Debian packages:"
