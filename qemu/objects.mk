@@ -20,3 +20,26 @@ $(HOST_O)/riscv64-linux/count_user: tests/count_user.c include/hartpool/marker.h
 	@echo "  USERCC  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(USER_CC) -static -O2 -g -std=gnu11 $(WARN) -pthread -Iinclude -o $@ $<
+
+# The patched QEMU of board qemu-cluster (qemu/patches, qemu/build.sh,
+# docs/qemu.md): built once per patch set and Debian QEMU version, cached
+# outside the clone. A board whose board.mk says QEMU_PATCHED := 1 boots on
+# it, so what boots such a board builds it first; other boards never do.
+#
+#   make qemu-cluster    build it (nothing to do when it is cached)
+.PHONY: qemu-cluster
+qemu-cluster:
+	$(Q)qemu/build.sh
+
+ifeq ($(QEMU_PATCHED),1)
+run boot debug: qemu-cluster
+endif
+
+# `make test` boots every tested board (tests/run.sh, HP_TEST_BOARDS): the
+# patched QEMU first when one of them needs it.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+hp-test-boards := $(or $(HP_TEST_BOARDS),$(filter-out template,$(patsubst board/%/board.mk,%,$(wildcard board/*/board.mk))))
+ifneq ($(strip $(foreach b,$(hp-test-boards),$(shell grep -ls '^QEMU_PATCHED *:*= *1' board/$(b)/board.mk))),)
+test: qemu-cluster
+endif
+endif

@@ -13,6 +13,10 @@ QEMU_MAX_HARTS_WHY ?=
 QEMU_UBOOT ?=
 QEMU_UBOOT_MAX_HARTS ?= $(QEMU_MAX_HARTS)
 QEMU_EXIT ?=
+# 1: boot on the project's patched QEMU (qemu/build.sh) instead of Debian's.
+QEMU_PATCHED ?=
+# 1: the patched virt's doorbell on FIFOs beside --shm (qemu/hp-qemu).
+QEMU_DOORBELL ?=
 # auto | single | multi: how --accel auto decides for this board.
 QEMU_ACCEL ?= auto
 # What `make image` writes besides the ELF and hartpool.bin.
@@ -22,5 +26,6 @@ BOARD_IMAGE ?=
 qemu-env:
 	@echo "QEMU_SYSTEM='$(QEMU_SYSTEM)' QEMU_MACHINE='$(QEMU_MACHINE)' QEMU_CPU='$(QEMU_CPU)' QEMU_MEM='$(QEMU_MEM)' QEMU_MEM_MIN='$(QEMU_MEM_MIN)' QEMU_MEM_MAX='$(QEMU_MEM_MAX)'"
 	@echo "QEMU_BIOS='$(QEMU_BIOS)' QEMU_LOAD='$(QEMU_LOAD)' QEMU_SMP='$(QEMU_SMP)' QEMU_MAX_HARTS='$(QEMU_MAX_HARTS)' QEMU_MAX_HARTS_WHY='$(QEMU_MAX_HARTS_WHY)' QEMU_UBOOT='$(QEMU_UBOOT)' QEMU_UBOOT_MAX_HARTS='$(QEMU_UBOOT_MAX_HARTS)' QEMU_EXIT='$(QEMU_EXIT)' QEMU_ACCEL='$(QEMU_ACCEL)'"
+	@echo "QEMU_PATCHED='$(QEMU_PATCHED)' QEMU_DOORBELL='$(QEMU_DOORBELL)'"
 image-env:
 	@echo "BOARD_IMAGE='$(BOARD_IMAGE)' BOARD_XLEN='$(BOARD_XLEN)' QEMU_UBOOT='$(QEMU_UBOOT)'"

@@ -16,7 +16,13 @@ BOARD_HAL_SRCS    := hal/ipi_clint.c hal/timer_clint.c hal/console_ns16550.c \
                      hal/barrier_unit.c
 # How QEMU runs this board.
 QEMU_SYSTEM       := qemu-system-riscv64
-QEMU_MACHINE      := virt
+# ... built from Debian's source with qemu/patches (qemu/build.sh; `make
+# qemu-cluster` builds it once), whose virt has the cluster devices
+# (docs/barrier-unit.md): the barrier unit, and with --shm the doorbell on
+# FIFOs PATH.doorbell.in/.out (qemu/hp-qemu).
+QEMU_PATCHED      := 1
+QEMU_MACHINE      := virt,hp-cluster=on
+QEMU_DOORBELL     := 1
 QEMU_CPU          := rv64
 # DRAM: the default and the range `--mem` accepts (hp-qemu, hartpool).
 QEMU_MEM          := 2G
