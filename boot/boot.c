@@ -85,6 +85,8 @@ _Static_assert(HAL_HART_F == FDT_HART_F && HAL_HART_D == FDT_HART_D &&
 boot_skipped_hart boot_skipped[BOOT_SKIPPED_MAX];
 unsigned boot_skipped_num;
 unsigned boot_uart_irq;
+unsigned long boot_doorbell_base;
+unsigned boot_doorbell_irq;
 
 #ifdef HAL_SMODE
 static void boot_skip(uint32_t id, const char *why)
@@ -220,6 +222,8 @@ void boot_init(unsigned long hart_id, const void *dtb)
 		boot_bootargs = boot_bootargs_copy;
 		boot_bootargs_len = n;
 	}
+	boot_doorbell_base = (unsigned long)fi.doorbell_base;
+	boot_doorbell_irq = fi.doorbell_irq;
 	boot_mem_base = fi.mem_base;
 	boot_mem_size = fi.mem_size;
 

@@ -8,16 +8,22 @@
  *
  * Bootargs (-append): hartpool.harts=N (boot/), hartpool.poll_us=N (the
  * dispatcher's longest sleep between doorbell checks when idle, default
- * 1000; while packets keep coming it checks every 10 us),
+ * 1000; while packets keep coming it checks every 10 us; with a doorbell
+ * device, hal/doorbell.h, it sleeps until the host rings, default bound
+ * 100000),
  * hartpool.isolation=0 (kernels without PMP checks, docs/faults.md).
  */
 #include <board.h>
 #include <boot/app.h>
 #include <executor/exec.h>
+#include <hal/barrier.h>
 #include <hal/console.h>
 #include <hal/csr.h>
+#include <hal/doorbell.h>
 #include <hal/fdt.h>
 #include <hal/hart.h>
+#include <hal/irq.h>
+#include <hartpool/mbox.h>
 #include <kernels/registry.h>
 #include <mailbox/dispatch.h>
 #include <mailbox/serial_agent.h>
@@ -34,7 +40,26 @@ static uint32_t poll_us(void)
 			     "hartpool.poll_us", &v) == 1 &&
 	    v >= 1 && v <= 1000000)
 		return (uint32_t)v;
-	return 1000;
+	return 0; /* the dispatcher's default */
+}
+
+/* The dispatcher's device work when it wakes: take what interrupted it
+ * (the UART, the doorbell), drain the UART, then complete the sources, so
+ * a byte or ring that comes after the drain interrupts again. */
+static bool serve_devices(void)
+{
+	unsigned claimed[2], n = 0, src;
+	while (n < 2 && (src = hal_irq_claim()) != 0) {
+		if (src == hal_doorbell_irq()) {
+			hal_doorbell_ack();
+			dispatch_doorbell_rang();
+		}
+		claimed[n++] = src;
+	}
+	bool did = serial_agent_poll();
+	while (n)
+		hal_irq_complete(claimed[--n]);
+	return did;
 }
 
 /* End of the memory the buffer heap may use: DRAM's end, below the last
@@ -115,6 +140,11 @@ int app_main(void)
 		.harts_skipped = boot_skipped_num,
 		.skipped_why = skipped_text(),
 		.poll_us = poll_us(),
+		.features = (hal_doorbell_setup(boot_doorbell_base,
+						boot_doorbell_irq)
+				     ? HP_DEV_HAS_DOORBELL
+				     : 0) |
+			    (hal_barrier_unit ? HP_DEV_HAS_BARRIER_UNIT : 0),
 	};
 	int rc = dispatch_init(&cfg);
 	if (rc) {
@@ -125,12 +155,14 @@ int app_main(void)
 	}
 	serial_agent_init();
 	hal_printf("hartpool: %u harts serving, mailbox at 0x%lx, %llu MiB "
-		   "of buffers, doorbell check every %u us, kernel isolation "
-		   "%s\n",
+		   "of buffers, %s, kernel isolation %s\n",
 		   n, (unsigned long)BOARD_MBOX_BASE,
 		   (unsigned long long)(cfg.buf_size >> 20),
-		   (unsigned)cfg.poll_us, exec_dev.isolation ? "on" : "off");
-	dispatch_serve(serial_agent_poll);
+		   cfg.features & HP_DEV_HAS_DOORBELL
+			   ? "doorbell device interrupt"
+			   : "doorbell check on a timer",
+		   exec_dev.isolation ? "on" : "off");
+	dispatch_serve(serve_devices);
 	exec_shutdown();
 	dispatch_stopped();
 	hal_printf("hartpool: stopped by the host\n");

@@ -87,14 +87,9 @@ void serial_agent_init(void)
 
 bool serial_agent_poll(void)
 {
-	/* Claim first, drain, then complete: a byte that arrives after the
-	 * drain raises the (level) interrupt again, so none waits unseen. */
-	unsigned src = hal_irq_claim();
 	bool handled = false;
 	int c;
 	while ((c = hal_console_getc()) >= 0)
 		handled |= serial_agent_feed(&agent, (uint8_t)c);
-	if (src)
-		hal_irq_complete(src);
 	return handled;
 }

@@ -2,9 +2,11 @@
 /*
  * The hartpool cluster's barrier unit (docs/barrier-unit.md): barriers
  * with a hart mask each; a hart arrives with one store, then sleeps in wfi
- * until the unit raises its line (mip.SSIP in M-mode, enabled in mie only
- * during the wait, so it never traps). Masks are by hart id; the HAL's
- * teams are by index, translated here.
+ * until the unit raises its line (mip.SSIP in M-mode). From arrival to
+ * departure mie has SSIP instead of the IPI (a stale IPI would end every
+ * wfi: the wait would spin on the unit's registers), the timer as it was;
+ * with mstatus.MIE = 0, so nothing traps. Masks are by hart id; the
+ * HAL's teams are by index, translated here.
  */
 #include "mmio.h"
 #include <hal/atomic.h>
@@ -31,6 +33,10 @@
 #define BU_ID_VALUE 0x55425048u /* "HPBU" */
 #define BU_MASK_WORDS 16u	/* 512 harts */
 #define BU_MAX 256u
+
+/* This hart's interrupt enables before its arrival, while it waits. */
+static __thread unsigned long bu_ie;
+static __thread bool bu_waiting;
 
 static uintptr_t bu_base;
 static unsigned bu_num;
@@ -84,6 +90,9 @@ static unsigned bu_arrive(int id)
 	unsigned gen = mmio_read32(bu_base + BU_BARRIER(id) + BU_GEN);
 	/* What we wrote before is visible to the team before we arrive. */
 	mmio_fence();
+	bu_ie = csr_read(mie);
+	bu_waiting = true;
+	csr_write(mie, (bu_ie & ~(unsigned long)MIP_MSIP) | SIP_SSIP);
 	mmio_write32(hart_reg(BU_ARRIVE), (uint32_t)id);
 	return gen;
 }
@@ -100,7 +109,6 @@ static void bu_sleep(int id, unsigned ticket)
 {
 	/* The line stays raised until we acknowledge it: a release after the
 	 * check still ends wfi. */
-	csr_set(mie, SIP_SSIP);
 	if (!bu_passed(id, ticket))
 		__asm__ volatile("wfi" ::: "memory");
 }
@@ -108,7 +116,10 @@ static void bu_sleep(int id, unsigned ticket)
 static void bu_depart(void)
 {
 	mmio_write32(hart_reg(BU_ACK), 1u);
-	csr_clear(mie, SIP_SSIP);
+	if (bu_waiting) {
+		csr_write(mie, bu_ie);
+		bu_waiting = false;
+	}
 }
 
 static void bu_leave(int id)

@@ -37,8 +37,9 @@
  * (within DISPATCH_BUSY_WINDOW_US of the last one), else every poll_us. */
 #define DISPATCH_FAST_US 10u
 #define DISPATCH_BUSY_WINDOW_US 5000u
-/* poll_us when the board gives none. */
+/* poll_us when the board gives none; with a doorbell device. */
 #define DISPATCH_POLL_US 1000u
+#define DISPATCH_DOORBELL_POLL_US 100000u
 
 /* Mailbox layout (offsets from the mailbox base). */
 #define OFF_QUEUES 4096u
@@ -49,6 +50,7 @@
 static struct {
 	uint64_t mbox_addr, mbox_size;
 	uint32_t poll_us;
+	bool doorbell; /* the host rings a doorbell device */
 	hp_mbox_header *hdr;
 } D;
 
@@ -81,10 +83,17 @@ void dispatch_serve(bool (*idle_hook)(void))
 			return;
 		/* Check often while packets are coming, rarely when idle: a
 		 * sleeping dispatcher still looks poll_us after a quiet
-		 * spell, and a UART byte or an IPI wakes it at once. */
-		bool busy = now - last < DISPATCH_BUSY_WINDOW_US * us;
+		 * spell, and a UART byte or an IPI wakes it at once. With a
+		 * doorbell device every packet rings: no fast checks. */
+		bool busy = !D.doorbell &&
+			    now - last < DISPATCH_BUSY_WINDOW_US * us;
 		exec_idle_until(now + (busy ? fast : slow));
 	}
+}
+
+void dispatch_doorbell_rang(void)
+{
+	mbox_st64(&D.hdr->rings, D.hdr->rings + 1);
 }
 
 void dispatch_stopped(void)
@@ -118,12 +127,17 @@ int dispatch_init(const dispatch_config *cfg)
 	D.mbox_addr = cfg->mbox_addr;
 	D.mbox_size = cfg->mbox_size;
 	D.poll_us = cfg->poll_us ? cfg->poll_us : DISPATCH_POLL_US;
+	D.doorbell = cfg->features & HP_DEV_HAS_DOORBELL;
+	/* The bound of a sleep only matters for a host that does not ring. */
+	if (D.doorbell && !cfg->poll_us)
+		D.poll_us = DISPATCH_DOORBELL_POLL_US;
 	mbox_heap_init(cfg->buf_base, cfg->buf_size);
 	mbox_pkt_init(&(mbox_dev_desc){.dram_size = cfg->dram_size,
 				       .board = cfg->board,
 				       .privilege = cfg->privilege,
 				       .harts_skipped = cfg->harts_skipped,
-				       .skipped_why = cfg->skipped_why});
+				       .skipped_why = cfg->skipped_why,
+				       .features = cfg->features});
 	/* Kernels reach the device buffers, never the rings (with isolation
 	 * on, those are out of their reach: a touch faults). */
 	exec_isolation_allow((uintptr_t)mbox_heap_base(),

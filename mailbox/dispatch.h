@@ -36,6 +36,9 @@ typedef struct dispatch_config {
 	/** Longest doorbell latency while the dispatcher sleeps after a
 	 * quiet spell (µs); while packets arrive it checks every 10 µs. */
 	uint32_t poll_us;
+	/** HP_DEV_HAS_*; with HP_DEV_HAS_DOORBELL the dispatcher sleeps
+	 * until the host rings (an interrupt), poll_us is only a bound. */
+	uint32_t features;
 } dispatch_config;
 
 /** Lay out the mailbox and publish it (magic last). One hart, after
@@ -53,6 +56,10 @@ bool dispatch_poll(void);
  * did something.
  */
 void dispatch_serve(bool (*idle_hook)(void));
+
+/** The dispatcher woke to a ring of the doorbell device: count it in the
+ * header (hp_mbox_header.rings). */
+void dispatch_doorbell_rang(void);
 
 /** Mark the device stopped in the header (after exec_shutdown()). */
 void dispatch_stopped(void);

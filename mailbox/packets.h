@@ -51,6 +51,7 @@ typedef struct mbox_dev_desc {
 	const char *privilege;	 /**< "M" or "S"; NULL: "?" */
 	uint32_t harts_skipped;	 /**< harts the firmware does not use */
 	const char *skipped_why; /**< those and why; NULL: "" */
+	uint32_t features;	 /**< HP_DEV_HAS_* */
 } mbox_dev_desc;
 
 /** Set once at init; the strings must outlive the mailbox. */

@@ -55,9 +55,10 @@ bool serial_agent_feed(serial_agent *a, uint8_t byte);
  */
 void serial_agent_init(void);
 /**
- * Take every byte the UART holds (never waits), answer the requests they
- * complete and acknowledge the interrupt. Call on hart index 0 when it
- * wakes. Returns true if at least one request was handled.
+ * Take every byte the UART holds (never waits) and answer the requests
+ * they complete. Call on hart index 0 when it wakes, between claiming and
+ * completing the interrupt (hal/irq.h). Returns true if at least one
+ * request was handled.
  */
 bool serial_agent_poll(void);
 

@@ -73,6 +73,9 @@ int cmd_info(hp_device *d, const cli_opts *o)
 		       (unsigned long long)i.dram_size, i.address_bits,
 		       i.max_args_size, (unsigned long long)i.timer_hz);
 		cli_json_str(i.privilege, sizeof(i.privilege));
+		printf(", \"doorbell_device\": %s, \"barrier_unit\": %s",
+		       i.features & HP_DEV_HAS_DOORBELL ? "true" : "false",
+		       i.features & HP_DEV_HAS_BARRIER_UNIT ? "true" : "false");
 		printf(", \"harts_skipped\": %u, \"skipped\": ",
 		       i.harts_skipped);
 		cli_json_str(i.skipped, sizeof(i.skipped));
@@ -110,6 +113,16 @@ int cmd_info(hp_device *d, const cli_opts *o)
 		       (int)sizeof(i.skipped), i.skipped);
 	else
 		printf("harts_skipped: %u\n", i.harts_skipped);
+	printf("team_barriers: %s\n", i.features & HP_DEV_HAS_BARRIER_UNIT
+					      ? "barrier unit"
+					      : "software");
+	uint64_t rings = 0;
+	if (i.features & HP_DEV_HAS_DOORBELL &&
+	    hp_doorbell_rings(d, &rings) == 0)
+		printf("doorbell: device interrupt, %llu rings served\n",
+		       (unsigned long long)rings);
+	else
+		printf("doorbell: UART interrupt or timer\n");
 	printf("firmware: %s\n", i.firmware);
 	printf("queues: %u x %u packets\n", HP_MBOX_QUEUES, HP_MBOX_RING_SIZE);
 	printf("kernels: ");

@@ -96,6 +96,9 @@ const hp_device_info *hp_info(const hp_device *d);
 int hp_device_query(hp_device *d, hp_device_info *out);
 /** Packets read and of those rejected, by the device. */
 int hp_counters(hp_device *d, uint64_t *packets, uint64_t *bad);
+/** Doorbell rings the device's dispatcher woke to (a device with
+ * HP_DEV_HAS_DOORBELL; 0 on others). 0 or an HP_ error. */
+int hp_doorbell_rings(hp_device *d, uint64_t *rings);
 
 /** What the link to the device has carried since hp_open(). On a serial
  * link: the bytes on the wire each way (frames with their escapes, console

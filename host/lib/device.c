@@ -10,6 +10,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static __thread char last_error[512];
 
@@ -220,6 +222,12 @@ int hp_counters(hp_device *d, uint64_t *packets, uint64_t *bad)
 				  bad);
 }
 
+int hp_doorbell_rings(hp_device *d, uint64_t *rings)
+{
+	return hp_dev_read64(
+		d, d->t->mbox_addr + offsetof(hp_mbox_header, rings), rings);
+}
+
 void hp_link_stats_get(const hp_device *d, hp_link_stats *out)
 {
 	const hp_transport *t = d->t;
@@ -232,10 +240,32 @@ void hp_link_stats_get(const hp_device *d, hp_link_stats *out)
 	};
 }
 
+void hp_dev_ring(hp_device *d)
+{
+	/* A doorbell device sleeps the dispatcher until it rings: every
+	 * packet rings (a full FIFO means a ring is already waiting). */
+	if (d->t->bell >= 0) {
+		ssize_t n = write(d->t->bell, "", 1);
+		(void)n;
+		return;
+	}
+	/* The UART socket of a device we booted: ring when the dispatcher
+	 * may have gone back to its slow checks (it checks every 10 us for
+	 * 5 ms after a packet). The byte is line noise to the serial agent;
+	 * a full socket means a byte is already waiting. */
+	uint64_t t = hp_now_ns();
+	if (d->bell >= 0 && t - d->last_submit > 3000000u)
+		send(d->bell, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	d->last_submit = t;
+}
+
 int hp_stop(hp_device *d)
 {
 	uint32_t one = 1;
-	return hp_dev_write(
+	int rc = hp_dev_write(
 		d, d->t->mbox_addr + offsetof(hp_mbox_header, stop_request),
 		&one, sizeof(one));
+	d->last_submit = 0;
+	hp_dev_ring(d);
+	return rc;
 }

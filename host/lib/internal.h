@@ -47,6 +47,10 @@ struct hp_device {
 
 /* ---- device.c ---- */
 
+/** Wake the dispatcher after a write it must see (packets, a stop):
+ * the device's doorbell, or the UART socket of a device we booted. */
+void hp_dev_ring(hp_device *d);
+
 /** Set the calling thread's hp_last_error(); returns @p code. */
 int hp_fail(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

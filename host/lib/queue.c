@@ -10,7 +10,6 @@
 #include "internal.h"
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #define RING HP_MBOX_RING_SIZE
 
@@ -307,14 +306,7 @@ static int submit(hp_queue *q, const hp_packet *p, const hp_kernarg *ka,
 	if (ev)
 		*ev = HP_EVENT(q->id, q->next);
 	q->next = w;
-	/* Ring the doorbell when the dispatcher may have gone back to its
-	 * slow checks (it checks every 10 us for 5 ms after a packet). The
-	 * byte is line noise to the serial agent; a full socket means a
-	 * byte is already waiting. */
-	uint64_t t = hp_now_ns();
-	if (d->bell >= 0 && t - d->last_submit > 3000000u)
-		send(d->bell, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-	d->last_submit = t;
+	hp_dev_ring(d);
 	return 0;
 }
 

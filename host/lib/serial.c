@@ -693,6 +693,7 @@ int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
 		return HP_OUT_OF_RESOURCES;
 	}
 	s->t.ops = &serial_ops;
+	s->t.bell = -1; /* frames on the UART interrupt already */
 	s->fd = -1;
 	s->console = console;
 	s->ctx = ctx;

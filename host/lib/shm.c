@@ -52,6 +52,8 @@ static int shm_write(hp_transport *t, uint64_t addr, const void *buf,
 
 static void shm_close(hp_transport *t)
 {
+	if (t->bell >= 0)
+		close(t->bell);
 	munmap(t->map, t->map_size);
 	free(t);
 }
@@ -114,6 +116,13 @@ int hp_transport_shm_open(const char *path, uint64_t dram_base,
 	t->map_base = dram_base;
 	t->map_size = (uint64_t)st.st_size;
 	t->mbox_addr = dram_base + HP_MBOX_QEMU_OFFSET;
+	/* Non-blocking: opening fails (ENXIO) if QEMU is gone, and a ring
+	 * into a full FIFO finds one already waiting. */
+	char bell[4096];
+	t->bell = -1;
+	if (snprintf(bell, sizeof(bell), "%s.doorbell.in", path) <
+	    (int)sizeof(bell))
+		t->bell = open(bell, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 	*out = t;
 	return 0;
 }

@@ -52,6 +52,9 @@ struct hp_transport {
 	/** The link's rate in baud: a tty's, or a paced socket's; 0 when
 	 * unlimited. */
 	uint32_t baud;
+	/** The device's doorbell (docs/barrier-unit.md): a FIFO QEMU reads,
+	 * where one byte wakes the dispatcher; -1 if there is none. */
+	int bell;
 	/** Last error message. */
 	char err[256];
 };
@@ -117,8 +120,10 @@ int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
 /**
  * Open the shm transport: map QEMU's guest RAM file @p path (file offset 0
  * = device address @p dram_base), all of it (any size the host's address
- * space holds). Errors as for hp_transport_serial_open(): no such file or
- * one too small for a mailbox is HP_DEVICE_NOT_FOUND.
+ * space holds), and open the doorbell FIFO PATH.doorbell.in if the device
+ * has one (hp-qemu makes it for boards with a doorbell device). Errors as for
+ * hp_transport_serial_open(): no such file or one too small for a mailbox is
+ * HP_DEVICE_NOT_FOUND.
  */
 int hp_transport_shm_open(const char *path, uint64_t dram_base,
 			  hp_transport **out, char *err, size_t errlen);

@@ -285,9 +285,9 @@ typedef struct hp_device_info {
 	uint32_t sub_group_sizes;	 /**< bit k: size 1 << k allowed */
 	uint32_t default_sub_group_size; /**< the board's lane count */
 	uint32_t max_args_size;		 /**< HP_MBOX_ARGS_MAX */
-	uint32_t reserved;
-	uint64_t global_mem_size; /**< bytes of the buffer heap */
-	uint64_t timer_hz;	  /**< device ticks per second */
+	uint32_t features;		 /**< HP_DEV_HAS_* */
+	uint64_t global_mem_size;	 /**< bytes of the buffer heap */
+	uint64_t timer_hz;		 /**< device ticks per second */
 	char board[32];
 	char firmware[32]; /**< firmware build string */
 	/** Largest single buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE): the heap
@@ -305,6 +305,14 @@ typedef struct hp_device_info {
 	/** Those harts and why, "id 0: no S-mode (...); ...", cut to fit. */
 	char skipped[120];
 } hp_device_info;
+
+/** hp_device_info.features: the host rings a doorbell device after
+ * writing packets, and the dispatcher sleeps until it does (no polling
+ * on a timer; docs/barrier-unit.md). */
+#define HP_DEV_HAS_DOORBELL 1u
+/** Team barriers (work-groups spread over harts) use a hardware barrier
+ * unit (docs/barrier-unit.md). */
+#define HP_DEV_HAS_BARRIER_UNIT 2u
 
 /** A kernel of the device (a row of the kernel table). */
 typedef struct hp_mbox_kernel {
@@ -388,7 +396,8 @@ typedef struct hp_mbox_header {
 	uint32_t poll_us;     /**< longest doorbell latency while asleep */
 	uint64_t packets;     /**< packets read, all queues */
 	uint64_t bad_packets; /**< of those, rejected as malformed */
-	uint64_t dev_reserved[4];
+	uint64_t rings;	      /**< doorbell interrupts the dispatcher took */
+	uint64_t dev_reserved[3];
 	hp_device_info info;
 	/* Host-owned. */
 	uint32_t stop_request; /**< 1: finish and end the run */

@@ -88,6 +88,10 @@ extern boot_skipped_hart boot_skipped[BOOT_SKIPPED_MAX];
 extern unsigned boot_skipped_num;
 /** The console UART's interrupt source (device tree or board), 0: none. */
 extern unsigned boot_uart_irq;
+/** The host doorbell's registers and interrupt source from the device
+ * tree (hal/doorbell.h), 0: none there. */
+extern unsigned long boot_doorbell_base;
+extern unsigned boot_doorbell_irq;
 
 /** Time (hal_timer_now) when the boot hart started boot_init. */
 extern unsigned long long boot_time_start;
