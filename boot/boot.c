@@ -238,7 +238,13 @@ void boot_init(unsigned long hart_id, const void *dtb)
 
 	hal_timer_init(fi.timebase_hz);
 	hal_barrier_init(&boot_barrier, hal_hart_used);
-	bool unit = hal_barrier_unit_setup((uintptr_t)fi.barrier_unit_base);
+	/* hartpool.barrier_unit=0: software team barriers even where the
+	 * board has a unit (benchmarks compare the two on one machine). */
+	unsigned long use_unit = 1;
+	fdt_bootarg_uint(fi.bootargs, fi.bootargs_len, "hartpool.barrier_unit",
+			 &use_unit);
+	bool unit = use_unit &&
+		    hal_barrier_unit_setup((uintptr_t)fi.barrier_unit_base);
 
 	hal_printf("hartpool: board " BOARD_NAME " (" HAL_PRIV_NAME
 		   "-mode), %u harts in use of %u found (%u parked, %u "
