@@ -104,7 +104,9 @@ static const char *root_dir(void)
 
 void hp_qemu_remove_files(const hp_qemu *q)
 {
-	static const char *const ext[] = {"", ".sock", ".log", ".pid", ".err"};
+	static const char *const ext[] = {
+		"",	".sock",	".log",		".pid",
+		".err", ".doorbell.in", ".doorbell.out"};
 	char f[320];
 	for (unsigned i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
 		snprintf(f, sizeof(f), "%s%s", q->path, ext[i]);
