@@ -1,5 +1,5 @@
 # Benchmark images (boot + hal + one source each); bench/run.sh runs them.
-bench-images := boot compute lock lock_spin wait wait_spin exec_overhead kbench
+bench-images := boot compute lock lock_spin wait wait_spin exec_overhead kbench teambar
 
 # Host-side benchmark programs, linked with libhartpool (bench/serial.sh).
 bench-host := serial_link

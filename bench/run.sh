@@ -6,8 +6,10 @@
 # count. Results go to bench/results/<date>-<board>.json. Then the executor's
 # overheads (exact instructions), the mailbox (bench/mbox.sh), the serial
 # link at 115200 and 921600 baud (bench/serial.sh), scheduling
-# and scaling (bench/kbench.sh), the OpenMP peer (bench/omp/run.sh) and the
-# comparison table (bench/compare.py); each writes its own result file.
+# and scaling (bench/kbench.sh), the OpenMP peer (bench/omp/run.sh), the
+# comparison table (bench/compare.py) and team barriers, software vs the
+# barrier unit of qemu-cluster (bench/barrier.sh); each writes its own
+# result file.
 #
 #   bench/run.sh [--board B] [--reps N] [--quick]
 set -euo pipefail
@@ -126,3 +128,16 @@ if [ "$quick" = 1 ]; then bench/omp/run.sh --quick; else bench/omp/run.sh; fi
 echo
 echo "hartpool / OpenMP:"
 bench/compare.py --board "$board"
+
+# Team barriers in software against the barrier unit, on board qemu-cluster
+# whatever --board is (it runs on the patched QEMU, which `make test` and
+# `make qemu-cluster` build; not built here, so a fresh clone's `make bench`
+# does not start a QEMU build).
+echo
+if qemu/build.sh --print-path >/dev/null 2>&1; then
+	echo "team barriers, software vs the barrier unit (qemu-cluster):"
+	if [ "$quick" = 1 ]; then bench/barrier.sh --quick; else bench/barrier.sh; fi
+else
+	echo "team barriers: skipped, the patched QEMU of qemu-cluster is not built" \
+		"(make qemu-cluster, then bench/barrier.sh)"
+fi
