@@ -118,12 +118,8 @@ bool hal_barrier_wait(hal_barrier *b)
 	unsigned ticket;
 	if (b->unit >= 0) {
 		/* Read before passing: the barrier may be made again after. */
-		int unit = b->unit;
 		bool elected = hal_hart_idx() == b->first;
-		ticket = hal_barrier_unit->arrive(unit);
-		while (!hal_barrier_unit->passed(unit, ticket))
-			hal_barrier_unit->sleep(unit, ticket);
-		hal_barrier_unit->depart();
+		hal_barrier_unit->wait(b->unit);
 		return elected;
 	}
 	if (sw_arrive(b, &ticket))

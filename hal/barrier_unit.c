@@ -24,6 +24,7 @@
 #define BU_NUM_HARTS 0x000cu
 #define BU_BARRIER(b) (0x1000u + (uintptr_t)(b)*0x100u)
 #define BU_GEN 0x00u
+#define BU_RESET 0x0cu
 #define BU_MASK(i) (0x40u + 4u * (i))
 #define BU_HART(h) (0x20000u + (uintptr_t)(h)*0x40u)
 #define BU_ARRIVE 0x00u
@@ -43,12 +44,19 @@ static unsigned bu_num;
 /* Barriers in use (bit set), claimed with AMOs. */
 static unsigned long bu_used[BU_MAX / HAL_HARTMASK_BITS];
 
+/* This hart's registers (found on first use). */
+static __thread uintptr_t bu_me;
+
 static uintptr_t hart_reg(unsigned off)
 {
-	return bu_base + BU_HART(hal_hart_id(hal_hart_idx())) + off;
+	if (!bu_me)
+		bu_me = bu_base + BU_HART(hal_hart_id(hal_hart_idx()));
+	return bu_me + off;
 }
 
-static void bu_set_team(int id, const hal_hartmask *team)
+/* Write the team's mask: every word (`all`), or only the words it has
+ * members in (a reset: members only leave, so the others are still 0). */
+static void bu_write_team(int id, const hal_hartmask *team, bool all)
 {
 	uint32_t mask[BU_MASK_WORDS] = {0};
 	for (unsigned i = 0; i < hal_hart_num(); i++)
@@ -59,7 +67,14 @@ static void bu_set_team(int id, const hal_hartmask *team)
 	/* Earlier memory writes before the unit sees the new team. */
 	mmio_fence();
 	for (unsigned i = 0; i < BU_MASK_WORDS; i++)
-		mmio_write32(bu_base + BU_BARRIER(id) + BU_MASK(i), mask[i]);
+		if (all || mask[i])
+			mmio_write32(bu_base + BU_BARRIER(id) + BU_MASK(i),
+				     mask[i]);
+}
+
+static void bu_set_team(int id, const hal_hartmask *team)
+{
+	bu_write_team(id, team, false);
 }
 
 static int bu_alloc(const hal_hartmask *team)
@@ -71,7 +86,7 @@ static int bu_alloc(const hal_hartmask *team)
 			continue;
 		if (hal_fetch_or(w, bit) & bit)
 			continue;
-		bu_set_team((int)id, team);
+		bu_write_team((int)id, team, true);
 		return (int)id;
 	}
 	return -1;
@@ -79,8 +94,7 @@ static int bu_alloc(const hal_hartmask *team)
 
 static void bu_free(int id)
 {
-	static const hal_hartmask none;
-	bu_set_team(id, &none);
+	mmio_write32(bu_base + BU_BARRIER(id) + BU_RESET, 1u);
 	hal_fetch_and(&bu_used[(unsigned)id / HAL_HARTMASK_BITS],
 		      ~hal_hartmask_bit((unsigned)id));
 }
@@ -107,10 +121,11 @@ static bool bu_passed(int id, unsigned ticket)
 
 static void bu_sleep(int id, unsigned ticket)
 {
-	/* The line stays raised until we acknowledge it: a release after the
-	 * check still ends wfi. */
-	if (!bu_passed(id, ticket))
-		__asm__ volatile("wfi" ::: "memory");
+	/* The caller has just seen the round not released; the line stays
+	 * raised until we acknowledge it, so a release since still ends wfi. */
+	(void)id;
+	(void)ticket;
+	__asm__ volatile("wfi" ::: "memory");
 }
 
 static void bu_depart(void)
@@ -130,7 +145,16 @@ static void bu_leave(int id)
 	bu_depart();
 }
 
+static void bu_wait(int id)
+{
+	unsigned ticket = bu_arrive(id);
+	while (!bu_passed(id, ticket))
+		__asm__ volatile("wfi" ::: "memory");
+	bu_depart();
+}
+
 static const hal_barrier_hw bu_ops = {
+	.wait = bu_wait,
 	.alloc = bu_alloc,
 	.free = bu_free,
 	.set_team = bu_set_team,
@@ -164,7 +188,7 @@ bool hal_barrier_unit_setup(uintptr_t base)
 	bu_base = base;
 	bu_num = n < BU_MAX ? n : BU_MAX;
 	for (unsigned id = 0; id < bu_num; id++)
-		mmio_write32(base + BU_BARRIER(id) + 0x0cu, 1u); /* RESET */
+		mmio_write32(base + BU_BARRIER(id) + BU_RESET, 1u);
 	hal_barrier_unit = &bu_ops;
 	return true;
 }

@@ -61,7 +61,8 @@ unsigned hal_barrier_arrive(hal_barrier *b);
 /** Has the round of @p ticket been released? (acquire) */
 bool hal_barrier_passed(const hal_barrier *b, unsigned ticket);
 /** Sleep until the round of @p ticket is released, or any wake-up the
- * hart has enabled (an IPI, its timer); may return at once. */
+ * hart has enabled (an IPI, its timer); may return at once. Call right
+ * after hal_barrier_passed() said false. */
 void hal_barrier_sleep(hal_barrier *b, unsigned ticket);
 /** After passing: done with the round (the unit: acknowledge its line). */
 void hal_barrier_depart(hal_barrier *b);
@@ -80,7 +81,10 @@ void hal_barrier_reset(hal_barrier *b);
 typedef struct hal_barrier_hw {
 	int (*alloc)(const hal_hartmask *team); /**< -1: none free */
 	void (*free)(int id);
+	/** The team again after members left (nobody inside). */
 	void (*set_team)(int id, const hal_hartmask *team);
+	/** arrive, sleep until passed, depart: hal_barrier_wait(). */
+	void (*wait)(int id);
 	unsigned (*arrive)(int id);
 	bool (*passed)(int id, unsigned ticket);
 	void (*sleep)(int id, unsigned ticket);
