@@ -119,7 +119,6 @@ static unsigned exec_team_active;
 static unsigned exec_active_mask;
 static pool_team_bars *pool_bars; /* dev.harts entries */
 static unsigned pool_bars_size;	  /* their team size, 0: none yet */
-static unsigned pool_bars_unit;	  /* of them in the barrier unit */
 
 static pool_hart *self(void)
 {
@@ -180,13 +179,12 @@ static void team_bars_make(unsigned t)
 		hal_barrier_fini(&pool_bars[j].join);
 		hal_barrier_fini(&pool_bars[j].wg);
 	}
-	pool_bars_unit = 0;
 	for (unsigned j = 0; j < teams; j++) {
 		hal_hartmask m = {{0}};
 		for (unsigned r = 0; r < t; r++)
 			hal_hartmask_set(&m, exec_dev.first_worker + j * t + r);
-		pool_bars_unit += hal_barrier_init_team(&pool_bars[j].join, &m);
-		pool_bars_unit += hal_barrier_init_team(&pool_bars[j].wg, &m);
+		hal_barrier_init_team(&pool_bars[j].join, &m);
+		hal_barrier_init_team(&pool_bars[j].wg, &m);
 	}
 	pool_bars_size = t;
 }
