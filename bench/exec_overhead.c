@@ -21,7 +21,6 @@
 #include <boot/app.h>
 #include <executor/exec.h>
 #include <hal/console.h>
-#include <hal/fdt.h>
 #include <hal/hart.h>
 
 #define REPS 7
@@ -133,10 +132,7 @@ int app_main(void)
 		return 0;
 	/* -append hartpool.isolation=0: kernels without PMP checks (the
 	 * cost of isolation is the difference). */
-	unsigned long iso = 1;
-	if (boot_bootargs)
-		fdt_bootarg_uint(boot_bootargs, boot_bootargs_len,
-				 "hartpool.isolation", &iso);
+	unsigned long iso = boot_bootarg("hartpool.isolation", 1);
 	exec_dev.isolation = iso != 0;
 	hal_printf("bench exec: isolation %s\n", iso ? "on" : "off");
 	extern const hp_kernel hp_kernel_b_fiber, hp_kernel_b_barrier16;

@@ -22,7 +22,6 @@
 #include <boot/app.h>
 #include <executor/exec.h>
 #include <hal/console.h>
-#include <hal/fdt.h>
 #include <hal/hart.h>
 #include <hal/heap.h>
 #include <hal/timer.h>
@@ -30,25 +29,16 @@
 #include <hartpool/marker.h>
 #include <kernels/registry.h>
 
-static unsigned long arg(const char *key, unsigned long dflt)
-{
-	unsigned long v;
-	if (boot_bootargs &&
-	    fdt_bootarg_uint(boot_bootargs, boot_bootargs_len, key, &v) == 1)
-		return v;
-	return dflt;
-}
-
 int app_main(void)
 {
 	if (!exec_start(boot_barrier_all, false))
 		return 0;
-	unsigned kernel = (unsigned)arg("kbench.kernel", 0);
-	uint64_t size = arg("kbench.size", 256);
+	unsigned kernel = (unsigned)boot_bootarg("kbench.kernel", 0);
+	uint64_t size = boot_bootarg("kbench.size", 256);
 	exec_range r = {.local_given = true,
-			.local = {arg("kbench.local", 16), 1, 1},
-			.schedule = (uint32_t)arg("kbench.sched", 0),
-			.chunk = (uint32_t)arg("kbench.chunk", 1)};
+			.local = {boot_bootarg("kbench.local", 16), 1, 1},
+			.schedule = (uint32_t)boot_bootarg("kbench.sched", 0),
+			.chunk = (uint32_t)boot_bootarg("kbench.chunk", 1)};
 	static exec_cmd c;
 	static union {
 		hp_mandelbrot_args m;

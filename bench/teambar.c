@@ -38,7 +38,6 @@
 #include <hal/atomic.h>
 #include <hal/barrier.h>
 #include <hal/console.h>
-#include <hal/fdt.h>
 #include <hal/hart.h>
 #include <hal/timer.h>
 #include <hartpool/marker.h>
@@ -57,15 +56,6 @@ static struct {
 static uint64_t ticks[HAL_MAX_HARTS];
 static unsigned early[HAL_MAX_HARTS];
 static unsigned rounds = 1000, in_unit, failed;
-
-static unsigned long arg(const char *key, unsigned long dflt)
-{
-	unsigned long v;
-	if (boot_bootargs &&
-	    fdt_bootarg_uint(boot_bootargs, boot_bootargs_len, key, &v) == 1)
-		return v;
-	return dflt;
-}
 
 /* Hart 0, with nobody inside: a barrier per team of @p t. */
 static void setup(unsigned kind, unsigned t, unsigned n)
@@ -195,7 +185,7 @@ int app_main(void)
 {
 	unsigned me = hal_hart_idx(), n = hal_hart_num();
 	if (me == 0) { /* the others read it after the first barrier */
-		rounds = (unsigned)arg("teambar.rounds", 1000);
+		rounds = (unsigned)boot_bootarg("teambar.rounds", 1000);
 		if (rounds == 0)
 			rounds = 1;
 		hal_printf("bench teambar: harts=%u timer_hz=%llu rounds=%u "

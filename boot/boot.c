@@ -305,6 +305,14 @@ __attribute__((noreturn)) void boot_hart_main(unsigned idx)
 	boot_park();
 }
 
+unsigned long boot_bootarg(const char *key, unsigned long dflt)
+{
+	unsigned long v;
+	return fdt_bootarg_uint(boot_bootargs, boot_bootargs_len, key, &v) == 1
+		       ? v
+		       : dflt;
+}
+
 void boot_barrier_all(void)
 {
 	hal_barrier_wait(&boot_barrier);

@@ -20,7 +20,6 @@
 #include <hal/console.h>
 #include <hal/csr.h>
 #include <hal/doorbell.h>
-#include <hal/fdt.h>
 #include <hal/hart.h>
 #include <hal/irq.h>
 #include <hartpool/mbox.h>
@@ -34,13 +33,8 @@ extern char __kcode_start[], __kcode_end[];
 
 static uint32_t poll_us(void)
 {
-	unsigned long v = 0;
-	if (boot_bootargs &&
-	    fdt_bootarg_uint(boot_bootargs, boot_bootargs_len,
-			     "hartpool.poll_us", &v) == 1 &&
-	    v >= 1 && v <= 1000000)
-		return (uint32_t)v;
-	return 0; /* the dispatcher's default */
+	unsigned long v = boot_bootarg("hartpool.poll_us", 0);
+	return v >= 1 && v <= 1000000 ? (uint32_t)v : 0; /* 0: the default */
 }
 
 /* The dispatcher's device work when it wakes: take what interrupted it
@@ -99,11 +93,7 @@ static const char *skipped_text(void)
 
 static bool isolation(void)
 {
-	unsigned long v = BOARD_ISOLATION_DEFAULT;
-	if (boot_bootargs)
-		fdt_bootarg_uint(boot_bootargs, boot_bootargs_len,
-				 "hartpool.isolation", &v);
-	return v != 0;
+	return boot_bootarg("hartpool.isolation", BOARD_ISOLATION_DEFAULT) != 0;
 }
 
 int app_main(void)

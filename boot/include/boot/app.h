@@ -68,6 +68,9 @@ bool app_trap_hook(boot_trap_frame *frame, unsigned long cause,
  * boot, so the memory it came in may be reused. */
 extern const char *boot_bootargs;
 extern unsigned boot_bootargs_len;
+/** The value of bootarg @p key=N, or @p dflt when it is absent or
+ * malformed. */
+unsigned long boot_bootarg(const char *key, unsigned long dflt);
 
 /** DRAM from the device tree's first /memory range (bytes; size 0 if the
  * tree has none). */
