@@ -48,6 +48,12 @@ cache_key() {
 	} | sha256sum | cut -c1-12
 }
 
+# On a fresh machine (make test runs this before its own package step) the
+# Debian QEMU whose version names the source may not be there yet.
+if [ -z "${1:-}" ] &&
+	! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+	"$root/scripts/deps.sh" qemu
+fi
 version=$(source_version)
 key=$(cache_key "$version")
 base=${HARTPOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hartpool}
