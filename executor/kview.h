@@ -15,7 +15,6 @@
 #define EXECUTOR_KVIEW_H
 
 #include "exec.h"
-#include <hal/hartmask.h>
 
 /* No-access guard below the kernel stack and below the fiber arena
  * (isolation; a power of two). A stack frame larger than the guard could

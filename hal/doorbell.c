@@ -6,9 +6,7 @@
 #include <hal/irq.h>
 
 #define DB_ID 0x00u
-#define DB_COUNT 0x04u
 #define DB_ACK 0x0cu
-#define DB_NOTIFY 0x10u
 #define DB_ID_VALUE 0x42445048u /* "HPDB" */
 
 static uintptr_t db_base;
@@ -40,15 +38,4 @@ unsigned hal_doorbell_irq(void)
 void hal_doorbell_ack(void)
 {
 	mmio_write32(db_base + DB_ACK, 1u);
-}
-
-uint32_t hal_doorbell_count(void)
-{
-	return db_base ? mmio_read32(db_base + DB_COUNT) : 0;
-}
-
-void hal_doorbell_notify(void)
-{
-	if (db_base)
-		mmio_write32(db_base + DB_NOTIFY, 1u);
 }

@@ -85,7 +85,14 @@ gen_dtbs() {
 	qemu-system-riscv64 -machine virt,dumpdtb="$dtb/virt-8-args.dtb" -smp 8 -bios none -nographic \
 		-kernel "build/qemu-virt/hartpool.elf" -append "quiet hartpool.harts=4" || return 1
 	# hart 0 an E51 (rv64imac, no MMU), harts 1-4 U54s, a SiFive UART
-	qemu-system-riscv64 -machine sifive_u,dumpdtb="$dtb/sifive_u.dtb" -smp 5 -bios none -nographic
+	qemu-system-riscv64 -machine sifive_u,dumpdtb="$dtb/sifive_u.dtb" -smp 5 -bios none -nographic || return 1
+	# qemu-cluster's machine with its doorbell, when the patched QEMU is built
+	local pq
+	rm -f "$dtb/cluster-8.dtb"
+	if pq=$(qemu/build.sh --print-path 2>/dev/null); then
+		"$pq" -chardev null,id=db -machine virt,hp-cluster=on,hp-doorbell=db,dumpdtb="$dtb/cluster-8.dtb" \
+			-smp 8 -bios none -nographic
+	fi
 }
 timed "dump QEMU device trees for test_fdt" "$out/dtb.log" gen_dtbs
 for t in $(make -s --no-print-directory print-host-tests); do

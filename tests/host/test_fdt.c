@@ -10,7 +10,10 @@
  *
  *   test_fdt DTB_DIR    (DTB_DIR holds virt-1.dtb, virt-8.dtb, virt-512.dtb,
  *                        virt-8-args.dtb from -append "quiet hartpool.harts=4",
- *                        sifive_u.dtb from -smp 5)
+ *                        sifive_u.dtb from -smp 5, and cluster-8.dtb from
+ *                        the patched QEMU's virt,hp-cluster=on with a
+ *                        doorbell if it is built; else that check is
+ *                        skipped and says so)
  */
 #include "check.h"
 #include <hal/fdt.h>
@@ -70,6 +73,9 @@ static void check_virt(const char *dir, const char *name, unsigned harts,
 	CHECK_EQ(fi.plic_base, 0xc000000u);
 	CHECK_EQ(fi.clint_base, 0x2000000u);
 	CHECK_EQ(fi.test_base, 0x100000u);
+	CHECK_EQ(fi.barrier_unit_base, 0); /* stock virt: no cluster devices */
+	CHECK_EQ(fi.doorbell_base, 0);
+	CHECK_EQ(fi.doorbell_irq, 0);
 
 	/* M external: even contexts; the other outputs are the same. */
 	fi.hart_plic_ctx = mctx;
@@ -798,6 +804,33 @@ static void check_corrupt_all(const char *dir)
 	check_corrupt("hand-built board", blob, size);
 }
 
+/* The patched QEMU's virt,hp-cluster=on,hp-doorbell=...: the barrier unit
+ * and the doorbell (docs/barrier-unit.md), beside what virt has. */
+static void check_cluster(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/cluster-8.dtb", dir);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		printf("test_fdt: no %s (the patched QEMU is not built): "
+		       "cluster devices not checked\n",
+		       path);
+		return;
+	}
+	fclose(f);
+	size_t size;
+	uint8_t *b = load(dir, "cluster-8.dtb", &size);
+	uint32_t ids[8];
+	fdt_info fi = {.hart_ids = ids, .hart_ids_cap = 8};
+	CHECK_EQ(fdt_read(b, size, &fi), FDT_OK);
+	CHECK_EQ(fi.hart_num, 8);
+	CHECK_EQ(fi.barrier_unit_base, 0x6000000u);
+	CHECK_EQ(fi.doorbell_base, 0x6040000u);
+	CHECK_EQ(fi.doorbell_irq, 12);
+	CHECK_EQ(fi.plic_base, 0xc000000u);
+	free(b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -822,6 +855,7 @@ int main(int argc, char **argv)
 	free(b);
 
 	check_sifive_u(argv[1]);
+	check_cluster(argv[1]);
 	check_handmade();
 	check_board();
 	check_console();

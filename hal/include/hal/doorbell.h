@@ -2,8 +2,9 @@
 /**
  * @file The host's doorbell (docs/barrier-unit.md, "hartpool,doorbell"):
  * a device that raises an interrupt through the platform interrupt
- * controller (hal/irq.h, routed to hart index 0) whenever the host rings,
- * and can ring the host back. Boards without one leave it unset; the
+ * controller (hal/irq.h, routed to hart index 0) whenever the host rings.
+ * (The device can also ring the host back, NOTIFY; nothing uses that yet.)
+ * Boards without one leave it unset; the
  * dispatcher then polls on a timer.
  */
 #ifndef HAL_DOORBELL_H
@@ -20,9 +21,5 @@ bool hal_doorbell_setup(uintptr_t base, unsigned irq);
 unsigned hal_doorbell_irq(void);
 /** The ring was seen: lower the interrupt until the next one. */
 void hal_doorbell_ack(void);
-/** Rings so far (wraps). */
-uint32_t hal_doorbell_count(void);
-/** Ring the host (one byte it can wait for). */
-void hal_doorbell_notify(void);
 
 #endif
