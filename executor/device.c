@@ -62,7 +62,10 @@ unsigned exec_kernel_needs(const hp_kernel *k)
 	(void)k;
 	return 0;
 #else
-	return k->uses_fpu ? EXEC_CAP_FPU : 0;
+	/* A barrier kernel's code saves the FP callee-saved registers: its
+	 * barriers leave them to the compiler (kernel.h, docs/design.md, 43),
+	 * so it runs only where there is an FPU. */
+	return k->uses_fpu || k->uses_barriers ? EXEC_CAP_FPU : 0;
 #endif
 }
 

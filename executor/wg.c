@@ -9,10 +9,12 @@
  * (T harts per group) each hart runs whole sub-groups of the group and the
  * harts meet at a team barrier when all their local fibers have arrived.
  */
+/* Firmware code: nothing in FP registers across a yield (api.h). */
+#define HP_YIELD_INT_ONLY 1
 #include "wg.h"
+#include "fiber.h"
 #include "kctx.h"
 #include "team_barrier.h"
-#include <hal/context.h>
 #include <hal/heap.h>
 #include <hal/ipi.h>
 #include <hal/isolation.h>
@@ -21,36 +23,10 @@
 #include <string.h>
 
 #define STACK_CANARY 0x5a17c0de5a17c0deULL
-#define STACK_GUARD_WORDS 8 /* canary words at the bottom of each stack */
-#define MAX_ITEMS 256	    /* dev.max_work_group_size */
-
-enum { F_RUN, F_WAIT_WG, F_WAIT_SG, F_DONE };
-
-struct exec_fiber {
-	hal_context ctx;
-	hp_item item;
-	unsigned state;
-};
-
-struct exec_wg {
-	hp_group *g;
-	exec_kview *kv;
-	bool user; /* in U-mode (exec_ucall.user) */
-	const void *args;
-	hp_kernel_fn fn;
-	size_t first;	/* local linear id of fiber 0 */
-	unsigned count; /* fibers on this hart */
-	unsigned live;	/* fibers not done */
-	unsigned cur;	/* running fiber */
-	unsigned wg_arrived;
-	unsigned sg_first; /* sub-group of fiber 0 */
-	bool aborted;
-	bool team; /* a share of a group spread over a team */
-	hal_context main;
-	unsigned short sg_arrived[MAX_ITEMS];
-	uint64_t slots[MAX_ITEMS]; /* sub-group collectives' scratch */
-	struct exec_fiber fibers[MAX_ITEMS];
-};
+/* Guard words at the bottom of each stack: the highest is the fiber's guard
+ * (hal/fiber.h: checked at every switch), the ones below it canaries
+ * checked when the work-item ends. */
+#define STACK_GUARD_WORDS 8
 
 /* Per-hart state: local memory (kernel-visible) and, for barrier
  * kernels, the fiber bookkeeping and the stacks. */
@@ -86,23 +62,29 @@ static void exec_kv_fault(exec_kview *kv, int code, const char *detail)
 		hal_store_release(&kv->detail, detail);
 }
 
-/* ---- fibers ---- */
+/* ---- fibers (fiber.h) ---- */
 
-/* Every switch checks the guard word an overflow reaches first (the
- * highest); a work-item's end checks them all. */
-static void fiber_check_stack(struct exec_wg *wg, struct exec_fiber *f,
-			      bool all)
+static struct exec_fiber *fiber_of(hal_fiber *hf)
 {
-	const uint64_t *guard = f->ctx.stack_lo;
-	bool ok = guard[STACK_GUARD_WORDS - 1] == STACK_CANARY;
-	for (unsigned i = 0; all && i < STACK_GUARD_WORDS - 1; i++)
-		ok = ok && guard[i] == STACK_CANARY;
-	if (!ok) {
-		exec_kv_fault(wg->kv, HP_KERNEL_FAULT,
-			      "a work-item overflowed its stack (raise the "
-			      "kernel's stack_bytes)");
-		wg->aborted = true;
-	}
+	return (struct exec_fiber *)hf; /* hf is the first member */
+}
+
+static bool canaries_ok(const struct exec_fiber *f)
+{
+	const uint64_t *lo =
+		(const uint64_t *)f->hf.guard - (STACK_GUARD_WORDS - 1);
+	for (unsigned i = 0; i < STACK_GUARD_WORDS - 1; i++)
+		if (lo[i] != STACK_CANARY)
+			return false;
+	return hal_fiber_guard_ok(&f->hf);
+}
+
+static void overflow(struct exec_wg *wg)
+{
+	exec_kv_fault(wg->kv, HP_KERNEL_FAULT,
+		      "a work-item overflowed its stack (raise the kernel's "
+		      "stack_bytes)");
+	wg->aborted = true;
 }
 
 static void divergence(struct exec_wg *wg)
@@ -114,109 +96,79 @@ static void divergence(struct exec_wg *wg)
 	wg->aborted = true;
 }
 
-/* Leave the running fiber (already marked blocked or done) for the next
- * runnable one, or for the hart's own context when none is left. */
-static void switch_away(struct exec_wg *wg)
+/* Where a ring ends, the stack guard broke, or a finished work-item was
+ * continued: which fiber runs next (hal/fiber.h). Runs on the stack of the
+ * fiber that switches. */
+static hal_fiber *fiber_slow(hal_fiber *hf, unsigned why)
 {
-	struct exec_fiber *f = &wg->fibers[wg->cur];
-	fiber_check_stack(wg, f, f->state == F_DONE);
-	if (!wg->aborted) {
-		unsigned j = wg->cur;
-		for (unsigned k = 0; k < wg->count; k++) {
-			if (++j == wg->count)
-				j = 0;
-			if (wg->fibers[j].state == F_RUN) {
-				wg->cur = j;
-				hal_context_switch(&f->ctx, &wg->fibers[j].ctx);
-				return;
-			}
-		}
-		if (wg->live)
-			divergence(wg);
-	}
-	hal_context_switch(&f->ctx, &wg->main);
-}
-
-/* All live fibers of this hart are at the work-group barrier. */
-static void wg_release(struct exec_wg *wg)
-{
+	struct exec_fiber *f = fiber_of(hf);
+	struct exec_wg *wg = f->wg;
+	/* Every switch checked the guard word an overflow reaches first;
+	 * a frame can step over it (an array), so where a ring ends the
+	 * running work-item's canaries are checked too. */
+	if (why == HAL_FIBER_GUARD || !canaries_ok(f))
+		overflow(wg);
+	else if (why == HAL_FIBER_DEAD || wg->live != wg->count)
+		divergence(wg);
+	if (wg->aborted)
+		return &wg->main;
+	if (why == 1) /* the sub-group ring always wraps; not reached */
+		return &wg->fibers[f - wg->fibers - f->item.sg_lane].hf;
+	/* The last work-item of this hart reached the barrier: with a team,
+	 * meet the other harts' work-items first. */
 	if (wg->team)
 		exec_team_arrive(wg->user);
-	for (unsigned i = 0; i < wg->count; i++)
-		if (wg->fibers[i].state == F_WAIT_WG)
-			wg->fibers[i].state = F_RUN;
-	wg->wg_arrived = 0;
+	return &wg->fibers[0].hf;
 }
 
-static void fiber_main(void *p)
+/* A work-item's fiber: the kernel, then the next work-item (or the hart's
+ * own context after the last). */
+static hal_fiber *fiber_entry(hal_fiber *hf)
 {
-	struct exec_fiber *f = p;
-	struct exec_wg *wg = f->item.g->wg;
+	struct exec_fiber *f = fiber_of(hf);
+	struct exec_wg *wg = f->wg;
 	wg->fn(&f->item, wg->args);
-	f->state = F_DONE;
 	wg->live--;
+	hal_fiber_finish(hf);
+	if (!canaries_ok(f))
+		overflow(wg);
+	if (wg->aborted)
+		return &wg->main;
+	unsigned i = (unsigned)(f - wg->fibers);
+	if (i + 1 < wg->count)
+		return &wg->fibers[i + 1].hf;
 	/* OpenCL: every work-item executes the same barriers. */
-	if (wg->wg_arrived)
+	if (wg->live)
 		divergence(wg);
-	switch_away(wg);
+	return &wg->main;
 }
 
-void hp_barrier(const hp_item *it)
+/* Without a fiber (a kernel registered without .uses_barriers) a barrier is
+ * a no-op for a group of one item on one hart, else a fault. */
+void hp_barrier_call(const hp_item *it)
 {
-	struct exec_wg *wg = it->g->wg;
-	if (!wg) {
+	struct exec_fiber *f = it->fiber;
+	if (!f) {
 		if (it->g->linear_size > 1 || it->g->l->team_size > 1)
 			exec_kv_fault(it->g->kv, HP_KERNEL_FAULT,
 				      "hp_barrier() in a kernel registered "
 				      "without .uses_barriers");
 		return;
 	}
-	if (wg->live != wg->count) {
-		divergence(wg);
-		switch_away(wg);
-		return;
-	}
-	wg->fibers[wg->cur].state = F_WAIT_WG;
-	if (++wg->wg_arrived == wg->live) {
-		wg_release(wg);
-		return;
-	}
-	switch_away(wg);
+	hal_fiber_yield(&f->hf, 0);
 }
 
-void hp_sub_group_barrier(const hp_item *it)
+void hp_sub_group_barrier_call(const hp_item *it)
 {
-	struct exec_wg *wg = it->g->wg;
-	unsigned s = it->g->l->sub_group_size;
-	if (!wg) {
-		if (s > 1 && it->g->linear_size > 1)
+	struct exec_fiber *f = it->fiber;
+	if (!f) {
+		if (it->g->l->sub_group_size > 1 && it->g->linear_size > 1)
 			exec_kv_fault(it->g->kv, HP_KERNEL_FAULT,
 				      "a sub-group function in a kernel "
 				      "registered without .uses_barriers");
 		return;
 	}
-	unsigned sg = (unsigned)(it->local_linear_id / s);
-	unsigned local = sg - wg->sg_first;
-	wg->fibers[wg->cur].state = F_WAIT_SG;
-	if (++wg->sg_arrived[local] == hp_sub_group_size(it)) {
-		size_t lo = (size_t)sg * s - wg->first;
-		unsigned n = hp_sub_group_size(it);
-		for (unsigned i = 0; i < n; i++)
-			if (wg->fibers[lo + i].state == F_WAIT_SG)
-				wg->fibers[lo + i].state = F_RUN;
-		wg->sg_arrived[local] = 0;
-		return;
-	}
-	switch_away(wg);
-}
-
-/* Scratch slot of a work-item for sub-group collectives (subgroup.c). */
-uint64_t *exec_sg_slots(const hp_item *it, unsigned *first_lane_index)
-{
-	struct exec_wg *wg = it->g->wg;
-	unsigned s = it->g->l->sub_group_size;
-	*first_lane_index = (unsigned)(it->local_linear_id / s * s - wg->first);
-	return wg->slots;
+	hal_fiber_yield(&f->hf, 1);
 }
 
 unsigned hp_hart(void)
@@ -230,6 +182,7 @@ static void set_ids(hp_item *it, const hp_group *g, const size_t base[3],
 		    size_t lin)
 {
 	it->g = g;
+	it->fiber = NULL;
 	it->local_linear_id = lin;
 	it->local_id[0] = lin % g->local_size[0];
 	it->local_id[1] = lin / g->local_size[0] % g->local_size[1];
@@ -268,6 +221,7 @@ static void run_rows(const hp_group *g, hp_kernel_row_fn row, const void *args,
 {
 	hp_item it;
 	it.g = g;
+	it.fiber = NULL;
 	it.local_id[0] = 0;
 	it.global_id[0] = base[0];
 	size_t lx = g->local_size[0], lin = 0;
@@ -314,13 +268,6 @@ void exec_wg_fibers(exec_ucall *u, const hp_kernel *k)
 	}
 }
 
-/* hal_context.user of this call's fibers: U-mode, and a hart without an
- * FPU (whose contexts never touch FP registers). */
-static unsigned long ctx_flags(const exec_ucall *u)
-{
-	return (u->user ? 1ul : 0ul) | (u->nofpu ? HAL_CONTEXT_NO_FPU : 0ul);
-}
-
 static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 		       size_t first, size_t end, bool team)
 {
@@ -345,30 +292,62 @@ static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 	wg->first = first;
 	wg->count = (unsigned)(end - first);
 	wg->live = wg->count;
-	wg->cur = 0;
-	wg->wg_arrived = 0;
-	wg->sg_first = (unsigned)(first / s);
 	wg->aborted = false;
 	wg->team = team;
-	memset(wg->sg_arrived, 0,
-	       sizeof(wg->sg_arrived[0]) * (wg->count / s + 2));
 
+	/* The work-items' ids step through the group (no division per
+	 * item); `first` is a whole number of sub-groups. */
 	char *arena = u->arena;
+	hp_item it;
+	set_ids(&it, g, base, first);
+	it.fiber = NULL;
+	unsigned lane = 0, sg_first = 0;
+	unsigned sg_size = g->linear_size - first < s
+				   ? (unsigned)(g->linear_size - first)
+				   : s;
 	for (unsigned i = 0; i < wg->count; i++) {
 		struct exec_fiber *f = &wg->fibers[i];
-		char *lo = arena + (size_t)i * stack;
-		for (unsigned w = 0; w < STACK_GUARD_WORDS; w++)
-			((uint64_t *)lo)[w] = STACK_CANARY;
-		f->state = F_RUN;
-		set_ids(&f->item, g, base, first + i);
-		hal_context_init(&f->ctx, lo, stack, fiber_main, f);
-		f->ctx.user = ctx_flags(u);
+		uint64_t *lo = (uint64_t *)(arena + (size_t)i * stack);
+		for (unsigned w = 0; w < STACK_GUARD_WORDS - 1; w++)
+			lo[w] = STACK_CANARY;
+		hal_fiber_init(&f->hf, lo + STACK_GUARD_WORDS - 1,
+			       stack - (STACK_GUARD_WORDS - 1) * sizeof(*lo),
+			       fiber_entry);
+		f->hf.slow = fiber_slow;
+		f->hf.next[0] =
+			i + 1 < wg->count ? &wg->fibers[i + 1].hf : NULL;
+		f->hf.next[1] = lane + 1 < sg_size ? &wg->fibers[i + 1].hf
+						   : &wg->fibers[sg_first].hf;
+		f->wg = wg;
+		f->item = it;
+		f->item.fiber = f;
+		f->item.sg_acc = wg->acc[sg_first / s];
+		f->item.sg_slots = &wg->slots[0][sg_first];
+		f->item.sg_lane = lane;
+		f->item.sg_size = sg_size;
+		f->item.sg_count = 0;
+		if (++lane == sg_size) {
+			lane = 0;
+			sg_first = i + 1;
+			size_t left = end - (first + sg_first);
+			sg_size = left < s ? (unsigned)left : s;
+		}
+		it.local_linear_id++;
+		it.global_id[0]++;
+		if (++it.local_id[0] == g->local_size[0]) {
+			it.local_id[0] = 0;
+			it.global_id[0] = base[0];
+			it.global_id[1]++;
+			if (++it.local_id[1] == g->local_size[1]) {
+				it.local_id[1] = 0;
+				it.global_id[1] = base[1];
+				it.local_id[2]++;
+				it.global_id[2]++;
+			}
+		}
 	}
-	if (wg->count) {
-		hal_context_self(&wg->main);
-		wg->main.user = ctx_flags(u);
-		hal_context_switch(&wg->main, &wg->fibers[0].ctx);
-	}
+	if (wg->count)
+		hal_fiber_run(&wg->main, &wg->fibers[0].hf);
 	if (team)
 		exec_team_leave(u->user);
 }

@@ -40,7 +40,4 @@ static inline exec_ucall *exec_wg_begin(exec_ucall *u, exec_kview *kv,
  * hart u->rank of the team owns. */
 void exec_wg_main(void *u);
 
-/* The sub-group scratch slots of the running group (subgroup.c). */
-uint64_t *exec_sg_slots(const hp_item *it, unsigned *first_lane_index);
-
 #endif

@@ -6,11 +6,16 @@
 #include <executor/exec.h>
 #include <hartpool/api.h>
 
-const struct hp_api exec_api = {.version = HP_API_VERSION,
-				.count = HP_API_COUNT,
+const struct hp_api exec_api = {
+	.version = HP_API_VERSION,
+	.count = HP_API_COUNT,
 #define API_VOID_(name, params, args) .name = hp_##name,
 #define API_(ret, name, params, args) .name = hp_##name,
-				HP_API_VOID_FUNCS(API_VOID_) HP_API_FUNCS(API_)
+	HP_API_VOID_FUNCS(API_VOID_) HP_API_FUNCS(API_)
+#ifdef __riscv
+		.yield_wg = hp_yield_wg,
+	.yield_sg = hp_yield_sg,
+#endif
 #undef API_VOID_
 #undef API_
 };

@@ -29,42 +29,47 @@
 typedef struct hp_item hp_item;
 
 /** Incremented when an entry changes meaning or goes away. */
-#define HP_API_VERSION 1u
+#define HP_API_VERSION 2u
 
 /* The functions, in table order: X(return type, name, parameters,
  * arguments). `void` ones separately (a void function cannot `return` a
  * call in C). */
 #define HP_API_VOID_FUNCS(X)                                                   \
-	X(barrier, (const hp_item *it), (it))                                  \
-	X(sub_group_barrier, (const hp_item *it), (it))                        \
+	X(barrier_call, (const hp_item *it), (it))                             \
+	X(sub_group_barrier_call, (const hp_item *it), (it))                   \
 	X(vprintf, (const hp_item *it, const char *fmt, va_list ap),           \
 	  (it, fmt, ap))
 
 #define HP_API_SG_(X, tn, T)                                                   \
-	X(T, sub_group_broadcast_##tn,                                         \
+	X(T, sub_group_broadcast_##tn##_call,                                  \
 	  (const hp_item *it, T x, unsigned lane), (it, x, lane))              \
-	X(T, sub_group_shuffle_##tn, (const hp_item *it, T x, unsigned lane),  \
-	  (it, x, lane))                                                       \
-	X(T, sub_group_reduce_add_##tn, (const hp_item *it, T x), (it, x))     \
-	X(T, sub_group_reduce_min_##tn, (const hp_item *it, T x), (it, x))     \
-	X(T, sub_group_reduce_max_##tn, (const hp_item *it, T x), (it, x))     \
-	X(T, sub_group_scan_inclusive_add_##tn, (const hp_item *it, T x),      \
+	X(T, sub_group_shuffle_##tn##_call,                                    \
+	  (const hp_item *it, T x, unsigned lane), (it, x, lane))              \
+	X(T, sub_group_reduce_add_##tn##_call, (const hp_item *it, T x),       \
 	  (it, x))                                                             \
-	X(T, sub_group_scan_inclusive_min_##tn, (const hp_item *it, T x),      \
+	X(T, sub_group_reduce_min_##tn##_call, (const hp_item *it, T x),       \
 	  (it, x))                                                             \
-	X(T, sub_group_scan_inclusive_max_##tn, (const hp_item *it, T x),      \
+	X(T, sub_group_reduce_max_##tn##_call, (const hp_item *it, T x),       \
 	  (it, x))                                                             \
-	X(T, sub_group_scan_exclusive_add_##tn, (const hp_item *it, T x),      \
-	  (it, x))                                                             \
-	X(T, sub_group_scan_exclusive_min_##tn, (const hp_item *it, T x),      \
-	  (it, x))                                                             \
-	X(T, sub_group_scan_exclusive_max_##tn, (const hp_item *it, T x),      \
-	  (it, x))
+	X(T, sub_group_scan_inclusive_add_##tn##_call,                         \
+	  (const hp_item *it, T x), (it, x))                                   \
+	X(T, sub_group_scan_inclusive_min_##tn##_call,                         \
+	  (const hp_item *it, T x), (it, x))                                   \
+	X(T, sub_group_scan_inclusive_max_##tn##_call,                         \
+	  (const hp_item *it, T x), (it, x))                                   \
+	X(T, sub_group_scan_exclusive_add_##tn##_call,                         \
+	  (const hp_item *it, T x), (it, x))                                   \
+	X(T, sub_group_scan_exclusive_min_##tn##_call,                         \
+	  (const hp_item *it, T x), (it, x))                                   \
+	X(T, sub_group_scan_exclusive_max_##tn##_call,                         \
+	  (const hp_item *it, T x), (it, x))
 
 #define HP_API_FUNCS(X)                                                        \
 	X(unsigned, hart, (void), ())                                          \
-	X(bool, sub_group_any, (const hp_item *it, bool pred), (it, pred))     \
-	X(bool, sub_group_all, (const hp_item *it, bool pred), (it, pred))     \
+	X(bool, sub_group_any_call, (const hp_item *it, bool pred),            \
+	  (it, pred))                                                          \
+	X(bool, sub_group_all_call, (const hp_item *it, bool pred),            \
+	  (it, pred))                                                          \
 	HP_API_SG_(X, int, int32_t)                                            \
 	HP_API_SG_(X, uint, uint32_t)                                          \
 	HP_API_SG_(X, long, int64_t)                                           \
@@ -81,11 +86,52 @@ struct hp_api {
 	HP_API_FUNCS(HP_API_FIELD_)
 #undef HP_API_VOID_FIELD_
 #undef HP_API_FIELD_
+	/* Entries with their own calling convention (HP_YIELD_CLOBBERS_),
+	 * reached from kernel.h's inline fast paths on RISC-V: */
+	/** a0 = the work-item's fiber (hp_item.fiber): the work-group
+	 * barrier. */
+	void (*yield_wg)(void);
+	/** a0 = fiber: the sub-group barrier. */
+	void (*yield_sg)(void);
 };
+
+/** Stride between the two banks of a sub-group's slots (hp_item.sg_slots):
+ * the largest work-group. */
+#define HP_SG_BANK_STRIDE 256
 
 /** Function entries of this version's table. */
 #define HP_API_COUNT                                                           \
 	((sizeof(struct hp_api) - 2 * sizeof(uint32_t)) /                      \
 	 sizeof(void (*)(void)))
+
+/*
+ * The yield convention: every register but sp, s0, gp and tp may be changed
+ * by the call (a0-a3 carry the arguments and a0 the result), so the caller
+ * keeps only what is live across it, in its own frame, and the switch
+ * itself saves three words (sp, the return address, s0). s0 stays saved by
+ * the switch because it is the frame pointer of code built without
+ * -fomit-frame-pointer, which an asm statement may not clobber.
+ */
+/*
+ * Code that keeps nothing in FP registers across a yield (the firmware
+ * outside kernels: it must run on harts without an FPU, where saving an FP
+ * register traps) defines HP_YIELD_INT_ONLY before including this header;
+ * its yields then leave the FP registers out (kernel code of other work-items
+ * may change them: nothing there is live).
+ */
+#if defined(__riscv) && defined(__riscv_flen) && !defined(HP_YIELD_INT_ONLY)
+#define HP_YIELD_FP_CLOBBERS_                                                  \
+	"ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "ft8", "ft9",  \
+		"ft10", "ft11", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5",      \
+		"fa6", "fa7", "fs0", "fs1", "fs2", "fs3", "fs4", "fs5", "fs6", \
+		"fs7", "fs8", "fs9", "fs10", "fs11",
+#else
+#define HP_YIELD_FP_CLOBBERS_
+#endif
+#define HP_YIELD_INT_CLOBBERS_                                                 \
+	"ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a4", "a5", "a6",      \
+		"a7", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9",    \
+		"s10", "s11", "memory"
+#define HP_YIELD_CLOBBERS_ HP_YIELD_FP_CLOBBERS_ HP_YIELD_INT_CLOBBERS_
 
 #endif

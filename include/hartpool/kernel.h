@@ -70,6 +70,17 @@ typedef struct hp_item {
 	size_t global_id[3];
 	size_t local_id[3];
 	size_t local_linear_id;
+	/** The executor's fiber of this work-item (kernels with barriers),
+	 * else NULL: where hp_barrier() and the sub-group functions switch
+	 * from. */
+	void *fiber;
+	/* Sub-group collectives of barrier kernels (the executor's; the
+	 * inline functions below use them): */
+	uint64_t *sg_acc;   /**< the sub-group's accumulators, one per bank */
+	uint64_t *sg_slots; /**< lane 0's slot of bank 0 (HP_SG_BANK_STRIDE) */
+	uint32_t sg_lane;   /**< sub-group local id */
+	uint32_t sg_size;   /**< items of the sub-group */
+	uint32_t sg_count;  /**< collectives passed: the bank is its parity */
 } hp_item;
 
 /* ---- kernel descriptor and registration ---- */
@@ -154,8 +165,10 @@ typedef struct hp_kernel {
 /**
  * Define kernel @p kname with the given parameter list (const hp_item *,
  * const void *) and the body that follows. Besides the per-work-item
- * function it generates the row loop, with the body inlined and the ids in
- * registers, which is how barrier-free kernels run.
+ * function it generates the row loop, with the body inlined, the ids in
+ * registers and four work-items per iteration (GCC unroll: the loop is the
+ * runtime's, not the kernel author's), which is how barrier-free kernels
+ * run.
  */
 #define HP_KERNEL(kname, ...)                                                  \
 	static inline __attribute__((always_inline)) void hp_kbody_##kname(    \
@@ -171,7 +184,9 @@ typedef struct hp_kernel {
 			     size_t hp_n_)                                     \
 	{                                                                      \
 		hp_item hp_i_ = *hp_it_;                                       \
-		for (size_t hp_k_ = 0; hp_k_ < hp_n_; hp_k_++) {               \
+		_Pragma("GCC unroll 4") for (size_t hp_k_ = 0; hp_k_ < hp_n_;  \
+					     hp_k_++)                          \
+		{                                                              \
 			hp_kbody_##kname(&hp_i_, hp_args_);                    \
 			hp_i_.global_id[0]++;                                  \
 			hp_i_.local_id[0]++;                                   \
@@ -362,6 +377,17 @@ HP_API_VOID_FUNCS(HP_API_VOID_DEF_)
 HP_API_FUNCS(HP_API_DEF_)
 #undef HP_API_VOID_DEF_
 #undef HP_API_DEF_
+/* The yield entries through the table, loaded into t0 (every other
+ * register is an operand or clobbered). */
+#if __riscv_xlen == 64
+#define HP_LREG_ "ld"
+#else
+#define HP_LREG_ "lw"
+#endif
+#define HP_YIELD_INSN_(entry)                                                  \
+	"lla t0, hp_api_ptr\n\t" HP_LREG_ " t0, 0(t0)\n\t" HP_LREG_            \
+	" t0, %4(t0)\n\tjalr t0"
+#define HP_YIELD_FN_(entry) "i"(offsetof(struct hp_api, entry))
 static inline __attribute__((format(printf, 2, 3))) void
 hp_printf(const hp_item *it, const char *fmt, ...)
 {
@@ -377,9 +403,190 @@ HP_API_VOID_FUNCS(HP_API_VOID_DECL_)
 HP_API_FUNCS(HP_API_DECL_)
 #undef HP_API_VOID_DECL_
 #undef HP_API_DECL_
+#define HP_YIELD_INSN_(entry) "call hp_" #entry
+#define HP_YIELD_FN_(entry)
+void hp_yield_wg(void);
+void hp_yield_sg(void);
 void hp_printf(const hp_item *it, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 #endif
+
+/*
+ * Barriers and sub-group functions. On RISC-V a work-item with a fiber
+ * switches through the yield entries (hartpool/api.h: the caller keeps only
+ * its live registers, the switch saves three words); without a fiber (a
+ * kernel without .uses_barriers) and on the host they are plain calls.
+ */
+#if defined(__riscv)
+/* Call `entry` with a0-a3 = f, a1, a2, a3 by the yield convention;
+ * returns a0. */
+#define HP_YIELD_(entry, f, x1, x2, x3)                                        \
+	({                                                                     \
+		register uintptr_t hp_a0_ __asm__("a0") = (uintptr_t)(f);      \
+		register uintptr_t hp_a1_ __asm__("a1") = (uintptr_t)(x1);     \
+		register uintptr_t hp_a2_ __asm__("a2") = (uintptr_t)(x2);     \
+		register uintptr_t hp_a3_ __asm__("a3") = (uintptr_t)(x3);     \
+		__asm__ volatile(HP_YIELD_INSN_(entry)                         \
+				 : "+r"(hp_a0_), "+r"(hp_a1_), "+r"(hp_a2_),   \
+				   "+r"(hp_a3_)                                \
+				 : HP_YIELD_FN_(entry)                         \
+				 : HP_YIELD_CLOBBERS_);                        \
+		hp_a0_;                                                        \
+	})
+#define HP_HAS_YIELD_ 1
+#else
+#define HP_HAS_YIELD_ 0
+#define HP_YIELD_(entry, f, x1, x2, x3) ((uintptr_t)0)
+#endif
+
+/** Work-group barrier (global and local memory fence included). */
+static inline __attribute__((always_inline)) void hp_barrier(const hp_item *it)
+{
+	if (HP_HAS_YIELD_ && __builtin_expect(it->fiber != NULL, 1))
+		(void)HP_YIELD_(yield_wg, it->fiber, 0, 0, 0);
+	else
+		hp_barrier_call(it);
+}
+
+/** Sub-group barrier. */
+static inline __attribute__((always_inline)) void
+hp_sub_group_barrier(const hp_item *it)
+{
+	if (HP_HAS_YIELD_ && __builtin_expect(it->fiber != NULL, 1))
+		(void)HP_YIELD_(yield_sg, it->fiber, 0, 0, 0);
+	else
+		hp_sub_group_barrier_call(it);
+}
+
+/*
+ * Sub-group collectives, inline: a lane folds its value into the
+ * sub-group's accumulator as it arrives (lane 0 starts it; lanes arrive in
+ * order, so the fold is in lane order and float results do not depend on
+ * scheduling), meets the others at the sub-group barrier, and reads the
+ * result. Consecutive collectives alternate between two banks: a lane is
+ * at most one collective ahead of the others, so it never writes a bank
+ * still being read. Without a fiber the sub-group is this one work-item
+ * (or the kernel broke the uses_barriers rule, which the barrier reports).
+ */
+#define HP_SG_BITS_int(x) ((uint64_t)(uint32_t)(x))
+#define HP_SG_BITS_uint(x) ((uint64_t)(x))
+#define HP_SG_BITS_long(x) ((uint64_t)(x))
+#define HP_SG_BITS_ulong(x) ((uint64_t)(x))
+#define HP_SG_BITS_float(x) hp_sg_fbits_(x)
+#define HP_SG_FROM_int(b) ((int32_t)(uint32_t)(b))
+#define HP_SG_FROM_uint(b) ((uint32_t)(b))
+#define HP_SG_FROM_long(b) ((int64_t)(b))
+#define HP_SG_FROM_ulong(b) ((uint64_t)(b))
+#define HP_SG_FROM_float(b) hp_sg_ffrom_(b)
+static inline uint64_t hp_sg_fbits_(float f)
+{
+	union {
+		float f;
+		uint32_t u;
+	} v = {.f = f};
+	return v.u;
+}
+static inline float hp_sg_ffrom_(uint64_t b)
+{
+	union {
+		uint32_t u;
+		float f;
+	} v = {.u = (uint32_t)b};
+	return v.f;
+}
+#define HP_SG_ADD_(a, b) ((a) + (b))
+#define HP_SG_MIN_(a, b) ((b) < (a) ? (b) : (a))
+#define HP_SG_MAX_(a, b) ((b) > (a) ? (b) : (a))
+/* Unsigned arithmetic for the integer sums (they wrap). */
+#define HP_SG_ADDU_int(a, b) ((int32_t)((uint32_t)(a) + (uint32_t)(b)))
+#define HP_SG_ADDU_uint(a, b) ((a) + (b))
+#define HP_SG_ADDU_long(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
+#define HP_SG_ADDU_ulong(a, b) ((a) + (b))
+#define HP_SG_ADDU_float(a, b) ((a) + (b))
+
+/* kind 0: reduce, 1: inclusive scan, 2: exclusive scan. */
+#define HP_SG_FOLD_(tn, T, name, kind, OP, IDENT)                              \
+	static inline __attribute__((always_inline))                           \
+	T hp_sub_group_##name##_##tn(const hp_item *it, T x)                   \
+	{                                                                      \
+		hp_item *m = (hp_item *)it;                                    \
+		if (__builtin_expect(m->fiber == NULL, 0)) {                   \
+			hp_sub_group_barrier_call(it);                         \
+			return (kind) == 2 ? (T)(IDENT) : x;                   \
+		}                                                              \
+		uint64_t *acc = &m->sg_acc[m->sg_count++ & 1];                 \
+		T before = m->sg_lane ? HP_SG_FROM_##tn(*acc) : (T)(IDENT);    \
+		T after = m->sg_lane ? OP(before, x) : x;                      \
+		*acc = HP_SG_BITS_##tn(after);                                 \
+		hp_sub_group_barrier(it);                                      \
+		if ((kind) == 0)                                               \
+			return HP_SG_FROM_##tn(*acc);                          \
+		return (kind) == 1 ? after : before;                           \
+	}
+#define HP_SG_LANE_(tn, T, name)                                               \
+	static inline __attribute__((always_inline))                           \
+	T hp_sub_group_##name##_##tn(const hp_item *it, T x, unsigned lane)    \
+	{                                                                      \
+		hp_item *m = (hp_item *)it;                                    \
+		if (__builtin_expect(m->fiber == NULL, 0)) {                   \
+			hp_sub_group_barrier_call(it);                         \
+			return x;                                              \
+		}                                                              \
+		uint64_t *s =                                                  \
+			m->sg_slots + (m->sg_count++ & 1) * HP_SG_BANK_STRIDE; \
+		s[m->sg_lane] = HP_SG_BITS_##tn(x);                            \
+		hp_sub_group_barrier(it);                                      \
+		return lane < m->sg_size ? HP_SG_FROM_##tn(s[lane]) : x;       \
+	}
+#define HP_SG_TYPE_(tn, T, LOWEST, HIGHEST)                                    \
+	HP_SG_LANE_(tn, T, broadcast)                                          \
+	HP_SG_LANE_(tn, T, shuffle)                                            \
+	HP_SG_FOLD_(tn, T, reduce_add, 0, HP_SG_ADDU_##tn, 0)                  \
+	HP_SG_FOLD_(tn, T, reduce_min, 0, HP_SG_MIN_, HIGHEST)                 \
+	HP_SG_FOLD_(tn, T, reduce_max, 0, HP_SG_MAX_, LOWEST)                  \
+	HP_SG_FOLD_(tn, T, scan_inclusive_add, 1, HP_SG_ADDU_##tn, 0)          \
+	HP_SG_FOLD_(tn, T, scan_inclusive_min, 1, HP_SG_MIN_, HIGHEST)         \
+	HP_SG_FOLD_(tn, T, scan_inclusive_max, 1, HP_SG_MAX_, LOWEST)          \
+	HP_SG_FOLD_(tn, T, scan_exclusive_add, 2, HP_SG_ADDU_##tn, 0)          \
+	HP_SG_FOLD_(tn, T, scan_exclusive_min, 2, HP_SG_MIN_, HIGHEST)         \
+	HP_SG_FOLD_(tn, T, scan_exclusive_max, 2, HP_SG_MAX_, LOWEST)
+HP_SG_TYPE_(int, int32_t, INT32_MIN, INT32_MAX)
+HP_SG_TYPE_(uint, uint32_t, 0, UINT32_MAX)
+HP_SG_TYPE_(long, int64_t, INT64_MIN, INT64_MAX)
+HP_SG_TYPE_(ulong, uint64_t, 0, UINT64_MAX)
+HP_SG_TYPE_(float, float, -__builtin_inff(), __builtin_inff())
+#undef HP_SG_TYPE_
+#undef HP_SG_FOLD_
+#undef HP_SG_LANE_
+
+/* any / all: the accumulator holds the fold of the predicates. */
+static inline __attribute__((always_inline)) bool
+hp_sub_group_any(const hp_item *it, bool pred)
+{
+	hp_item *m = (hp_item *)it;
+	if (__builtin_expect(m->fiber == NULL, 0)) {
+		hp_sub_group_barrier_call(it);
+		return pred;
+	}
+	uint64_t *acc = &m->sg_acc[m->sg_count++ & 1];
+	*acc = m->sg_lane ? (*acc | pred) : pred;
+	hp_sub_group_barrier(it);
+	return *acc != 0;
+}
+
+static inline __attribute__((always_inline)) bool
+hp_sub_group_all(const hp_item *it, bool pred)
+{
+	hp_item *m = (hp_item *)it;
+	if (__builtin_expect(m->fiber == NULL, 0)) {
+		hp_sub_group_barrier_call(it);
+		return pred;
+	}
+	uint64_t *acc = &m->sg_acc[m->sg_count++ & 1];
+	*acc = m->sg_lane ? (*acc & pred) : pred;
+	hp_sub_group_barrier(it);
+	return *acc != 0;
+}
 
 /* ---- atomics on global and local memory (relaxed unless stated) ---- */
 

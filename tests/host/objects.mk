@@ -1,6 +1,6 @@
 # Host unit tests: each is one program, built plain, with ASan+UBSan and
 # with TSan (see HOST_VARIANTS in the Makefile).
-host-common-srcs := hal/host/hal_host.c hal/host/context_host.c \
+host-common-srcs := hal/host/hal_host.c hal/host/context_host.c hal/host/fiber_host.c \
                     hal/host/context_x86_64.S $(hal-portable-srcs) \
                     $(executor-srcs) $(mailbox-srcs) $(common-srcs) $(kernels-srcs) \
                     $(test-common-srcs)
@@ -19,6 +19,9 @@ host-test-test_frame-srcs := tests/host/test_frame.c host/lib/serial.c
 host-test-test_serial-srcs := tests/host/test_serial.c host/lib/serial.c
 # (mailbox/loader.c and common/ come with host-common-srcs)
 host-test-test_loader-srcs := tests/host/test_loader.c
+# Timelines: the JSON writer and the device-side recorder.
+host-tests += test_trace
+host-test-test_trace-srcs := tests/host/test_trace.c host/lib/trace_json.c
 
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
@@ -28,7 +31,7 @@ fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c common/frame.c \
                         mailbox/serial_agent.c
 # The mailbox dispatcher with the whole portable executor, one hart.
 fuzz-fuzz_dispatch-srcs := tests/fuzz/fuzz_dispatch.c hal/host/hal_host.c \
-                           hal/host/context_host.c hal/host/context_x86_64.S \
+                           hal/host/context_host.c hal/host/fiber_host.c hal/host/context_x86_64.S \
                            $(hal-portable-srcs) $(executor-srcs) $(mailbox-srcs) \
                            $(common-srcs) $(kernels-srcs)
 # NDRange validation alone.
