@@ -9,7 +9,8 @@
  *   kbench.size=S   w = h = S, n = S, or m = n = k = S
  *   kbench.sched=0 guided (default) | 1 static | 2 fixed chunks
  *   kbench.chunk=C  groups per claim with sched=2
- *   kbench.local=L  work-group size in dimension 0 (default 16)
+ *   kbench.local=L  work-group size in dimension 0 (default 16; 0: the
+ *                   runtime chooses)
  *
  * Every hart serves the pool (hart 0 too, so N harts are N workers). The
  * executor brackets each chunk of work-groups with the WORK markers of
@@ -35,8 +36,11 @@ int app_main(void)
 		return 0;
 	unsigned kernel = (unsigned)boot_bootarg("kbench.kernel", 0);
 	uint64_t size = boot_bootarg("kbench.size", 256);
-	exec_range r = {.local_given = true,
-			.local = {boot_bootarg("kbench.local", 16), 1, 1},
+	/* kbench.local=0: the runtime chooses (as OpenMP's static schedule
+	 * chooses its chunks). */
+	uint64_t lx = boot_bootarg("kbench.local", 16);
+	exec_range r = {.local_given = lx != 0,
+			.local = {lx, 1, 1},
 			.schedule = (uint32_t)boot_bootarg("kbench.sched", 0),
 			.chunk = (uint32_t)boot_bootarg("kbench.chunk", 1)};
 	static exec_cmd c;

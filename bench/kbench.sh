@@ -12,7 +12,8 @@
 # 1. scheduling on mandelbrot 256x256 (uneven work) at 8 harts: the guided
 #    pool vs a static split vs fixed chunks of 1 and 16 groups;
 # 2. scaling of mandelbrot, vadd and sgemm_naive over 1..512 harts:
-#    parallel time, speed-up and efficiency against 1 hart.
+#    parallel time, speed-up and efficiency against 1 hart, local size
+#    chosen by the runtime (as OpenMP static chooses its chunks).
 # Prints tables, writes JSON (default bench/results/<date>-kbench-<board>.json)
 # and the plot bench/results/scaling-<board>.png (gnuplot).
 set -euo pipefail
@@ -59,11 +60,12 @@ echo
 echo "scaling (guided pool): parallel time = largest per-hart work, instructions"
 printf '  %-12s %6s %12s %9s %10s\n' kernel harts "max" speedup efficiency
 : >"$tmp/plot.dat"
-for kspec in "mandelbrot 0 256" "vadd 1 1048576" "sgemm_naive 2 128"; do
+# (kernel, size, schedule: vadd and sgemm static, as the OpenMP peer runs them)
+for kspec in "mandelbrot 0 256 0" "vadd 1 1048576 1" "sgemm_naive 2 128 1"; do
 	set -- $kspec
 	t1=""
 	for h in $hart_counts; do
-		j=$(run "$h" "kbench.kernel=$2 kbench.size=$3")
+		j=$(run "$h" "kbench.kernel=$2 kbench.size=$3 kbench.local=0 kbench.sched=$4")
 		m=$(field "$j" max)
 		[ -n "$t1" ] || t1=$m
 		sp=$(python3 -c "print('%.2f' % ($t1 / $m))")

@@ -8,24 +8,33 @@
 /* The shape fits the spans the mailbox checked. */
 static inline bool sgemm_ok(const hp_sgemm_args *a)
 {
-	return hp_lib_fits(a->m, a->k, a->a_len) &&
-	       hp_lib_fits(a->k, a->n, a->b_len) &&
+	/* & rather than &&: one value the row loop keeps, not three
+	 * branches (and reloads) per work-item. */
+	return hp_lib_fits(a->m, a->k, a->a_len) &
+	       hp_lib_fits(a->k, a->n, a->b_len) &
 	       hp_lib_fits(a->m, a->n, a->c_len);
 }
 
+/* Everything that does not depend on the work-item is read and decided
+ * before the first branch: the row loop then holds it in registers instead
+ * of re-reading the arguments and re-checking the shape per item. */
 HP_KERNEL(sgemm_naive, const hp_item *it, const void *args)
 {
 	const hp_sgemm_args *a = args;
+	size_t m = (size_t)a->m, n = (size_t)a->n, k = (size_t)a->k;
+	const float *A = (const float *)(uintptr_t)a->a;
+	const float *B = (const float *)(uintptr_t)a->b;
+	float *C = (float *)(uintptr_t)a->c;
 	size_t j = hp_global_id(it, 0), i = hp_global_id(it, 1);
-	if (i >= a->m || j >= a->n || !sgemm_ok(a))
+	bool row_ok = sgemm_ok(a) & (i < m); /* the same along a row */
+	if (!row_ok || j >= n)
 		return;
-	size_t n = (size_t)a->n, k = (size_t)a->k;
-	const float *arow = (const float *)(uintptr_t)a->a + i * k;
-	const float *bcol = (const float *)(uintptr_t)a->b + j;
+	const float *arow = A + i * k;
+	const float *bcol = B + j;
 	float acc = 0.0f;
 	for (size_t p = 0; p < k; p++)
 		acc += arow[p] * bcol[p * n];
-	((float *)(uintptr_t)a->c)[i * n + j] = acc;
+	C[i * n + j] = acc;
 }
 HP_REGISTER(sgemm_naive, .uses_fpu = true, .args_size = sizeof(hp_sgemm_args),
 	    HP_BUFFERS(HP_BUF(hp_sgemm_args, a, float, ARG,

@@ -24,14 +24,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/** vadd: c[i] = a[i] + b[i] (float) for i < n. 1-D range >= n. */
+/** vadd: c[i] = a[i] + b[i] (float) for every work-item i of a 1-D range
+ * of n items (the buffers span the range: no guard on n). */
 typedef struct {
 	uint64_t a, b, c; /**< float[n] */
 	uint64_t n;
 } hp_vadd_args;
 
-/** saxpy: y[i] = a * x[i] + y[i] (float) for i < n, in place. 1-D range
- * >= n. */
+/** saxpy: y[i] = a * x[i] + y[i] (float), in place, for every work-item i
+ * of a 1-D range of n items (the buffers span the range). */
 typedef struct {
 	uint64_t x, y; /**< float[n] */
 	uint64_t n;
