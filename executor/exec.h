@@ -201,6 +201,9 @@ typedef struct exec_cmd {
 	 * header already reset; NULL: hp_printf() prints nothing. */
 	void *printf_buf;
 	uint32_t printf_size; /**< bytes, header included */
+	/** What trace records call the command (executor/trace.h): its
+	 * mailbox event + 1; 0: none. */
+	uint64_t trace_id;
 
 	/* Results (read with exec_status() / exec_wait()). */
 	int status;		  /**< enum exec_status or an HP_ error (< 0) */

@@ -5,3 +5,4 @@
 executor-srcs := executor/cmd.c executor/pool.c executor/kctx.c \
                  executor/wg.c executor/team_barrier.c executor/subgroup.c \
                  executor/printf.c executor/ndrange.c executor/device.c
+executor-srcs += executor/trace.c

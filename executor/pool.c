@@ -44,6 +44,7 @@
 #include "pool.h"
 #include "kctx.h"
 #include "team_barrier.h"
+#include "trace.h"
 #include "wg.h"
 #include <hal/barrier.h>
 #include <hal/heap.h>
@@ -215,6 +216,8 @@ static void wake_idle(size_t count, unsigned limit, unsigned need)
 			if (idx < first || !capable(idx, need))
 				continue;
 			if (hal_hartmask_test_clear(&exec_idle, idx)) {
+				EXEC_TRACE_INSTANT(HP_TRACE_WAKE, NULL, idx, 0,
+						   0);
 				hal_ipi_send(idx);
 				count--;
 			}
@@ -360,8 +363,10 @@ static bool team_enter(exec_instance *inst, exec_team *tm, unsigned me)
 		team_out(inst);
 		return false;
 	}
-	for (unsigned r = 1; r < t; r++)
+	for (unsigned r = 1; r < t; r++) {
+		EXEC_TRACE_INSTANT(HP_TRACE_WAKE, NULL, me + r, 0, 0);
 		hal_ipi_send(me + r); /* the leader has rank 0 */
+	}
 	return true;
 }
 
@@ -495,7 +500,8 @@ static bool run_chunk(exec_instance *inst)
 	 * instruction-count plugin records them). */
 	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
 	if (!hal_load_relaxed(&inst->kr.fault))
-		guarded_range(inst, start, end, lm, h->u);
+		EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, start, end - start,
+				0, guarded_range(inst, start, end, lm, h->u));
 	HP_MARK_END(HP_MARK_REGION_WORK);
 	h->stats.claims++;
 	h->stats.groups += end - start;
@@ -545,7 +551,9 @@ static void run_team(exec_instance *inst, unsigned me)
 			return;
 		}
 		if (!hal_load_relaxed(&inst->kr.fault)) {
-			guarded_team(inst, g, rank, bars, lm);
+			EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, g, 1,
+					rank + 1,
+					guarded_team(inst, g, rank, bars, lm));
 		} else if (barriers) {
 			/* Teammates that started the group before the fault
 			 * must not wait for us at its barriers. */
@@ -695,10 +703,10 @@ void exec_pool_idle(hal_hartmask *waiters, const int *word, uint64_t deadline)
 	if (!pool_scan(false) && !hal_load_acquire(&exec_stop) &&
 	    !(word && hal_load_acquire(word) <= 0)) {
 		self()->stats.sleeps++;
-		if (deadline == UINT64_MAX)
-			hal_sleep();
-		else
-			hal_sleep_until(deadline);
+		EXEC_TRACE_SPAN(HP_TRACE_SLEEP, NULL, 0, 1, 0,
+				deadline == UINT64_MAX
+					? hal_sleep()
+					: hal_sleep_until(deadline));
 	}
 	hal_hartmask_test_clear(&exec_idle, me);
 }

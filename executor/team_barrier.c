@@ -10,6 +10,7 @@
  */
 #include "team_barrier.h"
 #include "kctx.h"
+#include "trace.h"
 #include <hal/heap.h>
 #include <hal/isolation.h>
 #include <hal/timer.h>
@@ -53,7 +54,9 @@ void exec_team_arrive(bool user)
 	bool limited = exec_kctx_deadline() != 0;
 	if (limited)
 		hal_watchdog_pause();
-	bool ok = team_wait(b, hal_barrier_arrive(b), limited);
+	bool ok;
+	EXEC_TRACE_SPAN(HP_TRACE_BARRIER, NULL, 0, 0, 0,
+			ok = team_wait(b, hal_barrier_arrive(b), limited));
 	if (limited)
 		hal_watchdog_resume();
 	if (!ok)
@@ -83,7 +86,11 @@ hal_jmp_buf *exec_team_ecall(bool leave, unsigned long pc)
 	/* In the trap handler interrupts are off: the IPI of a software
 	 * release must still end wfi (the unit enables its own line). */
 	unsigned long saved = hal_user_wait_begin();
-	if (!team_wait(b, hal_barrier_arrive(b), exec_kctx_deadline() != 0))
+	bool ok;
+	EXEC_TRACE_SPAN(HP_TRACE_BARRIER, NULL, 0, 0, 0,
+			ok = team_wait(b, hal_barrier_arrive(b),
+				       exec_kctx_deadline() != 0));
+	if (!ok)
 		jb = exec_kernel_timeout_check(pc);
 	hal_user_wait_end(saved);
 	return jb;

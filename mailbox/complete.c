@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "kobj.h"
 #include "words.h"
+#include <executor/trace.h>
 #include <hal/hart.h>
 #include <hartpool/error.h>
 
@@ -60,5 +61,6 @@ void mbox_complete(exec_cmd *c, int status)
 			      : c->error_detail ? c->error_detail
 						: hp_error_text(status))
 			   : "");
+	EXEC_TRACE_INSTANT(HP_TRACE_DONE, c, 0, (uint32_t)status, 0);
 	mbox_st64(&r->done, s->index + 1);
 }

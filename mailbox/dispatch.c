@@ -25,6 +25,7 @@
 #include "kobj.h"
 #include "packets.h"
 #include "queue.h"
+#include "trace_ctl.h"
 #include "words.h"
 #include <executor/exec.h>
 #include <hal/atomic.h>
@@ -57,6 +58,7 @@ static struct {
 bool dispatch_poll(void)
 {
 	mbox_st64(&D.hdr->heartbeat, hal_timer_now());
+	mbox_trace_poll(D.hdr);
 	return mbox_queue_poll();
 }
 
@@ -132,6 +134,7 @@ int dispatch_init(const dispatch_config *cfg)
 	if (D.doorbell && !cfg->poll_us)
 		D.poll_us = DISPATCH_DOORBELL_POLL_US;
 	mbox_heap_init(cfg->buf_base, cfg->buf_size);
+	mbox_trace_init();
 	mbox_pkt_init(&(mbox_dev_desc){.dram_size = cfg->dram_size,
 				       .board = cfg->board,
 				       .privilege = cfg->privilege,

@@ -5,3 +5,4 @@ mailbox-srcs := mailbox/dispatch.c mailbox/queue.c mailbox/packets.c \
                 mailbox/complete.c mailbox/args.c mailbox/kobj.c \
                 mailbox/heap.c mailbox/loader.c mailbox/api.c \
                 mailbox/serial_agent.c
+mailbox-srcs += mailbox/trace_ctl.c

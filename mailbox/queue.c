@@ -17,6 +17,7 @@
 #include "kobj.h"
 #include "packets.h"
 #include "words.h"
+#include <executor/trace.h>
 #include <hal/atomic.h>
 #include <hal/heap.h>
 #include <hartpool/error.h>
@@ -166,6 +167,7 @@ static int consume_one(mbox_queue *q, uint64_t i)
 	p.header = header;
 	slot_reset(s, header);
 	exec_cmd *c = &s->cmd;
+	c->trace_id = HP_EVENT(q - Q.q, i) + 1;
 	/* Fields, not an initializer: that would zero ev[] on every packet;
 	 * mbox_pkt_decode sets nwait and why itself. */
 	mbox_pkt x;
@@ -207,6 +209,11 @@ static int consume_one(mbox_queue *q, uint64_t i)
 	/* Counters before the record: a host that sees the record sees
 	 * them. */
 	mbox_st64(&Q.hdr->packets, ++Q.packets);
+	EXEC_TRACE_INSTANT(HP_TRACE_PACKET, c,
+			   HP_PKT_TYPE(header) == HP_PKT_KERNEL_DISPATCH
+				   ? p.dispatch.kernel
+				   : 0,
+			   (uint32_t)err, HP_PKT_TYPE(header));
 	if (err) {
 		mbox_st64(&Q.hdr->bad_packets, ++Q.bad);
 		s->detail = why;

@@ -33,6 +33,8 @@ typedef struct cli_opts {
 	unsigned long print_max;
 	unsigned long repeat, count;
 	uint32_t printf_size;
+	const char *trace;	/**< run --trace FILE: a timeline */
+	uint32_t trace_records; /**< --trace-records: per hart (0: default) */
 } cli_opts;
 
 /** How an option takes its value. */

@@ -278,6 +278,13 @@ static const cli_option run_rows[] = {
 	 "print the --karg buffers after the run (first N values,\n"
 	 "default 64)",
 	 set_print, 0},
+	{"--trace", CLI_VALUE, "FILE.json",
+	 "write a timeline of the run from device timestamps\n"
+	 "(Chrome / Perfetto trace: one track per hart, docs/trace.md)",
+	 cli_set_str, FIELD(trace)},
+	{"--trace-records", CLI_VALUE, "N",
+	 "records each hart keeps for --trace (default 4096)", cli_set_u32,
+	 FIELD(trace_records)},
 	{NULL},
 };
 

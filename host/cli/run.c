@@ -3,7 +3,8 @@
  * `hartpool run` and `hartpool ids` (run.h): a kernel launched on a range
  * with the arguments its workload makes (workloads.h) or --karg gives
  * (karg.h), --repeat times, its hp_printf() lines printed, then checked
- * against the host reference (--check) and reported in a line or in JSON.
+ * against the host reference (--check) and reported in a line or in JSON;
+ * with --trace, a timeline of the launches (docs/trace.md).
  */
 #include "run.h"
 #include "karg.h"
@@ -221,6 +222,22 @@ int cmd_ids(hp_device *d, const cli_opts *o)
 	return 0;
 }
 
+/* End the trace of --trace and write it to @p path; a line on stderr says
+ * what it holds. 0, or 1 after cli_die(). */
+static int trace_write(hp_device *d, const char *path)
+{
+	hp_trace_stats st;
+	int rc = hp_trace_stop(d, path, &st);
+	if (rc)
+		return cli_lib_fail(rc);
+	fprintf(stderr,
+		"hartpool: trace %s: %llu records on %u harts, %u commands, "
+		"%llu dropped, %llu bad\n",
+		path, (unsigned long long)st.records, st.harts, st.commands,
+		(unsigned long long)st.dropped, (unsigned long long)st.bad);
+	return 0;
+}
+
 static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 {
 	workload_ctx c;
@@ -248,7 +265,11 @@ static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 	if (rc)
 		return prepare_failed(&c, !o->json, rc);
 	double us;
+	if (o->trace && (rc = hp_trace_start(d, o->trace_records)))
+		return cli_lib_fail(rc);
 	if (launch(&c, o, args, asz, &us))
+		return 1;
+	if (o->trace && trace_write(d, o->trace))
 		return 1;
 	const hp_event_info *i = &c.info;
 	/* 0 equal, 1 mismatch, an HP_ error if it could not run; only when

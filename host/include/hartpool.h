@@ -26,6 +26,7 @@
 
 #include <hartpool/error.h>
 #include <hartpool/mbox.h>
+#include <hartpool/trace.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -257,5 +258,22 @@ int hp_buffer_write(hp_device *d, hp_buffer b, uint64_t offset, const void *src,
 		    size_t len);
 int hp_buffer_read(hp_device *d, hp_buffer b, uint64_t offset, void *dst,
 		   size_t len);
+
+/* ---- timelines (docs/trace.md) ---- */
+
+/** Start tracing on the device: every hart records its chunks of
+ * work-groups, team-barrier waits, sleeps and wake-ups, the dispatcher its
+ * packets, into a device buffer of @p records_per_hart records per hart
+ * (0: 4096; at most 64 MiB in all). A full hart drops its further records
+ * and counts them. One trace per device at a time: a later start (from any
+ * host) ends the earlier one. HP_OUT_OF_RESOURCES if the buffer does not
+ * fit on the device. */
+int hp_trace_start(hp_device *d, uint32_t records_per_hart);
+/** Stop tracing and write what was recorded to @p path (NULL: nothing is
+ * written; hp_trace_stats in hartpool/trace.h) as a Chrome / Perfetto trace
+ * (Trace Event Format JSON): one track per hart, one per queue, device times
+ * placed on the host's CLOCK_MONOTONIC in µs. @p stats may be NULL. Also ends a
+ * trace that another host's start has ended (its records are still written). */
+int hp_trace_stop(hp_device *d, const char *path, hp_trace_stats *stats);
 
 #endif

@@ -4,6 +4,8 @@
  * what its files share. The library reads in one direction; each file
  * calls only those listed below it:
  *   open.c    hp_open / hp_close / hp_down: a device's life
+ *   trace.c   timelines: the device's trace buffer to a JSON file
+ *             (trace_json.c: the conversion, device-free)
  *   object.c  the kernel table and kernel objects (LOAD / UNLOAD)
  *   buffer.c  device buffers (ALLOC / FREE), INFO, the printf buffer
  *   queue.c   queues, enqueueing, events; service packets
@@ -43,6 +45,8 @@ struct hp_device {
 	 * it wakes the dispatcher at once (docs/mailbox.md, doorbell). */
 	int bell;
 	uint64_t last_submit;
+	/* trace.c: the trace this handle started, or NULL. */
+	struct hp_trace_state *trace;
 };
 
 /* ---- device.c ---- */
@@ -71,6 +75,11 @@ int hp_dev_read64(hp_device *d, uint64_t addr, uint64_t *v);
 int hp_dev_serving(hp_device *d);
 /** Read the kernel table again (objects loaded or unloaded since). */
 int hp_dev_kernels_refresh(hp_device *d);
+
+/* ---- trace.c ---- */
+
+/** hp_close(): end a trace the handle left on (nothing written). */
+void hp_trace_close(hp_device *d);
 
 /* ---- queue.c ---- */
 

@@ -74,6 +74,8 @@ int hp_close(hp_device *d)
 {
 	if (!d)
 		return 0;
+	if (d->t)
+		hp_trace_close(d);
 	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++)
 		if (d->queues[k] && d->t)
 			hp_queue_release(d->queues[k]);

@@ -397,11 +397,21 @@ typedef struct hp_mbox_header {
 	uint64_t packets;     /**< packets read, all queues */
 	uint64_t bad_packets; /**< of those, rejected as malformed */
 	uint64_t rings;	      /**< doorbell interrupts the dispatcher took */
-	uint64_t dev_reserved[3];
+	/* Tracing (hartpool/trace.h, docs/trace.md): the trace_gen the
+	 * device applied last, and how (0 or an HP_ error). */
+	uint32_t trace_ack;
+	int32_t trace_status;
+	uint64_t dev_reserved[2];
 	hp_device_info info;
 	/* Host-owned. */
 	uint32_t stop_request; /**< 1: finish and end the run */
-	uint32_t host_reserved[15];
+	/* Tracing: trace_buf (0: off) and trace_size, then a new trace_gen
+	 * (release) asks the device to apply them; it answers in trace_ack
+	 * and trace_status. The buffer lies in one allocated buffer. */
+	uint32_t trace_gen;
+	uint64_t trace_buf;
+	uint64_t trace_size;
+	uint32_t host_reserved[10];
 } hp_mbox_header;
 
 #ifdef __cplusplus
@@ -417,6 +427,8 @@ HP_MBOX_ASSERT_(sizeof(hp_completion) == 256, "completion record size");
 HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 512, "kernarg block size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_queue) == 128, "queue size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_kernel) == 64, "kernel row size");
+HP_MBOX_ASSERT_(__builtin_offsetof(hp_mbox_header, trace_buf) % 8 == 0,
+		"trace_buf is a 64-bit word");
 #undef HP_MBOX_ASSERT_
 
 #endif

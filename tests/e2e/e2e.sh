@@ -772,8 +772,9 @@ t_uboot() {
 # QEMU's real-board models with an E51 monitor hart, and the FPU rule.
 . tests/e2e/boards.sh
 . tests/e2e/cluster.sh
+. tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust device_errors memsize cli_edges faults sbi serial printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart two_hosts reconnect robust device_errors memsize cli_edges faults sbi serial printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in
