@@ -141,3 +141,9 @@ else
 	echo "team barriers: skipped, the patched QEMU of qemu-cluster is not built" \
 		"(make qemu-cluster, then bench/barrier.sh)"
 fi
+# A timeline of a mixed workload from device timestamps (docs/trace.md):
+# bench/results/timeline-<board>.png, and the exact overheads with the
+# trace hooks compiled in (tracing off) against compiled out.
+echo
+echo "timeline ($board):"
+bench/timeline.sh --board "$board"
