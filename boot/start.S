@@ -20,6 +20,7 @@
 #include <boot/trap_frame.h>
 #include <hal/asm.h>
 #include <hal/csr.h>
+#include <hal/isolation.h>
 
 	.section .text.start, "ax"
 	.globl _start
@@ -205,6 +206,30 @@ trap_entry:
 	 * physical addresses first (identity mapped: the pc stays valid). */
 	csrw	satp, zero
 #endif
+	/* Fast path: a kernel returning from U-mode (the HAL_SYS_EXIT ecall
+	 * of hal/isolation.h, once per chunk of work-groups). Its registers
+	 * are dead, so no frame: the firmware's tp and gp, and straight on
+	 * to hal_user_return() on the trap stack (it longjmps away). Only a7
+	 * is looked at before the cause is known, and restored if it is not
+	 * that ecall. xRET is not needed: the firmware's mode and MIE = 0
+	 * are what the trap left (MPRV was cleared by the xRET into U). */
+	addi	a7, a7, -HAL_SYS_EXIT
+	bnez	a7, .Lnot_exit
+	csrr	a7, CSR_CAUSE
+	addi	a7, a7, -CAUSE_USER_ECALL
+	bnez	a7, .Lnot_exit_ecall
+	csrr	sp, CSR_SCRATCH		/* the trap area's top */
+	LREG	tp, BOOT_TRAP_TP(sp)
+	addi	sp, sp, -BOOT_TRAP_TOP_RESERVED
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
+	j	hal_user_return
+.Lnot_exit_ecall:
+	li	a7, 0
+.Lnot_exit:
+	addi	a7, a7, HAL_SYS_EXIT
 	csrrw	sp, CSR_SCRATCH, sp
 	beqz	sp, .Lon_current
 	/* sp = trap area top, scratch = interrupted sp */

@@ -239,8 +239,8 @@ void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
 		hal_watchdog_arm(h->kcur->deadline);
 	/* h->iso_on, not u->user: kernel code on other harts can write
 	 * every exec_ucall. */
-	if (h->iso_on)
-		hal_user_call(entry, h->u,
+	if (h->iso_on) /* resumes at `at` (HAL_USER_RETURNED) */
+		hal_user_call(at, entry, h->u,
 			      h->ustack + EXEC_GUARD_BYTES + EXEC_USTACK_BYTES);
 	else
 		entry(h->u);

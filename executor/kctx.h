@@ -35,7 +35,9 @@ void exec_kctx_init(unsigned harts);
  * also names the hart's kernel context for run and leave: the caller sets
  * it with hal_setjmp, then calls exec_kctx_run(). */
 hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u);
-/* Run entry(u): in U-mode on the hart's kernel stack, or here. */
+/* Run entry(u): in U-mode on the hart's kernel stack, from where it comes
+ * back at the recovery point with HAL_USER_RETURNED (a trap: 1), or here
+ * (it returns). */
 void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *));
 /* Out of kernel context (also after a trap); a fault kernel code left in
  * the kview becomes the record's. */

@@ -22,10 +22,15 @@ static uint64_t div_up(uint64_t a, uint64_t b)
 	return a / b + (a % b != 0);
 }
 
-static int fail(char *why, size_t n, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *why, size_t n, int code, const char *fmt, ...)
+static int fail(hp_launch *out, char *why, size_t n, int code, const char *fmt,
+		...) __attribute__((format(printf, 5, 6)));
+/* An invalid range leaves `out` zeroed (a valid one has every field set
+ * at the end of exec_ndrange_setup: no memset on the path every command
+ * takes). */
+static __attribute__((noinline, cold)) int
+fail(hp_launch *out, char *why, size_t n, int code, const char *fmt, ...)
 {
+	memset(out, 0, sizeof(*out));
 	if (why && n) {
 		va_list ap;
 		va_start(ap, fmt);
@@ -40,10 +45,16 @@ static unsigned long long ull(uint64_t v)
 	return (unsigned long long)v;
 }
 
-uint32_t exec_fiber_stack_bytes(const exec_device *dev, const hp_kernel *k)
+static inline uint32_t fiber_stack_bytes(const exec_device *dev,
+					 const hp_kernel *k)
 {
 	uint32_t b = k->stack_bytes ? k->stack_bytes : dev->fiber_stack_default;
 	return (b + 15u) & ~15u;
+}
+
+uint32_t exec_fiber_stack_bytes(const exec_device *dev, const hp_kernel *k)
+{
+	return fiber_stack_bytes(dev, k);
 }
 
 /* Inlined into exec_ndrange_setup, which runs for every command. */
@@ -71,8 +82,7 @@ kernel_max(const exec_device *dev, const hp_kernel *k, unsigned s,
 		/* Each hart of the team holds the fibers of whole sub-groups
 		 * of the group (ndrange setup: per_hart below); c fibers fit
 		 * one hart's arena. */
-		uint64_t c =
-			dev->fiber_arena_size / exec_fiber_stack_bytes(dev, k);
+		uint64_t c = dev->fiber_arena_size / fiber_stack_bytes(dev, k);
 		uint64_t fit = s ? c / s * s * (team ? team : 1) : c;
 		if (fit < c)
 			fit = c;
@@ -140,9 +150,9 @@ static uint64_t divisor_at_most(uint64_t g, uint64_t cap, uint64_t s)
 
 /* Pick a local size when the host gave none and the kernel requires none:
  * at most `limit` work-items (the kernel's maximum). */
-static void choose_local(const exec_device *dev, const exec_range *r,
-			 uint64_t limit, unsigned s, unsigned workers,
-			 const uint64_t g[3], uint64_t e[3])
+static __attribute__((noinline)) void
+choose_local(const exec_device *dev, const exec_range *r, uint64_t limit,
+	     unsigned s, unsigned workers, const uint64_t g[3], uint64_t e[3])
 {
 	uint64_t items = g[0] * g[1] * g[2];
 	/* Several work-groups per worker (4): every hart stays busy and the
@@ -176,15 +186,121 @@ static void choose_local(const exec_device *dev, const exec_range *r,
 	}
 }
 
+/* The common launch, 1-D without a required work-group size, when it is
+ * valid: the same result as the general path below, without its loops
+ * over three dimensions (validation was a sixth of a dispatch). Anything
+ * it would reject goes to the general path, which finds the same error
+ * in its own order. True if `out` is filled in. */
+static bool setup_1d(const exec_device *dev, const hp_kernel *k,
+		     const exec_range *r, hp_launch *out)
+{
+	if (!k || !k->fn || r->work_dim != 1)
+		return false;
+	const uint32_t *kr = k->reqd_work_group_size;
+	if (kr[0] | kr[1] | kr[2] | r->reqd[0] | r->reqd[1] | r->reqd[2])
+		return false;
+	unsigned ks = k->sub_group_size;
+	if (ks && (ks & (ks - 1) || !(dev->sub_group_sizes & ks)))
+		return false;
+	unsigned s = r->sub_group_size ? r->sub_group_size
+		     : ks	       ? ks
+				       : dev->default_sub_group_size;
+	if (!s || s & (s - 1) || !(dev->sub_group_sizes & s))
+		return false;
+	if (r->schedule > EXEC_SCHED_FIXED ||
+	    (r->schedule == EXEC_SCHED_FIXED && r->chunk == 0))
+		return false;
+	unsigned team = r->team_size ? r->team_size : 1;
+	unsigned workers = dev->harts - dev->first_worker;
+	if (team > workers)
+		return false;
+	uint64_t size_max = dev->address_bits >= 64
+				    ? UINT64_MAX
+				    : (UINT64_C(1) << dev->address_bits) - 1;
+	uint64_t g64 = r->global[0], off64 = r->offset[0];
+	if (g64 == 0 || g64 > size_max || off64 > size_max - g64 ||
+	    size_max > SIZE_MAX)
+		return false;
+	/* The device's size_t from here (it holds every value below): on
+	 * rv32 no 64-bit division calls. */
+	size_t g = (size_t)g64, off = (size_t)off64, e;
+	enum exec_group_limit by;
+	size_t limit = kernel_max(dev, k, s, team, &by);
+	if (r->local_given) {
+		uint64_t e64 = r->local[0];
+		if (!e64 || e64 > dev->max_work_item_sizes[0] || e64 > limit)
+			return false;
+		e = (size_t)e64;
+		if (r->uniform && g % e)
+			return false;
+	} else {
+		/* choose_local() in one dimension. */
+		if (!limit)
+			return false;
+		e = g / (4u * (size_t)(workers / team));
+		if (e > limit)
+			e = limit;
+		if (e >= s)
+			e = e / s * s;
+		if (e > g)
+			e = g;
+		if (e > dev->max_work_item_sizes[0])
+			e = dev->max_work_item_sizes[0];
+		if (e < 1)
+			e = 1;
+		if (e >= s)
+			e = e / s * s;
+		/* Uniform: a divisor search, the general path's (no call
+		 * here keeps this path a leaf). */
+		if (r->uniform && g % e)
+			return false;
+	}
+	size_t groups = g / e + (g % e != 0);
+	if (groups > size_max / 4)
+		return false;
+	out->work_dim = 1;
+	out->global_size[0] = g;
+	out->global_size[1] = out->global_size[2] = 1;
+	out->global_offset[0] = off;
+	out->global_offset[1] = out->global_offset[2] = 0;
+	out->local_size[0] = e;
+	out->local_size[1] = out->local_size[2] = 1;
+	out->num_groups[0] = groups;
+	out->num_groups[1] = out->num_groups[2] = 1;
+	out->total_groups = groups;
+	out->enqueued_linear = e;
+	out->sub_group_size = s;
+	out->enqueued_num_sub_groups = (unsigned)(e / s + (e % s != 0));
+	out->max_sub_group_size = e < s ? (unsigned)e : s;
+	out->team_size = team;
+	out->schedule = r->schedule;
+	out->chunk = r->chunk;
+	return true;
+}
+
+static int setup_general(const exec_device *dev, const hp_kernel *k,
+			 const exec_range *r, hp_launch *out, char *why,
+			 size_t why_size);
+
 int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 		       const exec_range *r, hp_launch *out, char *why,
 		       size_t why_size)
 {
-	memset(out, 0, sizeof(*out));
+	if (setup_1d(dev, k, r, out))
+		return 0;
+	return setup_general(dev, k, r, out, why, why_size);
+}
+
+/* Every range, and every error. Out of line: the fast path above does not
+ * pay for its frame. */
+static __attribute__((noinline)) int
+setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
+	      hp_launch *out, char *why, size_t why_size)
+{
 	uint64_t size_max = dev->address_bits >= 64
 				    ? UINT64_MAX
 				    : (UINT64_C(1) << dev->address_bits) - 1;
-#define FAIL(code, ...) return fail(why, why_size, code, __VA_ARGS__)
+#define FAIL(code, ...) return fail(out, why, why_size, code, __VA_ARGS__)
 
 	if (!k || !k->fn)
 		FAIL(HP_INVALID_KERNEL, "no kernel");

@@ -49,6 +49,7 @@
 #include <hal/barrier.h>
 #include <hal/heap.h>
 #include <hal/ipi.h>
+#include <hal/isolation.h>
 #include <hal/jump.h>
 #include <hal/sleep.h>
 #include <hal/timer.h>
@@ -74,6 +75,17 @@ typedef struct pool_team_bars {
 	hal_barrier wg;	  /* the work-group's barrier (team_barrier.c) */
 } pool_team_bars;
 
+/* What the pool reads of a launch: its own copy (the command may be
+ * reused once complete, the kernel view is kernel-writable), and only
+ * these words of it (copying the whole hp_launch was a tenth of a
+ * dispatch). */
+typedef struct pool_launch {
+	size_t total_groups;
+	size_t chunk;
+	unsigned team_size;
+	unsigned schedule;
+} pool_launch;
+
 enum { INST_FREE = 0, INST_ACTIVE = 1 };
 enum { TEAM_UNDECIDED = 0, TEAM_IN = 1, TEAM_OUT = 2 };
 
@@ -88,10 +100,10 @@ typedef struct exec_instance {
 	exec_krec kr;  /* faults, time limit, kernel view (kctx.h) */
 	exec_cmd *cmd;
 	const hp_kernel *k;
-	const hp_launch *l; /* = &launch */
-	hp_launch launch;   /* a copy: the command may go away first */
-	unsigned workers;   /* harts (T = 1) or teams pulling groups; T = 1:
-			     * only harts with `need` */
+	const pool_launch *l; /* = &launch */
+	pool_launch launch;
+	unsigned workers; /* harts (T = 1) or teams pulling groups; T = 1:
+			   * only harts with `need` */
 	hal_hartmask static_taken; /* static schedule: blocks claimed */
 	unsigned teams_left; /* teams not yet out of it (skipped or done) */
 	size_t teams_in;     /* teams that decided to take part */
@@ -200,12 +212,12 @@ static inline bool capable(unsigned idx, unsigned need)
  * capabilities `need`. The full fence orders the instance's publication
  * before reading the idle mask (idle harts set their bit with an AMO, then
  * look for work). */
-static void wake_idle(size_t count, unsigned limit, unsigned need)
+static __attribute__((noinline)) void wake_idle(size_t count, unsigned limit,
+						unsigned need, unsigned w0,
+						unsigned words)
 {
 	unsigned first = exec_dev.first_worker;
-	unsigned words = hal_hartmask_used_words();
-	hal_fence();
-	for (unsigned w = 0; w < words && count; w++) {
+	for (unsigned w = w0; w < words && count; w++) {
 		unsigned long bits = hal_load_relaxed(&exec_idle.w[w]);
 		while (bits && count) {
 			unsigned b = (unsigned)hal_ctzl(bits);
@@ -247,11 +259,57 @@ static unsigned capable_workers(unsigned need)
 	return n;
 }
 
+/* The parts of a launch most commands do not have (a time limit,
+ * arguments, harts without an FPU, teams, the static schedule): out of
+ * line, so the common launch calls nothing and saves few registers. */
+static __attribute__((noinline)) void launch_extra(exec_instance *inst,
+						   const exec_cmd *c)
+{
+	const pool_launch *l = &inst->launch;
+	unsigned t = l->team_size;
+	if (l->schedule == EXEC_SCHED_STATIC)
+		memset(&inst->static_taken, 0, sizeof(inst->static_taken));
+	if (c->timeout_us)
+		inst->kr.deadline = hal_timer_now() +
+				    c->timeout_us * hal_timer_freq() / 1000000u;
+	/* What kernel code reads (validate() bounded args_size). */
+	exec_kview *kv = inst->kr.kv;
+	if (c->args && c->args_size) {
+		memcpy(kv->argbuf, c->args, c->args_size);
+		kv->args = kv->argbuf;
+	}
+	/* Where every hart has an FPU nothing needs checking: need stays 0,
+	 * and every test of it below is one branch. */
+	if (exec_dev.without_fpu) {
+		inst->need = exec_kernel_needs(c->kernel);
+		if (t <= 1 && inst->need)
+			inst->workers = capable_workers(inst->need);
+	}
+	inst->teams_left = inst->workers;
+	if (t > 1) {
+		for (unsigned i = 0; i < inst->workers; i++) {
+			exec_team *tm = &inst->teams[i];
+			tm->group = 0;
+			tm->has_pending = false;
+			tm->finished = 0;
+			tm->decided = TEAM_UNDECIDED;
+		}
+		if (t != pool_bars_size)
+			team_bars_make(t);
+		hal_fetch_add(&exec_team_active, 1u);
+	}
+}
+
 bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 {
 	exec_instance *inst = NULL;
-	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
-		exec_instance *s = &exec_slots[i];
+	/* Only slots outside the active hint can be free (a slot leaves it
+	 * after it is freed); one with refs may not be reused yet. */
+	unsigned maybe = ~hal_load_acquire(&exec_active_mask) &
+			 ((1u << EXEC_MAX_INSTANCES) - 1);
+	while (maybe) {
+		exec_instance *s = &exec_slots[hal_ctzl(maybe)];
+		maybe &= maybe - 1;
 		if (hal_load_acquire(&s->state) == INST_FREE &&
 		    hal_load_acquire(&s->refs) == 0) {
 			inst = s;
@@ -260,58 +318,37 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	}
 	if (!inst)
 		return false;
-	inst->launch = c->launch;
-	const hp_launch *l = &inst->launch;
+	inst->launch = (pool_launch){c->launch.total_groups, c->launch.chunk,
+				     c->launch.team_size, c->launch.schedule};
+	const pool_launch *l = &inst->launch;
 	unsigned t = l->team_size;
 	inst->next = 0;
 	inst->done = 0;
-	if (l->schedule == EXEC_SCHED_STATIC)
-		memset(&inst->static_taken, 0, sizeof(inst->static_taken));
+	/* kr.info is written whole when a trap records a fault, and read
+	 * only then (instance_done). */
 	inst->kr.fault = 0;
 	inst->kr.detail = NULL;
-	memset(&inst->kr.info, 0, sizeof(inst->kr.info));
-	inst->kr.deadline =
-		c->timeout_us
-			? hal_timer_now() +
-				  c->timeout_us * hal_timer_freq() / 1000000u
-			: 0;
+	inst->kr.deadline = 0;
 	inst->cmd = c;
 	inst->k = c->kernel;
 	inst->l = l;
-	/* What kernel code reads (validate() bounded args_size). */
+	/* What kernel code reads. */
 	exec_kview *kv = inst->kr.kv;
-	kv->launch = *l;
+	kv->launch = c->launch;
 	kv->k = *c->kernel;
 	kv->fault = 0;
 	kv->detail = NULL;
 	kv->args = NULL;
 	kv->pbuf = c->printf_buf;
 	kv->psize = c->printf_buf ? c->printf_size - 16u : 0;
-	if (c->args && c->args_size) {
-		memcpy(kv->argbuf, c->args, c->args_size);
-		kv->args = kv->argbuf;
-	}
 	inst->seq = ++exec_seq;
-	/* Where every hart has an FPU nothing needs checking: need stays 0,
-	 * and every test of it below is one branch. */
-	inst->need = exec_dev.without_fpu ? exec_kernel_needs(c->kernel) : 0;
+	inst->need = 0;
 	inst->workers = (exec_dev.harts - exec_dev.first_worker) / t;
-	if (t <= 1 && inst->need)
-		inst->workers = capable_workers(inst->need);
 	inst->teams_left = inst->workers;
 	inst->teams_in = 0;
-	if (t > 1)
-		for (unsigned i = 0; i < inst->workers; i++) {
-			exec_team *tm = &inst->teams[i];
-			tm->group = 0;
-			tm->has_pending = false;
-			tm->finished = 0;
-			tm->decided = TEAM_UNDECIDED;
-		}
-	if (t > 1 && t != pool_bars_size)
-		team_bars_make(t);
-	if (t > 1)
-		hal_fetch_add(&exec_team_active, 1u);
+	if (c->timeout_us | c->args_size | exec_dev.without_fpu | (t > 1) |
+	    (l->schedule == EXEC_SCHED_STATIC))
+		launch_extra(inst, c);
 	if (t > 1)
 		*w = (exec_wake){exec_dev.harts,
 				 exec_dev.first_worker + inst->workers * t,
@@ -328,7 +365,16 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 
 void exec_pool_wake(const exec_wake *w)
 {
-	wake_idle(w->count, w->limit, w->need);
+	unsigned words =
+		(exec_dev.harts + HAL_HARTMASK_BITS - 1) / HAL_HARTMASK_BITS;
+	hal_fence();
+	/* Most launches find nobody idle (busy harts find the instance
+	 * themselves): only then the full walk. */
+	for (unsigned i = 0; i < words; i++)
+		if (hal_load_relaxed(&exec_idle.w[i])) {
+			wake_idle(w->count, w->limit, w->need, i, words);
+			return;
+		}
 }
 
 /* A team is out of a team instance; the last one out frees the slot. */
@@ -445,9 +491,10 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 	u->local_mem = lm;
 	exec_team_bind(&bars->wg);
 	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
-	if (hal_setjmp(at) == 0)
+	int v = hal_setjmp(at);
+	if (v == 0)
 		exec_kctx_run(at, exec_wg_main);
-	else
+	else if (v != HAL_USER_RETURNED)
 		hal_barrier_leave(&bars->wg); /* faulted */
 	exec_kctx_leave(at);
 	exec_team_bind(NULL);
@@ -471,9 +518,9 @@ static bool static_block(exec_instance *inst, size_t *start, size_t *end)
 	return *start < *end;
 }
 
-static bool run_chunk(exec_instance *inst)
+static bool run_chunk(exec_instance *inst, pool_hart *h)
 {
-	const hp_launch *l = inst->l;
+	const pool_launch *l = inst->l;
 	size_t total = l->total_groups, start, end;
 	if (l->schedule == EXEC_SCHED_STATIC) {
 		if (!static_block(inst, &start, &end))
@@ -495,7 +542,6 @@ static bool run_chunk(exec_instance *inst)
 	}
 	void *lm = inst->k->local_mem_bytes ? exec_wg_local_mem(hal_hart_idx())
 					    : NULL;
-	pool_hart *h = self();
 	/* Per-hart work for the benchmarks (one HINT instruction each; the
 	 * instruction-count plugin records them). */
 	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
@@ -580,7 +626,7 @@ static bool team_capable(unsigned need, unsigned first, unsigned t)
 /* Does `inst` have work for hart `me`? The caller holds a ref. */
 static bool has_work(const exec_instance *inst, unsigned me)
 {
-	const hp_launch *l = inst->l;
+	const pool_launch *l = inst->l;
 	unsigned t = l->team_size;
 	if (me < exec_dev.first_worker)
 		return false; /* the dedicated driver */
@@ -613,7 +659,7 @@ static bool has_work(const exec_instance *inst, unsigned me)
 }
 
 /* The oldest team instance that still needs this hart; run it if `run`. */
-static bool team_scan(bool run)
+static __attribute__((noinline)) bool team_scan(bool run)
 {
 	if (!hal_load_acquire(&exec_team_active))
 		return false;
@@ -652,10 +698,11 @@ static bool team_scan(bool run)
 }
 
 /* Look for work; run one chunk (or one team instance) if `run`. Team
- * instances come first, oldest first. */
+ * instances come first, oldest first (most launches have none: then not
+ * even a call). */
 static bool pool_scan(bool run)
 {
-	if (team_scan(run))
+	if (hal_load_acquire(&exec_team_active) && team_scan(run))
 		return true;
 	unsigned me = hal_hart_idx();
 	pool_hart *h = self();
@@ -673,7 +720,7 @@ static bool pool_scan(bool run)
 		bool did = false;
 		if (hal_load_acquire(&s->state) == INST_ACTIVE &&
 		    s->l->team_size <= 1 && has_work(s, me))
-			did = !run || run_chunk(s);
+			did = !run || run_chunk(s, h);
 		hal_fetch_add(&s->refs, -1u);
 		if (did) {
 			if (run && h->rotor != i + 1) {
@@ -746,6 +793,6 @@ void exec_pool_settle(void)
 {
 	/* Teammates may wait for us at a team instance's last join; its slot
 	 * stays taken until we come. */
-	while (team_scan(true))
+	while (hal_load_acquire(&exec_team_active) && team_scan(true))
 		continue;
 }

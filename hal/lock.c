@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Sleeping mutex; see hal/lock.h. */
+/* Sleeping mutex; see hal/lock.h. The uncontended case is one AMO to take
+ * it and a store, a fence and a load to release it: the executor takes
+ * its command lock twice per command. */
 #include <hal/ipi.h>
 #include <hal/lock.h>
 #include <hal/sleep.h>
@@ -9,7 +11,7 @@ bool hal_lock_try(hal_lock *l)
 	return hal_load_relaxed(&l->held) == 0 && hal_swap(&l->held, 1u) == 0;
 }
 
-void hal_lock_acquire(hal_lock *l)
+static __attribute__((noinline)) void lock_wait(hal_lock *l)
 {
 	unsigned me = hal_hart_idx();
 	bool registered = false;
@@ -20,10 +22,12 @@ void hal_lock_acquire(hal_lock *l)
 			hal_cpu_relax();
 			continue;
 		}
-		/* Register, then re-check: a release after the registration
-		 * finds our bit and wakes us, a release before it is seen by
-		 * the try. */
+		/* Count ourselves, register, then re-check: a release after
+		 * the count finds it and looks for our bit (or we see its
+		 * store of held), a release before it is seen by the try. */
 		hal_sleep_prepare();
+		if (!registered)
+			hal_fetch_add(&l->nwait, 1u);
 		hal_hartmask_set(&l->waiters, me);
 		registered = true;
 		if (hal_lock_try(l))
@@ -35,8 +39,16 @@ void hal_lock_acquire(hal_lock *l)
 	 * bit is still set; if the try above then wins, a stale bit would
 	 * make a later release hand the lock to us instead of to a hart
 	 * that really sleeps on it, and that hart would sleep forever. */
-	if (registered)
+	if (registered) {
 		hal_hartmask_test_clear(&l->waiters, me);
+		hal_fetch_add(&l->nwait, -1u);
+	}
+}
+
+void hal_lock_acquire(hal_lock *l)
+{
+	if (hal_swap(&l->held, 1u) != 0)
+		lock_wait(l);
 }
 
 /* The first registered waiter with index >= from, or -1. */
@@ -52,19 +64,12 @@ static int waiter_from(const hal_hartmask *m, unsigned from, unsigned words)
 	return -1;
 }
 
-void hal_lock_release(hal_lock *l)
+/* Hand over to one registered waiter, the next after ourselves so that
+ * every waiter gets its turn. None registered yet (a waiter between its
+ * count and its bit): it sees the free lock in its try. */
+static __attribute__((noinline)) void hand_over(hal_lock *l)
 {
-	hal_store_release(&l->held, 0u);
-	hal_fence(); /* store held, then read waiters: see hal_ipi.c */
-	/* Hand over to one registered waiter, the next after ourselves so
-	 * that every waiter gets its turn. A word at a time: at 512 harts
-	 * this runs on every command. */
 	unsigned words = hal_hartmask_used_words();
-	unsigned long any = 0;
-	for (unsigned w = 0; w < words; w++)
-		any |= hal_load_relaxed(&l->waiters.w[w]);
-	if (!any)
-		return; /* the common case: nobody waits */
 	unsigned me = hal_hart_idx();
 	for (;;) {
 		int idx = waiter_from(&l->waiters, me + 1, words);
@@ -77,4 +82,12 @@ void hal_lock_release(hal_lock *l)
 			return;
 		}
 	}
+}
+
+void hal_lock_release(hal_lock *l)
+{
+	hal_store_release(&l->held, 0u);
+	hal_fence(); /* store held, then read nwait: see hal_ipi.c */
+	if (hal_load_relaxed(&l->nwait))
+		hand_over(l);
 }

@@ -45,6 +45,11 @@ void hal_sleep_until(uint64_t t)
 	hal_timer_cmp_set(UINT64_MAX);
 }
 
+void hal_timer_disarm(void)
+{
+	hal_timer_cmp_set(UINT64_MAX);
+}
+
 void hal_timer_sleep_us(uint64_t us)
 {
 	hal_timer_sleep_until(hal_timer_now() + us * timer_freq / 1000000u + 1);

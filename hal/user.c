@@ -10,23 +10,24 @@
 
 extern char __text_start[], __rodata_end[], __heap_start[], __heap_end[];
 
-/* The firmware context hal_user_call() returns to. Kernels can read TLS
- * blocks but not write them. */
-static __thread hal_jmp_buf user_ret;
+/* The recovery point hal_user_call()'s caller made: the firmware context
+ * the HAL_SYS_EXIT ecall resumes (boot's trap entry takes that ecall on a
+ * fast path). Kernels can read TLS blocks but not write them. */
+static __thread hal_jmp_buf *user_ret;
 
-void hal_user_enter(void (*fn)(void *), void *arg, void *stack_top);
+__attribute__((noreturn)) void hal_user_enter(void (*fn)(void *), void *arg,
+					      void *stack_top);
 
-/* noinline: the setjmp stays in a frame of its own. */
-__attribute__((noinline)) void hal_user_call(void (*fn)(void *), void *arg,
-					     void *stack_top)
+void hal_user_call(hal_jmp_buf *ret, void (*fn)(void *), void *arg,
+		   void *stack_top)
 {
-	if (hal_setjmp(&user_ret) == 0)
-		hal_user_enter(fn, arg, stack_top); /* does not return */
+	user_ret = ret;
+	hal_user_enter(fn, arg, stack_top);
 }
 
 void hal_user_return(void)
 {
-	hal_longjmp(&user_ret, 1);
+	hal_longjmp(user_ret, HAL_USER_RETURNED);
 }
 
 unsigned long hal_user_wait_begin(void)

@@ -232,6 +232,8 @@ void hal_watchdog_arm(uint64_t deadline)
 
 void hal_watchdog_disarm(void) {}
 
+void hal_timer_disarm(void) {}
+
 void hal_watchdog_pause(void) {}
 
 void hal_watchdog_resume(void) {}
@@ -247,10 +249,12 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
 	return false;
 }
 
-void hal_user_call(void (*fn)(void *), void *arg, void *stack_top)
+void hal_user_call(hal_jmp_buf *ret, void (*fn)(void *), void *arg,
+		   void *stack_top)
 {
 	(void)stack_top;
 	fn(arg);
+	hal_longjmp(ret, HAL_USER_RETURNED);
 }
 
 /* Never in U-mode, so never asked. */

@@ -27,13 +27,14 @@
 #define HAL_ISOLATION_H
 
 /* ecall numbers (a7). */
-#define HAL_SYS_EXIT 1 /**< fn returned: back to hal_user_call's caller */
+#define HAL_SYS_EXIT 1 /**< fn returned: to hal_user_call's recovery point */
 #define HAL_SYS_TEAM_ARRIVE 2 /**< arrive at the hart's team barrier, wait */
 #define HAL_SYS_TEAM_LEAVE 3  /**< leave the hart's team barrier for good */
 
 #ifndef __ASSEMBLER__
 
 #include <hal/hartmask.h>
+#include <hal/jump.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,10 +51,18 @@ typedef struct hal_range {
 bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
 			 unsigned nrw);
 
-/** Run @p fn(@p arg) in U-mode with sp = @p stack_top; returns when fn
- * returns (through the HAL_SYS_EXIT ecall). An interrupt enabled in mie
- * traps in U-mode whatever mstatus.MIE says: the caller sets mie. */
-void hal_user_call(void (*fn)(void *), void *arg, void *stack_top);
+/** What hal_longjmp() gives the caller's recovery point when fn returned
+ * normally (a trap's recovery uses 1). */
+#define HAL_USER_RETURNED 2
+
+/** Run @p fn(@p arg) in U-mode with sp = @p stack_top. Does not return:
+ * when fn returns (through the HAL_SYS_EXIT ecall), the hart continues at
+ * @p ret, which the caller filled with hal_setjmp(), with the value
+ * HAL_USER_RETURNED (one recovery point for traps and the normal return:
+ * no second hal_setjmp per call). An interrupt enabled in mie traps in
+ * U-mode whatever mstatus.MIE says: the caller sets mie. */
+__attribute__((noreturn)) void
+hal_user_call(hal_jmp_buf *ret, void (*fn)(void *), void *arg, void *stack_top);
 
 /** U-mode side: the ecalls (the barrier is the one the firmware bound
  * to the hart before the call, executor/team_barrier.c). */
@@ -61,7 +70,8 @@ void hal_user_team_arrive(void);
 void hal_user_team_leave(void);
 
 /** M-side, for the ecall handler (which runs with mstatus.MIE = 0). */
-/** Continue hal_user_call()'s caller (after a HAL_SYS_EXIT ecall). */
+/** Continue at hal_user_call()'s recovery point (after a HAL_SYS_EXIT
+ * ecall). */
 __attribute__((noreturn)) void hal_user_return(void);
 /** Around a wait the ecall handler does for U-mode code: let an IPI end
  * wfi (the watchdog's timer stays as it was); returns what to restore. */

@@ -11,6 +11,10 @@
 
 typedef struct {
 	unsigned held;
+	/* Harts registered in `waiters` (or about to be): a release that
+	 * reads 0 here has nobody to hand over to, without scanning the
+	 * mask. */
+	unsigned nwait;
 	hal_hartmask waiters;
 } hal_lock;
 

@@ -20,6 +20,12 @@ void hal_timer_sleep_until(uint64_t t);
 /** Sleep for at least @p us microseconds. */
 void hal_timer_sleep_us(uint64_t us);
 
+/** No timer interrupt pending on the calling hart until it next sets one
+ * (the comparator to "never"). Every hart calls it once at start: a
+ * pending timer interrupt, even a disabled one, makes QEMU wake the hart's
+ * thread on every interrupt-controller update of any hart. */
+void hal_timer_disarm(void);
+
 /**
  * Watchdog for the calling hart: until hal_watchdog_disarm(), the timer
  * interrupt traps once hal_timer_now() >= @p deadline. It is then the only
