@@ -52,6 +52,7 @@ static struct {
 	uint64_t mbox_addr, mbox_size;
 	uint32_t poll_us;
 	bool doorbell; /* the host rings a doorbell device */
+	bool rung;     /* a ring since the serve loop last looked */
 	hp_mbox_header *hdr;
 } D;
 
@@ -70,12 +71,18 @@ void dispatch_serve(bool (*idle_hook)(void))
 		(D.poll_us < DISPATCH_FAST_US ? D.poll_us : DISPATCH_FAST_US) *
 		us;
 	uint64_t last = 0; /* when a packet last arrived */
+	uint64_t window = DISPATCH_BUSY_WINDOW_US * us;
+	uint64_t last_ring = hal_timer_now() - window; /* none yet */
 	for (;;) {
 		bool did = idle_hook && idle_hook();
 		did |= dispatch_poll();
 		uint64_t now = hal_timer_now();
 		if (did)
 			last = now;
+		if (D.rung) {
+			D.rung = false;
+			last_ring = now;
+		}
 		/* With one hart the dispatcher is a worker too: one chunk
 		 * between polls (with more, exec_pool_work finds nothing). */
 		if (exec_pool_work() || did)
@@ -83,12 +90,13 @@ void dispatch_serve(bool (*idle_hook)(void))
 		if (hal_load_acquire(&D.hdr->stop_request) &&
 		    mbox_queue_all_complete())
 			return;
-		/* Check often while packets are coming, rarely when idle: a
-		 * sleeping dispatcher still looks poll_us after a quiet
-		 * spell, and a UART byte or an IPI wakes it at once. With a
-		 * doorbell device every packet rings: no fast checks. */
-		bool busy = !D.doorbell &&
-			    now - last < DISPATCH_BUSY_WINDOW_US * us;
+		/* Sleep until a ring (an interrupt: the doorbell device, or
+		 * the UART byte a host that booted the device sends after
+		 * each packet), an IPI, or poll_us. Only for packets from a
+		 * host that does not ring (none for a whole window while
+		 * packets came) check every 10 us meanwhile. */
+		bool busy = !D.doorbell && now - last < window &&
+			    now - last_ring >= window;
 		exec_idle_until(now + (busy ? fast : slow));
 	}
 }
@@ -96,6 +104,7 @@ void dispatch_serve(bool (*idle_hook)(void))
 void dispatch_doorbell_rang(void)
 {
 	mbox_st64(&D.hdr->rings, D.hdr->rings + 1);
+	D.rung = true;
 }
 
 void dispatch_stopped(void)

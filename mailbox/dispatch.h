@@ -33,8 +33,9 @@ typedef struct dispatch_config {
 	const char *privilege;
 	uint32_t harts_skipped;
 	const char *skipped_why;
-	/** Longest doorbell latency while the dispatcher sleeps after a
-	 * quiet spell (µs); while packets arrive it checks every 10 µs. */
+	/** Longest sleep of the dispatcher between doorbell checks (µs):
+	 * a ring wakes it at once; packets from a host that does not ring
+	 * are checked for every 10 µs while they keep coming. */
 	uint32_t poll_us;
 	/** HP_DEV_HAS_*; with HP_DEV_HAS_DOORBELL the dispatcher sleeps
 	 * until the host rings (an interrupt), poll_us is only a bound. */
@@ -57,8 +58,10 @@ bool dispatch_poll(void);
  */
 void dispatch_serve(bool (*idle_hook)(void));
 
-/** The dispatcher woke to a ring of the doorbell device: count it in the
- * header (hp_mbox_header.rings). */
+/** The dispatcher woke to a ring (the doorbell device's interrupt, or the
+ * UART's receive interrupt): count it in the header
+ * (hp_mbox_header.rings); while rings come, the dispatcher sleeps until
+ * the next one instead of checking every 10 us. */
 void dispatch_doorbell_rang(void);
 
 /** Mark the device stopped in the header (after exec_shutdown()). */

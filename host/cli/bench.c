@@ -84,6 +84,11 @@ int cmd_bench(hp_device *d, const cli_opts *o)
 	}
 	qsort(cold, COLD, sizeof(double), cmp_double);
 	const hp_device_info *di = hp_info(d);
+	/* Doorbell interrupts the dispatcher took (the doorbell device, or
+	 * the UART byte a host that booted the device sends per packet). */
+	uint64_t rings = 0;
+	if ((rc = hp_doorbell_rings(d, &rings)))
+		return cli_lib_fail(rc);
 	if (o->json) {
 		printf("{\"bench\": \"mailbox\", \"board\": \"%s\", \"harts\": "
 		       "%u, \"transport\": \"%s\", \"round_trips\": %lu, "
@@ -92,12 +97,13 @@ int cmd_bench(hp_device *d, const cli_opts *o)
 		       "\"throughput\": {\"kernels\": %lu, \"seconds\": %.3f, "
 		       "\"kernels_per_s\": %.0f}, \"after_idle_us\": "
 		       "{\"runs\": "
-		       "%u, \"p50\": %.1f, \"max\": %.1f}}\n",
+		       "%u, \"p50\": %.1f, \"max\": %.1f}, \"rings\": %llu}\n",
 		       di->board, di->harts,
 		       strncmp(hp_connect_string(d), "serial:", 7) ? "shm"
 								   : "serial",
 		       n, p50, p99, sum / (double)n, lat[0], lat[n - 1], m,
-		       secs, kps, COLD, cold[COLD / 2], cold[COLD - 1]);
+		       secs, kps, COLD, cold[COLD / 2], cold[COLD - 1],
+		       (unsigned long long)rings);
 	} else {
 		printf("mailbox round trip (empty kernel, %lu runs): p50 %.1f "
 		       "us, p99 %.1f us, mean %.1f us, min %.1f us\n",

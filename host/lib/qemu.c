@@ -257,6 +257,24 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	}
 }
 
+/* Has `pid` exited, only waiting to be reaped (state Z in /proc/PID/stat;
+ * Linux)? A detached QEMU is not our child, and its reaper may take a
+ * second to come (kill(pid, 0) still finds the zombie), but a zombie has
+ * released every file, mapping and socket: for `down` it is gone. */
+static bool zombie(pid_t pid)
+{
+	char f[64], buf[512];
+	snprintf(f, sizeof(f), "/proc/%d/stat", (int)pid);
+	FILE *fp = fopen(f, "r");
+	if (!fp)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')'); /* the name may hold spaces */
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 bool hp_qemu_wait_exit(hp_qemu *q, unsigned ms)
 {
 	uint64_t t0 = hp_now_ns();
@@ -269,8 +287,8 @@ bool hp_qemu_wait_exit(hp_qemu *q, unsigned ms)
 				q->pid = 0;
 				return true;
 			}
-		} else if (kill(q->pid, 0) != 0) {
-			/* Gone, not only exiting: `down` leaves no QEMU. */
+		} else if (kill(q->pid, 0) != 0 || zombie(q->pid)) {
+			/* Gone, or exited: `down` leaves no QEMU. */
 			q->pid = 0;
 			return true;
 		}
