@@ -2,16 +2,19 @@
 # docs/counting.md), and its Linux user-mode test program, a static riscv64
 # binary that tests/count_check.sh runs under qemu-riscv64.
 #
-#   make plugin          build/host/hpcount.so
+#   make plugin          build/host/hpcount.so and hpprof.so
 #   make plugin-tests    build/host/riscv64-linux/count_user
 USER_CC ?= riscv64-linux-gnu-gcc
 PLUGIN := $(HOST_O)/hpcount.so
+# Where a marker region's instructions go, per address (qemu/plugin/hpprof.c;
+# qemu/plugin/hpprof-report folds them into functions).
+PROFILER := $(HOST_O)/hpprof.so
 
 .PHONY: plugin plugin-tests
-plugin: $(PLUGIN)
+plugin: $(PLUGIN) $(PROFILER)
 plugin-tests: $(HOST_O)/riscv64-linux/count_user
 
-$(PLUGIN): qemu/plugin/hpcount.c
+$(PLUGIN) $(PROFILER): $(HOST_O)/%.so: qemu/plugin/%.c
 	@echo "  HOSTCC  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -O2 -g -std=c11 $(WARN) -shared -fPIC -fvisibility=hidden -o $@ $<
