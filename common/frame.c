@@ -158,3 +158,92 @@ enum hp_frame_event hp_frame_feed(hp_frame_dec *d, uint8_t b)
 			    b == HP_FRAME_END ? ST_OUT : ST_SKIP);
 	}
 }
+
+/* ---- varints and zero runs (frame.h) ---- */
+
+size_t hp_varint_put(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+bool hp_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+		uint8_t b = *(*p)++;
+		/* The tenth byte holds bit 63 only. */
+		if (shift == 63 && b > 1)
+			return false;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+size_t hp_zrle_encode(uint8_t *out, size_t cap, const uint8_t *in, size_t n)
+{
+	writer w = {out, cap, 0};
+	for (size_t i = 0; i < n;) {
+		size_t z = 0;
+		while (i + z < n && z < 128 && !in[i + z])
+			z++;
+		/* A lone zero costs a token of its own: keep it literal
+		 * unless it ends the data. */
+		if (z >= 2 || (z == 1 && i + 1 == n)) {
+			put(&w, (uint8_t)(0x7f + z));
+			i += z;
+			continue;
+		}
+		size_t lit = 1;
+		while (i + lit < n && lit < 128 &&
+		       !(in[i + lit] == 0 && i + lit + 1 < n &&
+			 in[i + lit + 1] == 0))
+			lit++;
+		put(&w, (uint8_t)(lit - 1));
+		for (size_t k = 0; k < lit; k++)
+			put(&w, in[i + k]);
+		i += lit;
+	}
+	return w.n <= cap ? w.n : 0;
+}
+
+size_t hp_zrle_decode(const uint8_t *in, size_t avail, uint8_t *out, size_t n)
+{
+	size_t at = 0, got = 0;
+	while (got < n) {
+		if (at >= avail)
+			return 0;
+		uint8_t t = in[at++];
+		size_t run = t < 0x80 ? (size_t)t + 1 : (size_t)t - 0x7f;
+		if (run > n - got || (t < 0x80 && run > avail - at))
+			return 0;
+		for (size_t k = 0; k < run && out; k++)
+			out[got + k] = t < 0x80 ? in[at + k] : 0;
+		at += t < 0x80 ? run : 0;
+		got += run;
+	}
+	return at;
+}
+
+size_t hp_zrle_size(const uint8_t *in, size_t avail)
+{
+	size_t at = 0, got = 0;
+	while (at < avail) {
+		uint8_t t = in[at++];
+		size_t run = t < 0x80 ? (size_t)t + 1 : (size_t)t - 0x7f;
+		if (t < 0x80 && run > avail - at)
+			return SIZE_MAX;
+		at += t < 0x80 ? run : 0;
+		got += run;
+	}
+	return got;
+}

@@ -7,6 +7,8 @@
 #include <boot/app.h>
 #include <hal/console.h>
 #include <hal/irq.h>
+#include <hal/timer.h>
+#include <mailbox/complete.h>
 #include <mailbox/dispatch.h>
 #include <mailbox/serial_agent.h>
 #include <string.h>
@@ -68,12 +70,21 @@ static void uart_send(const uint8_t *wire, size_t n)
 	hal_console_write_locked((const char *)wire, n);
 }
 
+static uint64_t uart_now_us(void)
+{
+	/* Any timebase (some are under 1 MHz), without overflow. */
+	uint64_t t = hal_timer_now(), f = hal_timer_freq();
+	return t / f * 1000000u + t % f * 1000000u / f;
+}
+
 static const serial_agent_ops uart_ops = {
 	.access_ok = uart_access_ok,
 	.read = uart_read,
 	.write = uart_write,
 	.send = uart_send,
 	.mbox_addr = dispatch_mbox_addr,
+	.now_us = uart_now_us,
+	.watch = mbox_complete_watch,
 };
 
 void serial_agent_init(void)
@@ -91,5 +102,7 @@ bool serial_agent_poll(void)
 	int c;
 	while ((c = hal_console_getc()) >= 0)
 		handled |= serial_agent_feed(&agent, (uint8_t)c);
-	return handled;
+	/* Nothing more for now: a WAIT whose word came up (a command the
+	 * dispatcher or a worker completed since), an ACK due. */
+	return serial_agent_idle(&agent) || handled;
 }

@@ -24,6 +24,8 @@
 #define LSR_DR 0x01 /* a received byte is waiting */
 #define LSR_THRE 0x20
 #define IER_ERBFI 0x01 /* interrupt while received data is available */
+#define FCR_FIFO_ON 0x01
+#define FCR_RX_TRIGGER_14 0xC0
 
 #ifdef BOARD_UART_BASE
 static uintptr_t uart_base = BOARD_UART_BASE;
@@ -127,6 +129,12 @@ int hal_console_getc(void)
 
 void hal_console_rx_irq_enable(void)
 {
-	if (uart_base)
-		reg_write(UART_IER, reg_read(UART_IER) | IER_ERBFI);
+	if (!uart_base)
+		return;
+	/* Interrupt at 14 bytes in the receive FIFO (or when bytes have sat
+	 * there for 4 character times), not at every byte: frames come in
+	 * bursts, and each interrupt wakes the dispatcher. Under QEMU it also
+	 * makes the UART take 14 bytes from its socket at a time, not 1. */
+	reg_write(UART_FCR, FCR_FIFO_ON | FCR_RX_TRIGGER_14);
+	reg_write(UART_IER, reg_read(UART_IER) | IER_ERBFI);
 }

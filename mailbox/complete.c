@@ -10,8 +10,21 @@
 #include "kobj.h"
 #include "words.h"
 #include <executor/trace.h>
+#include <hal/atomic.h>
 #include <hal/hart.h>
+#include <hal/ipi.h>
 #include <hartpool/error.h>
+
+static uintptr_t watched; /* mbox_complete_watch() */
+
+void mbox_complete_watch(uint64_t addr)
+{
+	hal_store_relaxed(&watched, (uintptr_t)addr);
+	/* Against the completer's store-then-load below: one of the two
+	 * sees the other's store (else the dispatcher's next check, at
+	 * most poll_us later, answers). */
+	hal_fence();
+}
 
 static void copy_detail(char *dst, const char *s)
 {
@@ -63,4 +76,8 @@ void mbox_complete(exec_cmd *c, int status)
 			   : "");
 	EXEC_TRACE_INSTANT(HP_TRACE_DONE, c, 0, (uint32_t)status, 0);
 	mbox_st64(&r->done, s->index + 1);
+	hal_fence();
+	if (hal_load_relaxed(&watched) == (uintptr_t)&r->done &&
+	    hal_hart_idx() != 0)
+		hal_ipi_send(0);
 }

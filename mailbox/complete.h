@@ -16,4 +16,12 @@
  */
 void mbox_complete(exec_cmd *c, int status);
 
+/**
+ * Wake the dispatcher (an IPI to hart index 0) when a worker hart writes
+ * the record whose `done` word is at device address @p addr; 0: none. The
+ * serial agent's WAIT (mailbox/serial_agent.h) is answered by the
+ * dispatcher, which would otherwise sleep on until its next check.
+ */
+void mbox_complete_watch(uint64_t addr);
+
 #endif

@@ -1,87 +1,231 @@
 // SPDX-License-Identifier: MIT
-/* The serial agent's portable core: one request in, one reply out; see
- * serial_agent.h. Every request is idempotent, so a retransmitted one is
- * simply done again (no duplicate detection). */
+/* The serial agent's portable core (serial_agent.h): BATCH frames applied
+ * in seq order, each once (include/hartpool/frame.h). A frame is checked
+ * whole before any of it is applied, so a refused one changes nothing.
+ * A retransmitted frame (behind the expected seq) is not applied again;
+ * its READ or WAIT is answered again, which reads memory again: the host
+ * sends nothing after a frame it waits on, so the answer is the one a
+ * slower link would have given. */
 #include "serial_agent.h"
+#include <hal/atomic.h>
 #include <hartpool/error.h>
 
 void serial_agent_setup(serial_agent *a, const serial_agent_ops *ops)
 {
 	a->ops = ops;
-	a->requests = a->refused = 0;
+	a->requests = a->refused = a->duplicates = a->gaps = 0;
+	a->session = a->gap_told = a->waiting = false;
+	a->expect = 0;
+	a->unacked = 0;
 	hp_frame_dec_init(&a->dec);
 }
 
-static void reply(serial_agent *a, uint8_t type, const void *payload,
-		  size_t len)
+static void send_frame(serial_agent *a, uint8_t type, uint8_t seq,
+		       const void *payload, size_t len)
 {
-	size_t n = hp_frame_encode(a->wire, sizeof(a->wire), type, a->dec.seq,
-				   payload, len);
+	size_t n = hp_frame_encode(a->wire, sizeof(a->wire), type, seq, payload,
+				   len);
 	a->ops->send(a->wire, n);
+	/* A reply to the last frame applied acknowledges every frame. */
+	if (a->session && seq == (uint8_t)(a->expect - 1))
+		a->unacked = 0;
 }
 
-static void nak(serial_agent *a, int status, uint32_t detail)
+static void nak(serial_agent *a, uint8_t seq, int status, uint32_t detail)
 {
 	uint8_t p[HP_MSG_NAK_LEN];
 	hp_put_le32(p, (uint32_t)status);
 	hp_put_le32(p + 4, detail);
 	a->refused++;
-	reply(a, HP_MSG_NAK, p, sizeof(p));
+	send_frame(a, HP_MSG_NAK, seq, p, sizeof(p));
 }
+
+static void hello(serial_agent *a, uint8_t seq, const uint8_t *p, size_t len)
+{
+	if (len != HP_MSG_HELLO_LEN) {
+		nak(a, seq, HP_INVALID_VALUE, 0);
+		return;
+	}
+	if (hp_get_le32(p) != HP_SERIAL_VERSION) {
+		nak(a, seq, HP_INVALID_VALUE, HP_SERIAL_VERSION);
+		return;
+	}
+	/* A new session: whatever the last host left in flight is gone. */
+	a->session = true;
+	a->expect = (uint8_t)(seq + 1);
+	a->gap_told = a->waiting = false;
+	a->unacked = 0;
+	uint8_t r[HP_MSG_HELLO_ACK_LEN];
+	hp_put_le32(r, HP_SERIAL_VERSION);
+	hp_put_le32(r + 4, HP_SERIAL_WINDOW);
+	hp_put_le64(r + 8, a->ops->mbox_addr());
+	send_frame(a, HP_MSG_HELLO_ACK, seq, r, sizeof(r));
+}
+
+typedef struct {
+	uint8_t kind;
+	uint64_t addr, len, min, ms;
+	const uint8_t *data; /* a WRITE's encoded bytes */
+} op;
 
 /* Bounds first, so access_ok never sees a range that wraps. */
 static bool allowed(serial_agent *a, uint64_t addr, uint64_t len, bool write)
 {
-	return len <= HP_SERIAL_DATA_MAX && addr + len >= addr &&
+	return len >= 1 && len <= HP_SERIAL_DATA_MAX && addr + len >= addr &&
 	       a->ops->access_ok(addr, len, write);
 }
 
-static void handle(serial_agent *a)
+/* Decode and check the op at *p; false if it is malformed or not
+ * allowed. */
+static bool next_op(serial_agent *a, const uint8_t **p, const uint8_t *end,
+		    op *o)
 {
-	const uint8_t *p = hp_frame_payload(&a->dec);
-	size_t len = a->dec.len;
+	uint64_t x;
+	o->kind = *(*p)++;
+	if (!hp_varint_get(p, end, &x))
+		return false;
+	o->addr = x ^ a->ops->mbox_addr();
+	if (o->kind == HP_OP_WAIT && !hp_varint_get(p, end, &o->min))
+		return false;
+	if (!hp_varint_get(p, end, &o->len))
+		return false;
+	switch (o->kind) {
+	case HP_OP_WRITE: {
+		if (!allowed(a, o->addr, o->len, true))
+			return false;
+		size_t n = hp_zrle_decode(*p, (size_t)(end - *p), NULL,
+					  (size_t)o->len);
+		o->data = *p;
+		*p += n;
+		return n != 0;
+	}
+	case HP_OP_READ:
+		return allowed(a, o->addr, o->len, false);
+	case HP_OP_WAIT:
+		return hp_varint_get(p, end, &o->ms) &&
+		       o->ms <= HP_SERIAL_WAIT_MAX_MS && o->len >= 8 &&
+		       o->addr % 8 == 0 && allowed(a, o->addr, o->len, false);
+	}
+	return false;
+}
 
-	switch (a->dec.type) {
-	case HP_MSG_HELLO: {
-		if (len != HP_MSG_HELLO_LEN)
-			break;
-		if (hp_get_le32(p) != HP_SERIAL_VERSION) {
-			nak(a, HP_INVALID_VALUE, HP_SERIAL_VERSION);
+/* DATA for @p seq: @p len bytes at @p addr, zero-run encoded. */
+static void send_data(serial_agent *a, uint8_t seq, uint64_t addr, size_t len)
+{
+	a->ops->read(addr, a->data, len);
+	size_t n = hp_zrle_encode(a->out, sizeof(a->out), a->data, len);
+	send_frame(a, HP_MSG_DATA, seq, a->out, n);
+}
+
+/* Answer the pending WAIT if its word has come up, or @p now_anyway
+ * (out of time, or another WAIT comes): with its bytes, or the word. */
+static bool wait_check(serial_agent *a, bool now_anyway)
+{
+	uint8_t w[8];
+	a->ops->read(a->wait_addr, w, sizeof(w));
+	bool up = hp_get_le64(w) >= a->wait_min;
+	if (!up && !now_anyway && a->ops->now_us() < a->wait_deadline)
+		return false;
+	if (a->ops->watch)
+		a->ops->watch(0);
+	/* The word is stored last, with release: what it publishes is read
+	 * after it. */
+	hal_fence();
+	a->waiting = false;
+	send_data(a, a->wait_seq, a->wait_addr, up ? a->wait_len : 8);
+	return true;
+}
+
+static void ack_now(serial_agent *a)
+{
+	send_frame(a, HP_MSG_ACK, (uint8_t)(a->expect - 1), NULL, 0);
+}
+
+/* A BATCH in seq order (@p replay false), or one again (true). */
+static void batch(serial_agent *a, uint8_t seq, const uint8_t *p, size_t len,
+		  bool replay)
+{
+	const uint8_t *at = p, *end = p + len;
+	op o = {0}, last = {0};
+	uint32_t i = 0;
+	for (; at < end; i++) {
+		/* A READ or WAIT ends the frame. */
+		if (last.kind == HP_OP_READ || last.kind == HP_OP_WAIT ||
+		    !next_op(a, &at, end, &o)) {
+			nak(a, seq, HP_INVALID_VALUE, i);
 			return;
 		}
-		uint8_t r[HP_MSG_HELLO_ACK_LEN];
-		hp_put_le32(r, HP_SERIAL_VERSION);
-		hp_put_le32(r + 4, 0);
-		hp_put_le64(r + 8, a->ops->mbox_addr());
-		reply(a, HP_MSG_HELLO_ACK, r, sizeof(r));
+		last = o;
+	}
+	/* Checked: now apply, in order. */
+	for (at = p; !replay && at < end;) {
+		next_op(a, &at, end, &o);
+		if (o.kind != HP_OP_WRITE)
+			break;
+		hp_zrle_decode(o.data, (size_t)(end - o.data), a->data,
+			       (size_t)o.len);
+		a->ops->write(o.addr, a->data, (size_t)o.len);
+	}
+	if (last.kind == HP_OP_READ) {
+		send_data(a, seq, last.addr, (size_t)last.len);
+	} else if (last.kind == HP_OP_WAIT) {
+		if (a->waiting)
+			wait_check(a, true);
+		a->waiting = true;
+		a->wait_seq = seq;
+		a->wait_addr = last.addr;
+		a->wait_min = last.min;
+		a->wait_len = (uint32_t)last.len;
+		a->wait_deadline = a->ops->now_us() + last.ms * 1000u;
+		if (a->ops->watch)
+			a->ops->watch(last.addr);
+		wait_check(a, false);
+	} else {
+		if (!a->unacked++)
+			a->unacked_since = a->ops->now_us();
+		/* A retransmission: its ACK was lost, so say it at once. */
+		if (replay || a->unacked >= SERIAL_AGENT_ACK_EVERY)
+			ack_now(a);
+	}
+}
+
+static void frame(serial_agent *a)
+{
+	const uint8_t *p = hp_frame_payload(&a->dec);
+	uint8_t seq = a->dec.seq;
+	size_t len = a->dec.len;
+
+	if (a->dec.type == HP_MSG_HELLO) {
+		hello(a, seq, p, len);
 		return;
 	}
-	case HP_MSG_READ: {
-		if (len != HP_MSG_READ_LEN)
-			break;
-		uint64_t addr = hp_get_le64(p);
-		uint32_t n = hp_get_le32(p + 8);
-		if (!allowed(a, addr, n, false))
-			break;
-		a->ops->read(addr, a->data, n);
-		reply(a, HP_MSG_DATA, a->data, n);
+	/* Not a request, or a BATCH with no session (a device that
+	 * restarted under a host): the host must say HELLO. */
+	if (a->dec.type != HP_MSG_BATCH || !a->session) {
+		nak(a, seq, HP_INVALID_VALUE, 0);
 		return;
 	}
-	case HP_MSG_WRITE: {
-		if (len < HP_MSG_WRITE_HDR)
-			break;
-		uint64_t addr = hp_get_le64(p);
-		size_t n = len - HP_MSG_WRITE_HDR;
-		if (!allowed(a, addr, n, true))
-			break;
-		a->ops->write(addr, p + HP_MSG_WRITE_HDR, n);
-		uint8_t r[HP_MSG_ACK_LEN] = {0};
-		reply(a, HP_MSG_ACK, r, sizeof(r));
-		return;
+	uint8_t ahead = (uint8_t)(seq - a->expect);
+	if (ahead == 0) {
+		a->expect++;
+		a->gap_told = false;
+		batch(a, seq, p, len, false);
+	} else if (ahead >= 128) {
+		a->duplicates++;
+		/* Its answer is still to come. */
+		if (a->waiting && a->wait_seq == seq)
+			return;
+		batch(a, seq, p, len, true);
+	} else {
+		/* The expected frame was lost: everything after it is
+		 * dropped until it comes again. Say so once. */
+		a->gaps++;
+		if (!a->gap_told) {
+			uint8_t e = a->expect;
+			a->gap_told = true;
+			send_frame(a, HP_MSG_GAP, seq, &e, 1);
+		}
 	}
-	}
-	/* Malformed, out of bounds, or not a request. */
-	nak(a, HP_INVALID_VALUE, 0);
 }
 
 bool serial_agent_feed(serial_agent *a, uint8_t byte)
@@ -91,6 +235,17 @@ bool serial_agent_feed(serial_agent *a, uint8_t byte)
 	if (hp_frame_feed(&a->dec, byte) != HP_FRAME_OK)
 		return false;
 	a->requests++;
-	handle(a);
+	frame(a);
 	return true;
+}
+
+bool serial_agent_idle(serial_agent *a)
+{
+	bool sent = a->waiting && wait_check(a, false);
+	if (a->unacked &&
+	    a->ops->now_us() - a->unacked_since >= SERIAL_AGENT_ACK_DELAY_US) {
+		ack_now(a);
+		sent = true;
+	}
+	return sent;
 }

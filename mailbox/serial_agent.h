@@ -29,22 +29,55 @@ typedef struct serial_agent_ops {
 	void (*send)(const uint8_t *wire, size_t n);
 	/** Device address of the mailbox header (HELLO_ACK). */
 	uint64_t (*mbox_addr)(void);
+	/** A clock in microseconds (a WAIT's time limit, the delayed ACK). */
+	uint64_t (*now_us)(void);
+	/** Optional: a WAIT now waits on the word at @p addr (0: none any
+	 * more); whoever calls serial_agent_idle() should be woken when it
+	 * is written. */
+	void (*watch)(uint64_t addr);
 } serial_agent_ops;
+
+/** An ACK is sent once this many frames are unacknowledged, or ... */
+#define SERIAL_AGENT_ACK_EVERY (HP_SERIAL_WINDOW / 2)
+/** ... once the oldest of them has waited this long (a DATA reply, which
+ * acknowledges every frame before it, usually comes first). */
+#define SERIAL_AGENT_ACK_DELAY_US 10000
 
 typedef struct serial_agent {
 	const serial_agent_ops *ops;
-	uint32_t requests; /**< requests answered (NAKs included) */
-	uint32_t refused;  /**< of which NAKed */
+	uint32_t requests;   /**< frames answered or applied (NAKs included) */
+	uint32_t refused;    /**< of which NAKed */
+	uint32_t duplicates; /**< retransmissions seen (not applied again) */
+	uint32_t gaps;	     /**< frames dropped as ahead of the expected one */
+	/* The session (HELLO starts it): the seq of the next BATCH. */
+	bool session;
+	uint8_t expect;
+	bool gap_told; /* a GAP went out for this `expect` */
+	/* Frames applied and not acknowledged yet: how many, the first's
+	 * time. */
+	unsigned unacked;
+	uint64_t unacked_since;
+	/* A WAIT not satisfied yet (at most one: a second answers the first
+	 * at once, with what it has). */
+	bool waiting;
+	uint8_t wait_seq;
+	uint64_t wait_addr, wait_min, wait_deadline;
+	uint32_t wait_len;
 	hp_frame_dec dec;
-	uint8_t data[HP_SERIAL_DATA_MAX]; /* a READ's bytes */
-	uint8_t wire[HP_FRAME_WIRE_MAX(HP_SERIAL_DATA_MAX)];
+	uint8_t data[HP_SERIAL_DATA_MAX];  /* a write's or a read's bytes */
+	uint8_t out[HP_FRAME_MAX_PAYLOAD]; /* a reply's payload */
+	uint8_t wire[HP_FRAME_WIRE_MAX(HP_FRAME_MAX_PAYLOAD)];
 } serial_agent;
 
 /** Ready @p a to serve requests through @p ops (kept, not copied). */
 void serial_agent_setup(serial_agent *a, const serial_agent_ops *ops);
-/** Feed one received byte; answers a request once it is complete. Returns
- * true if the byte completed a request (answered or refused). */
+/** Feed one received byte; takes a frame once it is complete. Returns
+ * true if the byte completed a frame (applied, answered or refused). */
 bool serial_agent_feed(serial_agent *a, uint8_t byte);
+/** Call when no more bytes are there for now (and now and then while a
+ * WAIT is pending): answers a WAIT that is satisfied or out of time, sends
+ * an ACK that is due. Returns true if it sent anything. */
+bool serial_agent_idle(serial_agent *a);
 
 /* ---- firmware only (firmware/serial_uart.c) ---- */
 

@@ -48,6 +48,14 @@ int hp_dev_read64(hp_device *d, uint64_t addr, uint64_t *v)
 	return hp_dev_read(d, addr, v, sizeof(*v));
 }
 
+int hp_dev_wait(hp_device *d, uint64_t addr, uint64_t min, size_t len)
+{
+	if (!d->t->ops->wait)
+		return 0;
+	int rc = d->t->ops->wait(d->t, addr, min, len, HP_DEV_WAIT_MS);
+	return rc ? hp_fail(rc, "%s", d->t->err) : 0;
+}
+
 /* Is the device's QEMU still there? 0, or HP_DEVICE_NOT_AVAILABLE naming
  * what happened (hp_dev_open() makes it HP_DEVICE_NOT_FOUND at a connect). */
 static int alive(hp_device *d)
@@ -242,6 +250,10 @@ void hp_link_stats_get(const hp_device *d, hp_link_stats *out)
 
 void hp_dev_ring(hp_device *d)
 {
+	/* A transport that holds writes (serial) sends them now; a write
+	 * it had refused shows at the next call. */
+	if (d->t->ops->flush)
+		d->t->ops->flush(d->t);
 	/* A doorbell device sleeps the dispatcher until it rings: every
 	 * packet rings (a full FIFO means a ring is already waiting). */
 	if (d->t->bell >= 0) {
@@ -249,13 +261,14 @@ void hp_dev_ring(hp_device *d)
 		(void)n;
 		return;
 	}
-	/* The UART socket of a device we booted: every packet rings, and
-	 * the UART's receive interrupt wakes the dispatcher, which sleeps
-	 * until then while its hosts ring (docs/mailbox.md, doorbell). The
-	 * byte is line noise to the serial agent; a full socket means a byte
-	 * is already waiting. */
-	if (d->bell >= 0)
+	/* The UART socket of a device we booted: ring when the dispatcher
+	 * may have gone back to its slow checks (it checks every 10 us for
+	 * 5 ms after a packet). The byte is line noise to the serial agent;
+	 * a full socket means a byte is already waiting. */
+	uint64_t t = hp_now_ns();
+	if (d->bell >= 0 && t - d->last_submit > 3000000u)
 		send(d->bell, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+	d->last_submit = t;
 }
 
 int hp_stop(hp_device *d)
@@ -264,6 +277,7 @@ int hp_stop(hp_device *d)
 	int rc = hp_dev_write(
 		d, d->t->mbox_addr + offsetof(hp_mbox_header, stop_request),
 		&one, sizeof(one));
+	d->last_submit = 0;
 	hp_dev_ring(d);
 	return rc;
 }

@@ -70,6 +70,12 @@ int hp_dev_open(hp_device *d, const hp_open_options *o);
 int hp_dev_read(hp_device *d, uint64_t addr, void *buf, size_t len);
 int hp_dev_write(hp_device *d, uint64_t addr, const void *buf, size_t len);
 int hp_dev_read64(hp_device *d, uint64_t addr, uint64_t *v);
+/** On a transport that waits on the device (serial, transport.h): wait
+ * there up to HP_DEV_WAIT_MS until the u64 at @p addr is >= @p min; the
+ * next reads of the @p len bytes there come with the answer. Elsewhere a
+ * no-op. 0 or an HP_ error (hp_fail). */
+int hp_dev_wait(hp_device *d, uint64_t addr, uint64_t min, size_t len);
+#define HP_DEV_WAIT_MS 20
 /** The device's QEMU is still there, and the device has not stopped:
  * what a waiting host checks. 0 or HP_DEVICE_NOT_AVAILABLE. */
 int hp_dev_serving(hp_device *d);

@@ -5,13 +5,20 @@
  * `-chardev socket` (a Unix socket path) or a tty (raw 8N1, 115200 baud
  * unless the connect string says otherwise: "DEV,baud=921600").
  *
- * Stop-and-wait: one request at a time; the reply carries its seq. With no
- * reply after 100 ms (plus the time the request and the longest reply take
- * on the wire at the link's rate) the same request goes again (they are
- * idempotent), waiting twice as long each time, 8 tries in all. Reads and
- * writes go in pieces of HP_SERIAL_DATA_MAX bytes. Bytes outside frames are
- * the device's console text: they go to the console callback (called while
- * a request is under way; it must not use the transport).
+ * Windowed (docs/serial.md): writes wait in an open frame, several to a
+ * frame, until a read, a flush (hp_dev_ring: a packet is published) or a
+ * full frame sends it; writes longer than HOLD_MAX (a buffer's bytes) are
+ * sent and acknowledged before the call returns. Up to HP_SERIAL_WINDOW
+ * frames are in flight; the device applies them in seq order, each once.
+ * A read waits for its DATA (a long one in pieces, all in flight at
+ * once); a WAIT lets the device answer when a completion record is
+ * written, with the record. Frames unanswered for 100 ms (plus their time
+ * on the line at the link's rate, and what a WAIT asked for) go again, all
+ * of them from the oldest (go-back-N), twice as long each time, 8 tries
+ * in all; a GAP from the device (a frame lost on the way) sends them again
+ * at once. Bytes outside frames are the device's console text: they go to
+ * the console callback (called while a call is under way; it must not use
+ * the transport).
  *
  * A baud rate on a socket paces the link as a UART of that rate would
  * (10 bits a byte, 8N1; each direction on its own, as a UART is full
@@ -24,7 +31,10 @@
  * before every request frame: random bytes, many 0xC0, 0xC1 and 0xDB, and
  * cut-off copies of the frame with a byte changed. The device must skip
  * them all and still answer the frame that follows. The noise is the same
- * from run to run (fixed seed).
+ * from run to run (fixed seed). HP_SERIAL_DROP=N corrupts one frame sent
+ * in N (one byte changed: the device drops it) and loses one reply taken
+ * in N, at random (fixed seed), so the window's retransmission is
+ * exercised.
  */
 #include "backoff.h"
 #include "transport.h"
@@ -54,8 +64,24 @@
 /* Baud rate of a tty when the connect string names none (the boards'
  * BOARD_UART_BAUD). */
 #define DEFAULT_BAUD 115200
+/* Writes of up to this many bytes (a kernarg block) may wait in the open
+ * frame; longer ones are sent and acknowledged before the call returns. */
+#define HOLD_MAX 512
 /* A paced link sends in pieces of this much of the line's time. */
 #define PIECE_NS 1000000u
+
+/* A BATCH frame sent and not retired yet. */
+typedef struct {
+	uint8_t seq;
+	bool answer; /* a READ or WAIT: done by its DATA (or NAK) alone */
+	bool done;
+	bool hurried;	/* sent again at once (its answer was lost) */
+	uint8_t *dst;	/* where a READ's or WAIT's bytes go */
+	size_t dst_len; /* how many */
+	uint32_t wait_ms;
+	size_t len; /* of the payload */
+	uint8_t payload[HP_FRAME_MAX_PAYLOAD];
+} flight;
 
 typedef struct {
 	hp_transport t; /* first: the ops get &t */
@@ -74,15 +100,44 @@ typedef struct {
 	int64_t rx_ms; /* when bytes last came */
 	hp_console_fn console;
 	void *ctx;
-	pthread_mutex_t mu; /* one request at a time */
-	uint8_t seq;
-	unsigned garbage; /* HP_SERIAL_GARBAGE */
+	pthread_mutex_t mu; /* one call at a time */
+	unsigned garbage;   /* HP_SERIAL_GARBAGE */
 	uint8_t *noise;
 	uint64_t rng;
+	/* HP_SERIAL_DROP: one frame sent in `drop` is corrupted on the way,
+	 * one reply in `drop` is lost (at random, the same from run to run:
+	 * a fixed period could hit the same frame of every go-back). */
+	unsigned drop;
 	hp_frame_dec dec;
 	size_t rx_pos, rx_len;
 	uint8_t rx[4096];
 	uint8_t wire[HP_FRAME_WIRE_MAX(HP_FRAME_MAX_PAYLOAD)];
+	/* The window: BATCH frames sent and not retired, oldest first at
+	 * fl[fl_head]; the seq of the next one. */
+	flight fl[HP_SERIAL_WINDOW];
+	unsigned fl_head, fl_count;
+	uint8_t next_seq;
+	unsigned answers; /* of them, READs and WAITs not answered yet */
+	/* The open frame: writes not sent yet (until a read, a flush, or
+	 * a full frame). */
+	uint8_t batch[HP_FRAME_MAX_PAYLOAD];
+	size_t batch_len;
+	/* Retransmission: tries without a reply, this try's time, when the
+	 * link last moved (a frame sent, bytes taken or come). */
+	int tries;
+	int64_t try_ms, moved_ms, first_try_ms;
+	/* The first error of the call under way (a READ's or WAIT's), and
+	 * one of a frame nobody waited for (a write refused): the next call
+	 * returns it. */
+	int call_rc, posted_rc;
+	char posted_err[256];
+	/* What the last WAIT read: reads inside it are answered from it,
+	 * once (until a read outside it, past its end, or a write). */
+	bool snap;
+	uint64_t snap_addr;
+	size_t snap_len;
+	uint8_t snap_buf[HP_SERIAL_DATA_MAX];
+	int broken; /* the link failed (device gone, silent): this error */
 } serial;
 
 __attribute__((format(printf, 3, 4))) static int fail(serial *s, int code,
@@ -392,21 +447,13 @@ static bool next_frame(serial *s)
 	return got;
 }
 
-/* Wait up to @p ms for the reply to @p seq: 1 (in s->dec), 0 (timed out)
- * or an HP_ error. */
-static int wait_reply(serial *s, uint8_t seq, int ms)
+/* Read what the link has for up to @p ms: 1 (bytes in s->rx), 0 (none
+ * came) or an HP_ error. */
+static int rx_some(serial *s, int ms)
 {
-	int64_t deadline = now_ms() + ms;
 	for (;;) {
-		while (next_frame(s))
-			if (s->dec.seq == seq && (s->dec.type & HP_MSG_REPLY))
-				return 1;
-		/* (else a late reply to an earlier try: skipped) */
-		int64_t left = deadline - now_ms();
-		if (left <= 0)
-			return 0;
 		struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
-		int r = poll(&pfd, 1, (int)left);
+		int r = poll(&pfd, 1, ms);
 		if (r == 0)
 			return 0;
 		ssize_t n = r > 0 ? read(s->fd, s->rx, sizeof(s->rx)) : -1;
@@ -428,6 +475,7 @@ static int wait_reply(serial *s, uint8_t seq, int ms)
 			s->rx_start_ns =
 				hp_serial_line_take(&s->rx_line, s->spec.baud,
 						    hp_now_ns(), (uint64_t)n);
+		return 1;
 	}
 }
 
@@ -440,95 +488,379 @@ static int unsent(serial *s)
 	return ioctl(s->fd, TIOCOUTQ, &q) == 0 ? q : 0;
 }
 
-/* Send a request until its reply (of at most @p reply_len payload bytes)
- * comes; 0 with the reply in s->dec. A try waits FIRST_TIMEOUT_MS
- * (doubling) and the time the request and the longest reply take on the
- * wire at the link's rate, counted from when the other end has taken all
- * of the request in and from the last byte that came: a device slow to
- * take bytes in or to send them has lost nothing, and the same bytes again
- * would only keep it busier. All the tries together get the time they
- * would have taken back to back. */
-static int request(serial *s, uint8_t type, const void *payload, size_t len,
-		   size_t reply_len, const char *what)
+/* Milliseconds @p bytes take on the link (0 unpaced), rounded up. */
+static int64_t wire_ms(serial *s, uint64_t bytes)
 {
-	uint8_t seq = ++s->seq;
-	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), type, seq, payload,
-				   len);
-	if (reply_len < HP_MSG_NAK_LEN)
-		reply_len = HP_MSG_NAK_LEN;
-	uint64_t wire = s->garbage + n + HP_FRAME_WIRE_MAX(reply_len);
-	int64_t wire_ms =
-		(int64_t)((hp_serial_wire_ns(wire, s->t.baud) + 999999u) /
-			  1000000u);
-	int64_t t0 = now_ms(), budget = 0;
-	for (int i = 0; i < TRIES; i++)
-		budget += ((int64_t)FIRST_TIMEOUT_MS << i) + wire_ms;
-	int tries = 0;
-	for (int64_t ms = FIRST_TIMEOUT_MS; tries < TRIES; ms *= 2) {
-		s->t.frames_out++;
-		s->t.retries += tries++ > 0;
-		int rc = s->garbage ? send_noise(s, n) : 0;
-		if (!rc)
-			rc = write_all(s, s->wire, n);
-		int64_t from = now_ms();
-		while (!rc && now_ms() - from < ms + wire_ms &&
-		       now_ms() - t0 < budget) {
-			rc = wait_reply(s, seq, WAIT_SLICE_MS);
-			if (!rc && (unsent(s) > 0 || s->rx_ms > from))
-				from = now_ms();
-		}
-		if (rc)
-			return rc < 0 ? rc : 0;
-		if (now_ms() - t0 >= budget)
-			break;
-	}
-	/* A link silent for this long has no device on it (any more). */
-	return fail(s, HP_DEVICE_NOT_AVAILABLE,
-		    "no reply from the device on %s after %d tries over %.1f s "
-		    "(%s)%s",
-		    s->dev, tries, (double)(now_ms() - t0) / 1000.0, what,
-		    unsent(s) > 0 ? "; it is not taking bytes in" : "");
+	return (int64_t)((hp_serial_wire_ns(bytes, s->t.baud) + 999999u) /
+			 1000000u);
 }
 
-/* The reply must be @p type with @p len bytes; a NAK gives its status. */
-static int check_reply(serial *s, uint8_t type, size_t len, const char *what)
+/* Send the frame in s->wire (@p n bytes): with noise before it
+ * (HP_SERIAL_GARBAGE), and now and then corrupted (HP_SERIAL_DROP). */
+static int transmit(serial *s, size_t n, bool again)
+{
+	s->t.frames_out++;
+	s->t.retries += again;
+	int rc = s->garbage ? send_noise(s, n) : 0;
+	if (!rc && s->drop && rnd(s) % s->drop == 0) {
+		/* One body byte changed, never into a marker: the device
+		 * drops it on its CRC, as a line hit would. */
+		uint8_t saved = s->wire[n / 2];
+		s->wire[n / 2] = saved == 0x55 ? 0xAA : 0x55;
+		rc = write_all(s, s->wire, n);
+		s->wire[n / 2] = saved;
+		return rc;
+	}
+	return rc ? rc : write_all(s, s->wire, n);
+}
+
+/* ---- the window ---- */
+
+static flight *fl_at(serial *s, unsigned i)
+{
+	return &s->fl[(s->fl_head + i) % HP_SERIAL_WINDOW];
+}
+
+/* Position in the window of the frame with @p seq, or fl_count. */
+static unsigned fl_find(serial *s, uint8_t seq)
+{
+	if (!s->fl_count)
+		return 0;
+	unsigned i = (uint8_t)(seq - fl_at(s, 0)->seq);
+	return i < s->fl_count ? i : s->fl_count;
+}
+
+/* Op @p k of a frame, in words, for a message. */
+static void describe(serial *s, const flight *f, uint32_t k, char *out,
+		     size_t cap)
+{
+	const uint8_t *p = f->payload, *end = p + f->len;
+	uint64_t a = 0, x = 0, len = 0;
+	for (uint32_t i = 0; p < end; i++) {
+		uint8_t kind = *p++;
+		if (!hp_varint_get(&p, end, &a) ||
+		    (kind == HP_OP_WAIT && !hp_varint_get(&p, end, &x)) ||
+		    !hp_varint_get(&p, end, &len))
+			break;
+		a ^= s->t.mbox_addr;
+		if (i == k) {
+			snprintf(out, cap, "the %s of %llu bytes at 0x%llx",
+				 kind == HP_OP_WRITE  ? "write"
+				 : kind == HP_OP_READ ? "read"
+						      : "wait",
+				 (unsigned long long)len,
+				 (unsigned long long)a);
+			return;
+		}
+		if (kind == HP_OP_WRITE)
+			p += hp_zrle_decode(p, (size_t)(end - p), NULL,
+					    (size_t)len);
+		else if (kind == HP_OP_WAIT && !hp_varint_get(&p, end, &x))
+			break;
+	}
+	snprintf(out, cap, "a frame of %zu bytes", f->len);
+}
+
+/* Frame @p f is answered with error @p rc (@p op: what was refused): the
+ * call under way gets it if it waits for the frame, else the next call. */
+__attribute__((format(printf, 4, 5))) static void
+flight_fail(serial *s, flight *f, int rc, const char *fmt, ...)
+{
+	char msg[sizeof(s->t.err)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (f->answer && !s->call_rc) {
+		s->call_rc = rc;
+		snprintf(s->t.err, sizeof(s->t.err), "%s", msg);
+	} else if (!f->answer && !s->posted_rc) {
+		s->posted_rc = rc;
+		snprintf(s->posted_err, sizeof(s->posted_err), "%s", msg);
+	}
+}
+
+static void flight_done(serial *s, flight *f)
+{
+	f->done = true;
+	s->answers -= f->answer;
+	/* Anything answered: the link works; the next silence starts
+	 * from the first try. */
+	s->tries = 0;
+	s->try_ms = FIRST_TIMEOUT_MS;
+}
+
+/* Every frame up to @p seq is applied: those without a READ or WAIT are
+ * done; a READ before it still unanswered lost its DATA: ask again now
+ * (a WAIT's DATA may just not be due yet). */
+static int applied_to(serial *s, uint8_t seq)
+{
+	unsigned last = fl_find(s, seq);
+	/* (A seq outside the window: an old reply, nothing to learn.) */
+	for (unsigned i = 0; last < s->fl_count && i <= last; i++) {
+		flight *f = fl_at(s, i);
+		if (f->done)
+			continue;
+		if (!f->answer) {
+			flight_done(s, f);
+		} else if (i < last && !f->wait_ms && !f->hurried) {
+			f->hurried = true;
+			size_t n = hp_frame_encode(s->wire, sizeof(s->wire),
+						   HP_MSG_BATCH, f->seq,
+						   f->payload, f->len);
+			int rc = transmit(s, n, true);
+			if (rc)
+				return rc;
+		}
+	}
+	while (s->fl_count && fl_at(s, 0)->done) {
+		s->fl_head = (s->fl_head + 1) % HP_SERIAL_WINDOW;
+		s->fl_count--;
+	}
+	return 0;
+}
+
+/* Send again every frame not done from window position @p from on. */
+static int go_back(serial *s, unsigned from)
+{
+	for (unsigned i = from; i < s->fl_count; i++) {
+		flight *f = fl_at(s, i);
+		if (f->done)
+			continue;
+		size_t n =
+			hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_BATCH,
+					f->seq, f->payload, f->len);
+		int rc = transmit(s, n, true);
+		if (rc)
+			return rc;
+	}
+	s->moved_ms = now_ms();
+	return 0;
+}
+
+/* A reply frame (in s->dec). */
+static int on_reply(serial *s)
 {
 	const uint8_t *p = hp_frame_payload(&s->dec);
-	if (s->dec.type == HP_MSG_NAK && s->dec.len == HP_MSG_NAK_LEN) {
+	size_t len = s->dec.len;
+	uint8_t seq = s->dec.seq;
+	unsigned i = fl_find(s, seq);
+	flight *f = i < s->fl_count ? fl_at(s, i) : NULL;
+	switch (s->dec.type) {
+	case HP_MSG_DATA: {
+		if (!f || !f->answer || f->done)
+			return 0; /* a second answer to a frame sent again */
+		size_t n = hp_zrle_size(p, len);
+		/* All asked for, or a WAIT's word alone (not up yet). */
+		if (n == f->dst_len || (f->wait_ms && n == 8)) {
+			hp_zrle_decode(p, len, f->dst, n);
+			if (f->wait_ms)
+				s->snap_len = n;
+		} else {
+			char what[96];
+			describe(s, f, 0, what, sizeof(what));
+			flight_fail(s, f, HP_INVALID_VALUE,
+				    "bad reply from the device on %s to %s: "
+				    "%zu bytes",
+				    s->dev, what, n);
+		}
+		flight_done(s, f);
+		return applied_to(s, seq);
+	}
+	case HP_MSG_ACK:
+		return len ? 0 : applied_to(s, seq);
+	case HP_MSG_NAK: {
+		if (!f || f->done || len != HP_MSG_NAK_LEN)
+			return 0;
 		int st = (int32_t)hp_get_le32(p);
 		st = st < 0 ? st : HP_INVALID_VALUE;
-		return fail(s, st, "the device on %s refused %s: %s (%s)",
+		char what[96];
+		describe(s, f, hp_get_le32(p + 4), what, sizeof(what));
+		flight_fail(s, f, st, "the device on %s refused %s: %s (%s)",
 			    s->dev, what, hp_error_name(st), hp_error_text(st));
+		flight_done(s, f);
+		return applied_to(s, seq);
 	}
-	if (s->dec.type != type || s->dec.len != len)
-		return fail(s, HP_INVALID_VALUE,
-			    "bad reply from the device on %s to %s: type "
-			    "0x%02x, %u bytes",
-			    s->dev, what, s->dec.type, s->dec.len);
+	case HP_MSG_GAP: {
+		if (len != HP_MSG_GAP_LEN || !s->fl_count)
+			return 0;
+		/* Frames before the expected one are applied; from it on
+		 * they were dropped. */
+		uint8_t expect = p[0];
+		int rc = applied_to(s, (uint8_t)(expect - 1));
+		return rc ? rc : go_back(s, fl_find(s, expect));
+	}
+	}
 	return 0;
+}
+
+/* The window's longest silence allowed before it goes again: this try's
+ * time, the time its frames and their longest replies take on the line,
+ * and what its WAITs asked the device to wait. */
+static int64_t silence_ms(serial *s)
+{
+	uint64_t bytes = 0;
+	int64_t wait = 0;
+	for (unsigned i = 0; i < s->fl_count; i++) {
+		const flight *f = fl_at(s, i);
+		bytes += s->garbage + HP_FRAME_WIRE_MAX(f->len) +
+			 HP_FRAME_WIRE_MAX(HP_ZRLE_MAX(f->dst_len) + 8);
+		wait = f->wait_ms > wait ? f->wait_ms : wait;
+	}
+	return s->try_ms + wire_ms(s, bytes) + wait;
+}
+
+/* The replies buffered. */
+static int take_replies(serial *s)
+{
+	while (next_frame(s)) {
+		if (s->drop && rnd(s) % s->drop == 0)
+			continue; /* lost on the way (HP_SERIAL_DROP) */
+		if (s->dec.type & HP_MSG_REPLY) {
+			int rc = on_reply(s);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Take replies, waiting up to @p ms for some; send again what has gone
+ * unanswered for too long. 0, or an HP_ error (the device gone or
+ * silent: the link is then broken for good). */
+static int pump(serial *s, int ms)
+{
+	int rc = s->broken ? s->broken : take_replies(s);
+	if (rc || !s->fl_count)
+		return rc;
+	int64_t now = now_ms();
+	/* A device slow to take bytes in or to send them has lost
+	 * nothing: the same bytes again would only keep it busier. */
+	if (unsent(s) > 0 || s->rx_ms > s->moved_ms)
+		s->moved_ms = now;
+	if (now - s->moved_ms >= silence_ms(s)) {
+		if (s->tries + 1 >= TRIES) {
+			char what[96];
+			describe(s, fl_at(s, 0), 0, what, sizeof(what));
+			s->broken = fail(
+				s, HP_DEVICE_NOT_AVAILABLE,
+				"no reply from the device on %s after %d "
+				"tries over %.1f s (%s)%s",
+				s->dev, s->tries + 1,
+				(double)(now - s->first_try_ms) / 1000.0, what,
+				unsent(s) > 0 ? "; it is not taking bytes in"
+					      : "");
+			return s->broken;
+		}
+		if (!s->tries++)
+			s->first_try_ms = s->moved_ms;
+		s->try_ms *= 2;
+		return go_back(s, 0);
+	}
+	rc = rx_some(s, ms < WAIT_SLICE_MS ? ms : WAIT_SLICE_MS);
+	if (rc < 0)
+		return s->broken = rc;
+	return rc ? take_replies(s) : 0;
+}
+
+/* Send the open frame (with a READ or WAIT last when @p dst: its bytes
+ * go there), waiting for room in the window first. */
+static int send_batch(serial *s, uint8_t *dst, size_t dst_len, uint32_t wait_ms)
+{
+	int rc = 0;
+	while (!rc && s->fl_count == HP_SERIAL_WINDOW)
+		rc = pump(s, WAIT_SLICE_MS);
+	if (rc)
+		return rc;
+	flight *f = fl_at(s, s->fl_count++);
+	f->seq = s->next_seq++;
+	f->answer = dst != NULL;
+	f->done = f->hurried = false;
+	f->dst = dst;
+	f->dst_len = dst_len;
+	f->wait_ms = wait_ms;
+	f->len = s->batch_len;
+	memcpy(f->payload, s->batch, s->batch_len);
+	s->batch_len = 0;
+	s->answers += f->answer;
+	if (s->fl_count == 1) {
+		s->tries = 0;
+		s->try_ms = FIRST_TIMEOUT_MS;
+	}
+	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_BATCH,
+				   f->seq, f->payload, f->len);
+	rc = transmit(s, n, false);
+	s->moved_ms = now_ms();
+	/* Replies that came meanwhile, without waiting. */
+	return rc ? (s->broken = rc) : pump(s, 0);
+}
+
+/* Until every READ and WAIT sent is answered (or, @p all, every frame).
+ */
+static int drain(serial *s, bool all)
+{
+	int rc = 0;
+	while (!rc && (all ? s->fl_count : s->answers))
+		rc = pump(s, WAIT_SLICE_MS);
+	return rc;
+}
+
+/* Append an op's head (kind, address, then @p x when a WAIT) at @p p. */
+static size_t op_head(serial *s, uint8_t *p, uint8_t kind, uint64_t addr)
+{
+	p[0] = kind;
+	return 1 + hp_varint_put(p + 1, addr ^ s->t.mbox_addr);
+}
+
+/* Start a call: the error a posted frame left, if any. */
+static int begin(serial *s)
+{
+	s->call_rc = 0;
+	if (!s->posted_rc)
+		return 0;
+	int rc = s->posted_rc;
+	s->posted_rc = 0;
+	snprintf(s->t.err, sizeof(s->t.err), "%s", s->posted_err);
+	return rc;
 }
 
 static int serial_read(hp_transport *t, uint64_t addr, void *buf, size_t len)
 {
 	serial *s = (serial *)t;
-	int rc = 0;
 	pthread_mutex_lock(&s->mu);
-	for (size_t done = 0, n; done < len && !rc; done += n) {
+	int rc = begin(s);
+	/* Inside what the last WAIT read: that snapshot, once. */
+	if (!rc && s->snap && len && addr >= s->snap_addr &&
+	    addr - s->snap_addr <= s->snap_len &&
+	    len <= s->snap_len - (addr - s->snap_addr)) {
+		memcpy(buf, s->snap_buf + (addr - s->snap_addr), len);
+		s->snap = addr + len < s->snap_addr + s->snap_len;
+		pthread_mutex_unlock(&s->mu);
+		return 0;
+	}
+	s->snap = false;
+	/* Pieces of up to HP_SERIAL_DATA_MAX, as many in flight as the
+	 * window holds, the first with the writes not sent yet. */
+	for (size_t done = 0, n; !rc && done < len; done += n) {
 		n = len - done < HP_SERIAL_DATA_MAX ? len - done
 						    : HP_SERIAL_DATA_MAX;
-		uint8_t req[HP_MSG_READ_LEN];
-		char what[80];
-		hp_put_le64(req, addr + done);
-		hp_put_le32(req + 8, (uint32_t)n);
-		snprintf(what, sizeof(what), "the read of %zu bytes at 0x%llx",
-			 n, (unsigned long long)(addr + done));
-		rc = request(s, HP_MSG_READ, req, sizeof(req), n, what);
-		if (!rc)
-			rc = check_reply(s, HP_MSG_DATA, n, what);
-		if (!rc)
-			memcpy((uint8_t *)buf + done, hp_frame_payload(&s->dec),
-			       n);
+		if (s->batch_len + 2 * HP_VARINT_MAX + 1 > sizeof(s->batch))
+			rc = send_batch(s, NULL, 0, 0);
+		if (rc)
+			break;
+		uint8_t *p = s->batch + s->batch_len;
+		size_t k = op_head(s, p, HP_OP_READ, addr + done);
+		k += hp_varint_put(p + k, n);
+		s->batch_len += k;
+		rc = send_batch(s, (uint8_t *)buf + done, n, 0);
 	}
+	if (!rc)
+		rc = drain(s, false);
+	if (!rc)
+		rc = s->call_rc;
+	/* A write refused before it was answered first (in order). */
+	if (!rc && s->posted_rc)
+		rc = begin(s);
 	pthread_mutex_unlock(&s->mu);
 	return rc;
 }
@@ -537,21 +869,97 @@ static int serial_write(hp_transport *t, uint64_t addr, const void *buf,
 			size_t len)
 {
 	serial *s = (serial *)t;
-	int rc = 0;
 	pthread_mutex_lock(&s->mu);
-	for (size_t done = 0, n; done < len && !rc; done += n) {
+	int rc = begin(s);
+	s->snap = false;
+	const uint8_t *src = buf;
+	uint8_t enc[HP_ZRLE_MAX(HP_SERIAL_DATA_MAX)];
+	for (size_t done = 0, n; !rc && done < len; done += n) {
 		n = len - done < HP_SERIAL_DATA_MAX ? len - done
 						    : HP_SERIAL_DATA_MAX;
-		uint8_t req[HP_MSG_WRITE_HDR + HP_SERIAL_DATA_MAX];
-		char what[80];
-		hp_put_le64(req, addr + done);
-		memcpy(req + HP_MSG_WRITE_HDR, (const uint8_t *)buf + done, n);
-		snprintf(what, sizeof(what), "the write of %zu bytes at 0x%llx",
-			 n, (unsigned long long)(addr + done));
-		rc = request(s, HP_MSG_WRITE, req, HP_MSG_WRITE_HDR + n,
-			     HP_MSG_ACK_LEN, what);
+		size_t e = hp_zrle_encode(enc, sizeof(enc), src + done, n);
+		uint8_t head[3 * HP_VARINT_MAX];
+		size_t h = op_head(s, head, HP_OP_WRITE, addr + done);
+		h += hp_varint_put(head + h, n);
+		/* Into the open frame if it fits, else it goes first. */
+		if (s->batch_len + h + e > sizeof(s->batch))
+			rc = send_batch(s, NULL, 0, 0);
+		if (rc)
+			break;
+		memcpy(s->batch + s->batch_len, head, h);
+		memcpy(s->batch + s->batch_len + h, enc, e);
+		s->batch_len += h + e;
+	}
+	/* Bulk data (a buffer's bytes) is on the device when the call
+	 * returns, and a refused piece is this call's error; only what a
+	 * packet's publication writes (a kernarg block at most) is held
+	 * for the frame the ring or the next read sends. */
+	if (!rc && len > HOLD_MAX) {
+		if (s->batch_len)
+			rc = send_batch(s, NULL, 0, 0);
 		if (!rc)
-			rc = check_reply(s, HP_MSG_ACK, HP_MSG_ACK_LEN, what);
+			rc = drain(s, true);
+		if (!rc)
+			rc = begin(s);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+/* The writes held back go out now (hp_dev_ring: a packet is published);
+ * no waiting for their ACK. */
+static int serial_flush(hp_transport *t)
+{
+	serial *s = (serial *)t;
+	pthread_mutex_lock(&s->mu);
+	int rc = begin(s);
+	if (!rc && s->batch_len)
+		rc = send_batch(s, NULL, 0, 0);
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+/* A WAIT: the device answers when the u64 at @p addr is >= @p min, with
+ * the @p len bytes there, or after @p ms with the word alone; the next
+ * reads inside those bytes are answered from them (serial_read). */
+static int serial_wait(hp_transport *t, uint64_t addr, uint64_t min, size_t len,
+		       uint32_t ms)
+{
+	serial *s = (serial *)t;
+	if (len < 8 || len > HP_SERIAL_DATA_MAX || addr % 8)
+		return fail(s, HP_INVALID_VALUE,
+			    "a wait on %zu bytes at 0x%llx (8 to %u, the word "
+			    "8-aligned)",
+			    len, (unsigned long long)addr, HP_SERIAL_DATA_MAX);
+	pthread_mutex_lock(&s->mu);
+	int rc = begin(s);
+	s->snap = false;
+	/* Room for the op, and the reply must not take longer on the line
+	 * than the time asked for (a slow link gets a longer wait). */
+	int64_t min_ms = 4 * wire_ms(s, HP_FRAME_WIRE_MAX(len));
+	ms = ms > min_ms ? ms : (uint32_t)min_ms;
+	ms = ms < HP_SERIAL_WAIT_MAX_MS ? ms : HP_SERIAL_WAIT_MAX_MS;
+	if (!rc && s->batch_len + 4 * HP_VARINT_MAX + 1 > sizeof(s->batch))
+		rc = send_batch(s, NULL, 0, 0);
+	if (!rc) {
+		uint8_t *p = s->batch + s->batch_len;
+		size_t k = op_head(s, p, HP_OP_WAIT, addr);
+		k += hp_varint_put(p + k, min);
+		k += hp_varint_put(p + k, len);
+		k += hp_varint_put(p + k, ms);
+		s->batch_len += k;
+		s->snap_len = 0;
+		rc = send_batch(s, s->snap_buf, len, ms ? ms : 1);
+	}
+	if (!rc)
+		rc = drain(s, false);
+	if (!rc)
+		rc = s->call_rc;
+	if (!rc && s->posted_rc)
+		rc = begin(s);
+	if (!rc && s->snap_len) {
+		s->snap = true;
+		s->snap_addr = addr;
 	}
 	pthread_mutex_unlock(&s->mu);
 	return rc;
@@ -560,6 +968,10 @@ static int serial_write(hp_transport *t, uint64_t addr, const void *buf,
 static void serial_close(hp_transport *t)
 {
 	serial *s = (serial *)t;
+	/* What was written goes, and is applied, before the link closes. */
+	if (s->fd >= 0 && s->t.mbox_addr && !s->broken &&
+	    (!s->batch_len || !send_batch(s, NULL, 0, 0)))
+		drain(s, true);
 	if (s->tty)
 		tcsetattr(s->fd, TCSANOW, &s->saved);
 	if (s->fd >= 0)
@@ -572,6 +984,8 @@ static void serial_close(hp_transport *t)
 static const hp_transport_ops serial_ops = {
 	.read = serial_read,
 	.write = serial_write,
+	.flush = serial_flush,
+	.wait = serial_wait,
 	.close = serial_close,
 };
 
@@ -650,12 +1064,55 @@ static int open_tty(serial *s, const char *dev)
 	return 0;
 }
 
-static int hello(serial *s)
+/* HELLO, stop-and-wait with seq 0 (the session starts there): 0 with the
+ * reply in s->dec. A try waits FIRST_TIMEOUT_MS (doubling) and the time
+ * the request and its reply take on the line, counted from when the
+ * other end has taken all of the request in and from the last byte that
+ * came (a board still printing its boot text, a slow line); all the tries
+ * together get the time they would have taken back to back. */
+static int hello_request(serial *s)
 {
 	uint8_t req[HP_MSG_HELLO_LEN];
 	hp_put_le32(req, HP_SERIAL_VERSION);
-	int rc = request(s, HP_MSG_HELLO, req, sizeof(req),
-			 HP_MSG_HELLO_ACK_LEN, "HELLO");
+	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_HELLO, 0,
+				   req, sizeof(req));
+	int64_t line = wire_ms(
+		s, s->garbage + n + HP_FRAME_WIRE_MAX(HP_MSG_HELLO_ACK_LEN));
+	int64_t t0 = now_ms(), budget = 0;
+	for (int i = 0; i < TRIES; i++)
+		budget += ((int64_t)FIRST_TIMEOUT_MS << i) + line;
+	int tries = 0;
+	for (int64_t ms = FIRST_TIMEOUT_MS; tries < TRIES; ms *= 2) {
+		int rc = transmit(s, n, tries++ > 0);
+		int64_t from = now_ms();
+		while (!rc && now_ms() - from < ms + line &&
+		       now_ms() - t0 < budget) {
+			while (next_frame(s))
+				if (s->dec.seq == 0 &&
+				    (s->dec.type == HP_MSG_HELLO_ACK ||
+				     s->dec.type == HP_MSG_NAK))
+					return 0;
+			rc = rx_some(s, WAIT_SLICE_MS);
+			rc = rc > 0 ? 0 : rc;
+			if (!rc && (unsent(s) > 0 || s->rx_ms > from))
+				from = now_ms();
+		}
+		if (rc)
+			return rc;
+		if (now_ms() - t0 >= budget)
+			break;
+	}
+	/* A link silent for this long has no device on it (any more). */
+	return fail(s, HP_DEVICE_NOT_AVAILABLE,
+		    "no reply from the device on %s after %d tries over %.1f s "
+		    "(HELLO)%s",
+		    s->dev, tries, (double)(now_ms() - t0) / 1000.0,
+		    unsent(s) > 0 ? "; it is not taking bytes in" : "");
+}
+
+static int hello(serial *s)
+{
+	int rc = hello_request(s);
 	if (rc)
 		return rc;
 	const uint8_t *p = hp_frame_payload(&s->dec);
@@ -672,10 +1129,15 @@ static int hello(serial *s)
 			    "the device on %s speaks serial protocol version "
 			    "%u, this host speaks version %u",
 			    s->dev, (unsigned)dev_version, HP_SERIAL_VERSION);
-	rc = check_reply(s, HP_MSG_HELLO_ACK, HP_MSG_HELLO_ACK_LEN, "HELLO");
-	if (!rc)
-		s->t.mbox_addr = hp_get_le64(p + 8);
-	return rc;
+	if (s->dec.type != HP_MSG_HELLO_ACK ||
+	    s->dec.len != HP_MSG_HELLO_ACK_LEN)
+		return fail(s, HP_INVALID_VALUE,
+			    "bad reply from the device on %s to HELLO: type "
+			    "0x%02x, %u bytes",
+			    s->dev, s->dec.type, s->dec.len);
+	s->t.mbox_addr = hp_get_le64(p + 8);
+	s->next_seq = 1;
+	return 0;
 }
 
 int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
@@ -703,6 +1165,9 @@ int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
 	pthread_mutex_init(&s->mu, NULL);
 	hp_frame_dec_init(&s->dec);
 
+	s->rng = 0x9E3779B97F4A7C15ULL;
+	const char *dr = getenv("HP_SERIAL_DROP");
+	s->drop = dr && *dr ? (unsigned)strtoul(dr, NULL, 10) : 0;
 	const char *g = getenv("HP_SERIAL_GARBAGE");
 	if (g && *g) {
 		s->garbage = (unsigned)strtoul(g, NULL, 10);

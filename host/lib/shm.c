@@ -58,7 +58,11 @@ static void shm_close(hp_transport *t)
 	free(t);
 }
 
-static const hp_transport_ops shm_ops = {shm_read, shm_write, shm_close};
+static const hp_transport_ops shm_ops = {
+	.read = shm_read,
+	.write = shm_write,
+	.close = shm_close,
+};
 
 int hp_transport_shm_open(const char *path, uint64_t dram_base,
 			  hp_transport **out, char *err, size_t errlen)

@@ -6,10 +6,13 @@
  *   - shm: QEMU's guest RAM file, mapped (host/lib/shm.c);
  *   - serial: framed, CRC-checked requests over a UART (host/lib/serial.c,
  *     include/hartpool/frame.h).
- * Writes are applied by the device in the order they are made, and each
- * write is visible to the device before the call returns (so writing a
- * packet body, then its header, then the write index is a correct
- * publication on every transport).
+ * Writes are applied by the device in the order they are made, and a read
+ * sees every write made before it (so writing a packet body, then its
+ * header, then the write index is a correct publication on every
+ * transport). A transport may hold writes back until the next read, flush
+ * or close (serial: several in one frame); flush sends them without
+ * waiting for the device. A write the device refuses is then reported by
+ * a later call.
  */
 #ifndef HOST_TRANSPORT_H
 #define HOST_TRANSPORT_H
@@ -28,8 +31,18 @@ typedef struct hp_transport_ops {
 	/** Copy @p len bytes from @p buf to device address @p addr. */
 	int (*write)(hp_transport *t, uint64_t addr, const void *buf,
 		     size_t len);
-	/** Release everything (the device keeps running). */
+	/** Release everything (the device keeps running); a transport that
+	 * holds writes sends them first. */
 	void (*close)(hp_transport *t);
+	/** Send the writes held back (NULL: writes are never held). */
+	int (*flush)(hp_transport *t);
+	/** Optional (NULL: not offered): wait on the device until the
+	 * 8-aligned u64 at @p addr is >= @p min, or @p ms milliseconds; then
+	 * reads of the @p len bytes at @p addr (8 to HP_SERIAL_DATA_MAX) are
+	 * answered, once, from one snapshot taken then, without another trip
+	 * over the link. 0 or an HP_ error, as read. */
+	int (*wait)(hp_transport *t, uint64_t addr, uint64_t min, size_t len,
+		    uint32_t ms);
 } hp_transport_ops;
 
 /** Receives device console text (bytes outside frames on a serial link). */

@@ -11,17 +11,24 @@
  * Body: u8 type, u8 seq, u16 len, payload[len], u32 CRC-32 (IEEE 802.3)
  * over type..payload. Every integer is little-endian.
  *
- * The host sends one request at a time; the device answers with the same
- * seq. Requests are idempotent (absolute addresses), so a host that gets
- * no reply sends the same request again.
+ * Version 2 is windowed (docs/serial.md): after HELLO (stop-and-wait, seq
+ * 0) the host sends BATCH frames with seq 1, 2, ... (mod 256), up to
+ * HP_SERIAL_WINDOW of them unanswered. The device applies them strictly in
+ * seq order, each once: a frame ahead of the one it expects is dropped
+ * (and answered with GAP, once per expected seq, so the host goes back at
+ * once instead of after a timeout); one behind it is a retransmission
+ * whose reply was lost: its writes are not applied again, its READ or
+ * WAIT is answered again. Frames without a READ or WAIT are acknowledged
+ * cumulatively (ACK with the seq of the last frame applied).
  */
 #ifndef HARTPOOL_FRAME_H
 #define HARTPOOL_FRAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define HP_SERIAL_VERSION 1
+#define HP_SERIAL_VERSION 2
 
 #define HP_FRAME_START 0xC0
 #define HP_FRAME_END 0xC1
@@ -30,10 +37,17 @@
 #define HP_FRAME_ESC_END 0xDD	/**< DB DD stands for C1 */
 #define HP_FRAME_ESC_ESC 0xDE	/**< DB DE stands for DB */
 
-/** Most data bytes one READ or WRITE carries. */
+/** Most data bytes one READ, WRITE or WAIT op carries. */
 #define HP_SERIAL_DATA_MAX 1024
-/** Longest payload: the data plus room for a request header. */
-#define HP_FRAME_MAX_PAYLOAD 1040
+/** Longest payload: the data, zero-run encoded (at most 1/128 more), plus
+ * the ops' headers. */
+#define HP_FRAME_MAX_PAYLOAD 1088
+/** BATCH frames the host may have sent and not had answered. The device
+ * tells a retransmission (behind) from a frame after a lost one (ahead) by
+ * seq distance, so it must stay well under 128. */
+#define HP_SERIAL_WINDOW 8
+/** The longest a WAIT op may ask the device to wait. */
+#define HP_SERIAL_WAIT_MAX_MS 60000
 #define HP_FRAME_HDR 4 /**< type, seq, len */
 #define HP_FRAME_CRC 4
 #define HP_FRAME_BODY_MAX (HP_FRAME_HDR + HP_FRAME_MAX_PAYLOAD + HP_FRAME_CRC)
@@ -42,25 +56,50 @@
 
 /** Message types; replies have bit 7 set. */
 enum hp_msg_type {
-	HP_MSG_HELLO = 0x01,	 /**< {u32 version} */
-	HP_MSG_READ = 0x02,	 /**< {u64 addr, u32 len <= 1024} */
-	HP_MSG_WRITE = 0x03,	 /**< {u64 addr, data <= 1024} */
-	HP_MSG_HELLO_ACK = 0x81, /**< {u32 version, u32 0, u64 mbox_addr} */
-	HP_MSG_DATA = 0x82,	 /**< {data}: the bytes read */
-	HP_MSG_ACK = 0x83,	 /**< {i32 status = 0}: written */
-	/** {i32 status, u32 detail}: refused. status is an HP_ error
-	 * (HP_INVALID_VALUE: out of bounds or malformed); detail is the
-	 * device's protocol version for a refused HELLO, else 0. */
+	/** {u32 version}: starts a session; the next BATCH has seq + 1. */
+	HP_MSG_HELLO = 0x01,
+	/** {op...}: writes, then at most one READ or WAIT, last (below). */
+	HP_MSG_BATCH = 0x04,
+	HP_MSG_HELLO_ACK = 0x81, /**< {u32 version, u32 window, u64 mbox} */
+	/** {zero-run encoded bytes}: what the frame's READ or WAIT read. */
+	HP_MSG_DATA = 0x82,
+	/** {}: every frame up to this seq is applied (cumulative). */
+	HP_MSG_ACK = 0x83,
+	/** {i32 status, u32 detail}: the frame was refused, nothing of it
+	 * applied. status is an HP_ error (HP_INVALID_VALUE: out of bounds
+	 * or malformed); detail is the device's protocol version for a
+	 * refused HELLO, else the index of the op refused. */
 	HP_MSG_NAK = 0x84,
+	/** {u8 expected}: frames before this seq are applied; this one was
+	 * not (lost or corrupted): send again from there. */
+	HP_MSG_GAP = 0x85,
+};
+
+/**
+ * The ops of a BATCH, each a byte then varints (LEB128, 7 bits a byte, at
+ * most 10 bytes). Addresses are sent as (addr XOR mailbox address), so the
+ * mailbox and the buffers near it take 2-4 bytes.
+ */
+enum hp_op {
+	/** a, len (1..HP_SERIAL_DATA_MAX), then the bytes zero-run
+	 * encoded. */
+	HP_OP_WRITE = 0x01,
+	/** a, len (1..HP_SERIAL_DATA_MAX): DATA has the bytes. */
+	HP_OP_READ = 0x02,
+	/** a, min, len (8..HP_SERIAL_DATA_MAX), ms (<=
+	 * HP_SERIAL_WAIT_MAX_MS): when the u64 at a (8-aligned) is >= min,
+	 * DATA has the len bytes at a (one snapshot); if it is not within
+	 * ms milliseconds, DATA has only the u64 (8 bytes). */
+	HP_OP_WAIT = 0x03,
 };
 
 #define HP_MSG_REPLY 0x80
 #define HP_MSG_HELLO_LEN 4
 #define HP_MSG_HELLO_ACK_LEN 16
-#define HP_MSG_READ_LEN 12
-#define HP_MSG_WRITE_HDR 8 /**< the address before the data */
-#define HP_MSG_ACK_LEN 4
 #define HP_MSG_NAK_LEN 8
+#define HP_MSG_GAP_LEN 1
+/** Most bytes of a varint. */
+#define HP_VARINT_MAX 10
 
 /** CRC-32 (IEEE 802.3: reflected, polynomial 0xEDB88320, init and final
  * xor 0xFFFFFFFF) of @p n bytes. */
@@ -120,6 +159,32 @@ static inline uint32_t hp_frame_dropped(const hp_frame_dec *d)
 	const hp_frame_stats *s = &d->stats;
 	return s->bad_crc + s->bad_len + s->overlong + s->bad_esc + s->aborted;
 }
+
+/** Write @p v as a varint at @p p (HP_VARINT_MAX bytes of room); its
+ * length. */
+size_t hp_varint_put(uint8_t *p, uint64_t v);
+/** Read a varint from *@p p (not past @p end) into @p v and advance *@p p;
+ * false if it runs past @p end or over 64 bits. */
+bool hp_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v);
+
+/**
+ * Zero-run encoding of data in frames: tokens, each a byte t then, for
+ * t < 0x80, t + 1 bytes as they are, for t >= 0x80, t - 0x7F zero bytes.
+ * Mailbox structures are mostly zeroes (a kernarg block's header, a
+ * packet, a completion record): they shrink several times; other data
+ * grows by at most one byte in 128.
+ */
+#define HP_ZRLE_MAX(n) ((n) + ((n) + 127) / 128)
+/** Encode @p n bytes into @p out; the encoded length, or 0 if more than
+ * @p cap (HP_ZRLE_MAX(n) always fits). */
+size_t hp_zrle_encode(uint8_t *out, size_t cap, const uint8_t *in, size_t n);
+/** Decode from @p in (at most @p avail bytes) exactly @p n bytes into
+ * @p out (NULL: only check); the encoded bytes taken, or 0 if they are
+ * malformed, run short or make more than @p n bytes. */
+size_t hp_zrle_decode(const uint8_t *in, size_t avail, uint8_t *out, size_t n);
+/** The bytes all of the @p avail encoded bytes at @p in decode to, or
+ * SIZE_MAX if they are malformed (a literal run cut short). */
+size_t hp_zrle_size(const uint8_t *in, size_t avail);
 
 /* Little-endian access to payload fields. */
 static inline uint32_t hp_get_le32(const uint8_t *p)
