@@ -261,14 +261,13 @@ void hp_dev_ring(hp_device *d)
 		(void)n;
 		return;
 	}
-	/* The UART socket of a device we booted: ring when the dispatcher
-	 * may have gone back to its slow checks (it checks every 10 us for
-	 * 5 ms after a packet). The byte is line noise to the serial agent;
-	 * a full socket means a byte is already waiting. */
-	uint64_t t = hp_now_ns();
-	if (d->bell >= 0 && t - d->last_submit > 3000000u)
+	/* The UART socket of a device we booted: every packet rings, and
+	 * the UART's receive interrupt wakes the dispatcher, which sleeps
+	 * until then while its hosts ring (docs/mailbox.md, doorbell). The
+	 * byte is line noise to the serial agent; a full socket means a byte
+	 * is already waiting. */
+	if (d->bell >= 0)
 		send(d->bell, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-	d->last_submit = t;
 }
 
 int hp_stop(hp_device *d)
@@ -277,7 +276,6 @@ int hp_stop(hp_device *d)
 	int rc = hp_dev_write(
 		d, d->t->mbox_addr + offsetof(hp_mbox_header, stop_request),
 		&one, sizeof(one));
-	d->last_submit = 0;
 	hp_dev_ring(d);
 	return rc;
 }

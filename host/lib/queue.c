@@ -173,6 +173,21 @@ int hp_event_query(hp_device *d, hp_event ev, hp_event_info *info)
 	return 0;
 }
 
+/* How long a wait polls without pausing before it backs off (yields, then
+ * sleeps): like libgomp's and CUDA's spin-then-block, a short command's
+ * completion is seen without a sleep's wake-up latency, and the spin is
+ * bounded so a long wait leaves the host's cores to QEMU. */
+#define HP_WAIT_SPIN_NS 200000u
+
+static inline void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
 /* On a transport that waits on the device (serial), wait there for the
  * event's record, HP_DEV_WAIT_MS at a time: the record then comes with
  * the answer, instead of one trip over the link per poll. */
@@ -189,6 +204,17 @@ static int wait_on_device(hp_device *d, hp_event ev)
 int hp_event_wait(hp_device *d, hp_event ev, hp_event_info *info)
 {
 	uint64_t t0 = hp_now_ns();
+	for (;;) {
+		int rc = wait_on_device(d, ev);
+		if (rc)
+			return rc;
+		rc = hp_event_query(d, ev, info);
+		if (rc != 1)
+			return rc;
+		if (hp_now_ns() - t0 > HP_WAIT_SPIN_NS)
+			break;
+		cpu_pause();
+	}
 	for (unsigned n = 0;; hp_backoff(&n)) {
 		int rc = wait_on_device(d, ev);
 		if (rc)
