@@ -248,6 +248,9 @@ void hp_link_stats_get(const hp_device *d, hp_link_stats *out)
 	};
 }
 
+/* hal/console_ns16550.c: the receive FIFO interrupts at 14 bytes. */
+#define HP_UART_RING_BYTES 14
+
 void hp_dev_ring(hp_device *d)
 {
 	/* A transport that holds writes (serial) sends them now; a write
@@ -263,11 +266,14 @@ void hp_dev_ring(hp_device *d)
 	}
 	/* The UART socket of a device we booted: every packet rings, and
 	 * the UART's receive interrupt wakes the dispatcher, which sleeps
-	 * until then while its hosts ring (docs/mailbox.md, doorbell). The
-	 * byte is line noise to the serial agent; a full socket means a byte
-	 * is already waiting. */
+	 * until then while its hosts ring (docs/mailbox.md, doorbell). A
+	 * ring is as many bytes as the 16550's receive trigger (14, set for
+	 * the serial link): fewer would interrupt only after the FIFO's
+	 * character timeout. The bytes are line noise to the serial agent; a
+	 * full socket means a ring is already waiting. */
+	static const char ring[HP_UART_RING_BYTES];
 	if (d->bell >= 0)
-		send(d->bell, "", 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+		send(d->bell, ring, sizeof(ring), MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
 int hp_stop(hp_device *d)
