@@ -1,22 +1,19 @@
 #!/usr/bin/env bash
-# What the serial link costs (issue 15): over QEMU's UART socket, against
-# the firmware, at 115,200 and 921,600 baud (the socket paced to the rate
-# like a UART, 10 bits a byte) and unpaced (what QEMU's UART alone costs).
-# build/host/bench/serial_link (bench/serial_link.c) launches the `empty`
-# kernel on one work-item one at a time (dispatch, then the wait for its
-# completion), then writes a buffer of random bytes and reads it back; the
-# host transport counts the bytes on the wire each way.
-#
-# For each rate: bytes per launch and per MiB written / read (the counts:
-# the same from run to run but for a completion poll more or less), then
-# launches/s and MiB/s measured (wall time; pacing dominates) beside what
-# the counts give at that rate (stop-and-wait: requests and replies take
-# turns on the line, so time = (sent + received) * 10 / baud). Prints a
-# table and writes bench/results/<date>-serial-<board>.json.
-#
-# One hart by default: QEMU's UART takes bytes in about 4 times faster
-# than with 8 (36 against 9 KiB/s on a 2-core host: each byte is a
-# receive interrupt that wakes the dispatcher), so the line shows more.
+# What the serial link costs (issues 15 and 17): over QEMU's UART socket,
+# against the firmware, unpaced (what QEMU's UART alone gives) and at
+# 921,600 and 115,200 baud (the socket paced to the rate like a UART, 10
+# bits a byte). For each rate:
+#   - build/host/bench/serial_link (bench/serial_link.c): `empty` on one
+#     work-item launched one at a time (round trips), then as many with the
+#     ring kept full (the window full), then a buffer of random bytes
+#     written and read back; the host transport counts the bytes on the
+#     wire each way;
+#   - `hartpool bench --connect serial:...`: round trips p50/p99 and
+#     kernels/s with the ring kept full (the mailbox benchmark's serial row).
+# Prints bytes per kernel each way and what they give at the rate: a round
+# trip's bytes cross the line one after the other ((sent + received) * 10 /
+# baud), a full window's both ways at once (baud / 10 / the larger of the
+# two per kernel). Writes bench/results/<date>-serial-<board>-<harts>h.json.
 #
 #   bench/serial.sh [--board B] [--harts N] [--quick]
 set -euo pipefail
@@ -34,14 +31,14 @@ make -s BOARD="$board" hartpool build/host/bench/serial_link
 HP=build/host/hartpool
 LINK=build/host/bench/serial_link
 mkdir -p bench/results
-out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-serial-$board.json"
+out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-serial-$board-${harts}h.json"
 
-# rate launches bytes: the buffer is smaller at 115200 (a MiB is 91 s of
-# line each way there); per MiB is scaled from it.
+# rate, launches, buffer bytes, hartpool bench --count (the buffer is
+# smaller at 115200: a MiB is 91 s of line there; per MiB is scaled).
 if [ "$quick" = 1 ]; then
-	cases=("115200 10 8192" "921600 20 32768" "0 20 32768")
+	cases=("0 100 32768 100" "921600 50 32768 50" "115200 20 8192 20")
 else
-	cases=("115200 50 65536" "921600 200 262144" "0 200 262144")
+	cases=("0 1000 262144 1000" "921600 400 262144 300" "115200 100 65536 100")
 fi
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -50,51 +47,58 @@ trap '"$HP" down --connect "$conn" >/dev/null 2>&1' EXIT
 sock=${conn#shm:}.sock
 rows=()
 for c in "${cases[@]}"; do
-	read -r rate launches bytes <<<"$c"
+	read -r rate launches bytes count <<<"$c"
 	spec="serial:$sock"
 	[ "$rate" = 0 ] || spec="$spec,baud=$rate"
 	rows+=("$("$LINK" --connect "$spec" --launches "$launches" --bytes "$bytes")")
+	rows+=("$("$HP" bench --connect "$spec" --count "$count" --json)")
 done
 
 python3 - "$out" "$board" "$harts" "$(git rev-parse --short HEAD 2>/dev/null || echo none)" "$(nproc)" "$load0" "${rows[@]}" <<'PY'
 import json, sys, time
 out, board, harts, commit, cores, load0 = sys.argv[1:7]
-runs = [json.loads(r) for r in sys.argv[7:]]
+raw = [json.loads(r) for r in sys.argv[7:]]
+runs = list(zip(raw[0::2], raw[1::2]))  # (serial_link, hartpool bench)
 MIB = 1 << 20
 
-def fig(r, name):
-    p = r[name]
-    n = p["launches"] if name == "launch" else p["bytes"] / MIB
-    wire = p["sent"] + p["received"]
-    f = {"per": wire / n, "sent": p["sent"] / n, "received": p["received"] / n,
-         "requests": p["requests"] / n, "retransmissions": p["retransmissions"],
-         "measured": n / p["seconds"]}
-    # Stop-and-wait: requests and replies take turns on the line.
-    f["computed"] = r["baud"] / 10 / f["per"] if r["baud"] else None
-    return f
-
-def num(v, fmt):
-    return "%10s" % "-" if v is None else fmt % v
+def per(p, n):
+    return {"sent": p["sent"] / n, "received": p["received"] / n,
+            "requests": p["requests"] / n, "retransmissions": p["retransmissions"],
+            "measured": n / p["seconds"]}
 
 print("%s, %s hart(s), the firmware in QEMU over its UART socket:" % (board, harts))
-print("%-8s %-7s %9s %8s %10s %10s %10s %10s %10s" % ("baud", "phase", "wire B", "requests",
-      "measured", "computed", "meas/comp", "sent B", "recv B"))
+print("%-8s %-22s %9s %9s %8s %10s %10s" % ("baud", "what", "sent B", "recv B", "frames",
+      "measured", "from bytes"))
 result = []
-for r in runs:
-    row = {"baud": r["baud"], "launches": r["launch"]["launches"], "buffer_bytes": r["write"]["bytes"]}
-    for name, unit in (("launch", "launches/s"), ("write", "MiB/s"), ("read", "MiB/s")):
-        f = fig(r, name)
-        row[name] = dict(f, unit=unit, per_unit="launch" if name == "launch" else "MiB")
-        ratio = f["measured"] / f["computed"] if f["computed"] else None
-        prec = "%10.1f" if name == "launch" else "%10.4f"
-        print("%-8s %-7s %9.0f %8.2f %s %s %s %10.0f %10.0f%s" % (
-            r["baud"] or "unpaced", name, f["per"], f["requests"], prec % f["measured"],
-            num(f["computed"], prec), num(ratio, "%10.2f"), f["sent"], f["received"],
+for link, mb in runs:
+    baud = link["baud"]
+    row = {"baud": baud, "launches": link["launch"]["launches"],
+           "buffer_bytes": link["write"]["bytes"], "mailbox_bench": mb}
+    for name, what, unit in (("launch", "round trip, kernels/s", "kernels/s"),
+                             ("stream", "window full, kernels/s", "kernels/s"),
+                             ("write", "write, MiB/s", "MiB/s"),
+                             ("read", "read, MiB/s", "MiB/s")):
+        p = link[name]
+        n = p["launches"] if name in ("launch", "stream") else p["bytes"] / MIB
+        f = per(p, n)
+        # A round trip's bytes take turns on the line; a window's (and a
+        # buffer's, streamed) cross both ways at once.
+        wire = f["sent"] + f["received"] if name == "launch" else max(f["sent"], f["received"])
+        f["computed"] = baud / 10 / wire if baud else None
+        f["unit"] = unit
+        row[name] = f
+        prec = "%10.1f" if unit == "kernels/s" else "%10.3f"
+        print("%-8s %-22s %9.1f %9.1f %8.2f %s %s%s" % (
+            baud or "unpaced", what, f["sent"], f["received"], f["requests"], prec % f["measured"],
+            "%10s" % "-" if f["computed"] is None else prec % f["computed"],
             "  (%d sent again)" % f["retransmissions"] if f["retransmissions"] else ""))
-    result.append(dict(row, raw=r))
-print("(wire B, requests, sent B, recv B: per launch, or per MiB of the buffer; measured and computed:")
-print(" launches/s or MiB/s; computed = baud / 10 / wire B; load average %s before, %s after)"
-      % (load0.split()[0], open("/proc/loadavg").read().split()[0]))
+    l = mb["latency_us"]
+    print("%-8s %-22s p50 %.0f us, p99 %.0f us; %.0f kernels/s window full; after 12 ms idle p50 %.0f us"
+          % (baud or "unpaced", "hartpool bench", l["p50"], l["p99"],
+             mb["throughput"]["kernels_per_s"], mb["after_idle_us"]["p50"]))
+    result.append(dict(row, raw=link))
+print("(sent B, recv B, frames: per kernel or per MiB; from bytes: the rate the counted bytes give at")
+print(" the baud rate; load average %s before, %s after)" % (load0.split()[0], open("/proc/loadavg").read().split()[0]))
 with open(out, "w") as fh:
     json.dump({"bench": "serial", "board": board, "harts": int(harts), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                "commit": commit, "host_cores": int(cores),

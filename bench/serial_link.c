@@ -2,11 +2,13 @@
 /*
  * What the serial link costs (bench/serial.sh): over one connection,
  * small kernel launches one at a time (dispatch, then wait for the
- * completion: the `empty` kernel on one work-item), then a buffer written
- * and read back. For each phase: the bytes on the wire each way and the
- * request frames, counted by the host transport (hp_link_stats_get()), and
- * the wall time. With "serial:SOCK,baud=N" the link is paced to N baud, so
- * the wall time is what a UART of that rate would take.
+ * completion: the `empty` kernel on one work-item: round trips), then as
+ * many again with the ring kept full (enqueued without waiting, then the
+ * queue finished: the window full), then a buffer written and read back. For
+ * each phase: the bytes on the wire each way and the request frames, counted by
+ * the host transport (hp_link_stats_get()), and the wall time. With
+ * "serial:SOCK,baud=N" the link is paced to N baud, so the wall time is what a
+ * UART of that rate would take.
  *
  *   serial_link --connect serial:SOCK[,baud=N] [--launches N] [--bytes N]
  *
@@ -126,6 +128,15 @@ int main(int argc, char **argv)
 		if ((rc = launch(d, q, k)))
 			return die(rc, "launching empty");
 	phase(d, "launch", &m, "launches", launches, false);
+
+	m = mark(d);
+	hp_ndrange r = {.work_dim = 1, .global = {1}};
+	for (unsigned long i = 0; i < launches; i++)
+		if ((rc = hp_enqueue_kernel(q, k, &r, NULL, 0, NULL, 0, NULL)))
+			return die(rc, "enqueueing empty");
+	if ((rc = hp_queue_finish(q)))
+		return die(rc, "finishing the queue");
+	phase(d, "stream", &m, "launches", launches, false);
 
 	m = mark(d);
 	if ((rc = hp_buffer_write(d, b, 0, out, bytes)))
