@@ -107,6 +107,13 @@ rows+=("{\"bench\":\"exec_overhead\",\"harts\":1,\"mode\":\"icount\",\"instructi
 } >"$out"
 echo "results: $out"
 
+# ---- dispatch scaling (issue 17, launch path): the empty dispatch summed
+# over all harts at 8, 64 and 512 harts (-icount), its own result file.
+echo
+echo "dispatch scaling ($board, exact instructions, all harts):"
+bench/dispatch_scale.sh --board "$board"
+# ---- end dispatch scaling
+
 # The mailbox: round trips and throughput through the host tools.
 echo
 echo "mailbox ($board, host wall time):"
