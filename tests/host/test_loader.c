@@ -577,7 +577,7 @@ static const tcase cases[] = {
 	{"float ABI", m_float, S_CHECK,
 	 "float ABI 1 of the object differs from the firmware's 2", false},
 	{"api_version", m_api_version, S_CHECK,
-	 "kernel API version 2, the firmware has 1", false},
+	 "kernel API version 3, the firmware has 2", false},
 	{"api_count too high", m_api_count, S_CHECK,
 	 "kernel API entries, the firmware has", false},
 	{"api_count 0", m_api_count_0, 0, NULL, false},

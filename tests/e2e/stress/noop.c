@@ -20,11 +20,11 @@ void noop(unsigned q)
 		break;
 	}
 	case 1: {
-		what = "vadd of 0 elements";
-		uint64_t off = 4 * below(B.nv);
-		hp_vadd_args a = {B.va + off, B.vb + off,
-				  chance(50) ? B.vc + off : outside_ptr(B.vc),
-				  0};
+		/* vadd computes its whole range (no guard on n): n = 0 over
+		 * a range into scratch, or an output outside the heap. */
+		what = "vadd with n 0";
+		hp_vadd_args a = {B.scr, B.scr,
+				  chance(50) ? B.scr2 : outside_ptr(B.vc), 0};
 		pk_dispatch(&k, k_vadd, 1 + below(300), &a, sizeof(a));
 		break;
 	}
