@@ -14,10 +14,10 @@ PROFILER := $(HOST_O)/hpprof.so
 plugin: $(PLUGIN) $(PROFILER)
 plugin-tests: $(HOST_O)/riscv64-linux/count_user
 
-$(PLUGIN) $(PROFILER): $(HOST_O)/%.so: qemu/plugin/%.c
+$(PLUGIN) $(PROFILER): $(HOST_O)/%.so: qemu/plugin/%.c qemu/plugin/plugin_api.h
 	@echo "  HOSTCC  $@"
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -O2 -g -std=c11 $(WARN) -shared -fPIC -fvisibility=hidden -o $@ $<
+	$(Q)$(HOST_CC) -O2 -g -std=c11 $(WARN) -shared -fPIC -fvisibility=hidden -o $@ $(filter %.c,$^)
 
 $(HOST_O)/riscv64-linux/count_user: tests/count_user.c include/hartpool/marker.h
 	@echo "  USERCC  $@"
