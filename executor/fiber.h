@@ -32,14 +32,12 @@ struct exec_fiber {
 };
 
 struct exec_wg {
-	hp_group *g;
 	exec_kview *kv;
 	bool user; /* in U-mode (exec_ucall.user) */
 	bool aborted;
 	bool team; /* a share of a group spread over a team */
 	const void *args;
 	hp_kernel_fn fn;
-	size_t first;	/* local linear id of fiber 0 */
 	unsigned count; /* fibers on this hart */
 	unsigned live;	/* fibers not finished */
 	hal_fiber main; /* the hart's own context while fibers run */

@@ -40,7 +40,6 @@ typedef struct kctx_hart {
 	unsigned iso_gen;
 	unsigned code_seen; /* code_gen when it last ran fence.i */
 	bool iso_ok, iso_on, armed;
-	bool nofpu;	       /* the hart has no FPU (exec_ucall.nofpu) */
 	uintptr_t arena_guard; /* no-access bytes below the fiber arena */
 	char *ustack;	       /* EXEC_GUARD_BYTES guard + EXEC_USTACK_BYTES */
 } kctx_hart;
@@ -61,8 +60,6 @@ static kctx_hart *of(hal_jmp_buf *at)
 void exec_kctx_init(unsigned harts)
 {
 	kctx_harts = hal_heap_alloc_private(harts * sizeof(kctx_hart), 64);
-	for (unsigned i = 0; i < harts; i++)
-		kctx_harts[i].nofpu = !(exec_dev.caps[i] & EXEC_CAP_FPU);
 }
 
 /* First fault of the instance wins; later ones on other harts only stop
@@ -224,7 +221,6 @@ hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
 	}
 	h->iso_on = user;
 	u->user = user;
-	u->nofpu = h->nofpu;
 	h->armed = r->deadline || user;
 	return &h->jmp;
 }

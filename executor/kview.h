@@ -49,7 +49,6 @@ typedef struct exec_ucall {
 	char *arena;	       /* ... and the work-items' stacks */
 	size_t stack;	       /* bytes per work-item stack */
 	bool user;	       /* in U-mode: waits and wakes are ecalls */
-	bool nofpu;	       /* the hart has no FPU: fibers never save FP */
 	const hp_group *group; /* the running group, for fault reports */
 } exec_ucall;
 

@@ -191,6 +191,25 @@ static void set_ids(hp_item *it, const hp_group *g, const size_t base[3],
 		it->global_id[d] = base[d] + it->local_id[d];
 }
 
+/* The work-item after @p it in local linear order (no division). */
+static inline void next_item(hp_item *it, const hp_group *g,
+			     const size_t base[3])
+{
+	it->local_linear_id++;
+	it->global_id[0]++;
+	if (++it->local_id[0] == g->local_size[0]) {
+		it->local_id[0] = 0;
+		it->global_id[0] = base[0];
+		it->global_id[1]++;
+		if (++it->local_id[1] == g->local_size[1]) {
+			it->local_id[1] = 0;
+			it->global_id[1] = base[1];
+			it->local_id[2]++;
+			it->global_id[2]++;
+		}
+	}
+}
+
 static void run_loop(const hp_group *g, hp_kernel_fn fn, const void *args,
 		     const size_t base[3], size_t first, size_t end)
 {
@@ -198,19 +217,7 @@ static void run_loop(const hp_group *g, hp_kernel_fn fn, const void *args,
 	set_ids(&it, g, base, first);
 	for (size_t lin = first; lin < end; lin++) {
 		fn(&it, args);
-		it.local_linear_id++;
-		it.global_id[0]++;
-		if (++it.local_id[0] == g->local_size[0]) {
-			it.local_id[0] = 0;
-			it.global_id[0] = base[0];
-			it.global_id[1]++;
-			if (++it.local_id[1] == g->local_size[1]) {
-				it.local_id[1] = 0;
-				it.global_id[1] = base[1];
-				it.local_id[2]++;
-				it.global_id[2]++;
-			}
-		}
+		next_item(&it, g, base);
 	}
 }
 
@@ -284,12 +291,10 @@ static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 	unsigned s = g->l->sub_group_size;
 
 	g->wg = wg;
-	wg->g = g;
 	wg->kv = kv;
 	wg->user = u->user;
 	wg->args = kv->args;
 	wg->fn = kv->k.fn;
-	wg->first = first;
 	wg->count = (unsigned)(end - first);
 	wg->live = wg->count;
 	wg->aborted = false;
@@ -332,19 +337,7 @@ static void run_fibers(const exec_ucall *u, hp_group *g, const size_t base[3],
 			size_t left = end - (first + sg_first);
 			sg_size = left < s ? (unsigned)left : s;
 		}
-		it.local_linear_id++;
-		it.global_id[0]++;
-		if (++it.local_id[0] == g->local_size[0]) {
-			it.local_id[0] = 0;
-			it.global_id[0] = base[0];
-			it.global_id[1]++;
-			if (++it.local_id[1] == g->local_size[1]) {
-				it.local_id[1] = 0;
-				it.global_id[1] = base[1];
-				it.local_id[2]++;
-				it.global_id[2]++;
-			}
-		}
+		next_item(&it, g, base);
 	}
 	if (wg->count)
 		hal_fiber_run(&wg->main, &wg->fibers[0].hf);

@@ -560,33 +560,23 @@ HP_SG_TYPE_(float, float, -__builtin_inff(), __builtin_inff())
 #undef HP_SG_LANE_
 
 /* any / all: the accumulator holds the fold of the predicates. */
-static inline __attribute__((always_inline)) bool
-hp_sub_group_any(const hp_item *it, bool pred)
-{
-	hp_item *m = (hp_item *)it;
-	if (__builtin_expect(m->fiber == NULL, 0)) {
-		hp_sub_group_barrier_call(it);
-		return pred;
+#define HP_SG_BOOL_(name, OP)                                                  \
+	static inline __attribute__((always_inline)) bool hp_sub_group_##name( \
+		const hp_item *it, bool pred)                                  \
+	{                                                                      \
+		hp_item *m = (hp_item *)it;                                    \
+		if (__builtin_expect(m->fiber == NULL, 0)) {                   \
+			hp_sub_group_barrier_call(it);                         \
+			return pred;                                           \
+		}                                                              \
+		uint64_t *acc = &m->sg_acc[m->sg_count++ & 1];                 \
+		*acc = m->sg_lane ? (*acc OP(uint64_t) pred) : pred;           \
+		hp_sub_group_barrier(it);                                      \
+		return *acc != 0;                                              \
 	}
-	uint64_t *acc = &m->sg_acc[m->sg_count++ & 1];
-	*acc = m->sg_lane ? (*acc | pred) : pred;
-	hp_sub_group_barrier(it);
-	return *acc != 0;
-}
-
-static inline __attribute__((always_inline)) bool
-hp_sub_group_all(const hp_item *it, bool pred)
-{
-	hp_item *m = (hp_item *)it;
-	if (__builtin_expect(m->fiber == NULL, 0)) {
-		hp_sub_group_barrier_call(it);
-		return pred;
-	}
-	uint64_t *acc = &m->sg_acc[m->sg_count++ & 1];
-	*acc = m->sg_lane ? (*acc & pred) : pred;
-	hp_sub_group_barrier(it);
-	return *acc != 0;
-}
+HP_SG_BOOL_(any, |)
+HP_SG_BOOL_(all, &)
+#undef HP_SG_BOOL_
 
 /* ---- atomics on global and local memory (relaxed unless stated) ---- */
 

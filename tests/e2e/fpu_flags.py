@@ -18,7 +18,7 @@ which only %f needs.
 Then the rest of the firmware, which the E51 runs too (it is the mailbox's
 dispatcher): FP code may sit only in the kernels and what they call, the
 sub-group float functions, the code that checks for an FPU first (the
-entry, the context switch, setjmp/longjmp) and picolibc's float formatting
+entry, setjmp/longjmp) and picolibc's float formatting
 (only %f, %e, %g reach it; the firmware prints no floats). Exit status 0 if
 both hold, 1 otherwise.
 """
@@ -33,7 +33,7 @@ FP_INSN = re.compile(r"^(c\.)?f(?!ence)[a-z]+[0-9a-z.]*\s"
                      r"|^(csrr|csrw|csrs|csrc)\w*\s.*\b(fflags|frm|fcsr)\b"
                      r"|^(frcsr|fscsr|frflags|fsflags|frrm|fsrm)\b")
 # FP code outside kernels that is allowed (see above).
-FP_GUARDED = re.compile(r"^(_start|hal_context_switch_raw|hal_setjmp|"
+FP_GUARDED = re.compile(r"^(_start|hal_setjmp|"
                         r"hal_longjmp|hp_sub_group_\w+_float_call|__d_vfprintf|"
                         r"__dtoa_engine)$")
 CALL = re.compile(r"^(c\.)?(jal|j|call|tail)\s.*<([^+>]+)>$")

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file Execution contexts (fibers): a stack plus the callee-saved
- * registers. hal_context_switch() is a function call that returns when some
- * other context switches back. The executor runs the work-items of barrier
- * kernels as contexts.
+ * @file Execution contexts on the host (harts as threads): a stack plus the
+ * callee-saved registers, switched by a C-ABI call (hal/host/context_*),
+ * with the sanitizers' fiber bookkeeping. The host's fibers (hal/fiber.h)
+ * run on them; on RISC-V fibers switch by the yield convention instead.
  */
 #ifndef HAL_CONTEXT_H
 #define HAL_CONTEXT_H
@@ -18,18 +18,7 @@ typedef struct hal_context {
 	void *arg;
 	void *san_fiber; /**< host sanitizer bookkeeping */
 	void *san_fake;
-	/** Firmware with an FPU: fs0-fs11 are saved here, and only when the
-	 * context dirtied them (mstatus.FS); fp_saved says they are valid. */
-	unsigned long fp_saved;
-	unsigned long long fregs[12];
-	/** Set for contexts that run in U-mode (hal/isolation.h), where
-	 * mstatus cannot be read: fs0-fs11 are then always saved; with
-	 * HAL_CONTEXT_NO_FPU too (a hart without an FPU) never. */
-	unsigned long user;
 } hal_context;
-
-/** hal_context.user bit: the hart has no FPU (U-mode cannot ask). */
-#define HAL_CONTEXT_NO_FPU 2ul
 
 /**
  * Make @p c start @p entry(@p arg) on the stack [lo, lo + size) when first
