@@ -38,10 +38,10 @@ static int qfail(char *err, size_t errlen, int code, const char *fmt, ...)
 	return code;
 }
 
-bool hp_qemu_pid_gone(pid_t pid)
+/* State letter and flags of `pid` from /proc/PID/stat (Linux); false if
+ * it cannot be read. */
+static bool proc_state(pid_t pid, char *state, unsigned long *flags)
 {
-	if (kill(pid, 0) != 0)
-		return errno == ESRCH;
 	char f[64], buf[512];
 	snprintf(f, sizeof(f), "/proc/%d/stat", (int)pid);
 	FILE *fp = fopen(f, "r");
@@ -50,12 +50,20 @@ bool hp_qemu_pid_gone(pid_t pid)
 	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
 	fclose(fp);
 	buf[n] = 0;
-	/* pid (comm) state ppid pgrp session tty tpgid flags ... */
+	/* pid (comm) state ppid pgrp session tty tpgid flags ...; the name
+	 * may hold spaces. */
 	const char *p = strrchr(buf, ')');
+	return p &&
+	       sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
+}
+
+bool hp_qemu_pid_gone(pid_t pid)
+{
+	if (kill(pid, 0) != 0)
+		return errno == ESRCH;
 	char state;
 	unsigned long flags;
-	if (!p ||
-	    sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+	if (!proc_state(pid, &state, &flags))
 		return false;
 	return state == 'Z' || state == 'X' || (flags & 0x4u /* PF_EXITING */);
 }
@@ -263,16 +271,10 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
  * released every file, mapping and socket: for `down` it is gone. */
 static bool zombie(pid_t pid)
 {
-	char f[64], buf[512];
-	snprintf(f, sizeof(f), "/proc/%d/stat", (int)pid);
-	FILE *fp = fopen(f, "r");
-	if (!fp)
-		return false;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
-	fclose(fp);
-	buf[n] = 0;
-	const char *p = strrchr(buf, ')'); /* the name may hold spaces */
-	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+	char state;
+	unsigned long flags;
+	return proc_state(pid, &state, &flags) &&
+	       (state == 'Z' || state == 'X');
 }
 
 bool hp_qemu_wait_exit(hp_qemu *q, unsigned ms)

@@ -208,6 +208,18 @@ static void status_arg(FILE *f, int status)
 	json_str(f, status ? hp_error_name(status) : "OK", SIZE_MAX);
 }
 
+/* The args of a packet or done instant: the command, its name and the
+ * status (in the record's count), closing the event. */
+static void cmd_status_args(const writer *w, FILE *f, const hp_trace_rec *r)
+{
+	cmd_arg(f, r->cmd);
+	fputs(", \"command\": ", f);
+	cmd_name(w, r->cmd);
+	fputs(", \"status\": ", f);
+	status_arg(f, (int)r->count);
+	fputs("}}", f);
+}
+
 static void write_ev(writer *w, const ev *e)
 {
 	FILE *f = w->f;
@@ -261,23 +273,13 @@ static void write_ev(writer *w, const ev *e)
 			"\"ph\": \"i\", \"s\": \"t\", \"cat\": \"packet\", "
 			"\"name\": \"packet %s\", \"args\": {\"cmd\": ",
 			pkt_names[r->aux]);
-		cmd_arg(f, r->cmd);
-		fputs(", \"command\": ", f);
-		cmd_name(w, r->cmd);
-		fputs(", \"status\": ", f);
-		status_arg(f, (int)r->count);
-		fputs("}}", f);
+		cmd_status_args(w, f, r);
 		break;
 	case HP_TRACE_DONE:
 		fputs("\"ph\": \"i\", \"s\": \"t\", \"cat\": \"done\", "
 		      "\"name\": \"done\", \"args\": {\"cmd\": ",
 		      f);
-		cmd_arg(f, r->cmd);
-		fputs(", \"command\": ", f);
-		cmd_name(w, r->cmd);
-		fputs(", \"status\": ", f);
-		status_arg(f, (int)r->count);
-		fputs("}}", f);
+		cmd_status_args(w, f, r);
 		break;
 	}
 }
