@@ -204,32 +204,29 @@ static int wait_on_device(hp_device *d, hp_event ev)
 int hp_event_wait(hp_device *d, hp_event ev, hp_event_info *info)
 {
 	uint64_t t0 = hp_now_ns();
-	for (;;) {
+	bool spin = true; /* first HP_WAIT_SPIN_NS: pause only, no sleep */
+	for (unsigned n = 0;;) {
 		int rc = wait_on_device(d, ev);
 		if (rc)
 			return rc;
 		rc = hp_event_query(d, ev, info);
 		if (rc != 1)
 			return rc;
-		if (hp_now_ns() - t0 > HP_WAIT_SPIN_NS)
-			break;
-		cpu_pause();
-	}
-	for (unsigned n = 0;; hp_backoff(&n)) {
-		int rc = wait_on_device(d, ev);
-		if (rc)
-			return rc;
-		rc = hp_event_query(d, ev, info);
-		if (rc != 1)
-			return rc;
+		uint64_t waited = hp_now_ns() - t0;
+		if (spin && waited <= HP_WAIT_SPIN_NS) {
+			cpu_pause();
+			continue;
+		}
+		spin = false;
 		if ((n & 63) == 63 && (rc = hp_dev_serving(d)))
 			return rc;
-		if (hp_now_ns() - t0 > (uint64_t)d->timeout_ms * 1000000u)
+		if (waited > (uint64_t)d->timeout_ms * 1000000u)
 			return hp_fail(HP_TIMEOUT,
 				       "event %u:%llu not complete after %u ms",
 				       HP_EVENT_QUEUE(ev),
 				       (unsigned long long)HP_EVENT_INDEX(ev),
 				       d->timeout_ms);
+		hp_backoff(&n);
 	}
 }
 
