@@ -79,6 +79,13 @@ static bool harts_have(const exec_device *dev, unsigned first, unsigned n,
 	return true;
 }
 
+/* Why a kernel needs an FPU (exec_kernel_needs). */
+static const char *fpu_why(const hp_kernel *k)
+{
+	return k->uses_fpu ? "uses the FPU"
+			   : "has barriers, which need an FPU here";
+}
+
 int exec_kernel_supported(const exec_device *dev, const hp_kernel *k,
 			  unsigned team, char *why, size_t why_size)
 {
@@ -92,16 +99,15 @@ int exec_kernel_supported(const exec_device *dev, const hp_kernel *k,
 	if (why && why_size) {
 		if (t > 1)
 			snprintf(why, why_size,
-				 "kernel %s uses the FPU: no team of %u worker "
-				 "harts has one on every hart",
-				 k->name ? k->name : "?", t);
+				 "kernel %s %s: no team of %u worker harts has "
+				 "one on every hart",
+				 k->name ? k->name : "?", fpu_why(k), t);
 		else
-			snprintf(
-				why, why_size,
-				"kernel %s uses the FPU: none of the %u worker "
-				"harts in use has one",
-				k->name ? k->name : "?",
-				dev->harts - dev->first_worker);
+			snprintf(why, why_size,
+				 "kernel %s %s: none of the %u worker harts in "
+				 "use has one",
+				 k->name ? k->name : "?", fpu_why(k),
+				 dev->harts - dev->first_worker);
 	}
 	return HP_KERNEL_NOT_SUPPORTED;
 }

@@ -166,10 +166,19 @@ typedef struct hp_kernel {
  * Define kernel @p kname with the given parameter list (const hp_item *,
  * const void *) and the body that follows. Besides the per-work-item
  * function it generates the row loop, with the body inlined, the ids in
- * registers and four work-items per iteration (GCC unroll: the loop is the
- * runtime's, not the kernel author's), which is how barrier-free kernels
- * run.
+ * registers and, in the firmware, four work-items per iteration (GCC
+ * unroll: the loop is the runtime's, not the kernel author's), which is how
+ * barrier-free kernels run.
  */
+/* Kernels built into the firmware get their row loop unrolled 4 times;
+ * loaded objects do not, so that a gdb breakpoint on a kernel line stops in
+ * every work-item (gdb sets one location per line and function, and the
+ * unrolled copies are other addresses: docs/debugging.md). */
+#ifdef HP_KERNEL_OBJECT
+#define HP_ROW_UNROLL_
+#else
+#define HP_ROW_UNROLL_ _Pragma("GCC unroll 4")
+#endif
 #define HP_KERNEL(kname, ...)                                                  \
 	static inline __attribute__((always_inline)) void hp_kbody_##kname(    \
 		__VA_ARGS__);                                                  \
@@ -184,8 +193,7 @@ typedef struct hp_kernel {
 			     size_t hp_n_)                                     \
 	{                                                                      \
 		hp_item hp_i_ = *hp_it_;                                       \
-		_Pragma("GCC unroll 4") for (size_t hp_k_ = 0; hp_k_ < hp_n_;  \
-					     hp_k_++)                          \
+		HP_ROW_UNROLL_ for (size_t hp_k_ = 0; hp_k_ < hp_n_; hp_k_++)  \
 		{                                                              \
 			hp_kbody_##kname(&hp_i_, hp_args_);                    \
 			hp_i_.global_id[0]++;                                  \
