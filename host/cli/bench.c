@@ -25,7 +25,7 @@ int cmd_bench(hp_device *d, const cli_opts *o)
 	if ((rc = hp_queue_create(d, 0, &q)))
 		return cli_lib_fail(rc);
 	unsigned long n = o->count ? o->count : 2000;
-	double *lat = calloc(n, sizeof(double));
+	double *lat = calloc(n * 3, sizeof(double));
 	if (!lat)
 		return cli_die(
 			HP_OUT_OF_RESOURCES,
@@ -43,11 +43,16 @@ int cmd_bench(hp_device *d, const cli_opts *o)
 		    (rc = hp_event_wait(d, ev, &info)))
 			return cli_lib_fail(rc);
 		lat[i] = cli_now_us() - t0;
+		lat[n + i] = info.start_us - info.queued_us;
+		lat[2 * n + i] = info.end_us - info.start_us;
 		if (info.status)
 			return cli_die(info.status, "%s", info.detail);
 		cli_progress("latency", i + 1, n);
 	}
 	qsort(lat, n, sizeof(double), cmp_double);
+	qsort(lat + n, n, sizeof(double), cmp_double);
+	qsort(lat + 2 * n, n, sizeof(double), cmp_double);
+	double dev_start = lat[n + n / 2], dev_run = lat[2 * n + n / 2];
 	double sum = 0;
 	for (unsigned long i = 0; i < n; i++)
 		sum += lat[i];
@@ -97,17 +102,24 @@ int cmd_bench(hp_device *d, const cli_opts *o)
 		       "\"throughput\": {\"kernels\": %lu, \"seconds\": %.3f, "
 		       "\"kernels_per_s\": %.0f}, \"after_idle_us\": "
 		       "{\"runs\": "
-		       "%u, \"p50\": %.1f, \"max\": %.1f}, \"rings\": %llu}\n",
+		       "%u, \"p50\": %.1f, \"max\": %.1f}, \"rings\": %llu, "
+		       "\"device_p50_us\": {\"queued_to_start\": %.1f, "
+		       "\"start_to_end\": %.1f}}\n",
 		       di->board, di->harts,
 		       strncmp(hp_connect_string(d), "serial:", 7) ? "shm"
 								   : "serial",
 		       n, p50, p99, sum / (double)n, lat[0], lat[n - 1], m,
 		       secs, kps, COLD, cold[COLD / 2], cold[COLD - 1],
-		       (unsigned long long)rings);
+		       (unsigned long long)rings, dev_start, dev_run);
 	} else {
 		printf("mailbox round trip (empty kernel, %lu runs): p50 %.1f "
 		       "us, p99 %.1f us, mean %.1f us, min %.1f us\n",
 		       n, p50, p99, sum / (double)n, lat[0]);
+		printf("of which on the device (p50): %.1f us from reading "
+		       "the packet to the launch, %.1f us from the launch to "
+		       "completion (the rest: the host's ring reaching a "
+		       "sleeping dispatcher, and the host seeing the record)\n",
+		       dev_start, dev_run);
 		printf("mailbox throughput (%lu empty kernels, one queue): "
 		       "%.0f kernels/s\n",
 		       m, kps);
