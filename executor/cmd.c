@@ -7,6 +7,7 @@
  * HP_ABORTED. The pending list and launches are serialised by one lock;
  * none of this is on the per-work-group path.
  */
+#include "kctx.h"
 #include "kview.h"
 #include "pool.h"
 #include <hal/ipi.h>
@@ -382,6 +383,7 @@ bool exec_start(void (*barrier_all)(void), bool dedicated_driver)
 		exec_dev.first_worker = dedicated_driver && hal_hart_num() > 1;
 	}
 	barrier_all();
+	exec_kctx_prepare();
 	if (hal_hart_idx() == 0)
 		return true;
 	exec_serve();

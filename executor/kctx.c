@@ -182,6 +182,12 @@ static bool ustack_ready(kctx_hart *h)
 	return h->ustack != NULL;
 }
 
+void exec_kctx_prepare(void)
+{
+	if (exec_dev.isolation)
+		(void)ustack_ready(self());
+}
+
 /* Bumped after a kernel object's code was written (exec_code_changed). */
 static unsigned code_gen;
 

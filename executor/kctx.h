@@ -29,6 +29,10 @@ typedef struct exec_krec {
 
 /* Per-hart state, allocated once for `harts` harts. */
 void exec_kctx_init(unsigned harts);
+/* The calling hart's kernel context made ready before its first kernel
+ * (the user stack, with isolation on): a first launch then costs what
+ * every later one does. Every hart, after exec_kctx_init(). */
+void exec_kctx_prepare(void);
 
 /* Enter kernel context on the calling hart for instance record `r`, to run
  * `u` (prepared by the caller). Returns the hart's recovery point, which

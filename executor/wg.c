@@ -359,22 +359,51 @@ static void group_sizes(hp_group *g, const hp_launch *l)
 	g->num_sub_groups = (unsigned)((g->linear_size + s - 1) / s);
 }
 
-/* Barrier-free groups of one row (local sizes 1 in dimensions 1 and 2):
- * the kernel's row loop per group, the ids carried in registers from group
- * to group (no division per group), sizes recomputed only next to a
- * remainder group. */
-static void run_range_rows1(hp_group *g, hp_kernel_row_fn row, const void *args,
-			    size_t count)
+/* The rows of a group whose base ids are in @p it (local ids 0): one call
+ * of the kernel's row loop per row; @p it is as it was after. */
+static inline __attribute__((always_inline)) void
+group_rows(hp_item *it, const hp_group *g, hp_kernel_row_fn row,
+	   const void *args)
+{
+	size_t lx = g->local_size[0], b1 = it->global_id[1],
+	       b2 = it->global_id[2];
+	for (size_t z = 0; z < g->local_size[2]; z++)
+		for (size_t y = 0; y < g->local_size[1]; y++) {
+			it->local_id[1] = y;
+			it->local_id[2] = z;
+			it->global_id[1] = b1 + y;
+			it->global_id[2] = b2 + z;
+			row(it, args, lx);
+			it->local_linear_id += lx;
+		}
+	it->local_id[1] = it->local_id[2] = 0;
+	it->local_linear_id = 0;
+	it->global_id[1] = b1;
+	it->global_id[2] = b2;
+}
+
+/* Barrier-free groups through the kernel's row loop, the ids carried in
+ * registers from group to group (no division per group), sizes recomputed
+ * only next to a remainder group. @p one_row: local sizes 1 in dimensions
+ * 1 and 2 (the common 1-D launch: one call per group); else every row of
+ * every group (group_rows). */
+static inline __attribute__((always_inline)) void
+range_rows(hp_group *g, hp_kernel_row_fn row, const void *args, size_t count,
+	   bool one_row)
 {
 	const hp_launch *l = g->l;
 	size_t n0 = l->num_groups[0], L0 = l->local_size[0];
-	size_t rem0 = l->global_size[0] % L0 ? n0 - 1 : SIZE_MAX;
-	size_t rem1 = l->global_size[1] % l->local_size[1]
-			      ? l->num_groups[1] - 1
-			      : SIZE_MAX;
-	size_t rem2 = l->global_size[2] % l->local_size[2]
-			      ? l->num_groups[2] - 1
-			      : SIZE_MAX;
+	/* The last group of each dimension when it is a remainder; a chunk
+	 * of one group never gets to the next group. */
+	size_t rem0 = SIZE_MAX, rem1 = SIZE_MAX, rem2 = SIZE_MAX;
+	if (count > 1) {
+		if (l->global_size[0] % L0)
+			rem0 = n0 - 1;
+		if (l->global_size[1] % l->local_size[1])
+			rem1 = l->num_groups[1] - 1;
+		if (l->global_size[2] % l->local_size[2])
+			rem2 = l->num_groups[2] - 1;
+	}
 	size_t g0 = g->group_id[0];
 	hp_item it;
 	memset(&it, 0, sizeof(it));
@@ -384,7 +413,10 @@ static void run_range_rows1(hp_group *g, hp_kernel_row_fn row, const void *args,
 			l->global_offset[d] + g->group_id[d] * l->local_size[d];
 	bool edge = g->linear_size != l->enqueued_linear;
 	for (;;) {
-		row(&it, args, g->local_size[0]);
+		if (one_row)
+			row(&it, args, g->local_size[0]);
+		else
+			group_rows(&it, g, row, args);
 		if (--count == 0)
 			return;
 		if (++g0 < n0) {
@@ -411,6 +443,20 @@ static void run_range_rows1(hp_group *g, hp_kernel_row_fn row, const void *args,
 	}
 }
 
+static void run_range_rows1(hp_group *g, hp_kernel_row_fn row, const void *args,
+			    size_t count)
+{
+	range_rows(g, row, args, count, true);
+}
+
+static __attribute__((noinline)) void run_range_rows(hp_group *g,
+						     hp_kernel_row_fn row,
+						     const void *args,
+						     size_t count)
+{
+	range_rows(g, row, args, count, false);
+}
+
 static void wg_run_range(exec_ucall *u)
 {
 	exec_kview *kv = u->kv;
@@ -429,9 +475,11 @@ static void wg_run_range(exec_ucall *u)
 	g.group_id[2] = start / (n0 * n1);
 	group_sizes(&g, l);
 	u->group = &g; /* for a fault report */
-	if (!k->uses_barriers && k->row && l->local_size[1] == 1 &&
-	    l->local_size[2] == 1) {
-		run_range_rows1(&g, k->row, args, end - start);
+	if (!k->uses_barriers && k->row) {
+		if (l->local_size[1] == 1 && l->local_size[2] == 1)
+			run_range_rows1(&g, k->row, args, end - start);
+		else
+			run_range_rows(&g, k->row, args, end - start);
 		return;
 	}
 	/* Everything else: one group at a time, ids from the group's
@@ -447,8 +495,6 @@ static void wg_run_range(exec_ucall *u)
 				  g.group_id[d] * l->local_size[d];
 		if (k->uses_barriers)
 			run_fibers(u, &g, base, 0, g.linear_size, false);
-		else if (k->row)
-			run_rows(&g, k->row, args, base);
 		else
 			run_loop(&g, k->fn, args, base, 0, g.linear_size);
 	}
