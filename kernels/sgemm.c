@@ -17,7 +17,10 @@ static inline bool sgemm_ok(const hp_sgemm_args *a)
 
 /* Everything that does not depend on the work-item is read and decided
  * before the first branch: the row loop then holds it in registers instead
- * of re-reading the arguments and re-checking the shape per item. */
+ * of re-reading the arguments and re-checking the shape per item. The
+ * checks fold into one bound, `lim` (n, or 0 when the shape does not fit or
+ * k is 0), so an item of a good row costs one compare before its k loop,
+ * which then needs no zero-trip test; k = 0 (C = 0) takes the cold path. */
 HP_KERNEL(sgemm_naive, const hp_item *it, const void *args)
 {
 	const hp_sgemm_args *a = args;
@@ -27,13 +30,19 @@ HP_KERNEL(sgemm_naive, const hp_item *it, const void *args)
 	float *C = (float *)(uintptr_t)a->c;
 	size_t j = hp_global_id(it, 0), i = hp_global_id(it, 1);
 	bool row_ok = sgemm_ok(a) & (i < m); /* the same along a row */
-	if (!row_ok || j >= n)
+	size_t lim = n & -(size_t)(row_ok & (k != 0));
+	if (j >= lim) {
+		if (row_ok & (k == 0) & (j < n))
+			C[i * n + j] = 0.0f;
 		return;
-	const float *arow = A + i * k;
+	}
+	const float *arow = A + i * k, *aend = arow + k;
 	const float *bcol = B + j;
 	float acc = 0.0f;
-	for (size_t p = 0; p < k; p++)
-		acc += arow[p] * bcol[p * n];
+	do {
+		acc += *arow++ * *bcol;
+		bcol += n;
+	} while (arow != aend);
 	C[i * n + j] = acc;
 }
 HP_REGISTER(sgemm_naive, .uses_fpu = true, .args_size = sizeof(hp_sgemm_args),
