@@ -4,7 +4,9 @@
 # spinning vs sleeping (wait, wait_spin), each in the three TCG modes. Each case runs REPS times; the table shows
 # the median wall time and, under -icount, the deterministic instruction
 # count. Results go to bench/results/<date>-<board>.json. Then the executor's
-# overheads (exact instructions), the mailbox (bench/mbox.sh), the serial
+# overheads (exact instructions), the dispatch at 8 to 512 harts
+# (bench/dispatch_scale.sh), the demo's wall time (bench/demo.sh), the
+# mailbox (bench/mbox.sh), the serial
 # link at 115200 and 921600 baud (bench/serial.sh), scheduling
 # and scaling (bench/kbench.sh), the OpenMP peer (bench/omp/run.sh), the
 # comparison table (bench/compare.py) and team barriers, software vs the
@@ -113,6 +115,11 @@ echo
 echo "dispatch scaling ($board, exact instructions, all harts):"
 bench/dispatch_scale.sh --board "$board"
 # ---- end dispatch scaling
+
+# The `make run` demo's wall time at 8 and 512 harts.
+echo
+echo "demo ($board, wall time):"
+bench/demo.sh --board "$board" --reps "$reps"
 
 # The mailbox: round trips and throughput through the host tools.
 echo
