@@ -24,11 +24,21 @@
 /* Largest argument block a launch may carry (= the mailbox's). */
 #define EXEC_ARGS_MAX 384
 
-/* An instance as kernel code sees it: copies of the launch, the kernel
- * descriptor and the arguments, made at launch (pool.c). */
+/* What kernel code needs of the kernel descriptor (the descriptor itself
+ * may lie outside kernel-visible memory): three words, not the whole
+ * descriptor, copied at each launch. */
+typedef struct exec_kfns {
+	hp_kernel_fn fn;
+	hp_kernel_row_fn row;
+	bool uses_barriers;
+} exec_kfns;
+
+/* An instance as kernel code sees it: copies of the launch, of what it
+ * needs of the kernel descriptor and of the arguments, made at launch (pool.c).
+ */
 typedef struct exec_kview {
 	hp_launch launch;
-	hp_kernel k;
+	exec_kfns k;
 	int fault;
 	const char *detail;
 	const void *args;	       /* = argbuf, or NULL */

@@ -335,7 +335,8 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	/* What kernel code reads. */
 	exec_kview *kv = inst->kr.kv;
 	kv->launch = c->launch;
-	kv->k = *c->kernel;
+	kv->k = (exec_kfns){c->kernel->fn, c->kernel->row,
+			    c->kernel->uses_barriers};
 	kv->fault = 0;
 	kv->detail = NULL;
 	kv->args = NULL;

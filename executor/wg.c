@@ -382,87 +382,131 @@ group_rows(hp_item *it, const hp_group *g, hp_kernel_row_fn row,
 	it->global_id[2] = b2;
 }
 
-/* Barrier-free groups through the kernel's row loop, the ids carried in
- * registers from group to group (no division per group), sizes recomputed
- * only next to a remainder group. @p one_row: local sizes 1 in dimensions
- * 1 and 2 (the common 1-D launch: one call per group); else every row of
- * every group (group_rows). */
+/* The groups of a chunk after its first (range_rows): the ids carried in
+ * @p it from group to group (no division per group), sizes recomputed only
+ * next to a remainder group. Out of line, so that a chunk of one group
+ * (every small launch) does not save the registers this loop needs. */
+static inline __attribute__((always_inline)) void
+rows_rest(hp_group *g, hp_item *it, hp_kernel_row_fn row, const void *args,
+	  size_t left, bool one_row)
+{
+	const hp_launch *l = g->l;
+	size_t n0 = l->num_groups[0], L0 = l->local_size[0];
+	/* The last group of each dimension when it is a remainder. */
+	size_t rem0 = l->global_size[0] % L0 ? n0 - 1 : SIZE_MAX;
+	size_t rem1 = l->global_size[1] % l->local_size[1]
+			      ? l->num_groups[1] - 1
+			      : SIZE_MAX;
+	size_t rem2 = l->global_size[2] % l->local_size[2]
+			      ? l->num_groups[2] - 1
+			      : SIZE_MAX;
+	size_t g0 = g->group_id[0];
+	/* Uniform launches (no remainder group) never recompute sizes. */
+	bool uniform = (rem0 & rem1 & rem2) == SIZE_MAX;
+	bool edge = g->linear_size != l->enqueued_linear;
+	for (;;) {
+		if (++g0 < n0) {
+			it->global_id[0] += L0;
+		} else {
+			/* Next row of groups: the rare path. */
+			g0 = 0;
+			it->global_id[0] = l->global_offset[0];
+			if (++g->group_id[1] < l->num_groups[1]) {
+				it->global_id[1] += l->local_size[1];
+			} else {
+				g->group_id[1] = 0;
+				it->global_id[1] = l->global_offset[1];
+				g->group_id[2]++;
+				it->global_id[2] += l->local_size[2];
+			}
+		}
+		g->group_id[0] = g0;
+		if (!uniform) {
+			bool e = g0 == rem0 || g->group_id[1] == rem1 ||
+				 g->group_id[2] == rem2;
+			if (e || edge)
+				group_sizes(g, l);
+			edge = e;
+		}
+		if (one_row)
+			row(it, args, g->local_size[0]);
+		else
+			group_rows(it, g, row, args);
+		if (--left == 0)
+			return;
+	}
+}
+
+static __attribute__((noinline)) void rows_rest1(hp_group *g, hp_item *it,
+						 hp_kernel_row_fn row,
+						 const void *args, size_t left)
+{
+	rows_rest(g, it, row, args, left, true);
+}
+
+static __attribute__((noinline)) void rows_rest_n(hp_group *g, hp_item *it,
+						  hp_kernel_row_fn row,
+						  const void *args, size_t left)
+{
+	rows_rest(g, it, row, args, left, false);
+}
+
+/* Barrier-free groups through the kernel's row loop. @p one_row: local
+ * sizes 1 in dimensions 1 and 2 (the common 1-D launch: one call per
+ * group); else every row of every group (group_rows). */
 static inline __attribute__((always_inline)) void
 range_rows(hp_group *g, hp_kernel_row_fn row, const void *args, size_t count,
 	   bool one_row)
 {
 	const hp_launch *l = g->l;
-	size_t n0 = l->num_groups[0], L0 = l->local_size[0];
-	/* The last group of each dimension when it is a remainder; a chunk
-	 * of one group never gets to the next group. */
-	size_t rem0 = SIZE_MAX, rem1 = SIZE_MAX, rem2 = SIZE_MAX;
-	if (count > 1) {
-		if (l->global_size[0] % L0)
-			rem0 = n0 - 1;
-		if (l->global_size[1] % l->local_size[1])
-			rem1 = l->num_groups[1] - 1;
-		if (l->global_size[2] % l->local_size[2])
-			rem2 = l->num_groups[2] - 1;
-	}
-	size_t g0 = g->group_id[0];
 	hp_item it;
 	memset(&it, 0, sizeof(it));
 	it.g = g;
 	for (unsigned d = 0; d < 3; d++)
 		it.global_id[d] =
 			l->global_offset[d] + g->group_id[d] * l->local_size[d];
-	bool edge = g->linear_size != l->enqueued_linear;
-	for (;;) {
+	if (one_row)
+		row(&it, args, g->local_size[0]);
+	else
+		group_rows(&it, g, row, args);
+	if (count > 1) {
 		if (one_row)
-			row(&it, args, g->local_size[0]);
+			rows_rest1(g, &it, row, args, count - 1);
 		else
-			group_rows(&it, g, row, args);
-		if (--count == 0)
-			return;
-		if (++g0 < n0) {
-			it.global_id[0] += L0;
-		} else {
-			/* Next row of groups: the rare path. */
-			g0 = 0;
-			it.global_id[0] = l->global_offset[0];
-			if (++g->group_id[1] < l->num_groups[1]) {
-				it.global_id[1] += l->local_size[1];
-			} else {
-				g->group_id[1] = 0;
-				it.global_id[1] = l->global_offset[1];
-				g->group_id[2]++;
-				it.global_id[2] += l->local_size[2];
-			}
-		}
-		g->group_id[0] = g0;
-		bool e = g0 == rem0 || g->group_id[1] == rem1 ||
-			 g->group_id[2] == rem2;
-		if (e || edge)
-			group_sizes(g, l);
-		edge = e;
+			rows_rest_n(g, &it, row, args, count - 1);
 	}
 }
 
-static void run_range_rows1(hp_group *g, hp_kernel_row_fn row, const void *args,
-			    size_t count)
+/* Groups [start, end) one at a time, ids from each group's linear index:
+ * barrier kernels (fibers) and kernels without a row loop. */
+static __attribute__((noinline)) void run_groups(exec_ucall *u, hp_group *g,
+						 size_t start, size_t end)
 {
-	range_rows(g, row, args, count, true);
-}
-
-static __attribute__((noinline)) void run_range_rows(hp_group *g,
-						     hp_kernel_row_fn row,
-						     const void *args,
-						     size_t count)
-{
-	range_rows(g, row, args, count, false);
+	exec_kview *kv = u->kv;
+	const hp_launch *l = &kv->launch;
+	const exec_kfns *k = &kv->k;
+	size_t n0 = l->num_groups[0], n1 = l->num_groups[1];
+	for (size_t grp = start; grp < end; grp++) {
+		g->group_id[0] = grp % n0;
+		g->group_id[1] = grp / n0 % n1;
+		g->group_id[2] = grp / (n0 * n1);
+		group_sizes(g, l);
+		size_t base[3];
+		for (unsigned d = 0; d < 3; d++)
+			base[d] = l->global_offset[d] +
+				  g->group_id[d] * l->local_size[d];
+		if (k->uses_barriers)
+			run_fibers(u, g, base, 0, g->linear_size, false);
+		else
+			run_loop(g, k->fn, kv->args, base, 0, g->linear_size);
+	}
 }
 
 static void wg_run_range(exec_ucall *u)
 {
 	exec_kview *kv = u->kv;
 	const hp_launch *l = &kv->launch;
-	const hp_kernel *k = &kv->k;
-	const void *args = kv->args;
+	const exec_kfns *k = &kv->k;
 	size_t start = u->start, end = u->end;
 	size_t n0 = l->num_groups[0], n1 = l->num_groups[1];
 	hp_group g;
@@ -476,36 +520,19 @@ static void wg_run_range(exec_ucall *u)
 	group_sizes(&g, l);
 	u->group = &g; /* for a fault report */
 	if (!k->uses_barriers && k->row) {
-		if (l->local_size[1] == 1 && l->local_size[2] == 1)
-			run_range_rows1(&g, k->row, args, end - start);
-		else
-			run_range_rows(&g, k->row, args, end - start);
+		range_rows(&g, k->row, kv->args, end - start,
+			   l->local_size[1] == 1 && l->local_size[2] == 1);
 		return;
 	}
-	/* Everything else: one group at a time, ids from the group's
-	 * linear index. */
-	for (size_t grp = start; grp < end; grp++) {
-		g.group_id[0] = grp % n0;
-		g.group_id[1] = grp / n0 % n1;
-		g.group_id[2] = grp / (n0 * n1);
-		group_sizes(&g, l);
-		size_t base[3];
-		for (unsigned d = 0; d < 3; d++)
-			base[d] = l->global_offset[d] +
-				  g.group_id[d] * l->local_size[d];
-		if (k->uses_barriers)
-			run_fibers(u, &g, base, 0, g.linear_size, false);
-		else
-			run_loop(&g, k->fn, args, base, 0, g.linear_size);
-	}
+	run_groups(u, &g, start, end);
 	u->group = NULL;
 }
 
-static void wg_run_team(exec_ucall *u)
+static __attribute__((noinline)) void wg_run_team(exec_ucall *u)
 {
 	exec_kview *kv = u->kv;
 	const hp_launch *l = &kv->launch;
-	const hp_kernel *k = &kv->k;
+	const exec_kfns *k = &kv->k;
 	size_t group = u->start;
 	unsigned rank = u->rank, team = u->team;
 	hp_group g;
