@@ -250,9 +250,7 @@ static void cmd_reset(exec_queue *q, exec_cmd *c)
 	c->t_submit = c->t_start = c->t_end = 0;
 	c->error_detail = NULL;
 	/* Field by field: a memset call costs more than these stores. */
-	c->fault.cause = c->fault.pc = c->fault.addr = 0;
-	c->fault.hart = 0;
-	c->fault.group[0] = c->fault.group[1] = c->fault.group[2] = 0;
+	c->fault_set = false;
 	c->queue = q;
 	c->prev_in_queue = NULL;
 	c->fence = NULL;
@@ -279,6 +277,7 @@ static void add_pending(exec_cmd *c)
 		hal_store_release(&c->status, (int)EXEC_RUNNING);
 		return;
 	}
+	hal_store_release(&c->status, (int)EXEC_QUEUED);
 	if (pending_tail)
 		pending_tail->next_pending = c;
 	else
@@ -319,7 +318,8 @@ int exec_enqueue(exec_queue *q, exec_cmd *c)
 		finish(c, rc, detail);
 		return rc;
 	}
-	hal_store_release(&c->status, (int)EXEC_QUEUED);
+	/* The status is published under the lock (add_pending): RUNNING at
+	 * once, or QUEUED; nobody but the caller knows c before that. */
 	hal_lock_acquire(&cmd_lock);
 	if (q) {
 		c->seq = ++q->seq;
@@ -346,8 +346,10 @@ static void on_done(exec_cmd *c, int status, const char *detail,
 		    const exec_fault_info *fault)
 {
 	hal_lock_acquire(&cmd_lock);
-	if (fault)
+	if (fault) {
 		c->fault = *fault;
+		c->fault_set = true;
+	}
 	complete(c, status, detail);
 	if (pending_head)
 		process_pending();

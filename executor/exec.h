@@ -210,8 +210,11 @@ typedef struct exec_cmd {
 	const char *error_detail; /**< a sentence about the error, or NULL */
 	hp_launch launch;	  /**< the validated launch */
 	uint64_t t_queued, t_submit, t_start, t_end; /**< hal timer ticks */
-	/** HP_KERNEL_FAULT / HP_TIMEOUT caught by a trap: where (else 0). */
+	/** HP_KERNEL_FAULT / HP_TIMEOUT caught by a trap: where; valid only
+	 * when @c fault_set (a command that completes otherwise leaves it as
+	 * it was: not cleared per command, it is rarely needed). */
 	exec_fault_info fault;
+	bool fault_set;
 
 	/* Executor bookkeeping. Once the status is final the executor never
 	 * touches the command again, so the caller may reuse it at once. */

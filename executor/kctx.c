@@ -204,31 +204,49 @@ void exec_kctx_arena_guard(uintptr_t guard)
 	h->iso_gen = 0; /* the PMP needs the new guard */
 }
 
-hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
+/* The entry once the hart is prepared (enter_prepare). */
+static inline hal_jmp_buf *enter(kctx_hart *h, exec_krec *r, exec_ucall *u)
 {
-	kctx_hart *h = self();
-	/* Code loaded since this hart last looked: make it fetchable here
-	 * (the instance was published after the load, so the acquire sees
-	 * the new generation whenever the kernel is new code). */
-	unsigned cg = hal_load_acquire(&code_gen);
-	if (h->code_seen != cg) {
-		hal_icache_sync();
-		h->code_seen = cg;
-	}
 	h->kcur = r;
 	h->kinst = r;
 	h->u = u;
-	bool user = false;
-	if (exec_dev.isolation && ustack_ready(h)) {
-		unsigned gen = hal_load_acquire(&iso_gen);
-		if (h->iso_gen != gen)
-			iso_program(h, gen);
-		user = h->iso_ok;
-	}
+	bool user = exec_dev.isolation && h->ustack && h->iso_ok;
 	h->iso_on = user;
 	u->user = user;
 	h->armed = r->deadline || user;
 	return &h->jmp;
+}
+
+/* What a hart does before a kernel only now and then: make code loaded
+ * since it last looked fetchable (the instance was published after the
+ * load, so the acquire in exec_kctx_enter sees the new generation whenever
+ * the kernel is new code), get its user stack, program its PMP for a new
+ * isolation layout. Out of line and reached by a tail call: the common
+ * entry saves no registers. */
+static __attribute__((noinline)) hal_jmp_buf *
+enter_prepare(kctx_hart *h, exec_krec *r, exec_ucall *u, unsigned cg)
+{
+	if (h->code_seen != cg) {
+		hal_icache_sync();
+		h->code_seen = cg;
+	}
+	if (exec_dev.isolation && ustack_ready(h)) {
+		unsigned gen = hal_load_acquire(&iso_gen);
+		if (h->iso_gen != gen)
+			iso_program(h, gen);
+	}
+	return enter(h, r, u);
+}
+
+hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
+{
+	kctx_hart *h = self();
+	unsigned cg = hal_load_acquire(&code_gen);
+	if (h->code_seen != cg ||
+	    (exec_dev.isolation &&
+	     (!h->ustack || h->iso_gen != hal_load_acquire(&iso_gen))))
+		return enter_prepare(h, r, u, cg);
+	return enter(h, r, u);
 }
 
 void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
@@ -258,12 +276,10 @@ static void krec_fault(exec_krec *r, int code, const char *detail)
 
 /* A fault kernel code recorded in its kview: the code must be one the
  * executor's own checks use, the detail text must be firmware rodata. */
-static void take_kv_fault(exec_krec *r, bool user)
+static __attribute__((noinline)) void take_kv_fault(exec_krec *r, bool user,
+						    int code)
 {
 	exec_kview *kv = r->kv;
-	int code = hal_load_relaxed(&kv->fault);
-	if (!code)
-		return;
 	/* The hart that recorded it may not have stored the text yet: it
 	 * reports the fault itself when it leaves. */
 	const char *detail = hal_load_acquire(&kv->detail);
@@ -288,7 +304,10 @@ void exec_kctx_leave(hal_jmp_buf *at)
 		hal_watchdog_disarm();
 		h->armed = false;
 	}
-	take_kv_fault(h->kcur, user);
+	/* Out of line: almost every kernel records none. */
+	int code = hal_load_relaxed(&h->kcur->kv->fault);
+	if (code)
+		take_kv_fault(h->kcur, user, code);
 	h->kinst = NULL;
 	h->kcur = NULL;
 }

@@ -125,7 +125,7 @@ static unsigned exec_stop;
 static unsigned exec_seq;
 /* Team instances holding a slot: most work has none, and then the pool
  * skips the team pass (two AMOs per active slot per visit). */
-static unsigned exec_team_active;
+unsigned exec_team_active;
 /* Slots that may be active (bit i: exec_slots[i]): a hint that spares the
  * scans a look at every slot; the slot's state stays the authority. Set
  * before a slot is published, cleared after it is freed. */
@@ -790,7 +790,7 @@ void exec_shutdown(void)
 		continue;
 }
 
-void exec_pool_settle(void)
+void exec_pool_settle_teams(void)
 {
 	/* Teammates may wait for us at a team instance's last join; its slot
 	 * stays taken until we come. */

@@ -10,6 +10,7 @@
 #define EXECUTOR_POOL_H
 
 #include "exec.h"
+#include <hal/atomic.h>
 #include <hal/hartmask.h>
 
 #define EXEC_MAX_INSTANCES 16
@@ -54,8 +55,16 @@ bool exec_pool_team_held(unsigned team_size);
  * (UINT64_MAX: none), or, with `word` given, *word <= 0; the hart is in
  * `waiters` meanwhile (whoever changes *word wakes that mask). */
 void exec_pool_idle(hal_hartmask *waiters, const int *word, uint64_t deadline);
+/* Team instances in the pool (pool.c; read with acquire). */
+extern unsigned exec_team_active;
+void exec_pool_settle_teams(void);
 /* Run what the pool still needs this hart for (a team instance's last
- * join) before it goes back to other things. */
-void exec_pool_settle(void);
+ * join) before it goes back to other things: nothing, and no call, when
+ * no team instance is in the pool. */
+static inline void exec_pool_settle(void)
+{
+	if (hal_load_acquire(&exec_team_active))
+		exec_pool_settle_teams();
+}
 
 #endif

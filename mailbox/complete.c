@@ -60,15 +60,17 @@ void mbox_complete(exec_cmd *c, int status)
 	r->groups = c->kernel ? c->launch.total_groups : 0;
 	for (unsigned d = 0; d < 3; d++)
 		r->local[d] = c->kernel ? (uint32_t)c->launch.local_size[d] : 0;
-	r->fault_pc = c->fault.pc;
-	r->fault_addr = c->fault.addr;
-	r->fault_cause =
-		(uint32_t)(c->fault.cause >> (8 * sizeof(long) - 1)
-				   ? c->fault.cause | HP_FAULT_INTERRUPT
-				   : c->fault.cause);
-	r->fault_hart = c->fault.hart;
+	/* Where a trap stopped the kernel, else zeros. */
+	static const exec_fault_info none;
+	const exec_fault_info *f = c->fault_set ? &c->fault : &none;
+	r->fault_pc = f->pc;
+	r->fault_addr = f->addr;
+	r->fault_cause = (uint32_t)(f->cause >> (8 * sizeof(long) - 1)
+					    ? f->cause | HP_FAULT_INTERRUPT
+					    : f->cause);
+	r->fault_hart = f->hart;
 	for (unsigned d = 0; d < 3; d++)
-		r->fault_group[d] = c->fault.group[d];
+		r->fault_group[d] = f->group[d];
 	copy_detail(r->detail,
 		    status ? (s->detail		? s->detail
 			      : c->error_detail ? c->error_detail
