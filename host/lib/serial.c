@@ -108,6 +108,7 @@ typedef struct {
 	 * one reply in `drop` is lost (at random, the same from run to run:
 	 * a fixed period could hit the same frame of every go-back). */
 	unsigned drop;
+	FILE *trace; /* HP_SERIAL_TRACE: a line per frame, or NULL */
 	hp_frame_dec dec;
 	size_t rx_pos, rx_len;
 	uint8_t rx[4096];
@@ -495,14 +496,34 @@ static int64_t wire_ms(serial *s, uint64_t bytes)
 			 1000000u);
 }
 
+/* HP_SERIAL_TRACE=FILE: a line per frame sent or taken (ms since the
+ * link opened, direction, type, seq, payload bytes, and what the test
+ * injection did to it), for finding out why a link stalls. */
+__attribute__((format(printf, 2, 3))) static void trace(serial *s,
+							const char *fmt, ...)
+{
+	if (!s->trace)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(s->trace, "%8.3f ", (double)hp_now_ns() / 1e6);
+	vfprintf(s->trace, fmt, ap);
+	fputc('\n', s->trace);
+	fflush(s->trace);
+	va_end(ap);
+}
+
 /* Send the frame in s->wire (@p n bytes): with noise before it
  * (HP_SERIAL_GARBAGE), and now and then corrupted (HP_SERIAL_DROP). */
-static int transmit(serial *s, size_t n, bool again)
+static int transmit(serial *s, size_t n, bool again, int seq)
 {
 	s->t.frames_out++;
 	s->t.retries += again;
 	int rc = s->garbage ? send_noise(s, n) : 0;
-	if (!rc && s->drop && rnd(s) % s->drop == 0) {
+	bool hit = !rc && s->drop && rnd(s) % s->drop == 0;
+	trace(s, "out seq %d %s %zu bytes%s", seq, again ? "again" : "new", n,
+	      hit ? " (corrupted)" : "");
+	if (hit) {
 		/* One body byte changed, never into a marker: the device
 		 * drops it on its CRC, as a line hit would. */
 		uint8_t saved = s->wire[n / 2];
@@ -608,7 +629,7 @@ static int applied_to(serial *s, uint8_t seq)
 			size_t n = hp_frame_encode(s->wire, sizeof(s->wire),
 						   HP_MSG_BATCH, f->seq,
 						   f->payload, f->len);
-			int rc = transmit(s, n, true);
+			int rc = transmit(s, n, true, f->seq);
 			if (rc)
 				return rc;
 		}
@@ -630,7 +651,7 @@ static int go_back(serial *s, unsigned from)
 		size_t n =
 			hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_BATCH,
 					f->seq, f->payload, f->len);
-		int rc = transmit(s, n, true);
+		int rc = transmit(s, n, true, f->seq);
 		if (rc)
 			return rc;
 	}
@@ -714,7 +735,11 @@ static int64_t silence_ms(serial *s)
 static int take_replies(serial *s)
 {
 	while (next_frame(s)) {
-		if (s->drop && rnd(s) % s->drop == 0)
+		bool lost = s->drop && rnd(s) % s->drop == 0;
+		trace(s, "in type %u seq %u len %zu%s", (unsigned)s->dec.type,
+		      (unsigned)s->dec.seq, (size_t)s->dec.len,
+		      lost ? " (lost)" : "");
+		if (lost)
 			continue; /* lost on the way (HP_SERIAL_DROP) */
 		if (s->dec.type & HP_MSG_REPLY) {
 			int rc = on_reply(s);
@@ -789,7 +814,7 @@ static int send_batch(serial *s, uint8_t *dst, size_t dst_len, uint32_t wait_ms)
 	}
 	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_BATCH,
 				   f->seq, f->payload, f->len);
-	rc = transmit(s, n, false);
+	rc = transmit(s, n, false, f->seq);
 	s->moved_ms = now_ms();
 	/* Replies that came meanwhile, without waiting. */
 	return rc ? (s->broken = rc) : pump(s, 0);
@@ -977,6 +1002,8 @@ static void serial_close(hp_transport *t)
 	if (s->fd >= 0)
 		close(s->fd);
 	pthread_mutex_destroy(&s->mu);
+	if (s->trace)
+		fclose(s->trace);
 	free(s->noise);
 	free(s);
 }
@@ -1083,7 +1110,7 @@ static int hello_request(serial *s)
 		budget += ((int64_t)FIRST_TIMEOUT_MS << i) + line;
 	int tries = 0;
 	for (int64_t ms = FIRST_TIMEOUT_MS; tries < TRIES; ms *= 2) {
-		int rc = transmit(s, n, tries++ > 0);
+		int rc = transmit(s, n, tries++ > 0, -1);
 		int64_t from = now_ms();
 		while (!rc && now_ms() - from < ms + line &&
 		       now_ms() - t0 < budget) {
@@ -1168,6 +1195,9 @@ int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
 	s->rng = 0x9E3779B97F4A7C15ULL;
 	const char *dr = getenv("HP_SERIAL_DROP");
 	s->drop = dr && *dr ? (unsigned)strtoul(dr, NULL, 10) : 0;
+	const char *tr = getenv("HP_SERIAL_TRACE");
+	if (tr && *tr)
+		s->trace = fopen(tr, "a");
 	const char *g = getenv("HP_SERIAL_GARBAGE");
 	if (g && *g) {
 		s->garbage = (unsigned)strtoul(g, NULL, 10);

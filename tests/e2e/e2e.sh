@@ -324,8 +324,15 @@ t_serial() {
 	# nothing lost or done twice; many launches in flight (a ring's
 	# worth and more, every completion's status checked); malformed frames
 	# refused with a named error by op, the agent still serving.
-	HP_SERIAL_DROP=5 "$HP" run vadd --check --connect "serial:$sock" >/dev/null ||
+	# HP_SERIAL_TRACE logs every frame, the injected losses marked.
+	local tr
+	tr=$(mktemp)
+	HP_SERIAL_DROP=5 HP_SERIAL_TRACE="$tr" "$HP" run vadd --check --connect "serial:$sock" >/dev/null ||
 		fail "vadd over serial with frames lost"
+	grep -q ' out seq [0-9]* new ' "$tr" && grep -q ' out seq [0-9]* again ' "$tr" &&
+		grep -q ' in type [0-9]* seq ' "$tr" && grep -q '(corrupted)' "$tr" ||
+		fail "serial trace: $(head -5 "$tr")"
+	rm -f "$tr"
 	HP_SERIAL_DROP=25 "$HP" bench --connect "serial:$sock" --count 50 >/dev/null ||
 		fail "launches in flight over serial with frames lost"
 	timeout 60 python3 tests/e2e/serial_frames.py "$sock" || fail "malformed frames over serial"
