@@ -849,6 +849,20 @@ static int begin(serial *s)
 	return rc;
 }
 
+/* End a call that sent frames with @p rc so far: wait for its answers,
+ * then its first error, then a write refused meanwhile (answered first,
+ * in order). */
+static int end_call(serial *s, int rc)
+{
+	if (!rc)
+		rc = drain(s, false);
+	if (!rc)
+		rc = s->call_rc;
+	if (!rc && s->posted_rc)
+		rc = begin(s);
+	return rc;
+}
+
 static int serial_read(hp_transport *t, uint64_t addr, void *buf, size_t len)
 {
 	serial *s = (serial *)t;
@@ -879,13 +893,7 @@ static int serial_read(hp_transport *t, uint64_t addr, void *buf, size_t len)
 		s->batch_len += k;
 		rc = send_batch(s, (uint8_t *)buf + done, n, 0);
 	}
-	if (!rc)
-		rc = drain(s, false);
-	if (!rc)
-		rc = s->call_rc;
-	/* A write refused before it was answered first (in order). */
-	if (!rc && s->posted_rc)
-		rc = begin(s);
+	rc = end_call(s, rc);
 	pthread_mutex_unlock(&s->mu);
 	return rc;
 }
@@ -976,12 +984,7 @@ static int serial_wait(hp_transport *t, uint64_t addr, uint64_t min, size_t len,
 		s->snap_len = 0;
 		rc = send_batch(s, s->snap_buf, len, ms ? ms : 1);
 	}
-	if (!rc)
-		rc = drain(s, false);
-	if (!rc)
-		rc = s->call_rc;
-	if (!rc && s->posted_rc)
-		rc = begin(s);
+	rc = end_call(s, rc);
 	if (!rc && s->snap_len) {
 		s->snap = true;
 		s->snap_addr = addr;

@@ -45,3 +45,23 @@ int e2e_report(void)
 	printf("e2e: %u checks, %u failed\n", e2e_checks, e2e_failures);
 	return e2e_failures != 0;
 }
+
+uint32_t e2e_kernel(hp_device *d, const char *name)
+{
+	uint32_t id;
+	MUST(hp_kernel_find(d, name, &id));
+	return id;
+}
+
+hp_buffer e2e_buffer(hp_device *d, uint64_t size, const void *init)
+{
+	hp_buffer b;
+	MUST(hp_buffer_alloc(d, size, &b));
+	void *z = init ? NULL : calloc(1, size);
+	if (!init && !z)
+		e2e_fatal("out of host memory (%llu bytes)",
+			  (unsigned long long)size);
+	MUST(hp_buffer_write(d, b, 0, init ? init : z, size));
+	free(z);
+	return b;
+}

@@ -14,6 +14,7 @@
  *   e2e_report()           the closing line "e2e: N checks, M failed" and
  *                          the exit status (test_stress closes with a
  *                          summary of its own).
+ *   e2e_kernel(), e2e_buffer()  a kernel's id, a buffer with its contents.
  */
 #ifndef TESTS_E2E_CHECK_H
 #define TESTS_E2E_CHECK_H
@@ -63,5 +64,12 @@ void e2e_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void e2e_fatal(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 int e2e_report(void);
+
+/* The id of kernel @p name on @p d (it must be there). */
+uint32_t e2e_kernel(hp_device *d, const char *name);
+/* A buffer of @p size bytes on @p d holding @p init, or zeros when @p init
+ * is NULL (device buffers are not zeroed: they may hold what an earlier
+ * buffer left). */
+hp_buffer e2e_buffer(hp_device *d, uint64_t size, const void *init);
 
 #endif

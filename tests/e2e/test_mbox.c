@@ -24,24 +24,9 @@
 
 static hp_device *D;
 
-static uint32_t K(const char *name)
-{
-	uint32_t id;
-	MUST(hp_kernel_find(D, name, &id));
-	return id;
-}
-
-/* A buffer, zeroed (device buffers are not: they may hold what an
- * earlier buffer left). */
-static hp_buffer buf(uint64_t size)
-{
-	hp_buffer b;
-	MUST(hp_buffer_alloc(D, size, &b));
-	void *z = calloc(1, size);
-	MUST(hp_buffer_write(D, b, 0, z, size));
-	free(z);
-	return b;
-}
+/* A kernel's id, a zeroed buffer (e2e_check.h). */
+#define K(name) e2e_kernel(D, name)
+#define buf(size) e2e_buffer(D, size, NULL)
 
 static hp_ndrange r1(uint64_t n)
 {

@@ -42,15 +42,8 @@ static blob slurp(const char *dir, const char *name)
 	return o;
 }
 
-static hp_buffer buf(uint64_t size, const void *init)
-{
-	hp_buffer b;
-	MUST(hp_buffer_alloc(D, size, &b));
-	void *z = init ? NULL : calloc(1, size);
-	MUST(hp_buffer_write(D, b, 0, init ? init : z, size));
-	free(z);
-	return b;
-}
+/* A buffer holding init, or zeros (e2e_check.h). */
+#define buf(size, init) e2e_buffer(D, size, init)
 
 /* ---- group_sum and saxpy (examples/) with exact checks ---- */
 

@@ -26,19 +26,9 @@
 
 static hp_device *d;
 
-static uint32_t kernel(const char *name)
-{
-	uint32_t id;
-	MUST(hp_kernel_find(d, name, &id));
-	return id;
-}
-
-static hp_buffer buffer(uint64_t bytes)
-{
-	hp_buffer b;
-	MUST(hp_buffer_alloc(d, bytes, &b));
-	return b;
-}
+/* A kernel's id, a zeroed buffer (e2e_check.h). */
+#define kernel(name) e2e_kernel(d, name)
+#define buffer(bytes) e2e_buffer(d, bytes, NULL)
 
 static uint32_t f32(float f)
 {
