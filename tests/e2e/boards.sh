@@ -33,8 +33,10 @@ boards_device() {
 	echo "ok: $b: every library kernel checked on 5 harts"
 	# fpu_harts: {hart, value} per work-item: which harts ran it. Never
 	# hart 0, in any run; spread over more than one hart in some run (one
-	# fast hart may take every group of a run on a loaded host: up to 5).
-	n=3000
+	# fast hart may take every group of a run on a loaded host: up to 5;
+	# 5,000 groups, so that the others wake before they are gone: with 750
+	# one hart took all of them in 5 runs under CI once groups got cheaper).
+	n=20000
 	local harts try spread=0
 	for try in 1 2 3 4 5; do
 		out=$("$HP" run fpu_harts --global $n --local 4 --connect "$conn" \
