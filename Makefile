@@ -75,6 +75,10 @@ include tests/e2e/objects.mk
 # instructions per hart, and the OpenMP peer programs.
 -include qemu/objects.mk
 -include bench/omp/objects.mk
+# OpenCL: the built-in library's bitcode (kernels/opencl) and the ICD vendor
+# library libhartpool-icd.so (host/icd); docs/opencl.md.
+include kernels/opencl/objects.mk
+include host/icd/objects.mk
 
 fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs) $(executor-srcs) \
              $(mailbox-srcs) $(common-srcs) $(firmware-srcs) $(kernels-srcs) \
@@ -153,7 +157,8 @@ $(HOST_O)/fuzz/%: $$(fuzz-%-srcs) $$(wildcard hal/include/hal/*.h include/hartpo
 fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
 
 # ---- libhartpool and the hartpool CLI --------------------------------------
-HOSTTOOL_CFLAGS := -O2 -g -std=gnu11 $(WARN) -pthread -Ihost/include -Ihost/lib \
+# -fPIC: libhartpool is also linked into libhartpool-icd.so.
+HOSTTOOL_CFLAGS := -O2 -g -std=gnu11 $(WARN) -pthread -fPIC -Ihost/include -Ihost/lib \
                    -Iinclude -I. \
                    -DHP_ROOT='"$(CURDIR)"'
 host-lib-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-lib-srcs))

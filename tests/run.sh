@@ -234,6 +234,12 @@ for t in $(tests/e2e/e2e.sh list); do
 	timed "e2e $t" "$out/e2e-$t.log" timeout "$tmo" tests/e2e/e2e.sh run "$t"
 done
 
+echo "== OpenCL"
+timed "build OpenCL library and ICD" "$out/build-opencl.log" make -s -j"$jobs" opencl
+for t in $(tests/opencl/opencl.sh list); do
+	timed "opencl $t" "$out/opencl-$t.log" timeout "$tmo" tests/opencl/opencl.sh run "$t"
+done
+
 echo
 if [ "$failed" -gt 0 ]; then
 	echo "failed:"

@@ -190,6 +190,11 @@ typedef struct hp_ndrange {
 	 * hp_printf_read() after completion. 0: hp_printf() prints nothing. */
 	hp_buffer printf_buf;
 	uint32_t printf_size;
+	/** Dynamic local memory (OpenCL __local kernel arguments): bytes
+	 * each work-group gets after the kernel's own local memory; the two
+	 * together at most hp_device_info.local_mem_size, else the command
+	 * fails with HP_OUT_OF_RESOURCES. */
+	uint32_t local_mem_bytes;
 } hp_ndrange;
 
 /** Launch @p kernel over @p r with the argument block @p args. The event

@@ -10,8 +10,12 @@
 	X(HP_SUCCESS, 0, "success")                                            \
 	X(HP_DEVICE_NOT_FOUND, -1, "no hartpool device there")                 \
 	X(HP_DEVICE_NOT_AVAILABLE, -2, "the device stopped or is gone")        \
+	X(HP_COMPILER_NOT_AVAILABLE, -3,                                       \
+	  "no OpenCL C compiler (clang-19) on this host")                      \
+	X(HP_BUILD_PROGRAM_FAILURE, -11, "the OpenCL C program did not build") \
 	X(HP_INVALID_VALUE, -30, "an argument has an invalid value")           \
 	X(HP_INVALID_BINARY, -42, "not a valid kernel object")                 \
+	X(HP_INVALID_BUILD_OPTIONS, -43, "invalid build options")              \
 	X(HP_INVALID_PROGRAM, -44, "not a loaded kernel object")               \
 	X(HP_INVALID_KERNEL, -48, "not a valid kernel")                        \
 	X(HP_INVALID_KERNEL_ARGS, -52, "kernel arguments missing or invalid")  \

@@ -1,0 +1,1 @@
+# libhartpool-icd.so: the OpenCL ICD vendor library over libhartpool.

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file OpenCL C on hartpool: compile .cl sources into kernel objects and
+ * read the OpenCL argument metadata they carry (docs/opencl.md).
+ *
+ *     hp_cl_build_options o = {.board = "qemu-virt", .options = "-cl-std=CL3.0",
+ *                              .sources = &src, .count = 1};
+ *     void *hpk; size_t n; char *log;
+ *     if (hp_cl_build(&o, &hpk, &n, &log)) { fputs(log, stderr); ... }
+ *     hp_object obj;
+ *     hp_object_load(dev, hpk, n, &obj, NULL);
+ *     hp_cl_program *p;
+ *     hp_cl_program_parse(hpk, n, &p);      // kernels, their arguments
+ *
+ * The argument block of an OpenCL kernel (hp_enqueue_kernel's `args`):
+ * argument i at hp_cl_arg.offset, hp_cl_arg.size bytes:
+ * - __global / __constant pointers: a uint64_t device address (a buffer
+ *   address plus an offset into it; 0 for NULL);
+ * - __local pointers: a uint64_t byte offset into the launch's dynamic local
+ *   memory (hp_ndrange.local_mem_bytes bytes after the kernel's own
+ *   __local variables); the host places each such argument there (the
+ *   device adds the work-group's base);
+ * - everything else (scalars, vectors, structs) by value, its bytes as the
+ *   device lays them out (little-endian; a 3-component vector takes the
+ *   size of 4).
+ * The block is hp_cl_kernel.args_size bytes (a multiple of 8).
+ */
+#ifndef HARTPOOL_CL_H
+#define HARTPOOL_CL_H
+
+#include <hartpool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** Arguments of one OpenCL kernel at most (CL_DEVICE_MAX_PARAMETER_SIZE
+ * is HP_MBOX_ARGS_MAX bytes). */
+#define HP_CL_ARGS_MAX 64u
+/** __global / __constant pointer arguments of one kernel at most
+ * (HPK_BUFFERS_MAX: the device checks each against its buffers). */
+#define HP_CL_BUFFER_ARGS_MAX 8u
+
+enum hp_cl_addr_space {
+	HP_CL_PRIVATE = 0, /**< a value */
+	HP_CL_GLOBAL = 1,
+	HP_CL_CONSTANT = 2,
+	HP_CL_LOCAL = 3,
+};
+enum hp_cl_access {
+	HP_CL_ACCESS_NONE = 0,
+	HP_CL_READ_ONLY,
+	HP_CL_WRITE_ONLY,
+	HP_CL_READ_WRITE,
+};
+/* hp_cl_arg.type_qual bits */
+#define HP_CL_QUAL_CONST 1u
+#define HP_CL_QUAL_RESTRICT 2u
+#define HP_CL_QUAL_VOLATILE 4u
+#define HP_CL_QUAL_PIPE 8u
+
+typedef struct hp_cl_arg {
+	char name[64];
+	char type_name[64]; /**< as OpenCL reports it: "float*", "uint4" */
+	unsigned addr_space;	/**< enum hp_cl_addr_space */
+	unsigned access;	/**< enum hp_cl_access */
+	unsigned type_qual;	/**< HP_CL_QUAL_* */
+	uint32_t offset;	/**< in the argument block */
+	uint32_t size;		/**< bytes (8 for every pointer) */
+	uint32_t align;
+} hp_cl_arg;
+
+typedef struct hp_cl_kernel {
+	char name[32];
+	unsigned num_args;
+	hp_cl_arg args[HP_CL_ARGS_MAX];
+	uint32_t args_size;
+	uint32_t reqd[3];	   /**< reqd_work_group_size; 0 0 0: none */
+	uint32_t hint[3];	   /**< work_group_size_hint; 0 0 0: none */
+	uint32_t sub_group_size;   /**< intel_reqd_sub_group_size; 0: none */
+	uint32_t static_local;	   /**< bytes of its kernel-scope __local */
+	unsigned uses_barriers;	   /**< runs its work-items as fibers */
+	char attributes[256];	   /**< CL_KERNEL_ATTRIBUTES */
+} hp_cl_kernel;
+
+typedef struct hp_cl_program {
+	unsigned num_kernels;
+	hp_cl_kernel *kernels;
+	char build_options[512]; /**< as given to hp_cl_build */
+} hp_cl_program;
+
+typedef struct hp_cl_build_options {
+	/** Board folder (board/B/board.mk: its ISA and ABI); NULL: qemu-virt. */
+	const char *board;
+	/** clBuildProgram's options: -D, -I, -cl-std=CL1.2|CL2.0|CL3.0,
+	 * -cl-opt-disable, -cl-fast-relaxed-math, -cl-mad-enable, -w,
+	 * -Werror, -cl-kernel-arg-info (always on), ...; others are
+	 * HP_INVALID_BUILD_OPTIONS. NULL: none. */
+	const char *options;
+	/** The source strings (lengths[i] 0 or lengths NULL: NUL-ended). */
+	const char *const *sources;
+	const size_t *lengths;
+	unsigned count;
+	/** Name of the source in messages (NULL: "program.cl"). */
+	const char *source_name;
+	/** Keep the linked ELF (symbols, line tables for gdb) here; NULL:
+	 * not kept. */
+	const char *elf_path;
+} hp_cl_build_options;
+
+/** Compile and link: 0 with the kernel object in @p hpk (malloc'd, @p size
+ * bytes), or HP_BUILD_PROGRAM_FAILURE (compiler errors),
+ * HP_INVALID_BUILD_OPTIONS (bad options) or HP_OUT_OF_RESOURCES. @p log (may be
+ * NULL) gets the compiler's messages either way (malloc'd, NUL-ended,
+ * possibly empty). */
+int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
+		char **log);
+
+/** Parse the OpenCL metadata of a kernel object: HP_INVALID_BINARY if it
+ * is not a well-formed object, HP_INVALID_PROGRAM if it was not built
+ * from OpenCL C. Free with hp_cl_program_free(). */
+int hp_cl_program_parse(const void *hpk, size_t size, hp_cl_program **out);
+void hp_cl_program_free(hp_cl_program *p);
+
+/** The clang-19 binary hp_cl_build runs (HP_CLANG overrides), or NULL if
+ * there is none (then hp_cl_build fails with HP_COMPILER_NOT_AVAILABLE). */
+const char *hp_cl_compiler(void);
+
+#endif
