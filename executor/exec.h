@@ -98,6 +98,10 @@ typedef struct exec_range {
 	uint32_t reqd[3];
 	/** Required sub-group size; 0 = the kernel's or the board's. */
 	uint32_t sub_group_size;
+	/** Dynamic local memory (OpenCL __local arguments): bytes after the
+	 * kernel's local_mem_bytes; the two together at most the device's
+	 * local_mem_size. */
+	uint32_t local_extra;
 	/** Harts that share one work-group (0 or 1 = one hart). */
 	uint32_t team_size;
 	/** How harts claim work-groups: EXEC_SCHED_GUIDED (default: chunks

@@ -197,7 +197,8 @@ static bool setup_1d(const exec_device *dev, const hp_kernel *k,
 	if (!k || !k->fn || r->work_dim != 1)
 		return false;
 	const uint32_t *kr = k->reqd_work_group_size;
-	if (kr[0] | kr[1] | kr[2] | r->reqd[0] | r->reqd[1] | r->reqd[2])
+	if (kr[0] | kr[1] | kr[2] | r->reqd[0] | r->reqd[1] | r->reqd[2] |
+	    r->local_extra)
 		return false;
 	unsigned ks = k->sub_group_size;
 	if (ks && (ks & (ks - 1) || !(dev->sub_group_sizes & ks)))
@@ -316,6 +317,12 @@ setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
 		     "device does not have",
 		     (unsigned)k->sub_group_size);
 
+	if ((uint64_t)k->local_mem_bytes + r->local_extra > dev->local_mem_size)
+		FAIL(HP_OUT_OF_RESOURCES,
+		     "the kernel's %u bytes of local memory and %u of __local "
+		     "arguments exceed the device's %u per work-group",
+		     (unsigned)k->local_mem_bytes, (unsigned)r->local_extra,
+		     (unsigned)dev->local_mem_size);
 	if (r->work_dim < 1 || r->work_dim > 3)
 		FAIL(HP_INVALID_WORK_DIMENSION, "work_dim %u is not 1, 2 or 3",
 		     r->work_dim);

@@ -4,7 +4,8 @@
 # kernels' workloads (test data, and host references with ref/ for
 # `run --check`). Both lists go from the top (what a program or the user
 # calls) down to what everything uses (host/lib/internal.h).
-host-lib-srcs := host/lib/open.c host/lib/trace.c host/lib/trace_json.c \
+host-lib-srcs := host/lib/open.c host/lib/clc.c host/lib/objbuild.c \
+                 host/lib/trace.c host/lib/trace_json.c \
                  host/lib/object.c host/lib/buffer.c \
                  host/lib/queue.c host/lib/device.c host/lib/qemu.c \
                  host/lib/shm.c host/lib/serial.c \

@@ -112,6 +112,9 @@ int hpk_check(const void *file, size_t size, const hpk_target *t,
 			   "descriptors of %zu",
 			   (unsigned)h.kernels_size, HPK_KERNELS_MAX,
 			   sizeof(hp_kernel));
+	if (h.meta_size ? !within(h.meta_offset, h.meta_size, h.image_file_size)
+			: h.meta_offset != 0)
+		return bad(why, n, "OpenCL metadata outside the image");
 	if (h.reloc_count > HPK_RELOCS_MAX ||
 	    !within(h.reloc_offset, (uint64_t)h.reloc_count * sizeof(hpk_reloc),
 		    size) ||

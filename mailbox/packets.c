@@ -136,6 +136,7 @@ static int dispatch_decode(mbox_pkt *x)
 	}
 	r->sub_group_size = ka->sub_group_size;
 	r->team_size = ka->team_size;
+	r->local_extra = hal_load_relaxed(&ka->local_mem_bytes);
 	return launch_check(x);
 }
 

@@ -19,6 +19,7 @@ typedef struct cli_opts {
 	const char *cmd;    /**< the command */
 	const char *kernel; /**< its operand (run KERNEL, help COMMAND) */
 	const char *connect, *board, *append, *kernel_file, *boot;
+	const char *cl_options; /**< run: build options of a .cl kernel file */
 	unsigned harts;
 	uint64_t mem_size;
 	bool json, check, list;

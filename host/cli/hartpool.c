@@ -266,13 +266,18 @@ static const cli_option run_rows[] = {
 	 "compare with the host reference; exit 1 on a mismatch", cli_set_flag,
 	 FIELD(check)},
 	{"--kernel-file", CLI_VALUE, "F",
-	 "load kernel object F (`hartpool build`) first; KERNEL is\n"
-	 "one of its kernels; unloaded at the end",
+	 "load kernel object F (`hartpool build`) first, or build\n"
+	 "OpenCL C F.cl for the device; KERNEL is one of its\n"
+	 "kernels; unloaded at the end",
 	 cli_set_str, FIELD(kernel_file)},
+	{"--cl-options", CLI_VALUE, "OPTS",
+	 "build options of a .cl --kernel-file (-cl-std=CL3.0, -D...)",
+	 cli_set_str, FIELD(cl_options)},
 	{"--karg", CLI_VALUE, "SPEC",
 	 "argument of a kernel not in `run --list`, in order:\n"
-	 "TYPE:VALUE or buf:TYPE:COUNT[:iota|rand|VALUE]\n"
-	 "(TYPE i32 u32 i64 u64 f32 f64; a buffer passes its address)",
+	 "TYPE:VALUE, buf:TYPE:COUNT[:iota|rand|VALUE] or local:BYTES\n"
+	 "(TYPE i32 u32 i64 u64 f32 f64; a buffer passes its address,\n"
+	 "local: an OpenCL __local argument of BYTES)",
 	 set_karg, 0},
 	{"--print", CLI_OPT_NUMBER, "N",
 	 "print the --karg buffers after the run (first N values,\n"
@@ -378,9 +383,10 @@ static const cli_command run_cmd = {
 };
 static const cli_command build_cmd = {
 	.name = "build",
-	.operands = "SOURCE.c... -o OUT.hpk",
+	.operands = "SOURCE.c... | SOURCE.cl... -o OUT.hpk",
 	.summary = "compile kernels into a kernel object",
-	.about = "The sources are written against <hartpool/kernel.h>; the "
+	.about = "C sources are written against <hartpool/kernel.h>, .cl "
+		 "sources in OpenCL C\n(clang-19, docs/opencl.md); the "
 		 "object is for\n`hartpool run --kernel-file OUT.hpk KERNEL`, "
 		 "and OUT.elf next to it has\nthe symbols for gdb.",
 	.groups = GROUPS(&build_options),

@@ -123,6 +123,21 @@ int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 			if (at + 8 > HP_MBOX_ARGS_MAX)
 				goto full;
 			memcpy(a + at, &b, 8);
+		} else if (!strncmp(s, "local:", 6)) {
+			/* an OpenCL __local argument: its offset in the
+			 * launch's dynamic local memory */
+			char *end;
+			uint64_t bytes = strtoull(s + 6, &end, 0);
+			if (end == s + 6 || *end || !bytes ||
+			    bytes > (1u << 30))
+				goto bad;
+			uint64_t off = (c->r.local_mem_bytes + 63u) & ~63ull;
+			c->r.local_mem_bytes = (uint32_t)(off + bytes);
+			size = 8;
+			at = (at + 7) & ~(size_t)7;
+			if (at + 8 > HP_MBOX_ARGS_MAX)
+				goto full;
+			memcpy(a + at, &off, 8);
 		} else {
 			const char *colon = strchr(s, ':');
 			if (!colon || type_of(s, (size_t)(colon - s), &t))
@@ -140,9 +155,9 @@ int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 		continue;
 	bad:
 		snprintf(c->msg, sizeof(c->msg),
-			 "--karg '%s': want TYPE:VALUE or "
+			 "--karg '%s': want TYPE:VALUE, "
 			 "buf:TYPE:COUNT[:iota|rand|VALUE] (TYPE i32 u32 i64 "
-			 "u64 f32 f64)",
+			 "u64 f32 f64) or local:BYTES",
 			 s);
 		return HP_INVALID_KERNEL_ARGS;
 	}

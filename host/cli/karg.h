@@ -14,7 +14,9 @@
  * out like a C struct of the same members: `TYPE:VALUE` a scalar (TYPE
  * i32, u32, i64, u64, f32, f64), `buf:TYPE:COUNT[:INIT]` a buffer of COUNT
  * elements (its device address, a uint64_t), INIT `iota`, `rand` or a
- * number (default 0). 0 or an HP_ error with c->msg.
+ * number (default 0), `local:BYTES` an OpenCL __local argument (BYTES of
+ * the launch's dynamic local memory: its offset there, a uint64_t). 0 or
+ * an HP_ error with c->msg.
  */
 int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 		 void *args, uint32_t *args_size);

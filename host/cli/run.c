@@ -8,7 +8,11 @@
  */
 #include "run.h"
 #include "karg.h"
+#include <errno.h>
 #include <hartpool/ids.h>
+#include <hartpool_cl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -361,6 +365,49 @@ int run_list(const cli_opts *o)
 	return o->kernel || o->list ? 0 : 1;
 }
 
+/* --kernel-file F.cl: build it for the device (its board when this run
+ * booted it, else the default board of its XLEN) and load it. */
+static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
+		   uint64_t *addr)
+{
+	size_t n;
+	FILE *f = fopen(o->kernel_file, "rb");
+	char *src = NULL;
+	if (f && !fseek(f, 0, SEEK_END) && (n = (size_t)ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET) && (src = calloc(1, n + 1)) &&
+	    fread(src, 1, n, f) != n) {
+		free(src);
+		src = NULL;
+	}
+	if (f)
+		fclose(f);
+	if (!src) {
+		fprintf(stderr, "hartpool: %s: cannot read %s: %s\n",
+			hp_error_name(HP_INVALID_VALUE), o->kernel_file,
+			strerror(errno));
+		return HP_INVALID_VALUE;
+	}
+	const char *board = o->board && !o->connect	     ? o->board
+			    : hp_info(d)->address_bits == 32 ? "qemu-virt32"
+							     : "qemu-virt";
+	hp_cl_build_options b = {.board = board,
+				 .options = o->cl_options,
+				 .sources = (const char *const *)&src,
+				 .count = 1,
+				 .source_name = o->kernel_file};
+	void *hpk = NULL;
+	char *log = NULL;
+	int rc = hp_cl_build(&b, &hpk, &n, &log);
+	if (log && *log && (rc || getenv("HARTPOOL_BUILD_VERBOSE")))
+		fputs(log, stderr);
+	if (!rc)
+		rc = hp_object_load(d, hpk, n, obj, addr);
+	free(log);
+	free(hpk);
+	free(src);
+	return rc;
+}
+
 int cmd_run(hp_device *d, const cli_opts *o)
 {
 	if (!o->kernel_file) {
@@ -370,7 +417,10 @@ int cmd_run(hp_device *d, const cli_opts *o)
 	}
 	hp_object obj;
 	uint64_t addr;
-	int rc = hp_object_load_file(d, o->kernel_file, &obj, &addr);
+	size_t fl = strlen(o->kernel_file);
+	int rc = fl > 3 && !strcmp(o->kernel_file + fl - 3, ".cl")
+			 ? load_cl(d, o, &obj, &addr)
+			 : hp_object_load_file(d, o->kernel_file, &obj, &addr);
 	if (rc)
 		return cli_lib_fail(rc);
 	if (o->gdb) {

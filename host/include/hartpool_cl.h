@@ -3,10 +3,9 @@
  * @file OpenCL C on hartpool: compile .cl sources into kernel objects and
  * read the OpenCL argument metadata they carry (docs/opencl.md).
  *
- *     hp_cl_build_options o = {.board = "qemu-virt", .options = "-cl-std=CL3.0",
- *                              .sources = &src, .count = 1};
- *     void *hpk; size_t n; char *log;
- *     if (hp_cl_build(&o, &hpk, &n, &log)) { fputs(log, stderr); ... }
+ *     hp_cl_build_options o = {.board = "qemu-virt", .options =
+ * "-cl-std=CL3.0", .sources = &src, .count = 1}; void *hpk; size_t n; char
+ * *log; if (hp_cl_build(&o, &hpk, &n, &log)) { fputs(log, stderr); ... }
  *     hp_object obj;
  *     hp_object_load(dev, hpk, n, &obj, NULL);
  *     hp_cl_program *p;
@@ -59,12 +58,12 @@ enum hp_cl_access {
 
 typedef struct hp_cl_arg {
 	char name[64];
-	char type_name[64]; /**< as OpenCL reports it: "float*", "uint4" */
-	unsigned addr_space;	/**< enum hp_cl_addr_space */
-	unsigned access;	/**< enum hp_cl_access */
-	unsigned type_qual;	/**< HP_CL_QUAL_* */
-	uint32_t offset;	/**< in the argument block */
-	uint32_t size;		/**< bytes (8 for every pointer) */
+	char type_name[64];  /**< as OpenCL reports it: "float*", "uint4" */
+	unsigned addr_space; /**< enum hp_cl_addr_space */
+	unsigned access;     /**< enum hp_cl_access */
+	unsigned type_qual;  /**< HP_CL_QUAL_* */
+	uint32_t offset;     /**< in the argument block */
+	uint32_t size;	     /**< bytes (8 for every pointer) */
 	uint32_t align;
 } hp_cl_arg;
 
@@ -73,12 +72,12 @@ typedef struct hp_cl_kernel {
 	unsigned num_args;
 	hp_cl_arg args[HP_CL_ARGS_MAX];
 	uint32_t args_size;
-	uint32_t reqd[3];	   /**< reqd_work_group_size; 0 0 0: none */
-	uint32_t hint[3];	   /**< work_group_size_hint; 0 0 0: none */
-	uint32_t sub_group_size;   /**< intel_reqd_sub_group_size; 0: none */
-	uint32_t static_local;	   /**< bytes of its kernel-scope __local */
-	unsigned uses_barriers;	   /**< runs its work-items as fibers */
-	char attributes[256];	   /**< CL_KERNEL_ATTRIBUTES */
+	uint32_t reqd[3];	 /**< reqd_work_group_size; 0 0 0: none */
+	uint32_t hint[3];	 /**< work_group_size_hint; 0 0 0: none */
+	uint32_t sub_group_size; /**< intel_reqd_sub_group_size; 0: none */
+	uint32_t static_local;	 /**< bytes of its kernel-scope __local */
+	unsigned uses_barriers;	 /**< runs its work-items as fibers */
+	char attributes[256];	 /**< CL_KERNEL_ATTRIBUTES */
 } hp_cl_kernel;
 
 typedef struct hp_cl_program {
@@ -88,7 +87,8 @@ typedef struct hp_cl_program {
 } hp_cl_program;
 
 typedef struct hp_cl_build_options {
-	/** Board folder (board/B/board.mk: its ISA and ABI); NULL: qemu-virt. */
+	/** Board folder (board/B/board.mk: its ISA and ABI); NULL: qemu-virt.
+	 */
 	const char *board;
 	/** clBuildProgram's options: -D, -I, -cl-std=CL1.2|CL2.0|CL3.0,
 	 * -cl-opt-disable, -cl-fast-relaxed-math, -cl-mad-enable, -w,

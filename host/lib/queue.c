@@ -395,6 +395,7 @@ int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 	memcpy(ka.reqd, r->reqd, sizeof(ka.reqd));
 	ka.printf_buf = r->printf_size ? r->printf_buf : 0;
 	ka.printf_size = r->printf_buf ? r->printf_size : 0;
+	ka.local_mem_bytes = r->local_mem_bytes;
 	if (args_size)
 		memcpy(ka.args, args, args_size);
 	hp_packet p;

@@ -213,7 +213,10 @@ typedef struct hp_kernarg {
 	 * it accepts the packet. */
 	uint64_t printf_buf;
 	uint32_t printf_size;
-	uint8_t reserved[20];
+	/** Dynamic local memory: bytes each work-group gets after the
+	 * kernel's own (OpenCL __local arguments); 0: none. */
+	uint32_t local_mem_bytes;
+	uint8_t reserved[16];
 	uint8_t args[HP_MBOX_ARGS_MAX];
 } hp_kernarg;
 

@@ -66,7 +66,12 @@ typedef struct hpk_header {
 	uint32_t kernels_size;	  /**< its bytes */
 	uint32_t reloc_offset;	  /**< file offset of hpk_reloc[] */
 	uint32_t reloc_count;
-	uint32_t reserved[4]; /**< 0 */
+	/** OpenCL argument metadata (hartpool_cl.h): image offset and bytes
+	 * of its text, 0 0 for objects built from C. The device checks it
+	 * lies inside the image and otherwise ignores it. */
+	uint32_t meta_offset;
+	uint32_t meta_size;
+	uint32_t reserved[2]; /**< 0 */
 } hpk_header;
 
 /** Relocation types (RISC-V ELF numbers). */

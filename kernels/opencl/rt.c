@@ -164,9 +164,12 @@ void _Z15write_mem_fencej(unsigned flags)
 	SG_LANE_(_Z19sub_group_broadcast##code##j, T,                          \
 		 hp_sub_group_broadcast_##tn)                                  \
 	SG_LANE_(_Z17sub_group_shuffle##code##j, T, hp_sub_group_shuffle_##tn) \
-	SG_ONE_(_Z20sub_group_reduce_add##code, T, hp_sub_group_reduce_add_##tn) \
-	SG_ONE_(_Z20sub_group_reduce_min##code, T, hp_sub_group_reduce_min_##tn) \
-	SG_ONE_(_Z20sub_group_reduce_max##code, T, hp_sub_group_reduce_max_##tn) \
+	SG_ONE_(_Z20sub_group_reduce_add##code, T,                             \
+		hp_sub_group_reduce_add_##tn)                                  \
+	SG_ONE_(_Z20sub_group_reduce_min##code, T,                             \
+		hp_sub_group_reduce_min_##tn)                                  \
+	SG_ONE_(_Z20sub_group_reduce_max##code, T,                             \
+		hp_sub_group_reduce_max_##tn)                                  \
 	SG_ONE_(_Z28sub_group_scan_inclusive_add##code, T,                     \
 		hp_sub_group_scan_inclusive_add_##tn)                          \
 	SG_ONE_(_Z28sub_group_scan_inclusive_min##code, T,                     \

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/** @file Building kernel objects: the cross toolchain, the link and the
+ * ELF-to-.hpk conversion (objbuild.c), shared by `hartpool build` (C) and
+ * hp_cl_build (OpenCL C, clc.c). */
+#ifndef HOST_LIB_OBJBUILD_H
+#define HOST_LIB_OBJBUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** Where messages of the calling thread's build go (NULL: stderr);
+ * compiler and linker output included. */
+extern __thread FILE *hpb_log;
+
+/** "hartpool: HP_INVALID_BINARY: build: ..." to the log; returns 1. */
+int hpb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** The source tree: $HARTPOOL_ROOT, else where libhartpool was built. */
+const char *hpb_root(void);
+/** KEY := VALUE of board/B/board.mk. */
+bool hpb_board_var(const char *board, const char *key, char *out, size_t n);
+
+/** A board's ISA for building kernels. */
+typedef struct hpb_board {
+	char arch[64];	  /**< -march of the code */
+	char libarch[64]; /**< -march selecting picolibc/libgcc */
+	char abi[32];
+	unsigned xlen;
+} hpb_board;
+/** 0, or 1 with the message logged. */
+int hpb_board_get(const char *board, hpb_board *out);
+
+/** Run argv (its output to the log); 0 if it exited 0. */
+int hpb_run(char *const argv[]);
+/** Link @p objs at address 0 with linker/object.ld, picolibc (libm
+ * included) and libgcc into @p elfout; 0 or 1. */
+int hpb_link(const hpb_board *b, const char *const *objs, unsigned n,
+	     const char *elfout);
+/** The linked ELF -> .hpk bytes (malloc'd); 0 or 1 (logged). */
+int hpb_convert(const uint8_t *elf, size_t size, unsigned xlen, void **out,
+		size_t *outn);
+/** Whole file, malloc'd; NULL on failure. */
+uint8_t *hpb_slurp(const char *path, size_t *n);
+int hpb_write(const char *path, const void *b, size_t n);
+
+/** `hartpool build` of C sources: compile each with the cross gcc
+ * (@p extra: -I/-D words, @p opt: -O level), link, convert, write @p out
+ * and its ELF next to it. 0 or 1. */
+int hpb_build_c(const char *board, const char *const *srcs, unsigned ns,
+		const char *const *extra, unsigned ne, const char *opt,
+		const char *out);
+
+#endif
