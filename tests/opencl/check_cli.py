@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Checks the buffers `hartpool run --print` printed for the kernels of
+kernels/cli.cl and kernels/subgroups.cl: check_cli.py KERNEL ARGS < output."""
+import re
+import sys
+
+
+def bufs(text):
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"buf(\d+) \w+\[(\d+)\]: (.*)$", line)
+        if m:
+            vals = m.group(3).split(" ... ")[0].split()
+            out[int(m.group(1))] = [float(v) for v in vals]
+    return out
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def check_ids(b, gx, gy, lx, ly, ox, oy):
+    o = b[0]
+    ngx, ngy = -(-gx // lx), -(-gy // ly)
+    for y in range(gy):
+        for x in range(gx):
+            r = o[8 * (y * gx + x):8 * (y * gx + x) + 8]
+            gidx, gidy = x + ox, y + oy
+            grx, gry = x // lx, y // ly
+            szx = min(lx, gx - grx * lx)
+            szy = min(ly, gy - gry * ly)
+            want = [gidx, gidy, x % lx + 100 * (y % ly), grx + 100 * gry,
+                    szx + 100 * szy, ngx + 100 * ngy, 2, gx + 100 * gy]
+            if r != want:
+                fail(f"item ({x},{y}): {r}, expected {want}")
+    return gx * gy
+
+
+def check_group_sum(b, n, local):
+    inp, out = b[0], b[1]
+    for g in range(n // local):
+        want = sum(inp[g * local:(g + 1) * local])
+        if out[g] != want:
+            fail(f"group {g}: {out[g]}, expected {want}")
+    return n // local
+
+
+def check_count(b, n, local):
+    c, pg = b[0], b[1]
+    if c[0] != n or c[1] != n - 1:
+        fail(f"counter {c[:2]}, expected [{n}, {n - 1}]")
+    for g in range(n // local):
+        if pg[g] != local:
+            fail(f"group {g} counted {pg[g]}, expected {local}")
+    return n // local + 2
+
+
+def check_sg(b, n, local, sgs):
+    o = b[0]
+    for g in range(n):
+        r = o[6 * g:6 * g + 6]
+        lid = g % local
+        first = g - lid + (lid // sgs) * sgs
+        size = min(sgs, local - (lid // sgs) * sgs)
+        lane = g - first
+        vals = [first + 1 + k for k in range(size)]
+        want = [size, lid // sgs, lane, sum(vals), sum(vals[:lane + 1]),
+                first + 1]
+        if r != want:
+            fail(f"item {g}: {r}, expected {want}")
+    return n
+
+
+def main():
+    text = sys.stdin.read()
+    b = bufs(text)
+    k, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
+    n = {"ids": check_ids, "group_sum": check_group_sum,
+         "count": check_count, "sg": check_sg}[k](b, *args)
+    print(f"ok: {k}: {n} values checked")
+
+
+main()

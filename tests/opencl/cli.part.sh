@@ -1,0 +1,101 @@
+# OpenCL C through the CLI: `hartpool build X.cl`, `hartpool run
+# --kernel-file X.cl` on qemu-virt (rv64) and qemu-virt32 (rv32), results
+# checked (check_cli.py). Sourced by tests/opencl/opencl.sh.
+
+K=tests/opencl/kernels
+CHK=tests/opencl/check_cli.py
+
+# cl_run BOARD ARGS...: hartpool run on a fresh device of BOARD.
+cl_run() {
+	local board=$1
+	shift
+	timeout -k 5 120 "$HP" run --board "$board" --harts 4 --print 100000 "$@"
+}
+
+cl_ids() { # BOARD
+	local out
+	out=$(cl_run "$1" --kernel-file $K/cli.cl ids --global 13,5 --local 4,2 \
+		--offset 3,7 --karg buf:u32:520) || fail "run: $out"
+	python3 $CHK ids 13 5 4 2 3 7 <<<"$out" || fail "ids on $1"
+}
+t_cli_ids_rv64() { cl_ids qemu-virt; }
+t_cli_ids_rv32() { cl_ids qemu-virt32; }
+
+cl_group_sum() { # BOARD
+	local out
+	out=$(cl_run "$1" --kernel-file $K/cli.cl group_sum --global 512 --local 64 \
+		--karg buf:i32:512:rand --karg buf:i32:8 --karg local:256) || fail "run: $out"
+	python3 $CHK group_sum 512 64 <<<"$out" || fail "group_sum on $1"
+}
+t_cli_local_barrier_rv64() { cl_group_sum qemu-virt; }
+t_cli_local_barrier_rv32() { cl_group_sum qemu-virt32; }
+
+cl_count() { # BOARD
+	local out
+	out=$(cl_run "$1" --kernel-file $K/cli.cl count --global 640 --local 32 \
+		--karg buf:i32:2 --karg buf:i32:20) || fail "run: $out"
+	python3 $CHK count 640 32 <<<"$out" || fail "count on $1"
+}
+t_cli_atomics_rv64() { cl_count qemu-virt; }
+t_cli_atomics_rv32() { cl_count qemu-virt32; }
+
+cl_sg() { # BOARD
+	local out
+	out=$(cl_run "$1" --kernel-file $K/subgroups.cl --cl-options -cl-std=CL3.0 sg \
+		--global 96 --local 24 --sub-group-size 8 --karg buf:i32:576) || fail "run: $out"
+	python3 $CHK sg 96 24 8 <<<"$out" || fail "sg on $1"
+}
+t_cli_subgroups_rv64() { cl_sg qemu-virt; }
+t_cli_subgroups_rv32() { cl_sg qemu-virt32; }
+
+cl_printf() { # BOARD
+	local out n
+	out=$(cl_run "$1" --kernel-file $K/cli.cl hello --global 64 --karg i32:5) || fail "run: $out"
+	n=$(grep -c "hello from [0-4] of 64" <<<"$out")
+	[ "$n" = 5 ] || fail "$n printf lines, expected 5: $out"
+	for i in 0 1 2 3 4; do
+		grep -q "^\[$i\] hello from $i of 64" <<<"$out" || fail "no line of item $i: $out"
+	done
+	echo "ok: printf on $1"
+}
+t_cli_printf_rv64() { cl_printf qemu-virt; }
+t_cli_printf_rv32() { cl_printf qemu-virt32; }
+
+# Building: an object with its metadata, the errors by name.
+t_cli_build_errors() {
+	local tmp err
+	tmp=$(mktemp -d)
+	"$HP" build $K/cli.cl -o "$tmp/cli.hpk" 2>"$tmp/log" || fail "build: $(cat "$tmp/log")"
+	[ -s "$tmp/cli.hpk" ] && [ -s "$tmp/cli.elf" ] || fail "no .hpk / .elf"
+	grep -q "built 5 kernels" "$tmp/log" || fail "log: $(cat "$tmp/log")"
+	printf '__kernel void k(__global int *o) { o[0] = undeclared; }\n' >"$tmp/bad.cl"
+	err=$("$HP" build "$tmp/bad.cl" -o "$tmp/bad.hpk" 2>&1) && fail "a bad kernel built"
+	grep -q "HP_BUILD_PROGRAM_FAILURE" <<<"$err" || fail "no error name: $err"
+	grep -q "bad.cl:1:.*undeclared" <<<"$err" || fail "no compiler message: $err"
+	err=$("$HP" build -cl-nonsense $K/cli.cl -o "$tmp/x.hpk" 2>&1) && fail "bad option accepted"
+	grep -q "HP_INVALID_BUILD_OPTIONS" <<<"$err" || fail "no error name: $err"
+	err=$("$HP" build -cl-std=CL2.0 $K/cli.cl -o "$tmp/x.hpk" 2>&1) && fail "CL2.0 accepted"
+	grep -q "HP_INVALID_BUILD_OPTIONS" <<<"$err" || fail "no error name: $err"
+	# sub-groups are OpenCL C 3.0
+	err=$("$HP" build $K/subgroups.cl -o "$tmp/x.hpk" 2>&1) && fail "sub-groups built as 1.2"
+	"$HP" build -cl-std=CL3.0 $K/subgroups.cl -o "$tmp/sg.hpk" 2>/dev/null || fail "sub-groups as 3.0"
+	printf '__kernel void k(read_only image2d_t i) { }\n' >"$tmp/img.cl"
+	err=$("$HP" build "$tmp/img.cl" -o "$tmp/x.hpk" 2>&1) && fail "an image kernel built"
+	grep -qi "image" <<<"$err" || fail "image: $err"
+	rm -rf "$tmp"
+	echo "ok: build and its errors"
+}
+
+# Launch errors reach the host by name and the device keeps serving.
+t_cli_launch_errors() {
+	local err
+	err=$(cl_run qemu-virt --kernel-file $K/cli.cl group_sum --global 512 --local 64 \
+		--karg buf:i32:512 --karg buf:i32:8 --karg local:40000 2>&1) && fail "40000 B local accepted"
+	grep -q "HP_OUT_OF_RESOURCES" <<<"$err" || fail "local: $err"
+	printf '__kernel __attribute__((reqd_work_group_size(8,1,1))) void k(__global int *o) { o[get_global_id(0)] = 1; }\n' >/tmp/hp-reqd-$$.cl
+	err=$(cl_run qemu-virt --kernel-file /tmp/hp-reqd-$$.cl k --global 64 --local 16 --karg buf:i32:64 2>&1) && fail "local 16 accepted"
+	grep -q "HP_INVALID_WORK_GROUP_SIZE" <<<"$err" || fail "reqd: $err"
+	cl_run qemu-virt --kernel-file /tmp/hp-reqd-$$.cl k --global 64 --karg buf:i32:64 >/dev/null || fail "reqd chosen size"
+	rm -f /tmp/hp-reqd-$$.cl
+	echo "ok: launch errors"
+}
