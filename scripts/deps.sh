@@ -33,6 +33,16 @@ need_test=(
 	"u-boot-tools:mkimage, for U-Boot boot scripts and FIT images"
 	"mtools:FAT file systems in disk images without root (mformat, mcopy)"
 	"device-tree-compiler:dtc, the device trees of the fdt tests"
+	"clang-19:the OpenCL C compiler (OpenCL C to RISC-V; clang-16 cannot)"
+	"llvm-19:llvm-link and opt, linking the OpenCL built-in library"
+	"ocl-icd-libopencl1:the OpenCL ICD loader the ICD is tested under"
+	"ocl-icd-opencl-dev:libOpenCL.so for the OpenCL host test programs"
+	"opencl-headers:the OpenCL API headers (CL/cl.h, CL/cl_icd.h)"
+	"clinfo:lists OpenCL platforms and devices (an ICD test)"
+	"clpeak:OpenCL peak benchmarks (an ICD test, reduced)"
+	"python3-pyopencl:PyOpenCL, whose example programs run as ICD tests"
+	"python-pyopencl-doc:the PyOpenCL example programs"
+	"pocl-opencl-icd:PoCL, a reference OpenCL on the host CPU (test oracle)"
 )
 # What qemu/build.sh needs to build Debian's QEMU with qemu/patches.
 need_qemu=(
