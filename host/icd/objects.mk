@@ -1,1 +1,47 @@
-# libhartpool-icd.so: the OpenCL ICD vendor library over libhartpool.
+# libhartpool-icd.so: the OpenCL ICD vendor library over libhartpool
+# (docs/icd.md), its .icd file and the OpenCL host test programs.
+#
+#   make icd      build/host/libhartpool-icd.so, build/host/hartpool.icd,
+#                 build/host/opencl/* (tests/opencl/programs/*.c)
+#
+# libhartpool.a goes in whole: its compiler API (host/lib/clc.c) replaces
+# the weak fallbacks of host/icd/clc_weak.c. -Bsymbolic and the version
+# script: the library's cl* calls its own functions, not the loader's.
+.PHONY: icd
+
+ICD_CFLAGS = $(HOSTTOOL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=300 \
+              -DCL_USE_DEPRECATED_OPENCL_1_0_APIS \
+              -DCL_USE_DEPRECATED_OPENCL_1_1_APIS \
+              -DCL_USE_DEPRECATED_OPENCL_1_2_APIS \
+              -DCL_USE_DEPRECATED_OPENCL_2_0_APIS \
+              -DCL_USE_DEPRECATED_OPENCL_2_1_APIS \
+              -DCL_USE_DEPRECATED_OPENCL_2_2_APIS \
+              -fvisibility=hidden
+icd-srcs := $(wildcard host/icd/*.c)
+icd-objs := $(patsubst %,$(HOST_O)/icd/%.o,$(icd-srcs))
+icd-progs := $(patsubst tests/opencl/programs/%.c,$(HOST_O)/opencl/%,\
+               $(wildcard tests/opencl/programs/*.c))
+
+$(HOST_O)/icd/%.c.o: %.c
+	@echo "  HOSTCC  $<"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(ICD_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool.a host/icd/icd.map
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) -shared -fPIC -pthread -Wl,-Bsymbolic \
+		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-objs) \
+		-Wl,--whole-archive $(HOST_O)/libhartpool.a \
+		-Wl,--no-whole-archive -lm
+
+$(HOST_O)/hartpool.icd: $(HOST_O)/libhartpool-icd.so
+	@echo "  GEN     $@"
+	$(Q)echo "$(abspath $(HOST_O)/libhartpool-icd.so)" > $@
+
+$(HOST_O)/opencl/%: tests/opencl/programs/%.c $(wildcard tests/opencl/programs/*.h)
+	@echo "  HOSTCC  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O1 -g -std=gnu11 $(WARN) -DCL_TARGET_OPENCL_VERSION=300 \
+		-o $@ $< -lOpenCL
+
+icd: $(HOST_O)/libhartpool-icd.so $(HOST_O)/hartpool.icd $(icd-progs) hartpool

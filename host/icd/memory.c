@@ -1,0 +1,957 @@
+// SPDX-License-Identifier: MIT
+/* Buffers and sub-buffers, and the commands on them: reads and writes
+ * (host-side, synchronous once their wait list is met), copies and fills
+ * (device commands), maps (a read into a host copy) and unmaps (a write
+ * back when mapped for writing). */
+#include "icd.h"
+#include <stdlib.h>
+#include <string.h>
+
+bool icd_valid_mem(cl_mem m)
+{
+	return m && m->magic == MAGIC_MEM;
+}
+
+void icd_mem_retain(cl_mem m)
+{
+	m->refs++;
+}
+
+/* live buffers, so a built-in kernel's 8-byte argument can be told apart
+ * from a cl_mem without dereferencing it */
+static cl_mem *live;
+static size_t num_live, cap_live;
+
+bool icd_mem_live(cl_mem m)
+{
+	for (size_t i = 0; i < num_live; i++)
+		if (live[i] == m)
+			return true;
+	return false;
+}
+
+static bool live_add(cl_mem m)
+{
+	if (num_live == cap_live) {
+		size_t nc = cap_live ? cap_live * 2 : 64;
+		cl_mem *n = realloc(live, nc * sizeof(*n));
+		if (!n)
+			return false;
+		live = n;
+		cap_live = nc;
+	}
+	live[num_live++] = m;
+	return true;
+}
+
+void icd_mem_release(cl_mem m)
+{
+	if (--m->refs)
+		return;
+	for (struct icd_destructor *d = m->destructors, *nx; d; d = nx) {
+		nx = d->next;
+		d->fn(m, d->data);
+		free(d);
+	}
+	for (struct icd_map *p = m->maps, *nx; p; p = nx) {
+		nx = p->next;
+		free(p);
+	}
+	if (m->parent)
+		icd_mem_release(m->parent);
+	else {
+		/* commands on the device may still use it */
+		for (size_t i = 0; i < icd_num_queues; i++)
+			for (size_t k = 0; k < icd_queues[i]->num_pending; k++)
+				icd_event_wait(icd_queues[i]->pending[k]);
+		hp_buffer_free(icd_device.hp, m->addr);
+	}
+	free(m->shadow);
+	for (size_t i = 0; i < num_live; i++)
+		if (live[i] == m) {
+			live[i] = live[--num_live];
+			break;
+		}
+	cl_context c = m->ctx;
+	m->magic = MAGIC_DEAD;
+	free(m);
+	icd_ctx_release(c);
+}
+
+static const cl_mem_flags ACCESS =
+	CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+static const cl_mem_flags HOST_ACCESS =
+	CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+
+static bool one_bit(cl_mem_flags f)
+{
+	return !(f & (f - 1));
+}
+
+static cl_mem create_buffer(cl_context c, cl_mem_flags flags, size_t size,
+			    void *host, const cl_mem_properties *props,
+			    cl_int *err)
+{
+	size_t np = 0;
+	if (props) {
+		if (props[0]) {
+			*err = CL_INVALID_PROPERTY;
+			return NULL;
+		}
+		np = 1;
+	}
+	if (!icd_valid_ctx(c)) {
+		*err = CL_INVALID_CONTEXT;
+		return NULL;
+	}
+	const cl_mem_flags known = ACCESS | HOST_ACCESS | CL_MEM_USE_HOST_PTR |
+				   CL_MEM_ALLOC_HOST_PTR |
+				   CL_MEM_COPY_HOST_PTR |
+				   CL_MEM_KERNEL_READ_AND_WRITE;
+	bool use = flags & CL_MEM_USE_HOST_PTR;
+	bool copy = flags & CL_MEM_COPY_HOST_PTR;
+	if ((flags & ~known) || (flags & CL_MEM_KERNEL_READ_AND_WRITE) ||
+	    !one_bit(flags & ACCESS) || !one_bit(flags & HOST_ACCESS) ||
+	    (use && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))) {
+		*err = CL_INVALID_VALUE;
+		return NULL;
+	}
+	if (!size || size > icd_device.info.max_mem_alloc_size) {
+		*err = CL_INVALID_BUFFER_SIZE;
+		return NULL;
+	}
+	if ((use || copy) != (host != NULL)) {
+		*err = CL_INVALID_HOST_PTR;
+		return NULL;
+	}
+	cl_mem m = calloc(1, sizeof(*m));
+	if (!m) {
+		*err = CL_OUT_OF_HOST_MEMORY;
+		return NULL;
+	}
+	int rc = hp_buffer_alloc(icd_device.hp, size, &m->addr);
+	if (!rc && host)
+		rc = hp_buffer_write(icd_device.hp, m->addr, 0, host, size);
+	if (rc) {
+		if (m->addr)
+			hp_buffer_free(icd_device.hp, m->addr);
+		free(m);
+		*err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+		return NULL;
+	}
+	if (!(flags & ACCESS))
+		flags |= CL_MEM_READ_WRITE;
+	m->dispatch = &icd_dispatch;
+	m->magic = MAGIC_MEM;
+	m->refs = 1;
+	m->ctx = c;
+	m->flags = flags;
+	m->size = size;
+	m->host_ptr = use ? host : NULL;
+	live_add(m);
+	if (np)
+		m->props[0] = 0;
+	m->num_props = np;
+	icd_ctx_retain(c);
+	*err = CL_SUCCESS;
+	return m;
+}
+
+ICD_EXPORT cl_mem CL_API_CALL clCreateBuffer(cl_context c, cl_mem_flags flags,
+					     size_t size, void *host,
+					     cl_int *errp)
+{
+	cl_int err;
+	icd_lock();
+	cl_mem m = create_buffer(c, flags, size, host, NULL, &err);
+	icd_unlock();
+	if (errp)
+		*errp = err;
+	return m;
+}
+
+ICD_EXPORT cl_mem CL_API_CALL clCreateBufferWithProperties(
+	cl_context c, const cl_mem_properties *props, cl_mem_flags flags,
+	size_t size, void *host, cl_int *errp)
+{
+	cl_int err;
+	icd_lock();
+	cl_mem m = create_buffer(c, flags, size, host, props, &err);
+	icd_unlock();
+	if (errp)
+		*errp = err;
+	return m;
+}
+
+ICD_EXPORT cl_mem CL_API_CALL clCreateSubBuffer(cl_mem p, cl_mem_flags flags,
+						cl_buffer_create_type type,
+						const void *info, cl_int *errp)
+{
+	cl_int err = CL_SUCCESS;
+	cl_mem m = NULL;
+	icd_lock();
+	const cl_buffer_region *r = info;
+	if (!icd_valid_mem(p) || p->parent) {
+		err = CL_INVALID_MEM_OBJECT;
+		goto out;
+	}
+	if (type != CL_BUFFER_CREATE_TYPE_REGION || !r) {
+		err = CL_INVALID_VALUE;
+		goto out;
+	}
+	const cl_mem_flags known = ACCESS | HOST_ACCESS;
+	if ((flags & ~known) || !one_bit(flags & ACCESS) ||
+	    !one_bit(flags & HOST_ACCESS) ||
+	    ((p->flags & CL_MEM_WRITE_ONLY) &&
+	     (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+	    ((p->flags & CL_MEM_READ_ONLY) &&
+	     (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+	    ((p->flags & CL_MEM_HOST_WRITE_ONLY) &&
+	     (flags & CL_MEM_HOST_READ_ONLY)) ||
+	    ((p->flags & CL_MEM_HOST_READ_ONLY) &&
+	     (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+	    ((p->flags & CL_MEM_HOST_NO_ACCESS) &&
+	     (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))) {
+		err = CL_INVALID_VALUE;
+		goto out;
+	}
+	if (!r->size) {
+		err = CL_INVALID_BUFFER_SIZE;
+		goto out;
+	}
+	if (r->origin > p->size || r->size > p->size - r->origin) {
+		err = CL_INVALID_VALUE;
+		goto out;
+	}
+	if (r->origin % HP_MBOX_BUFFER_ALIGN) {
+		err = CL_MISALIGNED_SUB_BUFFER_OFFSET;
+		goto out;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		err = CL_OUT_OF_HOST_MEMORY;
+		goto out;
+	}
+	m->dispatch = &icd_dispatch;
+	m->magic = MAGIC_MEM;
+	m->refs = 1;
+	m->ctx = p->ctx;
+	m->flags = (flags & ACCESS ? flags & ACCESS : p->flags & ACCESS) |
+		   (flags & HOST_ACCESS ? flags & HOST_ACCESS
+					: p->flags & HOST_ACCESS) |
+		   (p->flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
+				CL_MEM_COPY_HOST_PTR));
+	m->size = r->size;
+	m->addr = p->addr + r->origin;
+	m->parent = p;
+	m->origin = r->origin;
+	m->host_ptr = p->host_ptr ? (char *)p->host_ptr + r->origin : NULL;
+	icd_mem_retain(p);
+	icd_ctx_retain(m->ctx);
+	live_add(m);
+out:
+	icd_unlock();
+	if (errp)
+		*errp = err;
+	return m;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clRetainMemObject(cl_mem m)
+{
+	icd_lock();
+	cl_int rc = CL_INVALID_MEM_OBJECT;
+	if (icd_valid_mem(m)) {
+		icd_mem_retain(m);
+		rc = CL_SUCCESS;
+	}
+	icd_unlock();
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
+{
+	icd_lock();
+	cl_int rc = CL_INVALID_MEM_OBJECT;
+	if (icd_valid_mem(m)) {
+		icd_mem_release(m);
+		rc = CL_SUCCESS;
+	}
+	icd_unlock();
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+	cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *), void *data)
+{
+	icd_lock();
+	cl_int rc = CL_INVALID_MEM_OBJECT;
+	if (icd_valid_mem(m)) {
+		rc = CL_INVALID_VALUE;
+		struct icd_destructor *d;
+		if (fn && (d = calloc(1, sizeof(*d)))) {
+			d->fn = (void(CL_CALLBACK *)(void *, void *))(void *)fn;
+			d->data = data;
+			d->next = m->destructors;
+			m->destructors = d;
+			rc = CL_SUCCESS;
+		}
+	}
+	icd_unlock();
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param,
+						 size_t size, void *value,
+						 size_t *ret)
+{
+	icd_lock();
+	cl_int rc = CL_INVALID_MEM_OBJECT;
+	if (!icd_valid_mem(m))
+		goto out;
+	switch (param) {
+	case CL_MEM_TYPE: {
+		cl_mem_object_type t = CL_MEM_OBJECT_BUFFER;
+		rc = icd_info(&t, sizeof(t), size, value, ret);
+		break;
+	}
+	case CL_MEM_FLAGS:
+		rc = icd_info(&m->flags, sizeof(m->flags), size, value, ret);
+		break;
+	case CL_MEM_SIZE:
+		rc = icd_info(&m->size, sizeof(m->size), size, value, ret);
+		break;
+	case CL_MEM_HOST_PTR:
+		rc = icd_info(&m->host_ptr, sizeof(void *), size, value, ret);
+		break;
+	case CL_MEM_MAP_COUNT:
+		rc = icd_info(&m->map_count, sizeof(cl_uint), size, value, ret);
+		break;
+	case CL_MEM_REFERENCE_COUNT:
+		rc = icd_info(&m->refs, sizeof(cl_uint), size, value, ret);
+		break;
+	case CL_MEM_CONTEXT:
+		rc = icd_info(&m->ctx, sizeof(m->ctx), size, value, ret);
+		break;
+	case CL_MEM_ASSOCIATED_MEMOBJECT:
+		rc = icd_info(&m->parent, sizeof(m->parent), size, value, ret);
+		break;
+	case CL_MEM_OFFSET:
+		rc = icd_info(&m->origin, sizeof(m->origin), size, value, ret);
+		break;
+	case CL_MEM_USES_SVM_POINTER: {
+		cl_bool f = CL_FALSE;
+		rc = icd_info(&f, sizeof(f), size, value, ret);
+		break;
+	}
+	case CL_MEM_PROPERTIES:
+		rc = icd_info(m->props, m->num_props * sizeof(m->props[0]),
+			      size, value, ret);
+		break;
+	default:
+		rc = CL_INVALID_VALUE;
+	}
+out:
+	icd_unlock();
+	return rc;
+}
+
+/* ---- commands ---- */
+
+/* The common checks of a command on @p m: queue, object, context, wait
+ * list. */
+static cl_int check_cmd(cl_command_queue q, cl_mem m, cl_uint nw,
+			const cl_event *w)
+{
+	if (!icd_valid_queue(q))
+		return CL_INVALID_COMMAND_QUEUE;
+	if (!icd_valid_mem(m))
+		return CL_INVALID_MEM_OBJECT;
+	if (m->ctx != q->ctx)
+		return CL_INVALID_CONTEXT;
+	return icd_check_wait(q->ctx, nw, w);
+}
+
+static bool range_ok(cl_mem m, size_t off, size_t size)
+{
+	return off <= m->size && size <= m->size - off;
+}
+
+static struct icd_cmd *cmd_new(icd_cmd_fn run, cl_mem m)
+{
+	struct icd_cmd *c = calloc(1, sizeof(*c));
+	if (c) {
+		c->run = run;
+		if (m) {
+			icd_mem_retain(m);
+			c->mem = m;
+		}
+	}
+	return c;
+}
+
+/* Host-side commands start once their dependencies and (in-order) the
+ * queue's earlier commands are complete. */
+static cl_int host_start(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_int rc = icd_wait_deps(deps, n);
+	cl_command_queue q = c->ev->queue;
+	if (!rc && q->in_order) {
+		int r = hp_queue_finish(q->hq);
+		if (r == HP_DEVICE_NOT_AVAILABLE)
+			rc = CL_DEVICE_NOT_AVAILABLE;
+	}
+	c->ev->t_start = icd_now_ns();
+	return rc;
+}
+
+static cl_int run_read(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_int rc = host_start(c, deps, n);
+	if (!rc && c->size &&
+	    hp_buffer_read(icd_device.hp, c->mem->addr, c->off, c->ptr,
+			   c->size))
+		rc = CL_OUT_OF_RESOURCES;
+	return rc;
+}
+
+static cl_int run_write(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_int rc = host_start(c, deps, n);
+	if (!rc && c->size &&
+	    hp_buffer_write(icd_device.hp, c->mem->addr, c->off, c->ptr,
+			    c->size))
+		rc = CL_OUT_OF_RESOURCES;
+	return rc;
+}
+
+/* Submit, and for a blocking command wait: CL_SUCCESS, the submission's
+ * error, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
+static cl_int submit(cl_command_queue q, struct icd_cmd *c, cl_uint nw,
+		     const cl_event *w, cl_command_type type, cl_bool block,
+		     cl_event *ev)
+{
+	if (!c)
+		return CL_OUT_OF_HOST_MEMORY;
+	cl_event e = NULL;
+	cl_int rc = icd_submit(q, c, nw, w, type, &e);
+	if (rc)
+		return rc;
+	if (block) {
+		rc = icd_event_wait(e);
+		if (!rc && e->status < 0)
+			rc = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+		icd_queue_reap(q);
+	}
+	if (ev)
+		*ev = e;
+	else
+		icd_event_release(e);
+	return rc;
+}
+
+static cl_int rw(cl_command_queue q, cl_mem m, cl_bool block, size_t off,
+		 size_t size, void *ptr, cl_uint nw, const cl_event *w,
+		 cl_event *ev, bool read)
+{
+	icd_lock();
+	cl_int rc = check_cmd(q, m, nw, w);
+	if (rc)
+		goto out;
+	rc = CL_INVALID_VALUE;
+	if (!ptr || !range_ok(m, off, size))
+		goto out;
+	rc = CL_INVALID_OPERATION;
+	if (m->flags & (read ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
+			     : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+		goto out;
+	struct icd_cmd *c = cmd_new(read ? run_read : run_write, m);
+	if (c) {
+		c->off = off;
+		c->size = size;
+		c->ptr = ptr;
+	}
+	rc = submit(q, c, nw, w,
+		    read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
+		    block, ev);
+out:
+	icd_unlock();
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem m,
+						  cl_bool block, size_t off,
+						  size_t size, void *ptr,
+						  cl_uint nw, const cl_event *w,
+						  cl_event *ev)
+{
+	return rw(q, m, block, off, size, ptr, nw, w, ev, true);
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueWriteBuffer(
+	cl_command_queue q, cl_mem m, cl_bool block, size_t off, size_t size,
+	const void *ptr, cl_uint nw, const cl_event *w, cl_event *ev)
+{
+	return rw(q, m, block, off, size, (void *)ptr, nw, w, ev, false);
+}
+
+/* ---- rectangles (host-side, row by row) ---- */
+
+struct rect {
+	size_t bo[3], ho[3], reg[3];
+	size_t brp, bsp, hrp, hsp;
+};
+
+static cl_int rect_norm(struct rect *r, const size_t *bo, const size_t *ho,
+			const size_t *reg, size_t brp, size_t bsp, size_t hrp,
+			size_t hsp)
+{
+	if (!bo || !ho || !reg || !reg[0] || !reg[1] || !reg[2])
+		return CL_INVALID_VALUE;
+	for (int i = 0; i < 3; i++) {
+		r->bo[i] = bo[i];
+		r->ho[i] = ho[i];
+		r->reg[i] = reg[i];
+	}
+	r->brp = brp ? brp : reg[0];
+	r->bsp = bsp ? bsp : reg[1] * r->brp;
+	r->hrp = hrp ? hrp : reg[0];
+	r->hsp = hsp ? hsp : reg[1] * r->hrp;
+	if (r->brp < reg[0] || r->hrp < reg[0] || r->bsp < reg[1] * r->brp ||
+	    r->hsp < reg[1] * r->hrp || (bsp && bsp % r->brp) ||
+	    (hsp && hsp % r->hrp))
+		return CL_INVALID_VALUE;
+	return CL_SUCCESS;
+}
+
+static size_t rect_end(const size_t *o, const size_t *reg, size_t rp, size_t sp)
+{
+	return (o[2] + reg[2] - 1) * sp + (o[1] + reg[1] - 1) * rp + o[0] +
+	       reg[0];
+}
+
+static cl_int run_rect(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_int rc = host_start(c, deps, n);
+	const struct rect *r = c->args ? (const struct rect *)c->args : NULL;
+	for (size_t z = 0; !rc && r && z < r->reg[2]; z++)
+		for (size_t y = 0; !rc && y < r->reg[1]; y++) {
+			size_t b = (r->bo[2] + z) * r->bsp +
+				   (r->bo[1] + y) * r->brp + r->bo[0];
+			size_t h = (r->ho[2] + z) * r->hsp +
+				   (r->ho[1] + y) * r->hrp + r->ho[0];
+			char *p = (char *)c->ptr + h;
+			int e = c->pattern ? hp_buffer_read(icd_device.hp,
+							    c->mem->addr, b, p,
+							    r->reg[0])
+					   : hp_buffer_write(icd_device.hp,
+							     c->mem->addr, b, p,
+							     r->reg[0]);
+			if (e)
+				rc = CL_OUT_OF_RESOURCES;
+		}
+	return rc;
+}
+
+static cl_int rw_rect(cl_command_queue q, cl_mem m, cl_bool block,
+		      const size_t *bo, const size_t *ho, const size_t *reg,
+		      size_t brp, size_t bsp, size_t hrp, size_t hsp, void *ptr,
+		      cl_uint nw, const cl_event *w, cl_event *ev, bool read)
+{
+	icd_lock();
+	struct rect r;
+	cl_int rc = check_cmd(q, m, nw, w);
+	if (rc)
+		goto out;
+	if ((rc = rect_norm(&r, bo, ho, reg, brp, bsp, hrp, hsp)))
+		goto out;
+	rc = CL_INVALID_VALUE;
+	if (!ptr || rect_end(r.bo, r.reg, r.brp, r.bsp) > m->size)
+		goto out;
+	rc = CL_INVALID_OPERATION;
+	if (m->flags & (read ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
+			     : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+		goto out;
+	struct icd_cmd *c = cmd_new(run_rect, m);
+	if (c) {
+		c->args = malloc(sizeof(r));
+		if (!c->args) {
+			icd_mem_release(m);
+			free(c);
+			c = NULL;
+		} else {
+			memcpy(c->args, &r, sizeof(r));
+			c->ptr = ptr;
+			c->pattern = read;
+		}
+	}
+	rc = submit(q, c, nw, w,
+		    read ? CL_COMMAND_READ_BUFFER_RECT
+			 : CL_COMMAND_WRITE_BUFFER_RECT,
+		    block, ev);
+out:
+	icd_unlock();
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueReadBufferRect(
+	cl_command_queue q, cl_mem m, cl_bool block, const size_t *bo,
+	const size_t *ho, const size_t *reg, size_t brp, size_t bsp, size_t hrp,
+	size_t hsp, void *ptr, cl_uint nw, const cl_event *w, cl_event *ev)
+{
+	return rw_rect(q, m, block, bo, ho, reg, brp, bsp, hrp, hsp, ptr, nw, w,
+		       ev, true);
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueWriteBufferRect(
+	cl_command_queue q, cl_mem m, cl_bool block, const size_t *bo,
+	const size_t *ho, const size_t *reg, size_t brp, size_t bsp, size_t hrp,
+	size_t hsp, const void *ptr, cl_uint nw, const cl_event *w,
+	cl_event *ev)
+{
+	return rw_rect(q, m, block, bo, ho, reg, brp, bsp, hrp, hsp,
+		       (void *)ptr, nw, w, ev, false);
+}
+
+/* Copy rect: through host memory, row by row. */
+static cl_int run_copy_rect(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_int rc = host_start(c, deps, n);
+	const struct rect *r = (const struct rect *)c->args;
+	char *row = malloc(r->reg[0]);
+	if (!row)
+		return CL_OUT_OF_HOST_MEMORY;
+	for (size_t z = 0; !rc && z < r->reg[2]; z++)
+		for (size_t y = 0; !rc && y < r->reg[1]; y++) {
+			size_t s = (r->bo[2] + z) * r->bsp +
+				   (r->bo[1] + y) * r->brp + r->bo[0];
+			size_t d = (r->ho[2] + z) * r->hsp +
+				   (r->ho[1] + y) * r->hrp + r->ho[0];
+			if (hp_buffer_read(icd_device.hp, c->mem->addr, s, row,
+					   r->reg[0]) ||
+			    hp_buffer_write(icd_device.hp, c->mem2->addr, d,
+					    row, r->reg[0]))
+				rc = CL_OUT_OF_RESOURCES;
+		}
+	free(row);
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueCopyBufferRect(
+	cl_command_queue q, cl_mem src, cl_mem dst, const size_t *so,
+	const size_t *dof, const size_t *reg, size_t srp, size_t ssp,
+	size_t drp, size_t dsp, cl_uint nw, const cl_event *w, cl_event *ev)
+{
+	icd_lock();
+	struct rect r;
+	cl_int rc = check_cmd(q, src, nw, w);
+	if (!rc)
+		rc = check_cmd(q, dst, 0, NULL);
+	if (rc)
+		goto out;
+	if ((rc = rect_norm(&r, so, dof, reg, srp, ssp, drp, dsp)))
+		goto out;
+	rc = CL_INVALID_VALUE;
+	if (rect_end(r.bo, r.reg, r.brp, r.bsp) > src->size ||
+	    rect_end(r.ho, r.reg, r.hrp, r.hsp) > dst->size)
+		goto out;
+	if (src == dst && (r.brp != r.hrp || r.bsp != r.hsp))
+		goto out;
+	if (src == dst) {
+		size_t s0 = r.bo[2] * r.bsp + r.bo[1] * r.brp + r.bo[0];
+		size_t d0 = r.ho[2] * r.hsp + r.ho[1] * r.hrp + r.ho[0];
+		size_t s1 = rect_end(r.bo, r.reg, r.brp, r.bsp);
+		size_t d1 = rect_end(r.ho, r.reg, r.hrp, r.hsp);
+		if (s0 < d1 && d0 < s1) {
+			rc = CL_MEM_COPY_OVERLAP;
+			goto out;
+		}
+	}
+	struct icd_cmd *c = cmd_new(run_copy_rect, src);
+	if (c) {
+		icd_mem_retain(dst);
+		c->mem2 = dst;
+		c->args = malloc(sizeof(r));
+		if (c->args)
+			memcpy(c->args, &r, sizeof(r));
+	}
+	if (c && !c->args) {
+		icd_mem_release(src);
+		icd_mem_release(dst);
+		free(c);
+		c = NULL;
+	}
+	rc = submit(q, c, nw, w, CL_COMMAND_COPY_BUFFER_RECT, CL_FALSE, ev);
+out:
+	icd_unlock();
+	return rc;
+}
+
+/* ---- copy and fill (device commands) ---- */
+
+static cl_int run_copy(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_command_queue q = c->ev->queue;
+	int rc = hp_enqueue_copy(q->hq, c->mem2->addr + c->off2,
+				 c->mem->addr + c->off, c->size, deps, n,
+				 &c->ev->dev);
+	if (rc)
+		return icd_err(rc);
+	c->ev->on_device = true;
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueCopyBuffer(
+	cl_command_queue q, cl_mem src, cl_mem dst, size_t so, size_t dof,
+	size_t size, cl_uint nw, const cl_event *w, cl_event *ev)
+{
+	icd_lock();
+	cl_int rc = check_cmd(q, src, nw, w);
+	if (!rc)
+		rc = check_cmd(q, dst, 0, NULL);
+	if (rc)
+		goto out;
+	rc = CL_INVALID_VALUE;
+	if (!size || !range_ok(src, so, size) || !range_ok(dst, dof, size))
+		goto out;
+	hp_buffer s = src->addr + so, d = dst->addr + dof;
+	if (s < d + size && d < s + size) {
+		rc = CL_MEM_COPY_OVERLAP;
+		goto out;
+	}
+	struct icd_cmd *c = cmd_new(run_copy, src);
+	if (c) {
+		icd_mem_retain(dst);
+		c->mem2 = dst;
+		c->off = so;
+		c->off2 = dof;
+		c->size = size;
+	}
+	rc = submit(q, c, nw, w, CL_COMMAND_COPY_BUFFER, CL_FALSE, ev);
+out:
+	icd_unlock();
+	return rc;
+}
+
+static cl_int run_fill(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_command_queue q = c->ev->queue;
+	int rc = hp_enqueue_fill(q->hq, c->mem->addr + c->off, c->size,
+				 c->pattern, c->pattern_size, deps, n,
+				 &c->ev->dev);
+	if (rc)
+		return icd_err(rc);
+	c->ev->on_device = true;
+	return CL_SUCCESS;
+}
+
+/* Patterns over 8 bytes: written from the host. */
+static cl_int run_fill_host(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_int rc = host_start(c, deps, n);
+	if (rc)
+		return rc;
+	size_t chunk = c->size < 65536 ? c->size : 65536;
+	char *b = malloc(chunk);
+	if (!b)
+		return CL_OUT_OF_HOST_MEMORY;
+	for (size_t i = 0; i < chunk; i += c->pattern_size)
+		memcpy(b + i, c->args, c->pattern_size);
+	for (size_t o = 0; !rc && o < c->size; o += chunk) {
+		size_t l = c->size - o < chunk ? c->size - o : chunk;
+		if (hp_buffer_write(icd_device.hp, c->mem->addr, c->off + o, b,
+				    l))
+			rc = CL_OUT_OF_RESOURCES;
+	}
+	free(b);
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m,
+						  const void *pat, size_t ps,
+						  size_t off, size_t size,
+						  cl_uint nw, const cl_event *w,
+						  cl_event *ev)
+{
+	icd_lock();
+	cl_int rc = check_cmd(q, m, nw, w);
+	if (rc)
+		goto out;
+	rc = CL_INVALID_VALUE;
+	if (!pat || !ps || ps > 128 || (ps & (ps - 1)) || off % ps ||
+	    size % ps || !range_ok(m, off, size))
+		goto out;
+	struct icd_cmd *c = cmd_new(ps <= 8 ? run_fill : run_fill_host, m);
+	if (c) {
+		c->off = off;
+		c->size = size;
+		c->pattern_size = (unsigned)ps;
+		if (ps <= 8)
+			memcpy(&c->pattern, pat, ps);
+		else if ((c->args = malloc(ps)))
+			memcpy(c->args, pat, ps);
+		else {
+			icd_mem_release(m);
+			free(c);
+			c = NULL;
+		}
+	}
+	if (c && !size) {
+		c->run = run_fill_host; /* nothing to write */
+	}
+	rc = submit(q, c, nw, w, CL_COMMAND_FILL_BUFFER, CL_FALSE, ev);
+out:
+	icd_unlock();
+	return rc;
+}
+
+/* ---- map / unmap ---- */
+
+static cl_int run_map(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_int rc = host_start(c, deps, n);
+	if (!rc && c->pattern && c->size &&
+	    hp_buffer_read(icd_device.hp, c->mem->addr, c->off, c->ptr,
+			   c->size))
+		rc = CL_OUT_OF_RESOURCES;
+	return rc;
+}
+
+ICD_EXPORT void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m,
+						cl_bool block,
+						cl_map_flags flags, size_t off,
+						size_t size, cl_uint nw,
+						const cl_event *w, cl_event *ev,
+						cl_int *errp)
+{
+	icd_lock();
+	void *ptr = NULL;
+	cl_int rc = check_cmd(q, m, nw, w);
+	if (rc)
+		goto out;
+	rc = CL_INVALID_VALUE;
+	const cl_map_flags known =
+		CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+	if (!size || !range_ok(m, off, size) || (flags & ~known) ||
+	    ((flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+	     (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+		goto out;
+	rc = CL_INVALID_OPERATION;
+	if ((m->flags & CL_MEM_HOST_NO_ACCESS) ||
+	    ((m->flags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MAP_READ)) ||
+	    ((m->flags & CL_MEM_HOST_READ_ONLY) &&
+	     (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))))
+		goto out;
+	char *base = m->host_ptr;
+	if (!base) {
+		if (!m->shadow && !(m->shadow = malloc(m->size))) {
+			rc = CL_MAP_FAILURE;
+			goto out;
+		}
+		base = m->shadow;
+	}
+	struct icd_map *mp = calloc(1, sizeof(*mp));
+	struct icd_cmd *c = mp ? cmd_new(run_map, m) : NULL;
+	if (!c) {
+		free(mp);
+		rc = CL_OUT_OF_HOST_MEMORY;
+		goto out;
+	}
+	c->off = off;
+	c->size = size;
+	c->ptr = base + off;
+	c->pattern = !(flags & CL_MAP_WRITE_INVALIDATE_REGION);
+	rc = submit(q, c, nw, w, CL_COMMAND_MAP_BUFFER, block, ev);
+	if (rc) {
+		free(mp);
+		goto out;
+	}
+	mp->ptr = base + off;
+	mp->off = off;
+	mp->size = size;
+	mp->write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+	mp->next = m->maps;
+	m->maps = mp;
+	m->map_count++;
+	ptr = base + off;
+out:
+	icd_unlock();
+	if (errp)
+		*errp = rc;
+	return ptr;
+}
+
+static cl_int run_unmap(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	cl_int rc = host_start(c, deps, n);
+	if (!rc && c->pattern &&
+	    hp_buffer_write(icd_device.hp, c->mem->addr, c->off, c->ptr,
+			    c->size))
+		rc = CL_OUT_OF_RESOURCES;
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q,
+						      cl_mem m, void *ptr,
+						      cl_uint nw,
+						      const cl_event *w,
+						      cl_event *ev)
+{
+	icd_lock();
+	cl_int rc = check_cmd(q, m, nw, w);
+	if (rc)
+		goto out;
+	struct icd_map **pp = &m->maps;
+	while (*pp && (*pp)->ptr != ptr)
+		pp = &(*pp)->next;
+	rc = CL_INVALID_VALUE;
+	if (!*pp)
+		goto out;
+	struct icd_map *mp = *pp;
+	struct icd_cmd *c = cmd_new(run_unmap, m);
+	if (!c) {
+		rc = CL_OUT_OF_HOST_MEMORY;
+		goto out;
+	}
+	c->off = mp->off;
+	c->size = mp->size;
+	c->ptr = mp->ptr;
+	c->pattern = mp->write;
+	*pp = mp->next;
+	free(mp);
+	m->map_count--;
+	rc = submit(q, c, nw, w, CL_COMMAND_UNMAP_MEM_OBJECT, CL_FALSE, ev);
+out:
+	icd_unlock();
+	return rc;
+}
+
+static cl_int run_nop(struct icd_cmd *c, const hp_event *deps, unsigned n)
+{
+	return host_start(c, deps, n);
+}
+
+ICD_EXPORT cl_int CL_API_CALL
+clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint n, const cl_mem *ms,
+			   cl_mem_migration_flags flags, cl_uint nw,
+			   const cl_event *w, cl_event *ev)
+{
+	icd_lock();
+	cl_int rc = CL_INVALID_VALUE;
+	if (!n || !ms ||
+	    (flags &
+	     ~(cl_mem_migration_flags)(CL_MIGRATE_MEM_OBJECT_HOST |
+				       CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
+		rc = icd_valid_queue(q) ? CL_INVALID_VALUE
+					: CL_INVALID_COMMAND_QUEUE;
+	else {
+		rc = CL_SUCCESS;
+		for (cl_uint i = 0; i < n && !rc; i++)
+			rc = check_cmd(q, ms[i], nw, w);
+		if (!rc)
+			rc = submit(q, cmd_new(run_nop, NULL), nw, w,
+				    CL_COMMAND_MIGRATE_MEM_OBJECTS, CL_FALSE,
+				    ev);
+	}
+	icd_unlock();
+	return rc;
+}

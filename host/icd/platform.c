@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: MIT
+/* The platform and its one device: finding and booting the hartpool device
+ * (HARTPOOL_DEVICE, the config file, or a QEMU boot), clGetPlatformInfo,
+ * clGetDeviceInfo, the library-wide lock and the info helpers. */
+#include "icd.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct _cl_platform_id icd_platform = {&icd_dispatch, MAGIC_PLATFORM};
+struct _cl_device_id icd_device = {.dispatch = &icd_dispatch,
+				   .magic = MAGIC_DEVICE};
+
+static pthread_mutex_t lock_mu;
+static pthread_once_t lock_once = PTHREAD_ONCE_INIT;
+
+static void lock_init(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&lock_mu, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
+void icd_lock(void)
+{
+	pthread_once(&lock_once, lock_init);
+	pthread_mutex_lock(&lock_mu);
+}
+
+void icd_unlock(void)
+{
+	pthread_mutex_unlock(&lock_mu);
+}
+
+cl_ulong icd_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (cl_ulong)ts.tv_sec * 1000000000ull + (cl_ulong)ts.tv_nsec;
+}
+
+cl_int icd_info(const void *src, size_t n, size_t size, void *value,
+		size_t *ret)
+{
+	if (value) {
+		if (size < n)
+			return CL_INVALID_VALUE;
+		memcpy(value, src, n);
+	}
+	if (ret)
+		*ret = n;
+	return CL_SUCCESS;
+}
+
+cl_int icd_err(int hp)
+{
+	if (hp >= -72 && hp <= 0)
+		return hp;
+	return CL_OUT_OF_RESOURCES;
+}
+
+bool icd_valid_device(cl_device_id d)
+{
+	return d == &icd_device;
+}
+
+/* ---- finding the device ---- */
+
+static char conf_connect[512], conf_board[32];
+static unsigned conf_harts;
+static bool conf_read;
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
+		     s[n - 1] == '\r'))
+		s[--n] = 0;
+	return s;
+}
+
+/* $XDG_CONFIG_HOME/hartpool/icd.conf: `key = value` lines, # comments. */
+static void read_config(void)
+{
+	if (conf_read)
+		return;
+	conf_read = true;
+	char path[1024];
+	const char *x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	if (x && *x)
+		snprintf(path, sizeof(path), "%s/hartpool/icd.conf", x);
+	else if (home && *home)
+		snprintf(path, sizeof(path), "%s/.config/hartpool/icd.conf",
+			 home);
+	else
+		return;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[1024];
+	while (fgets(line, sizeof(line), f)) {
+		char *s = trim(line), *eq = strchr(s, '=');
+		if (!*s || *s == '#' || !eq)
+			continue;
+		*eq = 0;
+		char *k = trim(s), *v = trim(eq + 1);
+		if (!strcmp(k, "connect"))
+			snprintf(conf_connect, sizeof(conf_connect), "%s", v);
+		else if (!strcmp(k, "board"))
+			snprintf(conf_board, sizeof(conf_board), "%s", v);
+		else if (!strcmp(k, "harts"))
+			conf_harts = (unsigned)strtoul(v, NULL, 0);
+	}
+	fclose(f);
+}
+
+static void builtins_list(void)
+{
+	struct _cl_device_id *d = &icd_device;
+	size_t n = 0;
+	d->builtins[0] = 0;
+	unsigned rows = hp_kernel_count(d->hp);
+	for (unsigned i = 0; i < rows; i++) {
+		const hp_mbox_kernel *k = hp_kernel_at(d->hp, i);
+		if (!k || !k->name[0] || (k->flags & HP_KFLAG_LOADED))
+			continue;
+		size_t l = strnlen(k->name, sizeof(k->name));
+		if (n + l + 2 > sizeof(d->builtins))
+			break;
+		if (n)
+			d->builtins[n++] = ';';
+		memcpy(d->builtins + n, k->name, l);
+		n += l;
+		d->builtins[n] = 0;
+	}
+}
+
+cl_int icd_device_open(void)
+{
+	struct _cl_device_id *d = &icd_device;
+	if (d->hp)
+		return CL_SUCCESS;
+	read_config();
+	hp_open_options o = {0};
+	const char *env = getenv("HARTPOOL_DEVICE");
+	const char *board = getenv("HARTPOOL_BOARD");
+	const char *harts = getenv("HARTPOOL_HARTS");
+	if (env && *env)
+		o.connect = env;
+	else if (conf_connect[0])
+		o.connect = conf_connect;
+	if (!board || !*board)
+		board = conf_board[0] ? conf_board : NULL;
+	if (!o.connect) {
+		o.board = board;
+		o.harts = harts && *harts ? (unsigned)strtoul(harts, NULL, 0)
+					  : conf_harts;
+	}
+	int rc = hp_open(&o, &d->hp);
+	if (rc) {
+		d->hp = NULL;
+		if (getenv("HARTPOOL_ICD_DEBUG"))
+			fprintf(stderr, "hartpool-icd: %s\n", hp_last_error());
+		return rc == HP_DEVICE_NOT_FOUND ? CL_DEVICE_NOT_FOUND
+						 : CL_DEVICE_NOT_AVAILABLE;
+	}
+	d->info = *hp_info(d->hp);
+	if (board)
+		snprintf(d->board, sizeof(d->board), "%s", board);
+	else if (!o.connect)
+		snprintf(d->board, sizeof(d->board), "qemu-virt");
+	else
+		snprintf(d->board, sizeof(d->board), "%s",
+			 d->info.address_bits == 64 ? "qemu-virt"
+						    : "qemu-virt32");
+	builtins_list();
+	return CL_SUCCESS;
+}
+
+__attribute__((destructor)) static void icd_fini(void)
+{
+	if (icd_device.hp) {
+		hp_close(icd_device.hp);
+		icd_device.hp = NULL;
+	}
+}
+
+/* ---- platform ---- */
+
+static bool is64(void)
+{
+	return icd_device.hp && icd_device.info.address_bits == 64;
+}
+
+/* The OpenCL C extensions the device's compiler enables (hp_cl_build). */
+static const char *const exts_base[] = {
+	"cl_khr_byte_addressable_store",
+	"cl_khr_global_int32_base_atomics",
+	"cl_khr_global_int32_extended_atomics",
+	"cl_khr_local_int32_base_atomics",
+	"cl_khr_local_int32_extended_atomics",
+};
+
+static size_t ext_list(bool platform, cl_name_version *out, char *str,
+		       size_t cap)
+{
+	const char *names[16];
+	size_t n = 0;
+	if (platform)
+		names[n++] = "cl_khr_icd";
+	for (size_t i = 0; i < sizeof(exts_base) / sizeof(exts_base[0]); i++)
+		names[n++] = exts_base[i];
+	if (is64())
+		names[n++] = "cl_khr_fp64";
+	if (str) {
+		str[0] = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				strncat(str, " ", cap - strlen(str) - 1);
+			strncat(str, names[i], cap - strlen(str) - 1);
+		}
+	}
+	if (out)
+		for (size_t i = 0; i < n; i++) {
+			memset(&out[i], 0, sizeof(out[i]));
+			out[i].version = CL_MAKE_VERSION(1, 0, 0);
+			snprintf(out[i].name, sizeof(out[i].name), "%s",
+				 names[i]);
+		}
+	return n;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n,
+						     cl_platform_id *p,
+						     cl_uint *num)
+{
+	if ((!n && p) || (!p && !num))
+		return CL_INVALID_VALUE;
+	if (p)
+		p[0] = &icd_platform;
+	if (num)
+		*num = 1;
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetPlatformIDs(cl_uint n, cl_platform_id *p,
+					       cl_uint *num)
+{
+	return clIcdGetPlatformIDsKHR(n, p, num);
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p,
+						cl_platform_info param,
+						size_t size, void *value,
+						size_t *ret)
+{
+	if (p && p != &icd_platform)
+		return CL_INVALID_PLATFORM;
+	char buf[1024];
+	cl_name_version nv[16];
+	size_t n;
+	switch (param) {
+	case CL_PLATFORM_PROFILE:
+		ICD_INFO_STR("FULL_PROFILE");
+	case CL_PLATFORM_VERSION:
+		ICD_INFO_STR("OpenCL 3.0 hartpool");
+	case CL_PLATFORM_NAME:
+	case CL_PLATFORM_VENDOR:
+	case CL_PLATFORM_ICD_SUFFIX_KHR:
+		ICD_INFO_STR("hartpool");
+	case CL_PLATFORM_EXTENSIONS:
+		icd_lock();
+		icd_device_open();
+		ext_list(true, NULL, buf, sizeof(buf));
+		icd_unlock();
+		ICD_INFO_STR(buf);
+	case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+		icd_lock();
+		icd_device_open();
+		n = ext_list(true, nv, NULL, 0);
+		icd_unlock();
+		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
+	case CL_PLATFORM_HOST_TIMER_RESOLUTION:
+		ICD_INFO_T(cl_ulong, 0);
+	case CL_PLATFORM_NUMERIC_VERSION:
+		ICD_INFO_T(cl_version, CL_MAKE_VERSION(3, 0, 0));
+	default:
+		return CL_INVALID_VALUE;
+	}
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p,
+					     cl_device_type type, cl_uint n,
+					     cl_device_id *out, cl_uint *num)
+{
+	if (p && p != &icd_platform)
+		return CL_INVALID_PLATFORM;
+	if ((!n && out) || (!out && !num))
+		return CL_INVALID_VALUE;
+	const cl_device_type known = CL_DEVICE_TYPE_DEFAULT |
+				     CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+				     CL_DEVICE_TYPE_ACCELERATOR |
+				     CL_DEVICE_TYPE_CUSTOM;
+	if (type != CL_DEVICE_TYPE_ALL && (!type || (type & ~known)))
+		return CL_INVALID_DEVICE_TYPE;
+	if (!(type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_ACCELERATOR)))
+		return CL_DEVICE_NOT_FOUND;
+	icd_lock();
+	cl_int rc = icd_device_open();
+	icd_unlock();
+	if (rc)
+		return CL_DEVICE_NOT_FOUND;
+	if (out)
+		out[0] = &icd_device;
+	if (num)
+		*num = 1;
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clRetainDevice(cl_device_id d)
+{
+	return icd_valid_device(d) ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clReleaseDevice(cl_device_id d)
+{
+	return icd_valid_device(d) ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
+ICD_EXPORT cl_int CL_API_CALL
+clCreateSubDevices(cl_device_id d, const cl_device_partition_property *props,
+		   cl_uint n, cl_device_id *out, cl_uint *num)
+{
+	(void)props, (void)n, (void)out, (void)num;
+	if (!icd_valid_device(d))
+		return CL_INVALID_DEVICE;
+	return CL_INVALID_VALUE; /* not partitionable */
+}
+
+static cl_int device_info(cl_device_info param, size_t size, void *value,
+			  size_t *ret)
+{
+	const hp_device_info *i = &icd_device.info;
+	const cl_device_fp_config fp =
+		CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+		CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
+	unsigned min_sg = i->sub_group_sizes
+				  ? 1u << __builtin_ctz(i->sub_group_sizes)
+				  : 1u;
+	char buf[2048];
+	cl_name_version nv[64];
+	size_t n;
+	switch (param) {
+	case CL_DEVICE_TYPE:
+		ICD_INFO_T(cl_device_type,
+			   CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_DEFAULT);
+	case CL_DEVICE_VENDOR_ID:
+		ICD_INFO_T(cl_uint, 0);
+	case CL_DEVICE_MAX_COMPUTE_UNITS:
+		ICD_INFO_T(cl_uint, i->harts);
+	case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+		ICD_INFO_T(cl_uint, i->max_work_dim);
+	case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+		ICD_INFO_T(size_t, i->max_work_group_size);
+	case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+		size_t s[3] = {i->max_work_item_sizes[0],
+			       i->max_work_item_sizes[1],
+			       i->max_work_item_sizes[2]};
+		return icd_info(s, i->max_work_dim * sizeof(size_t), size,
+				value, ret);
+	}
+	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+		ICD_INFO_T(cl_uint, 1);
+	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+		ICD_INFO_T(cl_uint, is64() ? 1 : 0);
+	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+		ICD_INFO_T(cl_uint, 0);
+	case CL_DEVICE_MAX_CLOCK_FREQUENCY: /* not known to the device */
+		ICD_INFO_T(cl_uint, 0);
+	case CL_DEVICE_ADDRESS_BITS:
+		ICD_INFO_T(cl_uint, i->address_bits);
+	case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+	case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+		ICD_INFO_T(cl_ulong, i->max_mem_alloc_size);
+	case CL_DEVICE_GLOBAL_MEM_SIZE:
+		ICD_INFO_T(cl_ulong, i->global_mem_size);
+	case CL_DEVICE_IMAGE_SUPPORT:
+	case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+	case CL_DEVICE_HOST_UNIFIED_MEMORY:
+	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+	case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+	case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+	case CL_DEVICE_PIPE_SUPPORT:
+		ICD_INFO_T(cl_bool, CL_FALSE);
+	case CL_DEVICE_ENDIAN_LITTLE:
+	case CL_DEVICE_AVAILABLE:
+	case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+	case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+		ICD_INFO_T(cl_bool, CL_TRUE);
+	case CL_DEVICE_COMPILER_AVAILABLE:
+	case CL_DEVICE_LINKER_AVAILABLE:
+		ICD_INFO_T(cl_bool, hp_cl_compiler() ? CL_TRUE : CL_FALSE);
+	case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+	case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+	case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+	case CL_DEVICE_MAX_SAMPLERS:
+	case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+	case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+	case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+	case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+	case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+	case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+	case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+	case CL_DEVICE_MAX_PIPE_ARGS:
+	case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+	case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+	case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+	case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+	case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+		ICD_INFO_T(cl_uint, 0);
+	case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+	case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+	case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+	case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+	case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+	case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+	case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+	case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+	case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+		ICD_INFO_T(size_t, 0);
+	case CL_DEVICE_MAX_PARAMETER_SIZE:
+		ICD_INFO_T(size_t, i->max_args_size);
+	case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+		ICD_INFO_T(cl_uint, HP_MBOX_BUFFER_ALIGN * 8);
+	case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+		ICD_INFO_T(cl_uint, 128);
+	case CL_DEVICE_SINGLE_FP_CONFIG:
+		ICD_INFO_T(cl_device_fp_config, fp);
+	case CL_DEVICE_DOUBLE_FP_CONFIG:
+		ICD_INFO_T(cl_device_fp_config, is64() ? fp : 0);
+	case CL_DEVICE_HALF_FP_CONFIG:
+		ICD_INFO_T(cl_device_fp_config, 0);
+	case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+		ICD_INFO_T(cl_device_mem_cache_type, CL_NONE);
+	case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+		ICD_INFO_T(cl_uint, 0);
+	case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+		ICD_INFO_T(cl_ulong, 0);
+	case CL_DEVICE_MAX_CONSTANT_ARGS:
+		ICD_INFO_T(cl_uint, HP_CL_BUFFER_ARGS_MAX);
+	case CL_DEVICE_LOCAL_MEM_TYPE:
+		ICD_INFO_T(cl_device_local_mem_type, CL_GLOBAL);
+	case CL_DEVICE_LOCAL_MEM_SIZE:
+		ICD_INFO_T(cl_ulong, i->local_mem_size);
+	case CL_DEVICE_PROFILING_TIMER_RESOLUTION: {
+		size_t r =
+			i->timer_hz ? (size_t)(1000000000ull / i->timer_hz) : 1;
+		ICD_INFO_T(size_t, r ? r : 1);
+	}
+	case CL_DEVICE_EXECUTION_CAPABILITIES:
+		ICD_INFO_T(cl_device_exec_capabilities, CL_EXEC_KERNEL);
+	case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
+		ICD_INFO_T(cl_command_queue_properties,
+			   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+				   CL_QUEUE_PROFILING_ENABLE);
+	case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+		ICD_INFO_T(cl_command_queue_properties, 0);
+	case CL_DEVICE_NAME:
+		snprintf(buf, sizeof(buf), "hartpool %s", i->board);
+		ICD_INFO_STR(buf);
+	case CL_DEVICE_VENDOR:
+		ICD_INFO_STR("hartpool");
+	case CL_DRIVER_VERSION:
+		snprintf(buf, sizeof(buf), "1.0 (%s)", i->firmware);
+		ICD_INFO_STR(buf);
+	case CL_DEVICE_PROFILE:
+		ICD_INFO_STR("FULL_PROFILE");
+	case CL_DEVICE_VERSION:
+		ICD_INFO_STR("OpenCL 3.0 hartpool");
+	case CL_DEVICE_OPENCL_C_VERSION:
+		ICD_INFO_STR("OpenCL C 1.2 hartpool");
+	case CL_DEVICE_EXTENSIONS:
+		ext_list(false, NULL, buf, sizeof(buf));
+		ICD_INFO_STR(buf);
+	case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+		n = ext_list(false, nv, NULL, 0);
+		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
+	case CL_DEVICE_PLATFORM:
+		ICD_INFO_T(cl_platform_id, &icd_platform);
+	case CL_DEVICE_BUILT_IN_KERNELS:
+		ICD_INFO_STR(icd_device.builtins);
+	case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: {
+		n = 0;
+		const char *s = icd_device.builtins;
+		while (*s && n < 64) {
+			size_t l = strcspn(s, ";");
+			memset(&nv[n], 0, sizeof(nv[n]));
+			nv[n].version = CL_MAKE_VERSION(1, 0, 0);
+			memcpy(nv[n].name, s,
+			       l < CL_NAME_VERSION_MAX_NAME_SIZE
+				       ? l
+				       : CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+			n++;
+			s += l + (s[l] == ';');
+		}
+		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
+	}
+	case CL_DEVICE_PARENT_DEVICE:
+		ICD_INFO_T(cl_device_id, NULL);
+	case CL_DEVICE_PARTITION_PROPERTIES:
+		ICD_INFO_T(cl_device_partition_property, 0);
+	case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+		ICD_INFO_T(cl_device_affinity_domain, 0);
+	case CL_DEVICE_PARTITION_TYPE:
+		return icd_info(NULL, 0, size, value, ret);
+	case CL_DEVICE_REFERENCE_COUNT:
+		ICD_INFO_T(cl_uint, 1);
+	case CL_DEVICE_PRINTF_BUFFER_SIZE:
+		ICD_INFO_T(size_t, ICD_PRINTF_SIZE);
+	case CL_DEVICE_SVM_CAPABILITIES:
+		ICD_INFO_T(cl_device_svm_capabilities, 0);
+	case CL_DEVICE_IL_VERSION:
+		ICD_INFO_STR("");
+	case CL_DEVICE_ILS_WITH_VERSION:
+		return icd_info(NULL, 0, size, value, ret);
+	case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+		ICD_INFO_T(cl_uint, i->sub_group_sizes
+					    ? i->max_work_group_size / min_sg
+					    : 0);
+	case CL_DEVICE_NUMERIC_VERSION:
+		ICD_INFO_T(cl_version, CL_MAKE_VERSION(3, 0, 0));
+	case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+		ICD_INFO_T(cl_device_atomic_capabilities,
+			   CL_DEVICE_ATOMIC_ORDER_RELAXED |
+				   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+	case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+		ICD_INFO_T(cl_device_atomic_capabilities,
+			   CL_DEVICE_ATOMIC_ORDER_RELAXED |
+				   CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+				   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+	case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
+		static const char *const v[] = {"OpenCL C", "OpenCL C",
+						"OpenCL C", "OpenCL C"};
+		static const cl_version nums[] = {
+			CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0),
+			CL_MAKE_VERSION(1, 2, 0), CL_MAKE_VERSION(3, 0, 0)};
+		for (n = 0; n < 4; n++) {
+			memset(&nv[n], 0, sizeof(nv[n]));
+			nv[n].version = nums[n];
+			snprintf(nv[n].name, sizeof(nv[n].name), "%s", v[n]);
+		}
+		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
+	}
+	case CL_DEVICE_OPENCL_C_FEATURES: {
+		const char *f[3];
+		n = 0;
+		f[n++] = "__opencl_c_int64";
+		if (i->sub_group_sizes)
+			f[n++] = "__opencl_c_subgroups";
+		if (is64())
+			f[n++] = "__opencl_c_fp64";
+		for (size_t k = 0; k < n; k++) {
+			memset(&nv[k], 0, sizeof(nv[k]));
+			nv[k].version = CL_MAKE_VERSION(3, 0, 0);
+			snprintf(nv[k].name, sizeof(nv[k].name), "%s", f[k]);
+		}
+		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
+	}
+	case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+		ICD_INFO_T(size_t, i->default_sub_group_size
+					   ? i->default_sub_group_size
+					   : 1);
+	case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+		ICD_INFO_T(cl_device_device_enqueue_capabilities, 0);
+	case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+		ICD_INFO_STR("v0000-01-01-00"); /* not conformance tested */
+	default:
+		return CL_INVALID_VALUE;
+	}
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d,
+					      cl_device_info param, size_t size,
+					      void *value, size_t *ret)
+{
+	if (!icd_valid_device(d))
+		return CL_INVALID_DEVICE;
+	icd_lock();
+	cl_int rc = icd_device_open();
+	if (!rc)
+		rc = device_info(param, size, value, ret);
+	icd_unlock();
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id d,
+						      cl_ulong *dev,
+						      cl_ulong *host)
+{
+	if (!icd_valid_device(d))
+		return CL_INVALID_DEVICE;
+	if (!dev || !host)
+		return CL_INVALID_VALUE;
+	return CL_INVALID_OPERATION; /* no shared timer */
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetHostTimer(cl_device_id d, cl_ulong *host)
+{
+	if (!icd_valid_device(d))
+		return CL_INVALID_DEVICE;
+	if (!host)
+		return CL_INVALID_VALUE;
+	return CL_INVALID_OPERATION;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id p)
+{
+	return p == &icd_platform ? CL_SUCCESS : CL_INVALID_PLATFORM;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clUnloadCompiler(void)
+{
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
+{
+	if (name && !strcmp(name, "clIcdGetPlatformIDsKHR"))
+		return (void *)clIcdGetPlatformIDsKHR;
+	return NULL;
+}
+
+ICD_EXPORT void *CL_API_CALL
+clGetExtensionFunctionAddressForPlatform(cl_platform_id p, const char *name)
+{
+	if (p != &icd_platform)
+		return NULL;
+	return clGetExtensionFunctionAddress(name);
+}
