@@ -203,6 +203,7 @@ typedef struct {
 	char name[128];
 	size_t first, last; /* line range of the body */
 	bool barrier;	    /* calls a barrier-like built-in, maybe deep */
+	bool calls_kernel;  /* calls another kernel, maybe deep */
 	bool kernel;
 	size_t def_line;
 } ir_func;
@@ -456,6 +457,7 @@ typedef struct {
 	ir_param p[HP_CL_ARGS_MAX];
 	hp_cl_kernel meta;
 	char cc[32]; /* calling convention word ("spir_kernel" or "") */
+	bool calls_kernel;
 } cl_kernel;
 
 /* Parameters of a define line: "(...)" after @name. */
@@ -585,6 +587,17 @@ static int ir_funcs(ir_mod *m)
 					    !strcmp(m->f[q].name, cn);
 				if (b)
 					f->barrier = changed = true;
+			}
+			for (size_t i = f->first; i < f->last && !f->calls_kernel;
+			     i++) {
+				char cn[160];
+				if (!callee(m->line[i], cn, sizeof(cn)))
+					continue;
+				for (size_t q = 0; q < m->nf; q++)
+					if (!strcmp(m->f[q].name, cn) &&
+					    (m->f[q].kernel ||
+					     m->f[q].calls_kernel))
+						f->calls_kernel = changed = true;
 			}
 		}
 	}
@@ -729,6 +742,17 @@ static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 	md_three(m, def, "intel_reqd_sub_group_size", sg);
 	mk->sub_group_size = sg[0];
 	mk->uses_barriers = f->barrier;
+	/* Another kernel's __local variables (called, or inlined into this
+	 * one: its variables keep their names, "other.var") */
+	k->calls_kernel = f->calls_kernel;
+	for (size_t i = f->first; i < f->last && !k->calls_kernel; i++)
+		for (size_t q = 0; q < m->nf && !k->calls_kernel; q++) {
+			char pat[140];
+			if (!m->f[q].kernel || &m->f[q] == f)
+				continue;
+			snprintf(pat, sizeof(pat), "@%s.", m->f[q].name);
+			k->calls_kernel = strstr(m->line[i], pat) != NULL;
+		}
 	size_t al = 0;
 	if (mk->reqd[0])
 		al += (size_t)snprintf(mk->attributes + al,
@@ -884,6 +908,9 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		bool local_args = false;
 		for (unsigned a = 0; a < k->num_args; a++)
 			local_args |= k->args[a].addr_space == HP_CL_LOCAL;
+		/* Bit 0 tells hpb_convert the kernel calls other kernels: it
+		 * gets room for every kernel's __local variables. */
+		unsigned lm = (local_args ? 64u : 0u) | (ks[i].calls_kernel ? 1u : 0u);
 		sb_add(&o,
 		       "void hp_kfn_%s(const hp_item *, const void *);\n"
 		       "HP_REGISTER_SECTION_ const hp_kernel hp_kernel_%s = "
@@ -895,7 +922,7 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		       k->reqd[1], k->reqd[2], k->sub_group_size,
 		       k->args_size ? k->args_size : 0,
 		       k->uses_barriers ? "true" : "false",
-		       local_args ? 64 : 0);
+		       lm);
 	}
 	meta_text(&t, ks, nk, options);
 	sb_add(&o, "__attribute__((section(\".hp_clmeta\"), used)) static "

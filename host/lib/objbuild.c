@@ -362,13 +362,15 @@ static int writable(const elf *e, const char *secname)
 static uint64_t tls_end_of(const elf *e, const sect *st, const char *kname)
 {
 	uint64_t end = 0;
-	size_t kl = strlen(kname);
+	size_t kl = kname ? strlen(kname) : 0;
 	for (uint64_t i = 1;; i++) {
 		sym y;
 		if (!sym_at(e, st, i, &y))
 			break;
-		if (y.type == STT_TLS && !strncmp(y.name, kname, kl) &&
-		    y.name[kl] == '.' && y.value + y.size > end)
+		if (y.type == STT_TLS &&
+		    (!kname ||
+		     (!strncmp(y.name, kname, kl) && y.name[kl] == '.')) &&
+		    y.value + y.size > end)
 			end = y.value + y.size;
 	}
 	return end;
@@ -551,21 +553,25 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen, void **outp,
 		if (y.shndx != (unsigned)kern_idx ||
 		    strncmp(y.name, "hp_kernel_", 10))
 			continue;
-		uint64_t end = tls_end_of(&e, &st, y.name + 10);
 		uint64_t at = y.value + (xlen == 64 ? 44u : 32u);
 		uint32_t lm;
-		if (!end)
-			continue;
-		if (at + 4 > image_size)
+		if (at + 4 > image_size) {
 			rc = err("descriptor %s outside the image", y.name);
-		else if (end > UINT32_MAX - 64)
-			rc = err("%s: too much __local memory", y.name + 10);
-		else {
-			memcpy(&lm, img + at, 4);
-			uint32_t need = (uint32_t)((end + 63) & ~63ull);
-			if (need > lm)
-				memcpy(img + at, &need, 4);
+			continue;
 		}
+		memcpy(&lm, img + at, 4);
+		/* bit 0 (hp_cl_build): the kernel calls other kernels, whose
+		 * variables it needs too: room for all of them */
+		uint64_t end = tls_end_of(&e, &st, lm & 1 ? NULL : y.name + 10);
+		lm &= ~1u;
+		if (end > UINT32_MAX - 64) {
+			rc = err("%s: too much __local memory", y.name + 10);
+			continue;
+		}
+		uint32_t need = (uint32_t)((end + 63) & ~63ull);
+		if (need > lm)
+			lm = need;
+		memcpy(img + at, &lm, 4);
 	}
 	if (rc) {
 		free(img);
