@@ -247,6 +247,11 @@ void icd_ctx_release(cl_context c);
 /** An event of @p q is gone. */
 void icd_queue_unref(cl_command_queue q);
 
+cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel, cl_device_id,
+					   cl_kernel_sub_group_info, size_t,
+					   const void *, size_t, void *,
+					   size_t *);
+
 /* ---- event.c ---- */
 cl_event icd_event_new(cl_context ctx, cl_command_queue q,
 		       cl_command_type type);

@@ -44,4 +44,4 @@ $(HOST_O)/opencl/%: tests/opencl/programs/%.c $(wildcard tests/opencl/programs/*
 	$(Q)$(HOST_CC) -O1 -g -std=gnu11 $(WARN) -DCL_TARGET_OPENCL_VERSION=300 \
 		-o $@ $< -lOpenCL
 
-icd: $(HOST_O)/libhartpool-icd.so $(HOST_O)/hartpool.icd $(icd-progs) hartpool
+icd: $(HOST_O)/libhartpool-icd.so $(HOST_O)/hartpool.icd $(icd-progs) hartpool opencl-lib

@@ -205,6 +205,13 @@ static const char *const exts_base[] = {
 	"cl_khr_global_int32_extended_atomics",
 	"cl_khr_local_int32_base_atomics",
 	"cl_khr_local_int32_extended_atomics",
+	"cl_khr_subgroups",
+};
+/* and on 64-bit devices (rv64imafdc) */
+static const char *const exts_64[] = {
+	"cl_khr_fp64",
+	"cl_khr_int64_base_atomics",
+	"cl_khr_int64_extended_atomics",
 };
 
 static size_t ext_list(bool platform, cl_name_version *out, char *str,
@@ -217,7 +224,9 @@ static size_t ext_list(bool platform, cl_name_version *out, char *str,
 	for (size_t i = 0; i < sizeof(exts_base) / sizeof(exts_base[0]); i++)
 		names[n++] = exts_base[i];
 	if (is64())
-		names[n++] = "cl_khr_fp64";
+		for (size_t i = 0; i < sizeof(exts_64) / sizeof(exts_64[0]);
+		     i++)
+			names[n++] = exts_64[i];
 	if (str) {
 		str[0] = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -347,9 +356,11 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 			  size_t *ret)
 {
 	const hp_device_info *i = &icd_device.info;
+	/* rv32 boards (rv32imac) compute floats in software */
 	const cl_device_fp_config fp =
 		CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
-		CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
+		CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA |
+		(is64() ? 0 : CL_FP_SOFT_FLOAT);
 	unsigned min_sg = i->sub_group_sizes
 				  ? 1u << __builtin_ctz(i->sub_group_sizes)
 				  : 1u;
@@ -644,6 +655,8 @@ ICD_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
 {
 	if (name && !strcmp(name, "clIcdGetPlatformIDsKHR"))
 		return (void *)clIcdGetPlatformIDsKHR;
+	if (name && !strcmp(name, "clGetKernelSubGroupInfoKHR"))
+		return (void *)clGetKernelSubGroupInfo;
 	return NULL;
 }
 
