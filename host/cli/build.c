@@ -110,6 +110,14 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 			rc = 1;
 		} else {
 			rc = hpb_write(out, hpk, n);
+			hp_cl_program *p = NULL;
+			if (!rc && !hp_cl_program_parse(hpk, n, &p))
+				fprintf(stderr,
+					"hartpool: built %u kernel%s, %zu "
+					"bytes\n",
+					p->num_kernels,
+					p->num_kernels == 1 ? "" : "s", n);
+			hp_cl_program_free(p);
 		}
 		free(log);
 		free(hpk);

@@ -616,10 +616,13 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen, void **outp,
 	memcpy(f, &h, sizeof(h));
 	h.crc32 = hp_crc32(f + CRC_START, h.file_size - CRC_START);
 	memcpy(f, &h, sizeof(h));
-	fprintf(logf_(),
-		"hartpool: built %zu kernel%s, %u bytes of code and data, "
-		"%zu relocations\n",
-		nk, nk == 1 ? "" : "s", h.image_size, rs.n);
+	/* Said on stderr by `hartpool build`; a build log (hp_cl_build)
+	 * stays empty when all went well, as OpenCL programs expect. */
+	if (!hpb_log)
+		fprintf(stderr,
+			"hartpool: built %zu kernel%s, %u bytes of code and "
+			"data, %zu relocations\n",
+			nk, nk == 1 ? "" : "s", h.image_size, rs.n);
 	*outp = f;
 	*outn = h.file_size;
 	free(img);
