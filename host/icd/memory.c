@@ -4,6 +4,7 @@
  * (device commands), maps (a read into a host copy) and unmaps (a write
  * back when mapped for writing). */
 #include "icd.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
