@@ -167,8 +167,8 @@ static void finish_device(cl_event e, const hp_event_info *i)
 		printf_put(e->queue, e->printf_buf);
 		e->printf_buf = 0;
 	}
-	cl_int st = i ? (i->status ? icd_err(i->status) : CL_COMPLETE)
-		      : CL_COMPLETE;
+	cl_int st =
+		i ? (i->status ? (cl_int)i->status : CL_COMPLETE) : CL_COMPLETE;
 	icd_event_complete(e, st);
 }
 
