@@ -1,0 +1,110 @@
+# shellcheck shell=bash
+# The OpenCL C built-in library (kernels/opencl, docs/opencl-builtins.md).
+# Sourced by tests/opencl/opencl.sh (fail, HP).
+#
+# builtins_compile_rv64 / _rv32: the coverage kernels of
+# tests/opencl/kernels/builtins_*.cl, compiled as hp_cl_build compiles
+# kernels (clang's built-in declarations, the device's extensions), linked
+# with the library: no _Z (built-in) symbol may stay undefined; then
+# internalized, optimized and compiled to an object whose every undefined
+# symbol picolibc or libgcc defines.
+# builtins_values_rv64: tests/opencl/kernels/builtins_values.cl on the device
+# against builtins_values.expect.
+
+BT_CLANG=${BT_CLANG:-clang-19}
+BT_LLVM_SUFFIX=${BT_LLVM_SUFFIX:--19}
+
+# bt_setup ABI: the compile flags for rv64imafdc-lp64d / rv32imac-ilp32
+bt_setup() {
+	local ext="-cl-ext=-all,+cl_khr_byte_addressable_store,+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_subgroups,+__opencl_c_subgroups,+__opencl_c_int64"
+	case $1 in
+	rv64imafdc-lp64d)
+		bt_target=(--target=riscv64-unknown-elf -march=rv64imafdc -mabi=lp64d)
+		ext+=",+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_fp64,+__opencl_c_fp64"
+		bt_mattr=-mattr=+m,+a,+f,+d,+c
+		bt_libs=(/usr/lib/picolibc/riscv64-unknown-elf/lib/rv64imafdc/lp64d/libc.a
+			"$(riscv64-unknown-elf-gcc -march=rv64imafdc -mabi=lp64d -print-libgcc-file-name)")
+		;;
+	rv32imac-ilp32)
+		bt_target=(--target=riscv32-unknown-elf -march=rv32imac -mabi=ilp32)
+		bt_mattr=-mattr=+m,+a,+c
+		bt_libs=(/usr/lib/picolibc/riscv64-unknown-elf/lib/rv32imac/ilp32/libc.a
+			"$(riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32 -print-libgcc-file-name)")
+		;;
+	esac
+	bt_ext=$ext
+	bt_lib=build/opencl/$1/hpcl.bc
+}
+
+# bt_compile_check ABI: every coverage kernel with CL3.0 and CL1.2
+bt_compile_check() {
+	local abi=$1 tmp f std names undef
+	command -v "$BT_CLANG" >/dev/null || fail "no $BT_CLANG"
+	make -s opencl-lib >/dev/null || fail "make opencl-lib"
+	bt_setup "$abi"
+	[ -f "$bt_lib" ] || fail "no $bt_lib"
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" RETURN
+	# what picolibc and libgcc define
+	for f in "${bt_libs[@]}"; do
+		[ -f "$f" ] || fail "no $f"
+		"llvm-nm$BT_LLVM_SUFFIX" --defined-only "$f" 2>/dev/null |
+			awk 'NF == 3 && $2 ~ /[TWDRBSV]/ {print $3}'
+	done | sort -u >"$tmp/defined"
+	for f in tests/opencl/kernels/builtins_math.cl \
+		tests/opencl/kernels/builtins_intrel.cl \
+		tests/opencl/kernels/builtins_mem.cl \
+		tests/opencl/kernels/builtins_values.cl; do
+		for std in CL3.0 CL1.2; do
+			local b
+			b=$tmp/$(basename "$f" .cl)-$std
+			"$BT_CLANG" -x cl "-cl-std=$std" -Xclang -finclude-default-header \
+				-Xclang -ffake-address-space-map -Xclang "$bt_ext" \
+				"${bt_target[@]}" -mcmodel=medany -mno-relax \
+				-fno-jump-tables -O2 -S -emit-llvm -o "$b.ll" "$f" \
+				2>"$b.err" || { cat "$b.err"; fail "$f ($std, $abi) does not compile"; }
+			"llvm-link$BT_LLVM_SUFFIX" "$b.ll" "$bt_lib" -o "$b.bc" ||
+				fail "llvm-link $f ($std, $abi)"
+			undef=$("llvm-nm$BT_LLVM_SUFFIX" --undefined-only "$b.bc" |
+				awk '{print $NF}' | grep '^_Z')
+			[ -z "$undef" ] || fail "$f ($std, $abi): built-ins missing from the library:
+$undef"
+			names=$(sed -n 's/.*__kernel void \([A-Za-z0-9_]*\).*/\1/p' "$f" |
+				paste -sd, -)
+			"opt$BT_LLVM_SUFFIX" "$bt_mattr" -passes='internalize,default<O2>' \
+				"-internalize-public-api-list=$names" "$b.bc" -o "$b.o.bc" ||
+				fail "opt $f ($std, $abi)"
+			"$BT_CLANG" "${bt_target[@]}" -mcmodel=medany -mno-relax \
+				-fno-jump-tables -fPIC -O2 -c "$b.o.bc" -o "$b.o" \
+				2>"$b.err" || { cat "$b.err"; fail "codegen $f ($std, $abi)"; }
+			undef=$("llvm-nm$BT_LLVM_SUFFIX" --undefined-only "$b.o" |
+				awk '{print $NF}' | sort -u | comm -23 - "$tmp/defined" |
+				grep -v '^hp_api_ptr$')
+			[ -z "$undef" ] || fail "$f ($std, $abi): undefined after linking the library:
+$undef"
+		done
+	done
+	echo "builtins compile $abi: ok"
+}
+
+t_builtins_compile_rv64() { bt_compile_check rv64imafdc-lp64d; }
+t_builtins_compile_rv32() { bt_compile_check rv32imac-ilp32; }
+
+# builtins_values on the device, its buffers checked against the expected
+# values (tests/opencl/check_values.py).
+t_builtins_values_rv64() {
+	local tmp out
+	[ -x "$HP" ] || fail "no $HP (make hartpool)"
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" RETURN
+	"$HP" build tests/opencl/kernels/builtins_values.cl -o "$tmp/b.hpk" \
+		>"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "hartpool build builtins_values.cl"; }
+	out=$(timeout 120 "$HP" run --kernel-file "$tmp/b.hpk" builtins_values \
+		--global 64 --karg buf:f32:64 --karg buf:i32:64 --print 2>&1) ||
+		{ echo "$out"; fail "hartpool run builtins_values"; }
+	echo "$out" >"$tmp/run.out"
+	python3 tests/opencl/check_values.py tests/opencl/kernels/builtins_values.expect \
+		"$tmp/run.out" || fail "builtins_values: wrong values"
+}
