@@ -8,7 +8,7 @@
 # with the library: no _Z (built-in) symbol may stay undefined; then
 # internalized, optimized and compiled to an object whose every undefined
 # symbol picolibc or libgcc defines.
-# builtins_values_rv64: tests/opencl/kernels/builtins_values.cl on the device
+# builtins_values_rv64 / _rv32: tests/opencl/kernels/builtins_values.cl on the device
 # against builtins_values.expect.
 
 BT_CLANG=${BT_CLANG:-clang-19}
@@ -91,20 +91,25 @@ $undef"
 t_builtins_compile_rv64() { bt_compile_check rv64imafdc-lp64d; }
 t_builtins_compile_rv32() { bt_compile_check rv32imac-ilp32; }
 
-# builtins_values on the device, its buffers checked against the expected
-# values (tests/opencl/check_values.py).
-t_builtins_values_rv64() {
-	local tmp out
+# builtins_values on the device (BOARD, extra build options), its buffers
+# checked against the expected values (tests/opencl/check_values.py).
+bt_values() {
+	local board=$1 tmp out
+	shift
 	[ -x "$HP" ] || fail "no $HP (make hartpool)"
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" RETURN
-	"$HP" build tests/opencl/kernels/builtins_values.cl -o "$tmp/b.hpk" \
-		>"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "hartpool build builtins_values.cl"; }
-	out=$(timeout 120 "$HP" run --kernel-file "$tmp/b.hpk" builtins_values \
-		--global 64 --karg buf:f32:64 --karg buf:i32:64 --print 2>&1) ||
-		{ echo "$out"; fail "hartpool run builtins_values"; }
+	"$HP" build --board "$board" "$@" tests/opencl/kernels/builtins_values.cl \
+		-o "$tmp/b.hpk" >"$tmp/build.log" 2>&1 ||
+		{ cat "$tmp/build.log"; fail "hartpool build builtins_values.cl ($board)"; }
+	out=$(timeout 120 "$HP" run --board "$board" --kernel-file "$tmp/b.hpk" \
+		builtins_values --global 64 --karg buf:f32:64 --karg buf:i32:64 \
+		--print 2>&1) || { echo "$out"; fail "hartpool run builtins_values ($board)"; }
 	echo "$out" >"$tmp/run.out"
 	python3 tests/opencl/check_values.py tests/opencl/kernels/builtins_values.expect \
-		"$tmp/run.out" || fail "builtins_values: wrong values"
+		"$tmp/run.out" || fail "builtins_values ($board): wrong values"
 }
+# OpenCL C 1.2 (the default) on rv64, 3.0 (sub-groups too) on rv32
+t_builtins_values_rv64() { bt_values qemu-virt; }
+t_builtins_values_rv32() { bt_values qemu-virt32 -cl-std=CL3.0; }
