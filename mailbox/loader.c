@@ -124,6 +124,43 @@ int hpk_check(const void *file, size_t size, const hpk_target *t,
 	return 0;
 }
 
+/* An absolute-address relocation in RV32 code (HPK_R_HI20 / LO12_I /
+ * LO12_S): the instruction must be the kind the type names. */
+static const char *patch_insn(const hpk_header *h, uint8_t *img,
+			      const hpk_reloc *r)
+{
+	if (sizeof(uintptr_t) != 4)
+		return "absolute-address relocation on RV64";
+	if (r->type != HPK_R_HI20 && r->type != HPK_R_LO12_I &&
+	    r->type != HPK_R_LO12_S)
+		return "unsupported type";
+	if (!within(r->offset, 4, h->text_size) || r->offset % 2)
+		return "instruction outside the code or misaligned";
+	if (r->addend > h->image_size)
+		return "target outside the image";
+	uint32_t in;
+	memcpy(&in, img + r->offset, 4);
+	uint32_t op = in & 0x7f;
+	uint32_t a = (uint32_t)((uintptr_t)img + (uintptr_t)r->addend);
+	uint32_t lo = a & 0xfff;
+	if (r->type == HPK_R_HI20) {
+		if (op != 0x37) /* LUI */
+			return "HI20 not on a lui";
+		in = (in & 0xfff) | ((a + 0x800) & 0xfffff000u);
+	} else if (r->type == HPK_R_LO12_I) {
+		/* LOAD, LOAD-FP, OP-IMM, JALR */
+		if (op != 0x03 && op != 0x07 && op != 0x13 && op != 0x67)
+			return "LO12_I not on an I-type instruction";
+		in = (in & 0xfffff) | lo << 20;
+	} else {
+		if (op != 0x23 && op != 0x27) /* STORE, STORE-FP */
+			return "LO12_S not on a store";
+		in = (in & 0x1fff07fu) | (lo >> 5) << 25 | (lo & 0x1f) << 7;
+	}
+	memcpy(img + r->offset, &in, 4);
+	return NULL;
+}
+
 int hpk_place(const hpk_header *h, const void *file, void *image,
 	      const void *api, char *why, size_t n)
 {
@@ -137,12 +174,13 @@ int hpk_place(const hpk_header *h, const void *file, void *image,
 		hpk_reloc r;
 		memcpy(&r, f + h->reloc_offset + (size_t)i * sizeof(r),
 		       sizeof(r));
-		if (r.type != HPK_R_RELATIVE)
-			return bad(why, n,
-				   "relocation %u: unsupported type %u (only "
-				   "%u, relative)",
-				   (unsigned)i, (unsigned)r.type,
-				   HPK_R_RELATIVE);
+		if (r.type != HPK_R_RELATIVE) {
+			const char *e = patch_insn(h, img, &r);
+			if (e)
+				return bad(why, n, "relocation %u: %s",
+					   (unsigned)i, e);
+			continue;
+		}
 		if (!within(r.offset, word, h->image_size) || r.offset % word)
 			return bad(why, n,
 				   "relocation %u: offset %#x outside the "

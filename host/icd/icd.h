@@ -172,7 +172,7 @@ struct _cl_kernel {
 	uint32_t magic;
 	cl_uint refs;
 	cl_program prog;
-	char name[32];
+	char name[HP_CL_NAME_MAX + 1];
 	uint32_t id;		  /**< device kernel id */
 	const hp_cl_kernel *meta; /**< NULL: a built-in kernel */
 	uint32_t args_size;	  /**< the device's argument block size */

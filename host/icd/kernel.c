@@ -39,12 +39,13 @@ static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 	if (p->kind == PROG_BUILTIN)
 		rc = hp_kernel_find(icd_device.hp, name, &k->id);
 	else {
-		rc = hp_object_kernel(icd_device.hp, p->obj, name, &k->id);
+		/* the device knows a long name by its short form */
 		for (unsigned i = 0; p->meta && i < p->meta->num_kernels; i++)
 			if (!strcmp(p->meta->kernels[i].name, name))
 				k->meta = &p->meta->kernels[i];
-		if (!rc && !k->meta)
-			rc = HP_INVALID_KERNEL;
+		rc = k->meta ? hp_object_kernel(icd_device.hp, p->obj,
+						k->meta->device_name, &k->id)
+			     : HP_INVALID_KERNEL;
 	}
 	const hp_mbox_kernel *mk =
 		rc ? NULL : hp_kernel_at(icd_device.hp, k->id);

@@ -4,8 +4,8 @@
 #   make icd      build/host/libhartpool-icd.so, build/host/hartpool.icd,
 #                 build/host/opencl/* (tests/opencl/programs/*.c)
 #
-# libhartpool.a goes in whole: its compiler API (host/lib/clc.c) replaces
-# the weak fallbacks of host/icd/clc_weak.c. -Bsymbolic and the version
+# libhartpool.a goes in whole (the ICD calls every part of it, the OpenCL C
+# compiler host/lib/clc.c included). -Bsymbolic and the version
 # script: the library's cl* calls its own functions, not the loader's.
 .PHONY: icd
 

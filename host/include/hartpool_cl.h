@@ -22,7 +22,8 @@
  * - everything else (scalars, vectors, structs) by value, its bytes as the
  *   device lays them out (little-endian; a 3-component vector takes the
  *   size of 4).
- * The block is hp_cl_kernel.args_size bytes (a multiple of 8).
+ * The block is hp_cl_kernel.args_size bytes: up to the end of the last
+ * argument (a C struct of the same members without its tail padding).
  */
 #ifndef HARTPOOL_CL_H
 #define HARTPOOL_CL_H
@@ -67,8 +68,16 @@ typedef struct hp_cl_arg {
 	uint32_t align;
 } hp_cl_arg;
 
+/** Longest OpenCL kernel name (the device's own names are shorter:
+ * hp_cl_kernel.device_name). */
+#define HP_CL_NAME_MAX 127u
+
 typedef struct hp_cl_kernel {
-	char name[32];
+	char name[HP_CL_NAME_MAX + 1];
+	/** The name in the device's kernel table (hp_object_kernel): the
+	 * name itself when it has at most 31 bytes, else its first 22 bytes,
+	 * '_' and 8 hex digits of a hash of the whole name. */
+	char device_name[32];
 	unsigned num_args;
 	hp_cl_arg args[HP_CL_ARGS_MAX];
 	uint32_t args_size;

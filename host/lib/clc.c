@@ -452,7 +452,7 @@ typedef struct {
 } ir_param;
 
 typedef struct {
-	char name[32];
+	char name[HP_CL_NAME_MAX + 1];
 	unsigned nparams;
 	ir_param p[HP_CL_ARGS_MAX];
 	hp_cl_kernel meta;
@@ -639,18 +639,33 @@ static void md_three(const ir_mod *m, const char *def, const char *name,
 	}
 }
 
+/* The device's name of kernel @p name (hartpool_cl.h). */
+static void device_name(const char *name, char out[32])
+{
+	size_t l = strlen(name);
+	if (l < 32) {
+		memcpy(out, name, l + 1);
+		return;
+	}
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < l; i++)
+		h = (h ^ (uint8_t)name[i]) * 16777619u;
+	snprintf(out, 32, "%.22s_%08x", name, (unsigned)h);
+}
+
 /* Kernel @p f: its parameters, argument metadata and block layout. */
 static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 		       sbuf *log)
 {
 	const char *def = m->line[f->def_line];
 	memset(k, 0, sizeof(*k));
-	if (strlen(f->name) >= sizeof(k->name)) {
-		sb_add(log, "error: kernel name '%s' longer than %zu bytes\n",
-		       f->name, sizeof(k->name) - 1);
+	if (strlen(f->name) > HP_CL_NAME_MAX) {
+		sb_add(log, "error: kernel name '%s' longer than %u bytes\n",
+		       f->name, HP_CL_NAME_MAX);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
 	snprintf(k->name, sizeof(k->name), "%s", f->name);
+	device_name(f->name, k->meta.device_name);
 	snprintf(k->cc, sizeof(k->cc), "%s",
 		 strstr(def, " spir_kernel ") ? "spir_kernel" : "");
 	int pr = parse_params(def, f->name, k);
@@ -662,6 +677,7 @@ static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 	}
 	hp_cl_kernel *mk = &k->meta;
 	snprintf(mk->name, sizeof(mk->name), "%s", f->name);
+	device_name(f->name, mk->device_name);
 	mk->num_args = k->nparams;
 	const char *as = NULL, *acc = NULL, *ty = NULL, *tq = NULL, *nm = NULL;
 	long id;
@@ -728,7 +744,7 @@ static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 		       k->name, i, a->type_name, a->name, q->type);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
-	mk->args_size = (off + 7) & ~7u;
+	mk->args_size = off;
 	if (mk->args_size > HP_MBOX_ARGS_MAX) {
 		sb_add(log,
 		       "error: kernel %s: arguments take %u bytes, the device "
@@ -878,8 +894,8 @@ static void meta_text(sbuf *t, const cl_kernel *ks, unsigned nk,
 	for (unsigned i = 0; i < nk; i++) {
 		const hp_cl_kernel *k = &ks[i].meta;
 		sb_add(t,
-		       "kernel\t%s\t%u\t%u\t%u %u %u\t%u %u %u\t%u\t%u\t%s\n",
-		       k->name, k->num_args, k->args_size, k->reqd[0],
+		       "kernel\t%s\t%s\t%u\t%u\t%u %u %u\t%u %u %u\t%u\t%u\t%s\n",
+		       k->name, k->device_name, k->num_args, k->args_size, k->reqd[0],
 		       k->reqd[1], k->reqd[2], k->hint[0], k->hint[1],
 		       k->hint[2], k->sub_group_size, k->uses_barriers,
 		       k->attributes);
@@ -918,7 +934,7 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		       "\t.reqd_work_group_size = {%u, %u, %u},\n"
 		       "\t.sub_group_size = %u,\n\t.args_size = %u,\n"
 		       "\t.uses_barriers = %s,\n\t.local_mem_bytes = %u,\n};\n",
-		       k->name, k->name, k->name, k->name, k->reqd[0],
+		       k->name, k->name, k->device_name, k->name, k->reqd[0],
 		       k->reqd[1], k->reqd[2], k->sub_group_size,
 		       k->args_size ? k->args_size : 0,
 		       k->uses_barriers ? "true" : "false",
@@ -1304,6 +1320,8 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 			}
 			k = &ks[p->num_kernels++];
 			snprintf(k->name, sizeof(k->name), "%s", field(&q));
+			snprintf(k->device_name, sizeof(k->device_name), "%s",
+				 field(&q));
 			k->num_args = (unsigned)atoi(field(&q));
 			k->args_size = (uint32_t)atoi(field(&q));
 			sscanf(field(&q), "%u %u %u", &k->reqd[0], &k->reqd[1],
@@ -1350,7 +1368,7 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 		const char *nm = (const char *)img + np;
 		size_t left = h.image_file_size - np;
 		for (unsigned i = 0; i < p->num_kernels; i++)
-			if (strnlen(nm, left) < left && !strcmp(nm, ks[i].name))
+			if (strnlen(nm, left) < left && !strcmp(nm, ks[i].device_name))
 				ks[i].static_local = lm;
 	}
 	if (rc) {

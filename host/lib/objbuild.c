@@ -316,7 +316,8 @@ typedef struct {
 	size_t n, cap;
 } relocs;
 
-static bool reloc_add(relocs *rs, uint64_t off, uint64_t target)
+static bool reloc_add(relocs *rs, uint64_t off, uint64_t target,
+		      uint32_t type)
 {
 	if (rs->n == rs->cap) {
 		size_t cap = rs->cap ? rs->cap * 2 : 64;
@@ -325,7 +326,7 @@ static bool reloc_add(relocs *rs, uint64_t off, uint64_t target)
 			return false;
 		rs->r = nr, rs->cap = cap;
 	}
-	rs->r[rs->n++] = (hpk_reloc){(uint32_t)off, HPK_R_RELATIVE, target};
+	rs->r[rs->n++] = (hpk_reloc){(uint32_t)off, type, target};
 	return true;
 }
 
@@ -521,6 +522,21 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen, void **outp,
 			if (rc || reloc_position_independent(type))
 				continue;
 			uint32_t abs = xlen == 64 ? R_RISCV_64 : R_RISCV_32;
+			/* RV32: lui/addi pairs of picolibc's medlow code,
+			 * patched by the loader (object.h) */
+			bool insn = xlen == 32 &&
+				    (type == R_RISCV_HI20 ||
+				     type == R_RISCV_LO12_I ||
+				     type == R_RISCV_LO12_S) &&
+				    (tgt.flags & SHF_EXECINSTR) &&
+				    y.shndx != SHN_UNDEF && y.shndx != SHN_ABS;
+			if (insn) {
+				rc = !reloc_add(&rs, off, y.value + (uint64_t)add,
+						type)
+					     ? err("out of memory")
+					     : 0;
+				continue;
+			}
 			if (type != abs) {
 				rc = err("%s+%#llx: relocation type %u "
 					 "(symbol '%s') needs the load "
@@ -537,7 +553,8 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen, void **outp,
 					 y.name);
 			else if (y.shndx != SHN_ABS && symi)
 				rc = !reloc_add(&rs, off,
-						y.value + (uint64_t)add)
+						y.value + (uint64_t)add,
+						HPK_R_RELATIVE)
 					     ? err("out of memory")
 					     : 0;
 		}

@@ -34,7 +34,7 @@
 /** Limits the firmware enforces. */
 #define HPK_IMAGE_MAX (1u << 20)  /**< bytes of one image */
 #define HPK_RELOCS_MAX 16384u	  /**< relocations of one object */
-#define HPK_KERNELS_MAX 16u	  /**< kernels of one object */
+#define HPK_KERNELS_MAX 64u	  /**< kernels of one object */
 #define HPK_BUFFERS_MAX 8u	  /**< buffer arguments of one kernel */
 #define HPK_IMAGE_ALIGN 64u	  /**< largest alignment an image needs */
 #define HPK_STACK_MAX (64u << 10) /**< a kernel's fiber stack_bytes */
@@ -76,6 +76,12 @@ typedef struct hpk_header {
 
 /** Relocation types (RISC-V ELF numbers). */
 #define HPK_R_RELATIVE 3u /**< word at `offset` = load address + addend */
+/* RV32 only: absolute addresses in code (picolibc's rv32 multilib is
+ * built for the medlow code model): the instruction at `offset` gets the
+ * part of A = load address + addend that %hi / %lo give. */
+#define HPK_R_HI20 26u	 /**< lui: (A + 0x800) >> 12 */
+#define HPK_R_LO12_I 27u /**< I-type (load, addi, jalr): A's low 12 bits */
+#define HPK_R_LO12_S 28u /**< S-type (store): A's low 12 bits */
 
 typedef struct hpk_reloc {
 	uint32_t offset; /**< image offset of an XLEN-wide, aligned word */

@@ -72,12 +72,27 @@ def check_sg(b, n, local, sgs):
     return n
 
 
+def check_mathy(b, n):
+    f, i = b[0], b[1]
+    for g in range(n):
+        x = g / 8.0
+        wf = x ** 0.5 + x + max(x, 0.5) + (x + 6)
+        if abs(f[g] - wf) > 1e-5 * max(1.0, wf):
+            fail(f"mathy f[{g}] = {f[g]}, expected {wf}")
+        clz = 32 - (g + 1).bit_length()
+        sat = min(int(x * 1e10), 2**31 - 1) // 1000000000
+        wi = clz + bin(g).count("1") + sat + abs(g - 5) + (2 if g & 1 else 1)
+        if i[g] != wi:
+            fail(f"mathy i[{g}] = {i[g]}, expected {wi}")
+    return 2 * n
+
+
 def main():
     text = sys.stdin.read()
     b = bufs(text)
     k, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
     n = {"ids": check_ids, "group_sum": check_group_sum,
-         "count": check_count, "sg": check_sg}[k](b, *args)
+         "count": check_count, "sg": check_sg, "mathy": check_mathy}[k](b, *args)
     print(f"ok: {k}: {n} values checked")
 
 

@@ -48,6 +48,15 @@ cl_sg() { # BOARD
 t_cli_subgroups_rv64() { cl_sg qemu-virt; }
 t_cli_subgroups_rv32() { cl_sg qemu-virt32; }
 
+cl_mathy() { # BOARD
+	local out
+	out=$(cl_run "$1" --kernel-file $K/cli.cl mathy --global 40 \
+		--karg buf:f32:40 --karg buf:i32:40) || fail "run: $out"
+	python3 $CHK mathy 40 <<<"$out" || fail "mathy on $1"
+}
+t_cli_builtins_rv64() { cl_mathy qemu-virt; }
+t_cli_builtins_rv32() { cl_mathy qemu-virt32; }
+
 cl_printf() { # BOARD
 	local out n
 	out=$(cl_run "$1" --kernel-file $K/cli.cl hello --global 64 --karg i32:5) || fail "run: $out"
