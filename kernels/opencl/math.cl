@@ -13,6 +13,16 @@ float hp_lgamma_rf(float, int *) __asm__("lgammaf_r");
 double hp_lgamma_r(double, int *) __asm__("lgamma_r");
 #endif
 
+/* fma: the hardware's with F and D; without an FPU softfma.c's (picolibc's
+ * soft fmaf rounds some results wrongly). */
+#if defined(__riscv_float_abi_soft)
+float __hpcl_fmaf(float, float, float);
+#define HP_FMAf __hpcl_fmaf
+#else
+#define HP_FMAf __builtin_fmaf
+#endif
+#define HP_FMA __builtin_fma
+
 /* Unary: T F(T) from __builtin_F<S>. */
 #define UN_(F, T, S)                                                           \
 	T OVC F(T x)                                                           \
@@ -134,12 +144,12 @@ double hp_lgamma_r(double, int *) __asm__("lgamma_r");
 	UNX_(tanpi, T, hp_sinpi_##T(x) / hp_cospi_##T(x))                      \
 	T OVC fma(T a, T b, T c)                                               \
 	{                                                                      \
-		return __builtin_fma##S(a, b, c);                              \
+		return HP_FMA##S(a, b, c);                                     \
 	}                                                                      \
 	HP_V3(T, T, fma)                                                       \
 	T OVC mad(T a, T b, T c)                                               \
 	{                                                                      \
-		return __builtin_fma##S(a, b, c);                              \
+		return HP_FMA##S(a, b, c);                                     \
 	}                                                                      \
 	HP_V3(T, T, mad)                                                       \
 	int OVC ilogb(T x)                                                     \

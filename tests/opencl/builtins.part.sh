@@ -8,8 +8,10 @@
 # with the library: no _Z (built-in) symbol may stay undefined; then
 # internalized, optimized and compiled to an object whose every undefined
 # symbol picolibc or libgcc defines.
-# builtins_values_rv64 / _rv32: tests/opencl/kernels/builtins_values.cl on the device
-# against builtins_values.expect.
+# builtins_values_rv64 / _rv32: tests/opencl/kernels/builtins_values.cl on
+# the device against builtins_values.expect.
+# builtins_diff_rv64 / _rv32: builtins_diff.cl on the device, bit for bit
+# as PoCL computes it.
 
 BT_CLANG=${BT_CLANG:-clang-19}
 BT_LLVM_SUFFIX=${BT_LLVM_SUFFIX:--19}
@@ -55,7 +57,8 @@ bt_compile_check() {
 	for f in tests/opencl/kernels/builtins_math.cl \
 		tests/opencl/kernels/builtins_intrel.cl \
 		tests/opencl/kernels/builtins_mem.cl \
-		tests/opencl/kernels/builtins_values.cl; do
+		tests/opencl/kernels/builtins_values.cl \
+		tests/opencl/kernels/builtins_diff.cl; do
 		for std in CL3.0 CL1.2; do
 			local b
 			b=$tmp/$(basename "$f" .cl)-$std
@@ -113,3 +116,31 @@ bt_values() {
 # OpenCL C 1.2 (the default) on rv64, 3.0 (sub-groups too) on rv32
 t_builtins_values_rv64() { bt_values qemu-virt; }
 t_builtins_values_rv32() { bt_values qemu-virt32 -cl-std=CL3.0; }
+
+# builtins_diff.cl over 2048 work-items (exactly specified built-ins:
+# conversions with rounding and saturation, halves, mul_hi, mad_sat, fma,
+# fmod, remainder, sqrt...): the ints must be those another implementation
+# computes (PoCL, bit for bit; their SHA-256 in builtins_diff.sha256).
+# On a mismatch, compare with `tests/opencl/pocl_ref.c FILE builtins_diff
+# 2048 2048 49152` to see which indices differ (index % 24: the o[] line).
+bt_diff() {
+	local board=$1 tmp got want
+	[ -x "$HP" ] || fail "no $HP (make hartpool)"
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" RETURN
+	"$HP" build --board "$board" -cl-std=CL3.0 tests/opencl/kernels/builtins_diff.cl \
+		-o "$tmp/d.hpk" >"$tmp/build.log" 2>&1 ||
+		{ cat "$tmp/build.log"; fail "hartpool build builtins_diff.cl ($board)"; }
+	timeout 300 "$HP" run --board "$board" --kernel-file "$tmp/d.hpk" \
+		builtins_diff --global 2048 --karg buf:f32:2048 \
+		--karg buf:i32:49152 --print 49152 >"$tmp/run.out" 2>&1 ||
+		{ tail -5 "$tmp/run.out"; fail "hartpool run builtins_diff ($board)"; }
+	got=$(sed -n 's/^buf1 i32\[49152\]: *//p' "$tmp/run.out" | tr -s ' ' |
+		sed 's/ *$//' | tr -d '\n' | sha256sum | cut -d' ' -f1)
+	want=$(cut -d' ' -f1 tests/opencl/kernels/builtins_diff.sha256)
+	[ "$got" = "$want" ] || fail "builtins_diff ($board): results differ from PoCL's"
+	echo "builtins_diff $board: 49152 results as PoCL's"
+}
+t_builtins_diff_rv64() { bt_diff qemu-virt; }
+t_builtins_diff_rv32() { bt_diff qemu-virt32; }

@@ -8,13 +8,15 @@
  *
  *   gcc -O2 -o /tmp/pocl_ref tests/opencl/pocl_ref.c -lOpenCL
  *   /tmp/pocl_ref tests/opencl/kernels/builtins_values.cl
+ *   /tmp/pocl_ref FILE.cl KERNEL GLOBAL FLOATS INTS
+ *
+ * The kernel takes (__global float *, __global int *) buffers of FLOATS and
+ * INTS elements (default builtins_values 64 64 64), zeroed.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#define N 64
 
 static void check(cl_int e, const char *what)
 {
@@ -26,8 +28,10 @@ static void check(cl_int e, const char *what)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s builtins_values.cl\n", argv[0]);
+	if (argc != 2 && argc != 6) {
+		fprintf(stderr,
+			"usage: %s FILE.cl [KERNEL GLOBAL FLOATS INTS]\n",
+			argv[0]);
 		return 2;
 	}
 	FILE *f = fopen(argv[1], "rb");
@@ -61,33 +65,40 @@ int main(int argc, char **argv)
 		fprintf(stderr, "build failed:\n%s\n", log);
 		return 1;
 	}
-	cl_kernel k = clCreateKernel(p, "builtins_values", &e);
+	const char *name = argc == 6 ? argv[2] : "builtins_values";
+	size_t global = argc == 6 ? strtoul(argv[3], NULL, 0) : 64;
+	size_t nf = argc == 6 ? strtoul(argv[4], NULL, 0) : 64;
+	size_t ni = argc == 6 ? strtoul(argv[5], NULL, 0) : 64;
+	cl_kernel k = clCreateKernel(p, name, &e);
 	check(e, "clCreateKernel");
-	float zf[N] = {0};
-	int zi[N] = {0};
-	cl_mem bf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-				   sizeof(zf), zf, &e);
+	float *zf = calloc(nf, sizeof(float));
+	int *zi = calloc(ni, sizeof(int));
+	if (!zf || !zi)
+		return 1;
+	cl_mem bf =
+		clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			       nf * sizeof(float), zf, &e);
 	check(e, "clCreateBuffer");
-	cl_mem bi = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-				   sizeof(zi), zi, &e);
+	cl_mem bi =
+		clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+			       ni * sizeof(int), zi, &e);
 	check(e, "clCreateBuffer");
 	check(clSetKernelArg(k, 0, sizeof(bf), &bf), "clSetKernelArg");
 	check(clSetKernelArg(k, 1, sizeof(bi), &bi), "clSetKernelArg");
-	size_t global = N;
 	check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL,
 				     NULL),
 	      "clEnqueueNDRangeKernel");
-	check(clEnqueueReadBuffer(q, bf, CL_TRUE, 0, sizeof(zf), zf, 0, NULL,
-				  NULL),
+	check(clEnqueueReadBuffer(q, bf, CL_TRUE, 0, nf * sizeof(float), zf, 0,
+				  NULL, NULL),
 	      "clEnqueueReadBuffer");
-	check(clEnqueueReadBuffer(q, bi, CL_TRUE, 0, sizeof(zi), zi, 0, NULL,
-				  NULL),
+	check(clEnqueueReadBuffer(q, bi, CL_TRUE, 0, ni * sizeof(int), zi, 0,
+				  NULL, NULL),
 	      "clEnqueueReadBuffer");
-	printf("buf0 f32[%d]:", N);
-	for (int i = 0; i < N; i++)
+	printf("buf0 f32[%zu]:", nf);
+	for (size_t i = 0; i < nf; i++)
 		printf(" %.9g", zf[i]);
-	printf("\nbuf1 i32[%d]:", N);
-	for (int i = 0; i < N; i++)
+	printf("\nbuf1 i32[%zu]:", ni);
+	for (size_t i = 0; i < ni; i++)
 		printf(" %d", zi[i]);
 	printf("\n");
 	return 0;
