@@ -154,6 +154,11 @@ float __hpcl_fmaf(float, float, float);
 	HP_V3(T, T, mad)                                                       \
 	int OVC ilogb(T x)                                                     \
 	{                                                                      \
+		/* FP_ILOGB0, FP_ILOGBNAN as opencl-c-base.h defines them */   \
+		if (x == 0)                                                    \
+			return FP_ILOGB0;                                      \
+		if (__builtin_isnan(x))                                        \
+			return FP_ILOGBNAN;                                    \
 		return __builtin_ilogb##S(x);                                  \
 	}                                                                      \
 	HP_V1(int, T, ilogb)                                                   \

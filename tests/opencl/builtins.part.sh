@@ -117,15 +117,19 @@ bt_values() {
 t_builtins_values_rv64() { bt_values qemu-virt; }
 t_builtins_values_rv32() { bt_values qemu-virt32 -cl-std=CL3.0; }
 
-# builtins_diff.cl over 2048 work-items (exactly specified built-ins:
-# conversions with rounding and saturation, halves, mul_hi, mad_sat, fma,
-# fmod, remainder, sqrt...): the ints must be those another implementation
-# computes (PoCL, bit for bit; their SHA-256 in builtins_diff.sha256).
-# On a mismatch, compare with `tests/opencl/pocl_ref.c FILE builtins_diff
-# 2048 2048 49152` to see which indices differ (index % 24: the o[] line).
+# builtins_diff.cl (exactly specified built-ins: conversions with rounding
+# and saturation, halves, mul_hi, mad_sat, fma, fmod, remainder, sqrt...;
+# KERNEL builtins_diff over 2048 work-items, builtins_diff64 the double ones
+# over 1024): the ints must be those another implementation computes (PoCL,
+# bit for bit; their SHA-256 in builtins_diff.sha256). On a mismatch,
+# compare with `tests/opencl/pocl_ref.c FILE KERNEL GLOBAL GLOBAL INTS` to
+# see which indices differ.
 bt_diff() {
-	local board=$1 tmp got want
+	local board=$1 kernel=$2 tmp got want global n
 	[ -x "$HP" ] || fail "no $HP (make hartpool)"
+	read -r global n want < <(awk -v k="$kernel" '$1 == k {print $2, $3, $4}' \
+		tests/opencl/kernels/builtins_diff.sha256)
+	[ -n "$want" ] || fail "no $kernel in builtins_diff.sha256"
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" RETURN
@@ -133,14 +137,16 @@ bt_diff() {
 		-o "$tmp/d.hpk" >"$tmp/build.log" 2>&1 ||
 		{ cat "$tmp/build.log"; fail "hartpool build builtins_diff.cl ($board)"; }
 	timeout 300 "$HP" run --board "$board" --kernel-file "$tmp/d.hpk" \
-		builtins_diff --global 2048 --karg buf:f32:2048 \
-		--karg buf:i32:49152 --print 49152 >"$tmp/run.out" 2>&1 ||
-		{ tail -5 "$tmp/run.out"; fail "hartpool run builtins_diff ($board)"; }
-	got=$(sed -n 's/^buf1 i32\[49152\]: *//p' "$tmp/run.out" | tr -s ' ' |
+		"$kernel" --global "$global" --karg "buf:f32:$global" \
+		--karg "buf:i32:$n" --print "$n" >"$tmp/run.out" 2>&1 ||
+		{ tail -5 "$tmp/run.out"; fail "hartpool run $kernel ($board)"; }
+	got=$(sed -n "s/^buf1 i32\[$n\]: *//p" "$tmp/run.out" | tr -s ' ' |
 		sed 's/ *$//' | tr -d '\n' | sha256sum | cut -d' ' -f1)
-	want=$(cut -d' ' -f1 tests/opencl/kernels/builtins_diff.sha256)
-	[ "$got" = "$want" ] || fail "builtins_diff ($board): results differ from PoCL's"
-	echo "builtins_diff $board: 49152 results as PoCL's"
+	[ "$got" = "$want" ] || fail "$kernel ($board): results differ from PoCL's"
+	echo "$kernel $board: $n results as PoCL's"
 }
-t_builtins_diff_rv64() { bt_diff qemu-virt; }
-t_builtins_diff_rv32() { bt_diff qemu-virt32; }
+t_builtins_diff_rv64() {
+	bt_diff qemu-virt builtins_diff
+	bt_diff qemu-virt builtins_diff64
+}
+t_builtins_diff_rv32() { bt_diff qemu-virt32 builtins_diff; }
