@@ -131,9 +131,6 @@ static const char *patch_insn(const hpk_header *h, uint8_t *img,
 {
 	if (sizeof(uintptr_t) != 4)
 		return "absolute-address relocation on RV64";
-	if (r->type != HPK_R_HI20 && r->type != HPK_R_LO12_I &&
-	    r->type != HPK_R_LO12_S)
-		return "unsupported type";
 	if (!within(r->offset, 4, h->text_size) || r->offset % 2)
 		return "instruction outside the code or misaligned";
 	if (r->addend > h->image_size)
@@ -174,13 +171,20 @@ int hpk_place(const hpk_header *h, const void *file, void *image,
 		hpk_reloc r;
 		memcpy(&r, f + h->reloc_offset + (size_t)i * sizeof(r),
 		       sizeof(r));
-		if (r.type != HPK_R_RELATIVE) {
+		if (r.type == HPK_R_HI20 || r.type == HPK_R_LO12_I ||
+		    r.type == HPK_R_LO12_S) {
 			const char *e = patch_insn(h, img, &r);
 			if (e)
 				return bad(why, n, "relocation %u: %s",
 					   (unsigned)i, e);
 			continue;
 		}
+		if (r.type != HPK_R_RELATIVE)
+			return bad(why, n,
+				   "relocation %u: unsupported type %u (only "
+				   "%u, relative; on RV32 also 26-28)",
+				   (unsigned)i, (unsigned)r.type,
+				   HPK_R_RELATIVE);
 		if (!within(r.offset, word, h->image_size) || r.offset % word)
 			return bad(why, n,
 				   "relocation %u: offset %#x outside the "

@@ -50,7 +50,7 @@ _Static_assert(sizeof(hp_arg_buffer) == 16, "hp_arg_buffer size");
 #define NRELOC 6u
 #define RELOCS (IMG + I_FILE)
 #define FILE_SIZE (RELOCS + NRELOC * (unsigned)sizeof(hpk_reloc))
-#define OBJ_MAX 4096u
+#define OBJ_MAX 8192u
 
 /* The relocations, in file order. */
 enum { R_NAME0, R_FN0, R_ROW0, R_BUFS0, R_NAME1, R_FN1 };
@@ -361,7 +361,12 @@ MUT(m_trailing, o->size += 4)
 MUT(m_crc_byte, o->f[IMG + I_NAMES] ^= 1)
 MUT(m_crc_field, o->f[20] ^= 0x80)
 MUT(m_crc_last, o->f[o->size - 1] ^= 0x01)
-MUT(m_reserved, h->reserved[2] = 1)
+MUT(m_reserved, h->reserved[1] = 1)
+MUT(m_meta_outside, {
+	h->meta_offset = h->image_file_size - 4;
+	h->meta_size = 8;
+})
+MUT(m_meta_offset_only, h->meta_offset = 8)
 MUT(m_xlen, h->xlen = 32)
 MUT(m_float, h->float_abi = HPK_FLOAT_SINGLE)
 MUT(m_api_version, h->api_version = HP_API_VERSION + 1)
@@ -389,11 +394,11 @@ MUT(m_kernels_in_tail, h->kernels_offset = I_FILE)
 MUT(m_kernels_misaligned, h->kernels_offset = I_KERNELS + 4)
 MUT(m_kernels_size_0, h->kernels_size = 0)
 MUT(m_kernels_size_100, h->kernels_size = 100)
-MUT(m_kernels_17, {
-	/* A bigger image of 17 (zero) descriptors, no relocations. */
-	h->image_file_size = I_KERNELS + 17 * sizeof(hp_kernel);
+MUT(m_kernels_65, {
+	/* A bigger image of 65 (zero) descriptors, no relocations. */
+	h->image_file_size = I_KERNELS + 65 * sizeof(hp_kernel);
 	h->image_size = h->image_file_size;
-	h->kernels_size = 17 * sizeof(hp_kernel);
+	h->kernels_size = 65 * sizeof(hp_kernel);
 	h->reloc_count = 0;
 	o->size = IMG + h->image_file_size;
 	h->file_size = (uint32_t)o->size;
@@ -412,6 +417,12 @@ MUT(m_reloc_none, {
 MUT(m_rtype, {
 	hpk_reloc r = rget(o, R_NAME0);
 	r.type = 2;
+	rput(o, R_NAME0, &r);
+})
+MUT(m_rtype_hi20, {
+	hpk_reloc r = rget(o, R_NAME0);
+	r.type = HPK_R_HI20;
+	r.offset = 0;
 	rput(o, R_NAME0, &r);
 })
 MUT(m_roff_outside, repatch(o, R_FN0, I_SIZE - 4))
@@ -572,6 +583,10 @@ static const tcase cases[] = {
 	{"a flipped last bit", m_crc_last, S_CHECK, "checksum mismatch", true},
 	{"reserved field", m_reserved, S_CHECK,
 	 "reserved header fields not zero", false},
+	{"OpenCL metadata past the image", m_meta_outside, S_CHECK,
+	 "OpenCL metadata outside the image", false},
+	{"metadata offset without size", m_meta_offset_only, S_CHECK,
+	 "OpenCL metadata outside the image", false},
 	{"xlen", m_xlen, S_CHECK, "object built for RV32, the device is RV64",
 	 false},
 	{"float ABI", m_float, S_CHECK,
@@ -618,11 +633,11 @@ static const tcase cases[] = {
 	{"kernels misaligned", m_kernels_misaligned, S_CHECK,
 	 "kernel descriptors outside the image", false},
 	{"kernels_size 0", m_kernels_size_0, S_CHECK,
-	 "kernel descriptors: 0 bytes, not 1..16 descriptors of 80", false},
+	 "kernel descriptors: 0 bytes, not 1..64 descriptors of 80", false},
 	{"kernels_size 100", m_kernels_size_100, S_CHECK,
-	 "kernel descriptors: 100 bytes, not 1..16 descriptors of 80", false},
-	{"17 kernels", m_kernels_17, S_CHECK,
-	 "kernel descriptors: 1360 bytes, not 1..16", false},
+	 "kernel descriptors: 100 bytes, not 1..64 descriptors of 80", false},
+	{"65 kernels", m_kernels_65, S_CHECK,
+	 "kernel descriptors: 5200 bytes, not 1..64", false},
 	{"one kernel of two", m_kernels_1, 0, NULL, false},
 	{"relocations past the file", m_reloc_count, S_CHECK,
 	 "relocations outside the file", false},
@@ -637,7 +652,12 @@ static const tcase cases[] = {
 	 "kernel 0: name outside the image", false},
 	/* relocations */
 	{"reloc type 2", m_rtype, S_PLACE,
-	 "relocation 0: unsupported type 2 (only 3, relative)", false},
+	 "relocation 0: unsupported type 2 (only 3, relative; on RV32 also "
+	 "26-28)",
+	 false},
+	/* the host is 64-bit: like an RV64 device */
+	{"lui relocation on RV64", m_rtype_hi20, S_PLACE,
+	 "relocation 0: absolute-address relocation on RV64", false},
 	{"reloc offset outside", m_roff_outside, S_PLACE,
 	 "relocation 1: offset 0x13c outside the image or misaligned", false},
 	{"reloc offset near 2^32", m_roff_huge, S_PLACE,
