@@ -65,8 +65,8 @@ int main(int argc, char **argv)
 	cl_command_queue q =
 		clCreateCommandQueueWithProperties(ctx, dev, props, &err);
 	CHECK(err);
-	cl_program prog = clCreateProgramWithSource(
-		ctx, 1, (const char **)&src, NULL, &err);
+	cl_program prog = clCreateProgramWithSource(ctx, 1, (const char **)&src,
+						    NULL, &err);
 	CHECK(err);
 	if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
 		size_t n;
@@ -89,8 +89,8 @@ int main(int argc, char **argv)
 	cl_mem bx = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
 				   sizeof(x), x, &err);
 	CHECK(err);
-	cl_mem by = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(y), NULL,
-				   &err);
+	cl_mem by =
+		clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(y), NULL, &err);
 	CHECK(err);
 	cl_mem bs = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof(sums), NULL,
 				   &err);
@@ -114,8 +114,8 @@ int main(int argc, char **argv)
 	cl_ulong t0, t1;
 	CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START,
 				      sizeof(t0), &t0, NULL));
-	CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END,
-				      sizeof(t1), &t1, NULL));
+	CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(t1),
+				      &t1, NULL));
 
 	int bad = 0;
 	for (int i = 0; i < N; i++)

@@ -588,8 +588,8 @@ static int ir_funcs(ir_mod *m)
 				if (b)
 					f->barrier = changed = true;
 			}
-			for (size_t i = f->first; i < f->last && !f->calls_kernel;
-			     i++) {
+			for (size_t i = f->first;
+			     i < f->last && !f->calls_kernel; i++) {
 				char cn[160];
 				if (!callee(m->line[i], cn, sizeof(cn)))
 					continue;
@@ -597,7 +597,8 @@ static int ir_funcs(ir_mod *m)
 					if (!strcmp(m->f[q].name, cn) &&
 					    (m->f[q].kernel ||
 					     m->f[q].calls_kernel))
-						f->calls_kernel = changed = true;
+						f->calls_kernel = changed =
+							true;
 			}
 		}
 	}
@@ -894,11 +895,12 @@ static void meta_text(sbuf *t, const cl_kernel *ks, unsigned nk,
 	for (unsigned i = 0; i < nk; i++) {
 		const hp_cl_kernel *k = &ks[i].meta;
 		sb_add(t,
-		       "kernel\t%s\t%s\t%u\t%u\t%u %u %u\t%u %u %u\t%u\t%u\t%s\n",
-		       k->name, k->device_name, k->num_args, k->args_size, k->reqd[0],
-		       k->reqd[1], k->reqd[2], k->hint[0], k->hint[1],
-		       k->hint[2], k->sub_group_size, k->uses_barriers,
-		       k->attributes);
+		       "kernel\t%s\t%s\t%u\t%u\t%u %u %u\t%u %u "
+		       "%u\t%u\t%u\t%s\n",
+		       k->name, k->device_name, k->num_args, k->args_size,
+		       k->reqd[0], k->reqd[1], k->reqd[2], k->hint[0],
+		       k->hint[1], k->hint[2], k->sub_group_size,
+		       k->uses_barriers, k->attributes);
 		for (unsigned a = 0; a < k->num_args; a++) {
 			const hp_cl_arg *g = &k->args[a];
 			sb_add(t, "arg\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s\n",
@@ -926,7 +928,8 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 			local_args |= k->args[a].addr_space == HP_CL_LOCAL;
 		/* Bit 0 tells hpb_convert the kernel calls other kernels: it
 		 * gets room for every kernel's __local variables. */
-		unsigned lm = (local_args ? 64u : 0u) | (ks[i].calls_kernel ? 1u : 0u);
+		unsigned lm = (local_args ? 64u : 0u) |
+			      (ks[i].calls_kernel ? 1u : 0u);
 		sb_add(&o,
 		       "void hp_kfn_%s(const hp_item *, const void *);\n"
 		       "HP_REGISTER_SECTION_ const hp_kernel hp_kernel_%s = "
@@ -937,8 +940,7 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		       k->name, k->name, k->device_name, k->name, k->reqd[0],
 		       k->reqd[1], k->reqd[2], k->sub_group_size,
 		       k->args_size ? k->args_size : 0,
-		       k->uses_barriers ? "true" : "false",
-		       lm);
+		       k->uses_barriers ? "true" : "false", lm);
 	}
 	meta_text(&t, ks, nk, options);
 	sb_add(&o, "__attribute__((section(\".hp_clmeta\"), used)) static "
@@ -1368,7 +1370,8 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 		const char *nm = (const char *)img + np;
 		size_t left = h.image_file_size - np;
 		for (unsigned i = 0; i < p->num_kernels; i++)
-			if (strnlen(nm, left) < left && !strcmp(nm, ks[i].device_name))
+			if (strnlen(nm, left) < left &&
+			    !strcmp(nm, ks[i].device_name))
 				ks[i].static_local = lm;
 	}
 	if (rc) {

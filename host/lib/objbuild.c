@@ -316,8 +316,7 @@ typedef struct {
 	size_t n, cap;
 } relocs;
 
-static bool reloc_add(relocs *rs, uint64_t off, uint64_t target,
-		      uint32_t type)
+static bool reloc_add(relocs *rs, uint64_t off, uint64_t target, uint32_t type)
 {
 	if (rs->n == rs->cap) {
 		size_t cap = rs->cap ? rs->cap * 2 : 64;
@@ -531,8 +530,8 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen, void **outp,
 				    (tgt.flags & SHF_EXECINSTR) &&
 				    y.shndx != SHN_UNDEF && y.shndx != SHN_ABS;
 			if (insn) {
-				rc = !reloc_add(&rs, off, y.value + (uint64_t)add,
-						type)
+				rc = !reloc_add(&rs, off,
+						y.value + (uint64_t)add, type)
 					     ? err("out of memory")
 					     : 0;
 				continue;
