@@ -152,7 +152,7 @@ $(HOST_O)/fuzz/%: $$(fuzz-%-srcs) $$(wildcard hal/include/hal/*.h include/hartpo
 		-Ihal/host -DBOARD_MAX_HARTS=512 \
 		-DBOARD_SUB_GROUP_SIZE=8 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $(fuzz-$*-srcs)
+		$(fuzz-$*-flags) -o $@ $(fuzz-$*-srcs)
 
 fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
 

@@ -25,7 +25,8 @@ host-test-test_trace-srcs := tests/host/test_trace.c host/lib/trace_json.c
 
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
-fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch fuzz_ndrange fuzz_loader
+fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch fuzz_ndrange fuzz_loader \
+                fuzz_clmeta
 fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c
 fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c common/frame.c \
                         mailbox/serial_agent.c
@@ -39,3 +40,7 @@ fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c
 # The kernel-object loader (seeds: valid objects test_loader writes).
 fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c mailbox/loader.c \
                          common/frame.c
+# The OpenCL metadata parser of libhartpool (seeds: tests/fuzz/corpus/clmeta).
+fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clc.c \
+                         host/lib/objbuild.c common/error.c common/frame.c
+fuzz-fuzz_clmeta-flags := -Ihost/include -Ihost/lib -DHP_ROOT='"."'
