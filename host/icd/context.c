@@ -143,29 +143,11 @@ ICD_EXPORT cl_context CL_API_CALL clCreateContextFromType(
 	return c;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clRetainContext(cl_context c)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_CONTEXT;
-	if (icd_valid_ctx(c)) {
-		icd_ctx_retain(c);
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clRetainContext, cl_context, icd_valid_ctx, icd_ctx_retain,
+		  CL_INVALID_CONTEXT)
 
-ICD_EXPORT cl_int CL_API_CALL clReleaseContext(cl_context c)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_CONTEXT;
-	if (icd_valid_ctx(c)) {
-		icd_ctx_release(c);
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clReleaseContext, cl_context, icd_valid_ctx, icd_ctx_release,
+		  CL_INVALID_CONTEXT)
 
 ICD_EXPORT cl_int CL_API_CALL clGetContextInfo(cl_context c,
 					       cl_context_info param,

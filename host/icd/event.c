@@ -654,29 +654,11 @@ out:
 	return rc;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clRetainEvent(cl_event e)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_EVENT;
-	if (icd_valid_event(e)) {
-		icd_event_retain(e);
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clRetainEvent, cl_event, icd_valid_event, icd_event_retain,
+		  CL_INVALID_EVENT)
 
-ICD_EXPORT cl_int CL_API_CALL clReleaseEvent(cl_event e)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_EVENT;
-	if (icd_valid_event(e)) {
-		icd_event_release(e);
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clReleaseEvent, cl_event, icd_valid_event, icd_event_release,
+		  CL_INVALID_EVENT)
 
 ICD_EXPORT cl_event CL_API_CALL clCreateUserEvent(cl_context c, cl_int *errp)
 {

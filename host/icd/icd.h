@@ -22,6 +22,23 @@
 
 #define ICD_EXPORT __attribute__((visibility("default")))
 
+/* clRetainX / clReleaseX: under the lock, a valid handle gets @p act, an
+ * invalid one the error @p invalid. */
+#define ICD_REFCOUNT_CALL(fn, type, valid, act, invalid)                       \
+	ICD_EXPORT cl_int CL_API_CALL fn(type h)                               \
+	{                                                                      \
+		icd_lock();                                                    \
+		cl_int rc = invalid;                                           \
+		if (valid(h)) {                                                \
+			act(h);                                                \
+			rc = CL_SUCCESS;                                       \
+		}                                                              \
+		icd_unlock();                                                  \
+		return rc;                                                     \
+	}
+/* the act of a plain retain: one more reference */
+#define ICD_REFS_UP(h) ((h)->refs++)
+
 enum icd_magic {
 	MAGIC_PLATFORM = 0x68706c31,
 	MAGIC_DEVICE,

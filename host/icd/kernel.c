@@ -148,29 +148,11 @@ out:
 	return rc;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clRetainKernel(cl_kernel k)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (icd_valid_kernel(k)) {
-		k->refs++;
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clRetainKernel, cl_kernel, icd_valid_kernel, ICD_REFS_UP,
+		  CL_INVALID_KERNEL)
 
-ICD_EXPORT cl_int CL_API_CALL clReleaseKernel(cl_kernel k)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (icd_valid_kernel(k)) {
-		icd_kernel_release(k);
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clReleaseKernel, cl_kernel, icd_valid_kernel,
+		  icd_kernel_release, CL_INVALID_KERNEL)
 
 ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
 {

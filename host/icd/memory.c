@@ -257,29 +257,11 @@ out:
 	return m;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clRetainMemObject(cl_mem m)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_MEM_OBJECT;
-	if (icd_valid_mem(m)) {
-		icd_mem_retain(m);
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clRetainMemObject, cl_mem, icd_valid_mem, icd_mem_retain,
+		  CL_INVALID_MEM_OBJECT)
 
-ICD_EXPORT cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_MEM_OBJECT;
-	if (icd_valid_mem(m)) {
-		icd_mem_release(m);
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clReleaseMemObject, cl_mem, icd_valid_mem, icd_mem_release,
+		  CL_INVALID_MEM_OBJECT)
 
 ICD_EXPORT cl_int CL_API_CALL clSetMemObjectDestructorCallback(
 	cl_mem m, void(CL_CALLBACK *fn)(cl_mem, void *), void *data)

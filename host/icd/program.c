@@ -249,29 +249,11 @@ out:
 	return p;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clRetainProgram(cl_program p)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_PROGRAM;
-	if (icd_valid_program(p)) {
-		p->refs++;
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clRetainProgram, cl_program, icd_valid_program, ICD_REFS_UP,
+		  CL_INVALID_PROGRAM)
 
-ICD_EXPORT cl_int CL_API_CALL clReleaseProgram(cl_program p)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_PROGRAM;
-	if (icd_valid_program(p)) {
-		icd_program_release(p);
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
-}
+ICD_REFCOUNT_CALL(clReleaseProgram, cl_program, icd_valid_program,
+		  icd_program_release, CL_INVALID_PROGRAM)
 
 ICD_EXPORT cl_int CL_API_CALL clSetProgramReleaseCallback(
 	cl_program p, void(CL_CALLBACK *fn)(cl_program, void *), void *data)
