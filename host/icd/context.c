@@ -183,21 +183,30 @@ out:
 	return rc;
 }
 
+cl_int icd_destructor_push(struct icd_destructor **list,
+			   void(CL_CALLBACK *fn)(void *, void *), void *data)
+{
+	struct icd_destructor *d;
+	if (!fn)
+		return CL_INVALID_VALUE;
+	if (!(d = calloc(1, sizeof(*d))))
+		return CL_OUT_OF_HOST_MEMORY;
+	d->fn = fn;
+	d->data = data;
+	d->next = *list;
+	*list = d;
+	return CL_SUCCESS;
+}
+
 ICD_EXPORT cl_int CL_API_CALL clSetContextDestructorCallback(
 	cl_context c, void(CL_CALLBACK *fn)(cl_context, void *), void *data)
 {
 	icd_lock();
 	cl_int rc = CL_INVALID_CONTEXT;
 	if (icd_valid_ctx(c)) {
-		rc = CL_INVALID_VALUE;
-		struct icd_destructor *d;
-		if (fn && (d = calloc(1, sizeof(*d)))) {
-			d->fn = (void(CL_CALLBACK *)(void *, void *))(void *)fn;
-			d->data = data;
-			d->next = c->destructors;
-			c->destructors = d;
-			rc = CL_SUCCESS;
-		}
+		rc = icd_destructor_push(
+			&c->destructors,
+			(void(CL_CALLBACK *)(void *, void *))(void *)fn, data);
 	}
 	icd_unlock();
 	return rc;

@@ -84,6 +84,9 @@ struct icd_destructor {
 	void(CL_CALLBACK *fn)(void *, void *);
 	void *data;
 };
+/** clSet*DestructorCallback: push @p fn on @p list (called last-in first). */
+cl_int icd_destructor_push(struct icd_destructor **list,
+			   void(CL_CALLBACK *fn)(void *, void *), void *data);
 
 /** A command held on the host (its wait list has events without a device
  * event yet: user events or other held commands), or a host-side transfer. */

@@ -269,15 +269,9 @@ ICD_EXPORT cl_int CL_API_CALL clSetMemObjectDestructorCallback(
 	icd_lock();
 	cl_int rc = CL_INVALID_MEM_OBJECT;
 	if (icd_valid_mem(m)) {
-		rc = CL_INVALID_VALUE;
-		struct icd_destructor *d;
-		if (fn && (d = calloc(1, sizeof(*d)))) {
-			d->fn = (void(CL_CALLBACK *)(void *, void *))(void *)fn;
-			d->data = data;
-			d->next = m->destructors;
-			m->destructors = d;
-			rc = CL_SUCCESS;
-		}
+		rc = icd_destructor_push(
+			&m->destructors,
+			(void(CL_CALLBACK *)(void *, void *))(void *)fn, data);
 	}
 	icd_unlock();
 	return rc;
