@@ -17,6 +17,14 @@ static const char *src =
 	"		printf(\"hello from work-item %d\\n\", (int)i);\n"
 	"}\n";
 
+/* Destructor callbacks: called in reverse order of registration. */
+static int calls[4], ncalls;
+static void CL_CALLBACK mem_gone(cl_mem m, void *data)
+{
+	(void)m;
+	calls[ncalls++ & 3] = (int)(intptr_t)data;
+}
+
 static void run(ocl_env *o, cl_program p, const float *a, const float *b)
 {
 	static float c[N];
@@ -44,7 +52,16 @@ static void run(ocl_env *o, cl_program p, const float *a, const float *b)
 				  NULL));
 	for (int i = 0; i < N; i++)
 		CHECK(c[i] == a[i] + b[i], "c[%d] = %f", i, c[i]);
+	ncalls = 0;
+	CL_OK(clSetMemObjectDestructorCallback(ba, mem_gone, (void *)1));
+	CL_OK(clSetMemObjectDestructorCallback(ba, mem_gone, (void *)2));
+	CHECK(clSetMemObjectDestructorCallback(ba, NULL, NULL) ==
+		      CL_INVALID_VALUE,
+	      "a NULL destructor callback accepted");
 	clReleaseMemObject(ba);
+	CHECK(ncalls == 2 && calls[0] == 2 && calls[1] == 1,
+	      "destructor callbacks: %d calls (%d, %d)", ncalls, calls[0],
+	      calls[1]);
 	clReleaseMemObject(bb);
 	clReleaseMemObject(bc);
 	clReleaseKernel(k);
