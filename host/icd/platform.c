@@ -416,10 +416,10 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 	case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
 	case CL_DEVICE_HOST_UNIFIED_MEMORY:
 	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-	case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
 	case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
 	case CL_DEVICE_PIPE_SUPPORT:
 		ICD_INFO_T(cl_bool, CL_FALSE);
+	case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
 	case CL_DEVICE_ENDIAN_LITTLE:
 	case CL_DEVICE_AVAILABLE:
 	case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
@@ -580,9 +580,11 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
 	}
 	case CL_DEVICE_OPENCL_C_FEATURES: {
-		const char *f[3];
+		const char *f[4];
 		n = 0;
 		f[n++] = "__opencl_c_int64";
+		/* OpenCL C 3.0 kernels (hp_cl_build, kernels/opencl/wg.c) */
+		f[n++] = "__opencl_c_work_group_collective_functions";
 		if (i->sub_group_sizes)
 			f[n++] = "__opencl_c_subgroups";
 		if (is64())

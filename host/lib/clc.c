@@ -204,6 +204,7 @@ typedef struct {
 	size_t first, last; /* line range of the body */
 	bool barrier;	    /* calls a barrier-like built-in, maybe deep */
 	bool calls_kernel;  /* calls another kernel, maybe deep */
+	bool wg_collective; /* calls a work-group collective, maybe deep */
 	bool kernel;
 	size_t def_line;
 } ir_func;
@@ -589,6 +590,19 @@ static int ir_funcs(ir_mod *m)
 					f->barrier = changed = true;
 			}
 			for (size_t i = f->first;
+			     i < f->last && !f->wg_collective; i++) {
+				char cn[160];
+				if (!callee(m->line[i], cn, sizeof(cn)))
+					continue;
+				bool w = strstr(cn, "work_group_") &&
+					 !strstr(cn, "barrier");
+				for (size_t q = 0; q < m->nf && !w; q++)
+					w = m->f[q].wg_collective &&
+					    !strcmp(m->f[q].name, cn);
+				if (w)
+					f->wg_collective = changed = true;
+			}
+			for (size_t i = f->first;
 			     i < f->last && !f->calls_kernel; i++) {
 				char cn[160];
 				if (!callee(m->line[i], cn, sizeof(cn)))
@@ -761,7 +775,9 @@ static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 	mk->uses_barriers = f->barrier;
 	/* Another kernel's __local variables (called, or inlined into this
 	 * one: its variables keep their names, "other.var") */
-	k->calls_kernel = f->calls_kernel;
+	/* the work-group collectives' scratch is a runtime variable of the
+	 * same TLS block: such a kernel gets room for all of it too */
+	k->calls_kernel = f->calls_kernel || f->wg_collective;
 	for (size_t i = f->first; i < f->last && !k->calls_kernel; i++)
 		for (size_t q = 0; q < m->nf && !k->calls_kernel; q++) {
 			char pat[140];
@@ -1101,6 +1117,11 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 		unsigned n = 24;
 		for (unsigned i = 0; i < opts.n; i++)
 			av[n++] = opts.words[i];
+		/* OpenCL C 3.0 features clang's header declares from macros
+		 * (header-only features): the library has them */
+		if (!strcmp(opts.std, "CL3.0"))
+			av[n++] = "-D__opencl_c_work_group_collective_"
+				  "functions=1";
 		av[n++] = path[0];
 		av[n] = NULL;
 		if (hpb_run((char *const *)av)) {

@@ -384,7 +384,10 @@ static int tls_foreign(const elf *e, const sect *st, int kern_idx)
 		sym y;
 		if (!sym_at(e, st, i, &y))
 			break;
-		if (y.type != STT_TLS || !y.name[0])
+		/* the OpenCL run-time's own local variables (hpcl_wg_scratch)
+		 */
+		if (y.type != STT_TLS || !y.name[0] ||
+		    !strncmp(y.name, "hpcl_", 5))
 			continue;
 		const char *dot = strchr(y.name, '.');
 		bool ours = false;

@@ -16,7 +16,7 @@ OCL_ABIS := rv64imafdc-lp64d rv32imac-ilp32
 ocl-cl-srcs := math common integer relational geometric vload atomic async \
                subgroup \
                misc
-ocl-c-srcs := rt events softfma
+ocl-c-srcs := rt events softfma wg
 ocl-hdrs := kernels/opencl/clc.h
 OCL_PICOLIBC_INC ?= /usr/lib/picolibc/riscv64-unknown-elf/include
 
@@ -58,6 +58,10 @@ $(OCL_O)/$(1)/rt.bc: kernels/opencl/rt.c kernels/opencl/rt.h include/hartpool/ke
 	@mkdir -p $$(dir $$@)
 	$$(Q)$(OCL_CLANG) $$(OCL_CFLAGS) -o $$@ $$<
 $(OCL_O)/$(1)/events.bc: kernels/opencl/events.c
+	@echo "  CLANG   $$@"
+	@mkdir -p $$(dir $$@)
+	$$(Q)$(OCL_CLANG) $$(OCL_CFLAGS) -o $$@ $$<
+$(OCL_O)/$(1)/wg.bc: kernels/opencl/wg.c kernels/opencl/rt.h include/hartpool/kernel.h
 	@echo "  CLANG   $$@"
 	@mkdir -p $$(dir $$@)
 	$$(Q)$(OCL_CLANG) $$(OCL_CFLAGS) -o $$@ $$<

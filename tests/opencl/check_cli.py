@@ -87,12 +87,31 @@ def check_mathy(b, n):
     return 2 * n
 
 
+def check_wg(b, n, local):
+    o, f = b[0], b[1]
+    for g in range(n):
+        r = o[8 * g:8 * g + 8]
+        lid = g % local
+        size = min(local, n - g // local * local)
+        vals = list(range(1, size + 1))
+        want = [sum(vals), sum(vals[:lid + 1]), sum(vals[:lid]), size,
+                min(vals[:lid]) if lid else 2**31 - 1, 4,
+                1 + 2 * (size >= 5), sum(vals)]
+        if r != want:
+            fail(f"item {g}: {r}, expected {want}")
+        wf = 0.5 * sum(vals[:lid + 1])
+        if f[g] != wf:
+            fail(f"item {g}: float scan {f[g]}, expected {wf}")
+    return 9 * n
+
+
 def main():
     text = sys.stdin.read()
     b = bufs(text)
     k, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
     n = {"ids": check_ids, "group_sum": check_group_sum,
-         "count": check_count, "sg": check_sg, "mathy": check_mathy}[k](b, *args)
+         "count": check_count, "sg": check_sg, "mathy": check_mathy,
+         "wg": check_wg}[k](b, *args)
     print(f"ok: {k}: {n} values checked")
 
 

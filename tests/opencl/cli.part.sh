@@ -48,6 +48,15 @@ cl_sg() { # BOARD
 t_cli_subgroups_rv64() { cl_sg qemu-virt; }
 t_cli_subgroups_rv32() { cl_sg qemu-virt32; }
 
+cl_wg() { # BOARD: work-group collectives, remainder group included
+	local out
+	out=$(cl_run "$1" --kernel-file $K/workgroup.cl --cl-options -cl-std=CL3.0 wg \
+		--global 47 --local 10 --karg buf:i32:376 --karg buf:f32:47) || fail "run: $out"
+	python3 $CHK wg 47 10 <<<"$out" || fail "work-group collectives on $1"
+}
+t_cli_workgroup_rv64() { cl_wg qemu-virt; }
+t_cli_workgroup_rv32() { cl_wg qemu-virt32; }
+
 cl_mathy() { # BOARD
 	local out
 	out=$(cl_run "$1" --kernel-file $K/cli.cl mathy --global 40 \
