@@ -272,7 +272,7 @@ static void m_fn(hpk_header *h, uint8_t *f)
 static void m_reserved(hpk_header *h, uint8_t *f)
 {
 	(void)f;
-	h->reserved[2] = 1;
+	h->reserved[1] = 1;
 }
 
 static void bad_objects(const blob *good)
