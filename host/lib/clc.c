@@ -804,24 +804,19 @@ static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 	return 0;
 }
 
-/* The entry of kernel k, appended to the module. */
+/* The entries of kernel k, appended to the module: the body (one
+ * work-item: load the arguments, call the kernel), the per-item entry and,
+ * for kernels without barriers, the row entry (n work-items along
+ * dimension 0: the context is set up once, __hpcl_run in rt.c). */
 static void entry_ir(sbuf *o, const cl_kernel *k, unsigned xlen)
 {
 	const char *sz = xlen == 64 ? "i64" : "i32";
 	unsigned lm_off = xlen == 64 ? 44 : 32; /* hp_kernel.local_mem_bytes */
 	sb_add(o, "\n@hp_kernel_%s = external hidden constant i8\n", k->name);
-	sb_add(o, "define void @hp_kfn_%s(ptr %%it, ptr %%args) {\n", k->name);
-	sb_add(o, "  %%ctx = alloca [32 x i8], align 16\n");
 	sb_add(o,
-	       "  %%lm = load i32, ptr getelementptr (i8, ptr @hp_kernel_%s, "
-	       "i64 %u), align 4\n",
-	       k->name, lm_off);
-	if (xlen == 64)
-		sb_add(o, "  %%lmx = zext i32 %%lm to i64\n");
-	else
-		sb_add(o, "  %%lmx = add i32 %%lm, 0\n");
-	sb_add(o, "  call void @__hpcl_enter(ptr %%ctx, ptr %%it, %s %%lmx)\n",
-	       sz);
+	       "define internal void @hp_kbody_%s(ptr noalias readonly "
+	       "%%args) alwaysinline {\n",
+	       k->name);
 	for (unsigned i = 0; i < k->nparams; i++) {
 		const hp_cl_arg *a = &k->meta.args[i];
 		const ir_param *q = &k->p[i];
@@ -854,7 +849,38 @@ static void entry_ir(sbuf *o, const cl_kernel *k, unsigned xlen)
 	for (unsigned i = 0; i < k->nparams; i++)
 		sb_add(o, "%s%s %s%%v%u", i ? ", " : "", k->p[i].type,
 		       k->p[i].attrs, i);
-	sb_add(o, ")\n  call void @__hpcl_leave(ptr %%ctx)\n  ret void\n}\n");
+	/* Not inlined: OpenCL declares the work-item functions `const`
+	 * (memory(none)), so inside one function the compiler may compute
+	 * get_global_id once; the row loop changes the item between calls. */
+	sb_add(o, ") noinline\n  ret void\n}\n");
+	/* where its __local arguments start: the descriptor's
+	 * local_mem_bytes, as hpb_convert set it */
+	for (int row = 0; row < 2; row++) {
+		if (row && k->meta.uses_barriers)
+			break;
+		if (row)
+			sb_add(o,
+			       "define void @hp_krow_%s(ptr %%it, ptr %%args, "
+			       "%s %%n) {\n",
+			       k->name, sz);
+		else
+			sb_add(o,
+			       "define void @hp_kfn_%s(ptr %%it, ptr %%args) "
+			       "{\n",
+			       k->name);
+		sb_add(o,
+		       "  %%lm = load i32, ptr getelementptr (i8, ptr "
+		       "@hp_kernel_%s, i64 %u), align 4\n",
+		       k->name, lm_off);
+		if (xlen == 64)
+			sb_add(o, "  %%lmx = zext i32 %%lm to i64\n");
+		else
+			sb_add(o, "  %%lmx = add i32 %%lm, 0\n");
+		sb_add(o,
+		       "  call void @__hpcl_run(ptr %%it, ptr %%args, %s %s, "
+		       "%s %%lmx, ptr @hp_kbody_%s)\n  ret void\n}\n",
+		       sz, row ? "%n" : "1", sz, k->name);
+	}
 }
 
 /* The rewritten module: __local variables thread_local, the entries. */
@@ -873,9 +899,8 @@ static int module_write(const ir_mod *m, const cl_kernel *ks, unsigned nk,
 			sb_add(&o, "%s\n", l);
 		}
 	}
-	sb_add(&o, "\ndeclare void @__hpcl_enter(ptr, ptr, %s)\n",
-	       m->xlen == 64 ? "i64" : "i32");
-	sb_add(&o, "declare void @__hpcl_leave(ptr)\n");
+	sb_add(&o, "\ndeclare void @__hpcl_run(ptr, ptr, %s, %s, ptr)\n",
+	       m->xlen == 64 ? "i64" : "i32", m->xlen == 64 ? "i64" : "i32");
 	sb_add(&o, "declare ptr @__hpcl_local_arg(i64)\n");
 	for (unsigned i = 0; i < nk; i++)
 		entry_ir(&o, &ks[i], m->xlen);
@@ -946,17 +971,25 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		 * gets room for every kernel's __local variables. */
 		unsigned lm = (local_args ? 64u : 0u) |
 			      (ks[i].calls_kernel ? 1u : 0u);
+		if (!k->uses_barriers)
+			sb_add(&o,
+			       "void hp_krow_%s(const hp_item *, const void *, "
+			       "size_t);\n",
+			       k->name);
 		sb_add(&o,
 		       "void hp_kfn_%s(const hp_item *, const void *);\n"
 		       "HP_REGISTER_SECTION_ const hp_kernel hp_kernel_%s = "
 		       "{\n\t.name = \"%s\",\n\t.fn = hp_kfn_%s,\n"
 		       "\t.reqd_work_group_size = {%u, %u, %u},\n"
 		       "\t.sub_group_size = %u,\n\t.args_size = %u,\n"
-		       "\t.uses_barriers = %s,\n\t.local_mem_bytes = %u,\n};\n",
+		       "\t.uses_barriers = %s,\n\t.local_mem_bytes = %u,\n",
 		       k->name, k->name, k->device_name, k->name, k->reqd[0],
 		       k->reqd[1], k->reqd[2], k->sub_group_size,
 		       k->args_size ? k->args_size : 0,
 		       k->uses_barriers ? "true" : "false", lm);
+		if (!k->uses_barriers)
+			sb_add(&o, "\t.row = hp_krow_%s,\n", k->name);
+		sb_add(&o, "};\n");
 	}
 	meta_text(&t, ks, nk, options);
 	sb_add(&o, "__attribute__((section(\".hp_clmeta\"), used)) static "
@@ -1171,17 +1204,16 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 	/* link the library, keep only the entries (and what the code
 	 * generator calls itself), optimise, compile */
 	{
-		char link[600], optp[600], keep[4096];
+		char link[600], optp[600];
+		sbuf keep = {0};
 		llvm_tool(cc, "llvm-link", link, sizeof(link));
 		llvm_tool(cc, "opt", optp, sizeof(optp));
 		const char *av1[] = {link, path[2], libbc, "-o", path[3], NULL};
-		size_t kl = (size_t)snprintf(
-			keep, sizeof(keep),
-			"-internalize-public-api-list=__tls_get_addr,"
-			"hp_api_ptr");
-		for (unsigned i = 0; i < nk && kl < sizeof(keep); i++)
-			kl += (size_t)snprintf(keep + kl, sizeof(keep) - kl,
-					       ",hp_kfn_%s", ks[i].name);
+		sb_add(&keep, "-internalize-public-api-list=__tls_get_addr,"
+			      "hp_api_ptr");
+		for (unsigned i = 0; i < nk; i++)
+			sb_add(&keep, ",hp_kfn_%s,hp_krow_%s", ks[i].name,
+			       ks[i].name);
 		char mattr[64] = "-mattr=", *ma = mattr + 7;
 		for (const char *c = b.arch + 4; *c && *c != '_'; c++)
 			if (strchr("mafdc", *c) && ma < mattr + 60)
@@ -1193,7 +1225,7 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 			opts.opt_disable ? "-passes=internalize,globaldce,"
 					   "always-inline"
 					 : "-passes=internalize,default<O2>",
-			keep,
+			keep.oom ? "" : keep.s,
 			path[3],
 			"-o",
 			path[4],
@@ -1212,9 +1244,11 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 				     "-o",
 				     path[5],
 				     NULL};
-		if (hpb_run((char *const *)av1) ||
-		    hpb_run((char *const *)av2) ||
-		    hpb_run((char *const *)av3)) {
+		int lrc = keep.oom || hpb_run((char *const *)av1) ||
+			  hpb_run((char *const *)av2) ||
+			  hpb_run((char *const *)av3);
+		free(keep.s);
+		if (lrc) {
 			rc = hp_fail(HP_BUILD_PROGRAM_FAILURE,
 				     "linking the built-in library failed "
 				     "(build log)");

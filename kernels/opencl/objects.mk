@@ -24,16 +24,18 @@ OCL_PICOLIBC_INC ?= /usr/lib/picolibc/riscv64-unknown-elf/include
 # the same extensions and features so its overloads match theirs.
 OCL_EXT_rv32imac-ilp32 := -cl-ext=-all,+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+cl_khr_subgroups,+__opencl_c_subgroups,+__opencl_c_int64
 OCL_EXT_rv64imafdc-lp64d := $(OCL_EXT_rv32imac-ilp32),+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics
-OCL_TARGET_rv32imac-ilp32 := -target riscv32-unknown-elf -march=rv32imac -mabi=ilp32
-OCL_TARGET_rv64imafdc-lp64d := -target riscv64-unknown-elf -march=rv64imafdc -mabi=lp64d
+OCL_TARGET_rv32imac-ilp32 := -target riscv32-unknown-elf -march=rv32imac_zicsr_zifencei -mabi=ilp32
+OCL_TARGET_rv64imafdc-lp64d := -target riscv64-unknown-elf -march=rv64imafdc_zicsr_zifencei -mabi=lp64d
 ocl-abi = $(notdir $(patsubst %/,%,$(dir $@)))
 OCL_COMMON = $(OCL_TARGET_$(ocl-abi)) -mcmodel=medany -mno-relax \
              -fno-jump-tables -O2 -emit-llvm -c
 OCL_CLFLAGS = -x cl -cl-no-stdinc -cl-std=CL3.0 -Xclang -ffake-address-space-map \
               -Xclang $(OCL_EXT_$(ocl-abi)) -Ikernels/opencl -Wall -Werror \
               $(OCL_COMMON)
+# Not -ffreestanding: its "no-builtins" attribute keeps the inliner from
+# putting the run-time core (get_global_id, ...) into kernels.
 OCL_CFLAGS = -DHP_KERNEL_OBJECT -Iinclude -Ikernels/opencl \
-             -I$(OCL_PICOLIBC_INC) -ffreestanding -std=gnu11 $(OCL_COMMON)
+             -I$(OCL_PICOLIBC_INC) -std=gnu11 $(OCL_COMMON)
 
 ocl-libs := $(patsubst %,$(OCL_O)/%/hpcl.bc,$(OCL_ABIS))
 

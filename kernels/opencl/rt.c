@@ -11,10 +11,10 @@
 
 _Static_assert(sizeof(hpcl_ctx) <= HPCL_CTX_BYTES, "hpcl_ctx size");
 
-/* Called by each generated entry before the kernel: @p dyn_off is where
- * the __local arguments start (the kernel's own local memory, rounded). */
-void __hpcl_enter(hpcl_ctx *c, const hp_item *it, size_t dyn_off);
-void __hpcl_enter(hpcl_ctx *c, const hp_item *it, size_t dyn_off)
+/* Before the kernel: @p dyn_off is where the __local arguments start (the
+ * kernel's own local memory, rounded). */
+static inline __attribute__((always_inline)) void
+hpcl_enter(hpcl_ctx *c, const hp_item *it, size_t dyn_off)
 {
 	__asm__("mv %0, tp" : "=r"(c->fw_tp));
 	c->it = it;
@@ -22,10 +22,38 @@ void __hpcl_enter(hpcl_ctx *c, const hp_item *it, size_t dyn_off)
 	c->dyn_local = c->local + dyn_off;
 	hpcl_set_tp(c);
 }
-void __hpcl_leave(hpcl_ctx *c);
-void __hpcl_leave(hpcl_ctx *c)
+/* The generated entries (hp_cl_build): @p n work-items along dimension 0
+ * from @p it (1: the per-item entry, it as it is; more: a row of a
+ * barrier-free kernel, the context set up once), each by @p body, which
+ * loads the arguments and calls the kernel (inlined here by the link-time
+ * optimisation). */
+void __hpcl_run(const hp_item *it, const void *args, size_t n, size_t dyn_off,
+		void (*body)(const void *));
+__attribute__((always_inline)) void __hpcl_run(const hp_item *it,
+					       const void *args, size_t n,
+					       size_t dyn_off,
+					       void (*body)(const void *))
 {
-	hpcl_set_tp(c->fw_tp);
+	hpcl_ctx c;
+	if (n == 1) {
+		hpcl_enter(&c, it, dyn_off);
+		body(args);
+	} else {
+		hp_item i = *it;
+		hpcl_enter(&c, &i, dyn_off);
+		for (size_t k = 0; k < n; k++) {
+			body(args);
+			i.global_id[0]++;
+			i.local_id[0]++;
+			i.local_linear_id++;
+			/* The kernel reads the item through tp, which the
+			 * optimiser cannot follow: the increments must stay
+			 * (the entry keeps the kernel a call of its own: its
+			 * work-item functions are `const` to the compiler). */
+			__asm__ volatile("" : : "r"(&i) : "memory");
+		}
+	}
+	hpcl_set_tp(c.fw_tp);
 }
 /* A __local argument: its offset in the dynamic local memory. */
 void *__hpcl_local_arg(uint64_t off);
