@@ -34,6 +34,17 @@ t_icd_reduce() { icd_prog reduce; }
 t_icd_errors() { icd_prog errors; }
 t_icd_builtin_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog builtin; }
 t_icd_reduce_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog reduce; }
+# OpenCL C 3.0 through the ICD: ids, sub-groups, atomics, work-group
+# collectives, struct and vector arguments, printf (its line checked too)
+icd_features() {
+	local out
+	out=$(icd_prog features 2>&1) || fail "features: $out"
+	echo "$out"
+	grep -q "^features: item 3 of 40" <<<"$out" || fail "no printf line"
+	grep -q "^features: OK" <<<"$out" || fail "features not OK"
+}
+t_icd_features() { icd_features; }
+t_icd_features_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_features; }
 
 # clpeak, reduced to what finishes under QEMU: kernel launch latency (its
 # empty kernel built and run many times) and host transfer bandwidth. Its
