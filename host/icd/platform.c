@@ -557,15 +557,18 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 					    : 0);
 	case CL_DEVICE_NUMERIC_VERSION:
 		ICD_INFO_T(cl_version, CL_MAKE_VERSION(3, 0, 0));
+	/* every atomic and fence is sequentially consistent (AMOs with
+	 * aq/rl, full fences: kernels/opencl/atomic.cl) on one coherent
+	 * memory all harts share */
 	case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-		ICD_INFO_T(cl_device_atomic_capabilities,
-			   CL_DEVICE_ATOMIC_ORDER_RELAXED |
-				   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
 	case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
 		ICD_INFO_T(cl_device_atomic_capabilities,
 			   CL_DEVICE_ATOMIC_ORDER_RELAXED |
 				   CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-				   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+				   CL_DEVICE_ATOMIC_ORDER_SEQ_CST |
+				   CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+				   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+				   CL_DEVICE_ATOMIC_SCOPE_DEVICE);
 	case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
 		static const char *const v[] = {"OpenCL C", "OpenCL C",
 						"OpenCL C", "OpenCL C"};
@@ -580,9 +583,12 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
 	}
 	case CL_DEVICE_OPENCL_C_FEATURES: {
-		const char *f[4];
+		const char *f[8];
 		n = 0;
 		f[n++] = "__opencl_c_int64";
+		f[n++] = "__opencl_c_atomic_order_acq_rel";
+		f[n++] = "__opencl_c_atomic_order_seq_cst";
+		f[n++] = "__opencl_c_atomic_scope_device";
 		/* OpenCL C 3.0 kernels (hp_cl_build, kernels/opencl/wg.c) */
 		f[n++] = "__opencl_c_work_group_collective_functions";
 		if (i->sub_group_sizes)

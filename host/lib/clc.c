@@ -1152,9 +1152,15 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 			av[n++] = opts.words[i];
 		/* OpenCL C 3.0 features clang's header declares from macros
 		 * (header-only features): the library has them */
-		if (!strcmp(opts.std, "CL3.0"))
+		if (!strcmp(opts.std, "CL3.0")) {
 			av[n++] = "-D__opencl_c_work_group_collective_"
 				  "functions=1";
+			/* every atomic is sequentially consistent and all
+			 * harts share one coherent memory */
+			av[n++] = "-D__opencl_c_atomic_order_acq_rel=1";
+			av[n++] = "-D__opencl_c_atomic_order_seq_cst=1";
+			av[n++] = "-D__opencl_c_atomic_scope_device=1";
+		}
 		av[n++] = path[0];
 		av[n] = NULL;
 		if (hpb_run((char *const *)av)) {

@@ -151,6 +151,85 @@ FETCH2_(ulong)
 NEW2_(double)
 #endif
 
+/* The forms without a scope, or without an order (OpenCL C 3.0 with
+ * __opencl_c_atomic_order_seq_cst and __opencl_c_atomic_scope_device,
+ * which hp_cl_build defines): sequentially consistent like the rest. */
+#define SCAS1_(name, T, AS, EAS, ...)                                          \
+	bool OVL name(volatile AS atomic_##T *p, EAS T *e, T v __VA_ARGS__)    \
+	{                                                                      \
+		T x = *e;                                                      \
+		bool ok = __c11_atomic_compare_exchange_strong(p, &x, v, SC,   \
+							       SC);            \
+		*e = x;                                                        \
+		return ok;                                                     \
+	}
+#define SCAS_(T, AS, EAS)                                                      \
+	SCAS1_(atomic_compare_exchange_strong, T, AS, EAS)                     \
+	SCAS1_(atomic_compare_exchange_strong_explicit, T, AS, EAS, , MO s,    \
+	       MO f)                                                           \
+	SCAS1_(atomic_compare_exchange_weak, T, AS, EAS)                       \
+	SCAS1_(atomic_compare_exchange_weak_explicit, T, AS, EAS, , MO s, MO f)
+#define SNEW_(T, AS)                                                           \
+	T OVL atomic_load(volatile AS atomic_##T *p)                           \
+	{                                                                      \
+		return __c11_atomic_load(p, SC);                               \
+	}                                                                      \
+	T OVL atomic_load_explicit(volatile AS atomic_##T *p, MO o)            \
+	{                                                                      \
+		return __c11_atomic_load(p, SC);                               \
+	}                                                                      \
+	void OVL atomic_store(volatile AS atomic_##T *p, T v)                  \
+	{                                                                      \
+		__c11_atomic_store(p, v, SC);                                  \
+	}                                                                      \
+	void OVL atomic_store_explicit(volatile AS atomic_##T *p, T v, MO o)   \
+	{                                                                      \
+		__c11_atomic_store(p, v, SC);                                  \
+	}                                                                      \
+	T OVL atomic_exchange(volatile AS atomic_##T *p, T v)                  \
+	{                                                                      \
+		return __c11_atomic_exchange(p, v, SC);                        \
+	}                                                                      \
+	T OVL atomic_exchange_explicit(volatile AS atomic_##T *p, T v, MO o)   \
+	{                                                                      \
+		return __c11_atomic_exchange(p, v, SC);                        \
+	}                                                                      \
+	SCAS_(T, AS, __global) SCAS_(T, AS, __local) SCAS_(T, AS, __private)
+#define SFETCH1_(F, T, AS)                                                     \
+	T OVL atomic_fetch_##F(volatile AS atomic_##T *p, T v)                 \
+	{                                                                      \
+		return __c11_atomic_fetch_##F(p, v, SC);                       \
+	}                                                                      \
+	T OVL atomic_fetch_##F##_explicit(volatile AS atomic_##T *p, T v,      \
+					  MO o)                                \
+	{                                                                      \
+		return __c11_atomic_fetch_##F(p, v, SC);                       \
+	}
+#define SFETCH_(T, AS)                                                         \
+	SFETCH1_(add, T, AS)                                                   \
+	SFETCH1_(sub, T, AS)                                                   \
+	SFETCH1_(and, T, AS)                                                   \
+	SFETCH1_(or, T, AS)                                                    \
+	SFETCH1_(xor, T, AS)                                                   \
+	SFETCH1_(min, T, AS)                                                   \
+	SFETCH1_(max, T, AS)
+#define SNEW2_(T) SNEW_(T, __global) SNEW_(T, __local)
+#define SFETCH2_(T) SFETCH_(T, __global) SFETCH_(T, __local)
+SNEW2_(int)
+SNEW2_(uint)
+SNEW2_(float)
+SFETCH2_(int)
+SFETCH2_(uint)
+#if HPCL_ATOM64
+SNEW2_(long)
+SNEW2_(ulong)
+SFETCH2_(long)
+SFETCH2_(ulong)
+#endif
+#if HPCL_ATOM64 && HPCL_FP64
+SNEW2_(double)
+#endif
+
 #define FLAG_(AS)                                                              \
 	bool OVL atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, \
 						   MO o, MS s)                 \
@@ -164,6 +243,31 @@ NEW2_(double)
 	}
 FLAG_(__global)
 FLAG_(__local)
+#define SFLAG_(AS)                                                             \
+	bool OVL atomic_flag_test_and_set(volatile AS atomic_flag *p)          \
+	{                                                                      \
+		return __c11_atomic_exchange(p, 1, SC) != 0;                   \
+	}                                                                      \
+	bool OVL atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, \
+						   MO o)                       \
+	{                                                                      \
+		return __c11_atomic_exchange(p, 1, SC) != 0;                   \
+	}                                                                      \
+	void OVL atomic_flag_clear(volatile AS atomic_flag *p)                 \
+	{                                                                      \
+		__c11_atomic_store(p, 0, SC);                                  \
+	}                                                                      \
+	void OVL atomic_flag_clear_explicit(volatile AS atomic_flag *p, MO o)  \
+	{                                                                      \
+		__c11_atomic_store(p, 0, SC);                                  \
+	}
+SFLAG_(__global)
+SFLAG_(__local)
+void OVL atomic_work_item_fence(cl_mem_fence_flags f, MO o)
+{
+	if (o != memory_order_relaxed)
+		__atomic_thread_fence(SC);
+}
 
 void OVL atomic_work_item_fence(cl_mem_fence_flags f, MO o, MS s)
 {

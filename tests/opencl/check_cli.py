@@ -105,13 +105,23 @@ def check_wg(b, n, local):
     return 9 * n
 
 
+def check_atomics20(b, n, local):
+    g, pg = b[0], b[1]
+    if g[0] != n or g[1] != n - 1 or not 1 <= g[2] <= n:
+        fail(f"counters {g[:3]}, expected [{n}, {n - 1}, 1..{n}]")
+    for i in range(n // local):
+        if pg[i] != local:
+            fail(f"group {i} counted {pg[i]}, expected {local}")
+    return n // local + 3
+
+
 def main():
     text = sys.stdin.read()
     b = bufs(text)
     k, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
     n = {"ids": check_ids, "group_sum": check_group_sum,
          "count": check_count, "sg": check_sg, "mathy": check_mathy,
-         "wg": check_wg}[k](b, *args)
+         "wg": check_wg, "atomics20": check_atomics20}[k](b, *args)
     print(f"ok: {k}: {n} values checked")
 
 

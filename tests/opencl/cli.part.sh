@@ -57,6 +57,15 @@ cl_wg() { # BOARD: work-group collectives, remainder group included
 t_cli_workgroup_rv64() { cl_wg qemu-virt; }
 t_cli_workgroup_rv32() { cl_wg qemu-virt32; }
 
+cl_atomics20() { # BOARD: OpenCL C 3.0 atomics
+	local out
+	out=$(cl_run "$1" --kernel-file $K/atomics20.cl --cl-options -cl-std=CL3.0 atomics20 \
+		--global 640 --local 32 --karg buf:i32:3 --karg buf:i32:20) || fail "run: $out"
+	python3 $CHK atomics20 640 32 <<<"$out" || fail "3.0 atomics on $1"
+}
+t_cli_atomics20_rv64() { cl_atomics20 qemu-virt; }
+t_cli_atomics20_rv32() { cl_atomics20 qemu-virt32; }
+
 cl_mathy() { # BOARD
 	local out
 	out=$(cl_run "$1" --kernel-file $K/cli.cl mathy --global 40 \
