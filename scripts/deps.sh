@@ -41,7 +41,8 @@ need_test=(
 	"clinfo:lists OpenCL platforms and devices (an ICD test)"
 	"clpeak:OpenCL peak benchmarks (an ICD test, reduced)"
 	"python3-pyopencl:PyOpenCL, whose example programs run as ICD tests"
-	"python-pyopencl-doc:the PyOpenCL example programs"
+	"python-pyopencl-doc:the PyOpenCL example programs and its test_clmath.py"
+	"python3-pytest:running PyOpenCL's test_clmath.py"
 	"pocl-opencl-icd:PoCL, a reference OpenCL on the host CPU (test oracle)"
 )
 # What qemu/build.sh needs to build Debian's QEMU with qemu/patches.

@@ -39,6 +39,26 @@ t_pyopencl_array() { pyopencl_example demo_array.py; }
 t_pyopencl_narray() { pyopencl_example narray.py; }
 t_pyopencl_meta_template() { pyopencl_example demo_meta_template.py; }
 t_pyopencl_struct_reduce() { pyopencl_example demo-struct-reduce.py; }
+# PyOpenCL's own math test (test_clmath.py: every math built-in it knows
+# against numpy over ranges of arguments), unmodified, on the hartpool
+# device only (PYOPENCL_TEST); the tests that need scipy or pyfmmlib on the
+# host skip themselves.
+t_pyopencl_test_clmath() {
+	local out rc tmp
+	tmp=$(mktemp -d)
+	# PyOpenCL's binary cache on (in a fresh place): the suite builds the
+	# same kernels many times
+	out=$(cd "$tmp" && env -u PYOPENCL_NO_CACHE "${ICD_ENV[0]}" XDG_CACHE_HOME="$tmp" \
+		PYOPENCL_TEST=hartpool timeout -k 5 240 /usr/bin/python3 -m pytest -q \
+		-p no:cacheprovider "$PYCL_EXAMPLES/test_clmath.py" 2>&1)
+	rc=$?
+	rm -rf "$tmp"
+	echo "$out" | tail -n 5
+	[ $rc = 0 ] || fail "test_clmath exited $rc"
+	grep -qE "^[0-9]+ passed" <<<"$(tail -n 1 <<<"$out" | sed 's/^=* *//')" ||
+		fail "no passed tests"
+}
+
 t_pyopencl_dump_properties() {
 	pyopencl_example dump-properties.py
 	grep -q "^VENDOR: hartpool" <<<"$out" || fail "the hartpool device is not listed"
