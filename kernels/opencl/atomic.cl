@@ -126,30 +126,11 @@ float OVL atomic_xchg(volatile __local float *p, float v)
 	{                                                                      \
 		return __c11_atomic_fetch_##F(p, v, SC);                       \
 	}
-#define FETCH_(T, AS)                                                          \
-	FETCH1_(add, T, AS)                                                    \
-	FETCH1_(sub, T, AS)                                                    \
-	FETCH1_(and, T, AS)                                                    \
-	FETCH1_(or, T, AS)                                                     \
-	FETCH1_(xor, T, AS)                                                    \
-	FETCH1_(min, T, AS)                                                    \
-	FETCH1_(max, T, AS)
-#define NEW2_(T) NEW_(T, __global) NEW_(T, __local)
-#define FETCH2_(T) FETCH_(T, __global) FETCH_(T, __local)
-NEW2_(int)
-NEW2_(uint)
-NEW2_(float)
-FETCH2_(int)
-FETCH2_(uint)
-#if HPCL_ATOM64
-NEW2_(long)
-NEW2_(ulong)
-FETCH2_(long)
-FETCH2_(ulong)
-#endif
-#if HPCL_ATOM64 && HPCL_FP64
-NEW2_(double)
-#endif
+#define FETCH_OPS_(M, T, AS)                                                   \
+	M(add, T, AS)                                                          \
+	M(sub, T, AS)                                                          \
+	M(and, T, AS)                                                          \
+	M(or, T, AS) M(xor, T, AS) M(min, T, AS) M(max, T, AS)
 
 /* The forms without a scope, or without an order (OpenCL C 3.0 with
  * __opencl_c_atomic_order_seq_cst and __opencl_c_atomic_scope_device,
@@ -205,29 +186,26 @@ NEW2_(double)
 	{                                                                      \
 		return __c11_atomic_fetch_##F(p, v, SC);                       \
 	}
-#define SFETCH_(T, AS)                                                         \
-	SFETCH1_(add, T, AS)                                                   \
-	SFETCH1_(sub, T, AS)                                                   \
-	SFETCH1_(and, T, AS)                                                   \
-	SFETCH1_(or, T, AS)                                                    \
-	SFETCH1_(xor, T, AS)                                                   \
-	SFETCH1_(min, T, AS)                                                   \
-	SFETCH1_(max, T, AS)
-#define SNEW2_(T) SNEW_(T, __global) SNEW_(T, __local)
-#define SFETCH2_(T) SFETCH_(T, __global) SFETCH_(T, __local)
-SNEW2_(int)
-SNEW2_(uint)
-SNEW2_(float)
-SFETCH2_(int)
-SFETCH2_(uint)
+/* every form, for both address spaces */
+#define NEW2_(T)                                                               \
+	NEW_(T, __global) NEW_(T, __local) SNEW_(T, __global) SNEW_(T, __local)
+#define FETCH2_(T)                                                             \
+	FETCH_OPS_(FETCH1_, T, __global)                                       \
+	FETCH_OPS_(FETCH1_, T, __local)                                        \
+	FETCH_OPS_(SFETCH1_, T, __global) FETCH_OPS_(SFETCH1_, T, __local)
+NEW2_(int)
+NEW2_(uint)
+NEW2_(float)
+FETCH2_(int)
+FETCH2_(uint)
 #if HPCL_ATOM64
-SNEW2_(long)
-SNEW2_(ulong)
-SFETCH2_(long)
-SFETCH2_(ulong)
+NEW2_(long)
+NEW2_(ulong)
+FETCH2_(long)
+FETCH2_(ulong)
 #endif
 #if HPCL_ATOM64 && HPCL_FP64
-SNEW2_(double)
+NEW2_(double)
 #endif
 
 #define FLAG_(AS)                                                              \
