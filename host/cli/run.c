@@ -367,8 +367,11 @@ int run_list(const cli_opts *o)
 
 /* --kernel-file F.cl: build it for the device (its board when this run
  * booted it, else the default board of its XLEN) and load it. */
+/* --kernel-file F.cl: build it for the device and load it; @p dev_name
+ * gets the device's name of kernel o->kernel (a name longer than 31 bytes
+ * is known there by a shorter one: hartpool_cl.h). */
 static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
-		   uint64_t *addr)
+		   uint64_t *addr, char dev_name[32])
 {
 	size_t n;
 	FILE *f = fopen(o->kernel_file, "rb");
@@ -400,6 +403,14 @@ static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
 	int rc = hp_cl_build(&b, &hpk, &n, &log);
 	if (log && *log && (rc || getenv("HARTPOOL_BUILD_VERBOSE")))
 		fputs(log, stderr);
+	hp_cl_program *p = NULL;
+	snprintf(dev_name, 32, "%.31s", o->kernel ? o->kernel : "");
+	if (!rc && !hp_cl_program_parse(hpk, n, &p))
+		for (unsigned i = 0; o->kernel && i < p->num_kernels; i++)
+			if (!strcmp(p->kernels[i].name, o->kernel))
+				snprintf(dev_name, 32, "%s",
+					 p->kernels[i].device_name);
+	hp_cl_program_free(p);
 	if (!rc)
 		rc = hp_object_load(d, hpk, n, obj, addr);
 	free(log);
@@ -418,11 +429,16 @@ int cmd_run(hp_device *d, const cli_opts *o)
 	hp_object obj;
 	uint64_t addr;
 	size_t fl = strlen(o->kernel_file);
+	char dev_name[32];
+	cli_opts oc = *o; /* a .cl kernel by the device's name */
 	int rc = fl > 3 && !strcmp(o->kernel_file + fl - 3, ".cl")
-			 ? load_cl(d, o, &obj, &addr)
+			 ? load_cl(d, o, &obj, &addr, dev_name)
 			 : hp_object_load_file(d, o->kernel_file, &obj, &addr);
 	if (rc)
 		return cli_lib_fail(rc);
+	if (fl > 3 && !strcmp(o->kernel_file + fl - 3, ".cl") && o->kernel)
+		oc.kernel = dev_name;
+	o = &oc;
 	if (o->gdb) {
 		cli_gdb_hint(o, o->kernel_file, addr);
 		if (isatty(0)) {

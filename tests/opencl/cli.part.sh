@@ -113,6 +113,18 @@ t_cli_build_errors() {
 	echo "ok: build and its errors"
 }
 
+# A kernel name over the device table's 31 bytes: run by its OpenCL name.
+t_cli_long_name() {
+	local out name=a_kernel_name_that_is_longer_than_thirty_one_bytes
+	printf '__kernel void %s(__global int *o) { o[get_global_id(0)] = (int)get_global_id(0) * 3; }\n' \
+		"$name" >/tmp/hp-long-$$.cl
+	out=$(cl_run qemu-virt --kernel-file /tmp/hp-long-$$.cl "$name" --global 8 --karg buf:i32:8) ||
+		fail "run: $out"
+	rm -f /tmp/hp-long-$$.cl
+	grep -q "^buf0 i32\[8\]: 0 3 6 9 12 15 18 21" <<<"$out" || fail "results: $out"
+	echo "ok: $name"
+}
+
 # Launch errors reach the host by name and the device keeps serving.
 t_cli_launch_errors() {
 	local err
