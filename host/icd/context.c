@@ -26,11 +26,7 @@ void icd_ctx_release(cl_context c)
 {
 	if (--c->refs)
 		return;
-	for (struct icd_destructor *d = c->destructors, *nx; d; d = nx) {
-		nx = d->next;
-		d->fn(c, d->data);
-		free(d);
-	}
+	icd_destructors_run(c->destructors, c);
 	c->magic = MAGIC_DEAD;
 	icd_device.contexts--;
 	free(c);
@@ -196,6 +192,15 @@ cl_int icd_destructor_push(struct icd_destructor **list,
 	d->next = *list;
 	*list = d;
 	return CL_SUCCESS;
+}
+
+void icd_destructors_run(struct icd_destructor *d, void *obj)
+{
+	for (struct icd_destructor *nx; d; d = nx) {
+		nx = d->next;
+		d->fn(obj, d->data);
+		free(d);
+	}
 }
 
 ICD_EXPORT cl_int CL_API_CALL clSetContextDestructorCallback(

@@ -36,8 +36,6 @@
 		icd_unlock();                                                  \
 		return rc;                                                     \
 	}
-/* the act of a plain retain: one more reference */
-#define ICD_REFS_UP(h) ((h)->refs++)
 
 enum icd_magic {
 	MAGIC_PLATFORM = 0x68706c31,
@@ -87,6 +85,8 @@ struct icd_destructor {
 /** clSet*DestructorCallback: push @p fn on @p list (called last-in first). */
 cl_int icd_destructor_push(struct icd_destructor **list,
 			   void(CL_CALLBACK *fn)(void *, void *), void *data);
+/** Call and free the callbacks of @p list for the object @p obj. */
+void icd_destructors_run(struct icd_destructor *list, void *obj);
 
 /** A command held on the host (its wait list has events without a device
  * event yet: user events or other held commands), or a host-side transfer. */
@@ -314,6 +314,7 @@ void icd_mem_retain(cl_mem m);
 void icd_mem_release(cl_mem m);
 /** Is @p m a live buffer (without dereferencing it)? */
 bool icd_mem_live(cl_mem m);
+void icd_program_retain(cl_program p);
 void icd_program_release(cl_program p);
 
 #endif

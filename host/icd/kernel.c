@@ -63,7 +63,7 @@ static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 		k->args_size = k->meta->args_size;
 	if (k->args_size > HP_MBOX_ARGS_MAX)
 		k->args_size = HP_MBOX_ARGS_MAX;
-	p->refs++;
+	icd_program_retain(p);
 	p->kernels_attached++;
 	*out = k;
 	return CL_SUCCESS;
@@ -148,8 +148,8 @@ out:
 	return rc;
 }
 
-ICD_REFCOUNT_CALL(clRetainKernel, cl_kernel, icd_valid_kernel, ICD_REFS_UP,
-		  CL_INVALID_KERNEL)
+ICD_REFCOUNT_CALL(clRetainKernel, cl_kernel, icd_valid_kernel,
+		  icd_kernel_retain, CL_INVALID_KERNEL)
 
 ICD_REFCOUNT_CALL(clReleaseKernel, cl_kernel, icd_valid_kernel,
 		  icd_kernel_release, CL_INVALID_KERNEL)
@@ -175,7 +175,7 @@ ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
 			else
 				k->raw_size[i] = 0;
 		}
-	k->prog->refs++;
+	icd_program_retain(k->prog);
 	k->prog->kernels_attached++;
 	err = CL_SUCCESS;
 out:

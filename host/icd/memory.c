@@ -49,11 +49,7 @@ void icd_mem_release(cl_mem m)
 {
 	if (--m->refs)
 		return;
-	for (struct icd_destructor *d = m->destructors, *nx; d; d = nx) {
-		nx = d->next;
-		d->fn(m, d->data);
-		free(d);
-	}
+	icd_destructors_run(m->destructors, m);
 	for (struct icd_map *p = m->maps, *nx; p; p = nx) {
 		nx = p->next;
 		free(p);

@@ -55,6 +55,11 @@ static void prog_free(cl_program p)
 	icd_ctx_release(c);
 }
 
+void icd_program_retain(cl_program p)
+{
+	p->refs++;
+}
+
 void icd_program_release(cl_program p)
 {
 	if (!--p->refs)
@@ -249,8 +254,8 @@ out:
 	return p;
 }
 
-ICD_REFCOUNT_CALL(clRetainProgram, cl_program, icd_valid_program, ICD_REFS_UP,
-		  CL_INVALID_PROGRAM)
+ICD_REFCOUNT_CALL(clRetainProgram, cl_program, icd_valid_program,
+		  icd_program_retain, CL_INVALID_PROGRAM)
 
 ICD_REFCOUNT_CALL(clReleaseProgram, cl_program, icd_valid_program,
 		  icd_program_release, CL_INVALID_PROGRAM)
