@@ -74,14 +74,6 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 			rc = usage_err("cannot read %s", srcs[nt]);
 			break;
 		}
-		char *t = realloc(text[nt], n + 1);
-		if (!t) {
-			free(text[nt]);
-			rc = usage_err("out of memory (%s)", srcs[nt]);
-			break;
-		}
-		t[n] = 0;
-		text[nt] = t;
 	}
 	char elfout[1100];
 	size_t l = strlen(out);

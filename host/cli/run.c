@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <hartpool/ids.h>
 #include <hartpool_cl.h>
+#include <objbuild.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,16 +375,7 @@ static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
 		   uint64_t *addr, char dev_name[32])
 {
 	size_t n;
-	FILE *f = fopen(o->kernel_file, "rb");
-	char *src = NULL;
-	if (f && !fseek(f, 0, SEEK_END) && (n = (size_t)ftell(f)) > 0 &&
-	    !fseek(f, 0, SEEK_SET) && (src = calloc(1, n + 1)) &&
-	    fread(src, 1, n, f) != n) {
-		free(src);
-		src = NULL;
-	}
-	if (f)
-		fclose(f);
+	char *src = (char *)hpb_slurp(o->kernel_file, &n);
 	if (!src) {
 		fprintf(stderr, "hartpool: %s: cannot read %s: %s\n",
 			hp_error_name(HP_INVALID_VALUE), o->kernel_file,

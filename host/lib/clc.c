@@ -199,12 +199,15 @@ static int opts_parse(const char *s, cl_opts *o, sbuf *log)
 #define MAX_KERNELS HPK_KERNELS_MAX
 #define MAX_FUNCS 4096
 
+/* What a function reaches through its calls (ir_func.reach). */
+#define REACH_BARRIER 1u /* a barrier-like built-in: fibers */
+#define REACH_WG 2u	 /* a work-group collective: the runtime's scratch */
+#define REACH_KERNEL 4u	 /* another kernel: its __local variables */
+
 typedef struct {
 	char name[128];
 	size_t first, last; /* line range of the body */
-	bool barrier;	    /* calls a barrier-like built-in, maybe deep */
-	bool calls_kernel;  /* calls another kernel, maybe deep */
-	bool wg_collective; /* calls a work-group collective, maybe deep */
+	unsigned reach;	    /* REACH_*: what it calls, maybe through others */
 	bool kernel;
 	size_t def_line;
 } ir_func;
@@ -572,47 +575,29 @@ static int ir_funcs(ir_mod *m)
 		f->last = j;
 		i = j;
 	}
-	/* barrier: directly, then through calls until nothing changes */
+	/* what each function reaches: directly, then through the calls
+	 * until nothing changes */
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (size_t k = 0; k < m->nf; k++) {
 			ir_func *f = &m->f[k];
-			for (size_t i = f->first; i < f->last && !f->barrier;
-			     i++) {
+			for (size_t i = f->first; i < f->last; i++) {
 				char cn[160];
 				if (!callee(m->line[i], cn, sizeof(cn)))
 					continue;
-				bool b = barrier_builtin(cn);
-				for (size_t q = 0; q < m->nf && !b; q++)
-					b = m->f[q].barrier &&
-					    !strcmp(m->f[q].name, cn);
-				if (b)
-					f->barrier = changed = true;
-			}
-			for (size_t i = f->first;
-			     i < f->last && !f->wg_collective; i++) {
-				char cn[160];
-				if (!callee(m->line[i], cn, sizeof(cn)))
-					continue;
-				bool w = strstr(cn, "work_group_") &&
-					 !strstr(cn, "barrier");
-				for (size_t q = 0; q < m->nf && !w; q++)
-					w = m->f[q].wg_collective &&
-					    !strcmp(m->f[q].name, cn);
-				if (w)
-					f->wg_collective = changed = true;
-			}
-			for (size_t i = f->first;
-			     i < f->last && !f->calls_kernel; i++) {
-				char cn[160];
-				if (!callee(m->line[i], cn, sizeof(cn)))
-					continue;
+				unsigned r =
+					barrier_builtin(cn) ? REACH_BARRIER : 0;
+				if (strstr(cn, "work_group_") &&
+				    !strstr(cn, "barrier"))
+					r |= REACH_WG;
 				for (size_t q = 0; q < m->nf; q++)
-					if (!strcmp(m->f[q].name, cn) &&
-					    (m->f[q].kernel ||
-					     m->f[q].calls_kernel))
-						f->calls_kernel = changed =
-							true;
+					if (!strcmp(m->f[q].name, cn))
+						r |= m->f[q].reach |
+						     (m->f[q].kernel
+							      ? REACH_KERNEL
+							      : 0);
+				changed |= (r | f->reach) != f->reach;
+				f->reach |= r;
 			}
 		}
 	}
@@ -772,12 +757,12 @@ static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 	uint32_t sg[3];
 	md_three(m, def, "intel_reqd_sub_group_size", sg);
 	mk->sub_group_size = sg[0];
-	mk->uses_barriers = f->barrier;
+	mk->uses_barriers = (f->reach & REACH_BARRIER) != 0;
 	/* Another kernel's __local variables (called, or inlined into this
 	 * one: its variables keep their names, "other.var") */
 	/* the work-group collectives' scratch is a runtime variable of the
 	 * same TLS block: such a kernel gets room for all of it too */
-	k->calls_kernel = f->calls_kernel || f->wg_collective;
+	k->calls_kernel = (f->reach & (REACH_KERNEL | REACH_WG)) != 0;
 	for (size_t i = f->first; i < f->last && !k->calls_kernel; i++)
 		for (size_t q = 0; q < m->nf && !k->calls_kernel; q++) {
 			char pat[140];
@@ -811,7 +796,7 @@ static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 static void entry_ir(sbuf *o, const cl_kernel *k, unsigned xlen)
 {
 	const char *sz = xlen == 64 ? "i64" : "i32";
-	unsigned lm_off = xlen == 64 ? 44 : 32; /* hp_kernel.local_mem_bytes */
+	unsigned lm_off = HPB_KDESC_LOCAL_MEM(xlen);
 	sb_add(o, "\n@hp_kernel_%s = external hidden constant i8\n", k->name);
 	sb_add(o,
 	       "define internal void @hp_kbody_%s(ptr noalias readonly "
@@ -1002,10 +987,10 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 	return rc;
 }
 
-/* The entry and hp_cl_program_parse read hp_kernel.local_mem_bytes at
- * 44 (RV64; 32 on RV32), the host's layout being RV64's. */
-_Static_assert(offsetof(hp_kernel, local_mem_bytes) == 44, "hp_kernel");
-_Static_assert(sizeof(hp_kernel) == 80, "hp_kernel");
+/* objbuild.h's RV64 descriptor layout is the host's */
+_Static_assert(offsetof(hp_kernel, local_mem_bytes) == HPB_KDESC_LOCAL_MEM(64),
+	       "hp_kernel");
+_Static_assert(sizeof(hp_kernel) == HPB_KDESC_SIZE(64), "hp_kernel");
 
 /* ---- the build ---- */
 
@@ -1419,13 +1404,13 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 	/* each kernel's own __local bytes: its descriptor (name pointers are
 	 * image offsets: the image is linked at 0) */
 	unsigned word = h.xlen == 32 ? 4 : 8;
-	size_t dsz = h.xlen == 32 ? 56 : sizeof(hp_kernel);
+	size_t dsz = HPB_KDESC_SIZE(h.xlen);
 	for (uint32_t d = 0; !rc && d + dsz <= h.kernels_size; d += dsz) {
 		const uint8_t *desc = img + h.kernels_offset + d;
 		uint64_t np = 0;
 		uint32_t lm;
 		memcpy(&np, desc, word);
-		memcpy(&lm, desc + (h.xlen == 32 ? 32 : 44), 4);
+		memcpy(&lm, desc + HPB_KDESC_LOCAL_MEM(h.xlen), 4);
 		if (np >= h.image_file_size)
 			continue;
 		const char *nm = (const char *)img + np;

@@ -572,7 +572,7 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen, void **outp,
 		if (y.shndx != (unsigned)kern_idx ||
 		    strncmp(y.name, "hp_kernel_", 10))
 			continue;
-		uint64_t at = y.value + (xlen == 64 ? 44u : 32u);
+		uint64_t at = y.value + HPB_KDESC_LOCAL_MEM(xlen);
 		uint32_t lm;
 		if (at + 4 > image_size) {
 			rc = err("descriptor %s outside the image", y.name);
@@ -666,11 +666,13 @@ uint8_t *hpb_slurp(const char *path, size_t *n)
 	struct stat sb;
 	uint8_t *b = NULL;
 	if (!fstat(fileno(f), &sb) && sb.st_size > 0 &&
-	    (b = malloc((size_t)sb.st_size)) &&
+	    (b = malloc((size_t)sb.st_size + 1)) &&
 	    fread(b, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size) {
 		free(b);
 		b = NULL;
 	}
+	if (b)
+		b[sb.st_size] = 0;
 	fclose(f);
 	*n = b ? (size_t)sb.st_size : 0;
 	return b;

@@ -14,6 +14,11 @@
  * compiler and linker output included. */
 extern __thread FILE *hpb_log;
 
+/** hp_kernel as the device lays it out: its size and where local_mem_bytes
+ * is (RV64: the host's own layout; RV32: 4-byte pointers). */
+#define HPB_KDESC_SIZE(xlen) ((xlen) == 32 ? 56u : 80u)
+#define HPB_KDESC_LOCAL_MEM(xlen) ((xlen) == 32 ? 32u : 44u)
+
 /** "hartpool: HP_INVALID_BINARY: build: ..." to the log; returns 1. */
 int hpb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /** The source tree: $HARTPOOL_ROOT, else where libhartpool was built. */
@@ -40,7 +45,8 @@ int hpb_link(const hpb_board *b, const char *const *objs, unsigned n,
 /** The linked ELF -> .hpk bytes (malloc'd); 0 or 1 (logged). */
 int hpb_convert(const uint8_t *elf, size_t size, unsigned xlen, void **out,
 		size_t *outn);
-/** Whole file, malloc'd; NULL on failure. */
+/** Whole file, malloc'd, with a NUL after its @p n bytes; NULL on failure
+ * (or an empty file). */
 uint8_t *hpb_slurp(const char *path, size_t *n);
 int hpb_write(const char *path, const void *b, size_t n);
 
