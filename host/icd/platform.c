@@ -198,21 +198,11 @@ static bool is64(void)
 	return icd_device.hp && icd_device.info.address_bits == 64;
 }
 
-/* The OpenCL C extensions the device's compiler enables (hp_cl_build). */
-static const char *const exts_base[] = {
-	"cl_khr_byte_addressable_store",
-	"cl_khr_global_int32_base_atomics",
-	"cl_khr_global_int32_extended_atomics",
-	"cl_khr_local_int32_base_atomics",
-	"cl_khr_local_int32_extended_atomics",
-	"cl_khr_subgroups",
-};
-/* and on 64-bit devices (rv64imafdc) */
-static const char *const exts_64[] = {
-	"cl_khr_fp64",
-	"cl_khr_int64_base_atomics",
-	"cl_khr_int64_extended_atomics",
-};
+/* The OpenCL C extensions the device's compiler enables (hp_cl_build,
+ * hartpool_cl.h); 64-bit devices are the rv64imafdc boards. */
+static const char *const exts_base[] = {HP_CL_EXTENSIONS};
+static const char *const exts_64[] = {HP_CL_EXTENSIONS_FP64,
+				      HP_CL_EXTENSIONS_RV64};
 
 static size_t ext_list(bool platform, cl_name_version *out, char *str,
 		       size_t cap)

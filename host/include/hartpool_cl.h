@@ -32,6 +32,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** The OpenCL C extensions hp_cl_build enables, which a device reports
+ * (kernels/opencl/objects.mk builds the library with the same list): on
+ * every board, */
+#define HP_CL_EXTENSIONS                                                       \
+	"cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",   \
+		"cl_khr_global_int32_extended_atomics",                        \
+		"cl_khr_local_int32_base_atomics",                             \
+		"cl_khr_local_int32_extended_atomics", "cl_khr_subgroups"
+/** on RV64 boards (64-bit AMOs), */
+#define HP_CL_EXTENSIONS_RV64                                                  \
+	"cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"
+/** and on boards with the D extension. */
+#define HP_CL_EXTENSIONS_FP64 "cl_khr_fp64"
+
 /** Arguments of one OpenCL kernel at most (CL_DEVICE_MAX_PARAMETER_SIZE
  * is HP_MBOX_ARGS_MAX bytes). */
 #define HP_CL_ARGS_MAX 64u

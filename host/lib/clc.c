@@ -994,20 +994,27 @@ _Static_assert(sizeof(hp_kernel) == HPB_KDESC_SIZE(64), "hp_kernel");
 
 /* ---- the build ---- */
 
+static void ext_add(char *out, size_t n, const char *const *e, size_t ne)
+{
+	for (size_t i = 0; i < ne; i++)
+		snprintf(out + strlen(out), n - strlen(out), ",+%s", e[i]);
+}
+
+/* -cl-ext: the extensions of hartpool_cl.h and the 3.0 features behind
+ * them */
 static void extensions(unsigned xlen, bool fpu, char *out, size_t n)
 {
-	snprintf(
-		out, n,
-		"-cl-ext=-all,+cl_khr_byte_addressable_store,"
-		"+cl_khr_global_int32_base_atomics,"
-		"+cl_khr_global_int32_extended_atomics,"
-		"+cl_khr_local_int32_base_atomics,"
-		"+cl_khr_local_int32_extended_atomics,"
-		"+cl_khr_subgroups,+__opencl_c_subgroups,+__opencl_c_int64%s%s",
-		xlen == 64 ? ",+cl_khr_int64_base_atomics,"
-			     "+cl_khr_int64_extended_atomics"
-			   : "",
-		fpu ? ",+cl_khr_fp64,+__opencl_c_fp64" : "");
+	static const char *const base[] = {
+		HP_CL_EXTENSIONS, "__opencl_c_subgroups", "__opencl_c_int64"};
+	static const char *const rv64[] = {HP_CL_EXTENSIONS_RV64};
+	static const char *const fp64[] = {HP_CL_EXTENSIONS_FP64,
+					   "__opencl_c_fp64"};
+	snprintf(out, n, "-cl-ext=-all");
+	ext_add(out, n, base, sizeof(base) / sizeof(base[0]));
+	if (xlen == 64)
+		ext_add(out, n, rv64, sizeof(rv64) / sizeof(rv64[0]));
+	if (fpu)
+		ext_add(out, n, fp64, sizeof(fp64) / sizeof(fp64[0]));
 }
 
 static bool board_has_d(const hpb_board *b)
