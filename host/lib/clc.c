@@ -460,8 +460,8 @@ typedef struct {
 	unsigned nparams;
 	ir_param p[HP_CL_ARGS_MAX];
 	hp_cl_kernel meta;
-	char cc[32]; /* calling convention word ("spir_kernel" or "") */
-	bool calls_kernel;
+	char cc[32];	/* calling convention word ("spir_kernel" or "") */
+	bool all_local; /* needs every __local variable of the program */
 } cl_kernel;
 
 /* Parameters of a define line: "(...)" after @name. */
@@ -762,14 +762,14 @@ static int kernel_read(const ir_mod *m, const ir_func *f, cl_kernel *k,
 	 * one: its variables keep their names, "other.var") */
 	/* the work-group collectives' scratch is a runtime variable of the
 	 * same TLS block: such a kernel gets room for all of it too */
-	k->calls_kernel = (f->reach & (REACH_KERNEL | REACH_WG)) != 0;
-	for (size_t i = f->first; i < f->last && !k->calls_kernel; i++)
-		for (size_t q = 0; q < m->nf && !k->calls_kernel; q++) {
+	k->all_local = (f->reach & (REACH_KERNEL | REACH_WG)) != 0;
+	for (size_t i = f->first; i < f->last && !k->all_local; i++)
+		for (size_t q = 0; q < m->nf && !k->all_local; q++) {
 			char pat[140];
 			if (!m->f[q].kernel || &m->f[q] == f)
 				continue;
 			snprintf(pat, sizeof(pat), "@%s.", m->f[q].name);
-			k->calls_kernel = strstr(m->line[i], pat) != NULL;
+			k->all_local = strstr(m->line[i], pat) != NULL;
 		}
 	size_t al = 0;
 	if (mk->reqd[0])
@@ -952,10 +952,7 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		bool local_args = false;
 		for (unsigned a = 0; a < k->num_args; a++)
 			local_args |= k->args[a].addr_space == HP_CL_LOCAL;
-		/* Bit 0 tells hpb_convert the kernel calls other kernels: it
-		 * gets room for every kernel's __local variables. */
-		unsigned lm = (local_args ? 64u : 0u) |
-			      (ks[i].calls_kernel ? 1u : 0u);
+		unsigned lm = local_args ? 64u : 0u;
 		if (!k->uses_barriers)
 			sb_add(&o,
 			       "void hp_krow_%s(const hp_item *, const void *, "
@@ -1289,11 +1286,18 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 		if (!o->elf_path)
 			snprintf(elfp, sizeof(elfp), "%s/program.elf", tmp);
 		const char *objs[] = {path[5], path[6]};
+		/* kernels that need every __local variable of the program */
+		const char *all_local[MAX_KERNELS + 1];
+		unsigned na = 0;
+		for (unsigned i = 0; i < nk; i++)
+			if (ks[i].all_local)
+				all_local[na++] = ks[i].name;
+		all_local[na] = NULL;
 		size_t en;
 		uint8_t *e = NULL;
 		if (hpb_link(&b, objs, 2, elfp) ||
 		    !(e = hpb_slurp(elfp, &en)) ||
-		    hpb_convert(e, en, b.xlen, hpk, size)) {
+		    hpb_convert(e, en, b.xlen, all_local, hpk, size)) {
 			free(e);
 			rc = hp_fail(HP_BUILD_PROGRAM_FAILURE,
 				     "linking the kernel object failed "

@@ -408,8 +408,17 @@ static int tls_foreign(const elf *e, const sect *st, int kern_idx)
 	return 0;
 }
 
-int hpb_convert(const uint8_t *b, size_t size, unsigned xlen, void **outp,
-		size_t *outn)
+/* @p name is in the NULL-ended @p list (may be NULL). */
+static bool listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+int hpb_convert(const uint8_t *b, size_t size, unsigned xlen,
+		const char *const *all_local, void **outp, size_t *outn)
 {
 	elf e;
 	if (!elf_open(&e, b, size) || (e.is64 ? 64u : 32u) != xlen)
@@ -579,10 +588,9 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen, void **outp,
 			continue;
 		}
 		memcpy(&lm, img + at, 4);
-		/* bit 0 (hp_cl_build): the kernel calls other kernels, whose
-		 * variables it needs too: room for all of them */
-		uint64_t end = tls_end_of(&e, &st, lm & 1 ? NULL : y.name + 10);
-		lm &= ~1u;
+		uint64_t end = tls_end_of(
+			&e, &st,
+			listed(all_local, y.name + 10) ? NULL : y.name + 10);
 		if (end > UINT32_MAX - 64) {
 			rc = err("%s: too much __local memory", y.name + 10);
 			continue;
@@ -807,7 +815,7 @@ int hpb_build_c(const char *board, const char *const *srcs, unsigned ns,
 		return err("cannot read %s", elfout);
 	void *hpk;
 	size_t hn;
-	rc = hpb_convert(e, n, b.xlen, &hpk, &hn);
+	rc = hpb_convert(e, n, b.xlen, NULL, &hpk, &hn);
 	free(e);
 	if (!rc) {
 		rc = hpb_write(out, hpk, hn);

@@ -42,9 +42,13 @@ int hpb_run(char *const argv[]);
  * included) and libgcc into @p elfout; 0 or 1. */
 int hpb_link(const hpb_board *b, const char *const *objs, unsigned n,
 	     const char *elfout);
-/** The linked ELF -> .hpk bytes (malloc'd); 0 or 1 (logged). */
-int hpb_convert(const uint8_t *elf, size_t size, unsigned xlen, void **out,
-		size_t *outn);
+/** The linked ELF -> .hpk bytes (malloc'd); 0 or 1 (logged). Each
+ * kernel's local_mem_bytes becomes at least the end of its own
+ * thread-local (OpenCL __local) variables, "NAME.var"; the kernels named
+ * in @p all_local (NULL-ended, may be NULL) get room for every one of them
+ * (they call other kernels, or use the run-time's own). */
+int hpb_convert(const uint8_t *elf, size_t size, unsigned xlen,
+		const char *const *all_local, void **out, size_t *outn);
 /** Whole file, malloc'd, with a NUL after its @p n bytes; NULL on failure
  * (or an empty file). */
 uint8_t *hpb_slurp(const char *path, size_t *n);
