@@ -301,6 +301,23 @@ trap_entry:
 	csrw	CSR_STATUS, t0
 	LREG	t0, TF_SCRATCH(sp)
 	csrw	CSR_SCRATCH, t0
+#ifdef HAL_SMODE
+	/* Back to a kernel (SPP = U): the hart's kernel page table again,
+	 * hal_user_satp in its TLS block (the hart's tp, from the trap
+	 * area: the interrupted tp may be the kernel's). The registers are
+	 * restored after; the frame, the trap area and this code stay
+	 * reachable (S-mode's in the kernel tables). */
+	csrr	t1, sstatus
+	andi	t1, t1, SSTATUS_SPP
+	bnez	t1, 1f
+	LREG	t1, BOOT_TRAP_TP(t0)
+	lui	t2, %tprel_hi(hal_user_satp)
+	add	t2, t2, t1, %tprel_add(hal_user_satp)
+	LREG	t2, %tprel_lo(hal_user_satp)(t2)
+	csrw	satp, t2
+	sfence.vma
+1:
+#endif
 	LREG	ra, TF_RA(sp)
 	LREG	gp, TF_GP(sp)
 	LREG	tp, TF_TP(sp)
@@ -331,18 +348,5 @@ trap_entry:
 	LREG	t4, TF_T4(sp)
 	LREG	t5, TF_T5(sp)
 	LREG	t6, TF_T6(sp)
-#ifdef HAL_SMODE
-	/* Back to a kernel (SPP = U): its page table again. t0 is reloaded
-	 * after; the frame stays reachable (trap areas are S-mode's in the
-	 * kernel table). */
-	csrr	t0, sstatus
-	andi	t0, t0, SSTATUS_SPP
-	bnez	t0, 1f
-	la	t0, hal_user_satp
-	LREG	t0, 0(t0)
-	csrw	satp, t0
-	sfence.vma
-1:	LREG	t0, TF_T0(sp)
-#endif
 	LREG	sp, TF_SP(sp)
 	XRET

@@ -340,6 +340,38 @@ int exec_enqueue(exec_queue *q, exec_cmd *c)
 	return 0;
 }
 
+bool exec_cancel(exec_cmd *c, int status, const char *detail)
+{
+	hal_lock_acquire(&cmd_lock);
+	int st = hal_load_acquire(&c->status);
+	if (st == EXEC_QUEUED || st == EXEC_SUBMITTED) {
+		/* Waiting (in the pending list, or a user event): it ends
+		 * here, and its dependents see a failure. */
+		exec_cmd *prev = NULL;
+		for (exec_cmd *p = pending_head; p;
+		     prev = p, p = p->next_pending)
+			if (p == c) {
+				if (prev)
+					prev->next_pending = c->next_pending;
+				else
+					pending_head = c->next_pending;
+				if (pending_tail == c)
+					pending_tail = prev;
+				break;
+			}
+		complete(c, status, detail);
+		if (pending_head)
+			process_pending();
+		unlock_and_wake();
+		return true;
+	}
+	hal_lock_release(&cmd_lock);
+	/* Running: its instance stops; it completes through the pool when
+	 * the last hart has left its kernel code. (A command that completed
+	 * meanwhile has no instance any more.) */
+	return st == EXEC_RUNNING && exec_pool_cancel(c, status, detail);
+}
+
 /* ---- what the pool reports (exec_pool_events) ---- */
 
 static void on_done(exec_cmd *c, int status, const char *detail,

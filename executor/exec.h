@@ -26,6 +26,7 @@
 #define EXECUTOR_EXEC_H
 
 #include <hal/hartmask.h>
+#include <hal/isolation.h>
 #include <hartpool/error.h>
 #include <hartpool/kernel.h>
 #include <stdbool.h>
@@ -208,6 +209,9 @@ typedef struct exec_cmd {
 	/** What trace records call the command (executor/trace.h): its
 	 * mailbox event + 1; 0: none. */
 	uint64_t trace_id;
+	/** The isolation domain its kernel runs in (exec_isolation_domain):
+	 * with isolation on, the only device buffers the kernel reaches. */
+	unsigned domain;
 
 	/* Results (read with exec_status() / exec_wait()). */
 	int status;		  /**< enum exec_status or an HP_ error (< 0) */
@@ -266,6 +270,17 @@ void exec_user_event_set(exec_cmd *c, int status);
 int exec_status(const exec_cmd *c);
 
 /**
+ * End @p c with @p status (an HP_ error) and @p detail, whatever it is
+ * doing: a command still waiting completes now; a running kernel claims no
+ * further work-groups, and the harts inside one of its groups are
+ * interrupted (with isolation on: an IPI ends their kernel code at once)
+ * and go on serving; it completes when the last of them has left. A
+ * complete command is left alone. Dependents fail with HP_ABORTED as
+ * after any failure. Returns true if @p c was not complete.
+ */
+bool exec_cancel(exec_cmd *c, int status, const char *detail);
+
+/**
  * Wait until @p c is complete. Until then the caller pulls work-groups
  * from the pool, or sleeps when there are none. Before returning it
  * finishes any team instance its team still needs it for. Returns the
@@ -316,8 +331,8 @@ struct hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 				     unsigned long tval);
 
 /** For a U-mode kernel's sleep (ecall): NULL, or -- when the running
- * kernel is past its time limit -- the recovery point, HP_TIMEOUT recorded
- * at @p pc. */
+ * kernel must stop -- the recovery point: past its time limit (HP_TIMEOUT
+ * recorded at @p pc), or its command cancelled or failed elsewhere. */
 struct hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc);
 
 /** The HAL_SYS_TEAM_ARRIVE / _LEAVE ecalls of U-mode kernel code (the
@@ -327,10 +342,32 @@ struct hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc);
  * barrier). */
 struct hal_jmp_buf *exec_team_ecall(bool leave, unsigned long pc);
 
-/** With isolation on, kernels may also read and write [base, base + size)
- * (the device buffer heap; one range, the last one given wins). Kernels
- * always reach the kernel-visible heap (hal_heap_alloc()). */
+/** Isolation domains: with isolation on, a kernel reads and writes only
+ * the ranges of its command's domain (exec_cmd.domain) among the device
+ * buffers, besides what every kernel reaches (its code, arguments, local
+ * memory, stacks: the kernel-visible heap, hal_heap_alloc()). Domain 0 is
+ * what exec_isolation_allow() gives. */
+#define EXEC_DOMAINS HAL_ISO_DOMAINS
+
+/** Domain @p dom's ranges from now on: @p n (at most
+ * exec_isolation_max_ranges()) ranges [base[i], base[i] + size[i]),
+ * each a multiple of exec_isolation_granule() in base and size. A kernel
+ * already running keeps what it had until its chunk of work-groups ends;
+ * one caller at a time. */
+void exec_isolation_domain(unsigned dom, const uintptr_t *base,
+			   const uintptr_t *size, unsigned n);
+/** How many ranges a domain may have, and their granule (the board's
+ * isolation: PMP entries, or page sizes). */
+unsigned exec_isolation_max_ranges(void);
+uintptr_t exec_isolation_granule(void);
+/** Domain 0: [base, base + size) (one range). */
 void exec_isolation_allow(uintptr_t base, uintptr_t size);
+
+/** A software interrupt (IPI) trapped kernel code on the calling hart:
+ * NULL to resume it (the IPI was not for it; it is cleared), or the
+ * recovery point to resume at with hal_longjmp(result, 1) when its
+ * command was cancelled (exec_cancel). */
+struct hal_jmp_buf *exec_kernel_ipi(void);
 
 /* ---- kernel objects (dispatch.c loads them) ---- */
 

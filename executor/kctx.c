@@ -20,6 +20,7 @@
 #include <hal/csr.h>
 #include <hal/heap.h>
 #include <hal/icache.h>
+#include <hal/ipi.h>
 #include <hal/isolation.h>
 #include <hal/timer.h>
 #include <stddef.h>
@@ -36,8 +37,9 @@ typedef struct kctx_hart {
 	exec_krec *kcur; /* kinst, but kept after a trap until leave */
 	exec_ucall *u;	 /* what runs (kernel-visible) */
 	hal_jmp_buf jmp;
-	/* Isolation: the PMP matches iso_gen (below) when h->iso_gen does. */
-	unsigned iso_gen;
+	/* Isolation: the PMP (or page table) holds domain iso_dom's ranges
+	 * of version iso_key (iso_keys[], below); 0: not programmed. */
+	unsigned iso_key, iso_dom;
 	unsigned code_seen; /* code_gen when it last ran fence.i */
 	bool iso_ok, iso_on, armed;
 	uintptr_t arena_guard; /* no-access bytes below the fiber arena */
@@ -45,6 +47,15 @@ typedef struct kctx_hart {
 } kctx_hart;
 
 static kctx_hart *kctx_harts;
+
+/* Each domain's read/write ranges, double-buffered: iso_keys[d] is their
+ * version (never 0), and its low bit picks the set that holds them. One
+ * writer (exec_isolation_domain) fills the other set, then publishes the
+ * new key; a hart copies the set of the key it read and takes the copy if
+ * the key is still the same afterwards (iso_program). */
+static hal_range iso_ranges[EXEC_DOMAINS][2][HAL_ISO_RANGES_MAX];
+static unsigned iso_num[EXEC_DOMAINS][2];
+static unsigned iso_keys[EXEC_DOMAINS];
 
 static kctx_hart *self(void)
 {
@@ -60,6 +71,11 @@ static kctx_hart *of(hal_jmp_buf *at)
 void exec_kctx_init(unsigned harts)
 {
 	kctx_harts = hal_heap_alloc_private(harts * sizeof(kctx_hart), 64);
+	/* Every domain starts with no ranges, version 1. */
+	for (unsigned d = 0; d < EXEC_DOMAINS; d++) {
+		iso_num[d][1] = 0;
+		hal_store_release(&iso_keys[d], 1u);
+	}
 }
 
 /* First fault of the instance wins; later ones on other harts only stop
@@ -123,7 +139,8 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 	if (!inst)
 		return NULL;
 	if (cause & CAUSE_INTERRUPT) {
-		/* Only the watchdog's timer is enabled in kernel context. */
+		/* Only the watchdog's timer is enabled in kernel context
+		 * (and IPIs: exec_kernel_ipi). */
 		if ((cause & ~CAUSE_INTERRUPT) != CAUSE_TIMER_IRQ ||
 		    !past_deadline(inst))
 			return NULL;
@@ -134,37 +151,101 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 	return stop(h);
 }
 
+hal_jmp_buf *exec_kernel_ipi(void)
+{
+	kctx_hart *h = kctx_harts ? self() : NULL;
+	exec_krec *inst = h ? h->kinst : NULL;
+	/* Cleared first: a cancel stored its fault before its IPI, so the
+	 * load below sees it. */
+	hal_ipi_clear_self();
+	if (inst && hal_load_acquire(&inst->fault))
+		return stop(h);
+	/* Not for this kernel (a wake-up meant for an idle hart): dropped,
+	 * as the hart's next sleep would drop it (hal_sleep_prepare clears
+	 * its IPI before it looks for work again). */
+	return NULL;
+}
+
 hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc)
 {
 	kctx_hart *h = self();
 	exec_krec *inst = h->kinst;
-	if (!inst || !past_deadline(inst))
+	if (!inst)
 		return NULL;
-	record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_TIMER_IRQ, pc, 0);
-	return stop(h);
+	if (past_deadline(inst)) {
+		record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_TIMER_IRQ, pc, 0);
+		return stop(h);
+	}
+	return hal_load_acquire(&inst->fault) ? stop(h) : NULL;
 }
 
-/* The device buffers kernels may use, and a generation that makes every
- * hart reprogram its PMP when they change. */
-static hal_range iso_allow;
-static unsigned iso_gen = 1;
+void exec_kctx_cancel(exec_krec *r, int code, const char *detail)
+{
+	int zero = 0;
+	if (hal_cas(&r->fault, &zero, code))
+		r->detail = detail;
+	/* Against the entering hart's fence between naming the instance and
+	 * looking at its fault (exec_kctx_run): either it sees the fault and
+	 * does not run, or the loads below see it inside. */
+	hal_fence();
+	for (unsigned i = 0; i < exec_dev.harts; i++)
+		if (hal_load_relaxed(&kctx_harts[i].kinst) == r)
+			hal_ipi_send(i);
+}
+
+void exec_isolation_domain(unsigned dom, const uintptr_t *base,
+			   const uintptr_t *size, unsigned n)
+{
+	if (dom >= EXEC_DOMAINS)
+		return;
+	if (n > HAL_ISO_RANGES_MAX)
+		n = HAL_ISO_RANGES_MAX;
+	unsigned key = iso_keys[dom] + 1u;
+	if (!key)
+		key = 2u; /* 0 means "not programmed" to a hart */
+	for (unsigned i = 0; i < n; i++)
+		iso_ranges[dom][key & 1u][i] = (hal_range){base[i], size[i]};
+	iso_num[dom][key & 1u] = n;
+	hal_store_release(&iso_keys[dom], key);
+}
 
 void exec_isolation_allow(uintptr_t base, uintptr_t size)
 {
-	iso_allow = (hal_range){base, size};
-	hal_fetch_add(&iso_gen, 1u);
+	exec_isolation_domain(0, &base, &size, size != 0);
 }
 
-/* Cold paths out of line: entering saves fewer registers. */
-static __attribute__((noinline)) void iso_program(kctx_hart *h, unsigned gen)
+unsigned exec_isolation_max_ranges(void)
 {
-	hal_range r[2];
-	unsigned n = 0;
+	return hal_isolation_max_ranges();
+}
+
+uintptr_t exec_isolation_granule(void)
+{
+	return hal_isolation_granule();
+}
+
+/* Cold paths out of line: entering saves fewer registers. Programs the
+ * hart for domain dom's current ranges (a consistent copy: read again
+ * while they change). */
+static __attribute__((noinline)) void iso_program(kctx_hart *h, unsigned dom)
+{
+	hal_range r[HAL_ISO_DENY_MAX], rw[HAL_ISO_RANGES_MAX];
+	unsigned n = 0, nrw, key;
 	r[n++] = (hal_range){(uintptr_t)h->ustack, EXEC_GUARD_BYTES};
 	if (h->arena_guard)
 		r[n++] = (hal_range){h->arena_guard, EXEC_GUARD_BYTES};
-	h->iso_ok = hal_isolation_setup(r, n, &iso_allow, iso_allow.size != 0);
-	h->iso_gen = gen;
+	/* Again if the writer moved on twice meanwhile (it changes a domain
+	 * when its session allocates: rare, and never waits for us). */
+	do {
+		key = hal_load_acquire(&iso_keys[dom]);
+		nrw = iso_num[dom][key & 1u];
+		for (unsigned i = 0; i < nrw; i++)
+			rw[i] = iso_ranges[dom][key & 1u][i];
+		hal_fence();
+	} while (hal_load_relaxed(&iso_keys[dom]) != key);
+	h->iso_ok = hal_isolation_setup(r, n, dom, key, rw, nrw);
+	h->iso_key = key;
+	h->iso_dom = dom;
 }
 
 /* The hart's kernel stack, with a no-access guard below it. */
@@ -172,7 +253,7 @@ static __attribute__((noinline)) void ustack_alloc(kctx_hart *h)
 {
 	h->ustack = hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
 				   EXEC_GUARD_BYTES);
-	h->iso_gen = 0; /* the PMP needs the guard */
+	h->iso_key = 0; /* the PMP needs the guard */
 }
 
 static bool ustack_ready(kctx_hart *h)
@@ -201,7 +282,7 @@ void exec_kctx_arena_guard(uintptr_t guard)
 {
 	kctx_hart *h = self();
 	h->arena_guard = guard;
-	h->iso_gen = 0; /* the PMP needs the new guard */
+	h->iso_key = 0; /* the PMP needs the new guard */
 }
 
 /* The entry once the hart is prepared (enter_prepare). */
@@ -230,11 +311,10 @@ enter_prepare(kctx_hart *h, exec_krec *r, exec_ucall *u, unsigned cg)
 		hal_icache_sync();
 		h->code_seen = cg;
 	}
-	if (exec_dev.isolation && ustack_ready(h)) {
-		unsigned gen = hal_load_acquire(&iso_gen);
-		if (h->iso_gen != gen)
-			iso_program(h, gen);
-	}
+	if (exec_dev.isolation && ustack_ready(h) &&
+	    (h->iso_dom != r->domain ||
+	     h->iso_key != hal_load_acquire(&iso_keys[r->domain])))
+		iso_program(h, r->domain);
 	return enter(h, r, u);
 }
 
@@ -244,7 +324,8 @@ hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
 	unsigned cg = hal_load_acquire(&code_gen);
 	if (h->code_seen != cg ||
 	    (exec_dev.isolation &&
-	     (!h->ustack || h->iso_gen != hal_load_acquire(&iso_gen))))
+	     (!h->ustack || h->iso_dom != r->domain ||
+	      h->iso_key != hal_load_acquire(&iso_keys[r->domain]))))
 		return enter_prepare(h, r, u, cg);
 	return enter(h, r, u);
 }
@@ -256,7 +337,14 @@ void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
 	 * interrupt but the watchdog's is masked (an enabled one would
 	 * trap there). */
 	if (h->armed)
-		hal_watchdog_arm(h->kcur->deadline);
+		hal_watchdog_arm(h->kcur->deadline, h->iso_on);
+	/* A cancel (exec_kctx_cancel) may have come between the pool's look
+	 * at the fault and kinst: after this fence either it saw kinst (its
+	 * IPI is pending, and traps at once in U-mode) or this load sees its
+	 * fault. */
+	hal_fence();
+	if (hal_load_relaxed(&h->kcur->fault))
+		return;
 	/* h->iso_on, not u->user: kernel code on other harts can write
 	 * every exec_ucall. */
 	if (h->iso_on) /* resumes at `at` (HAL_USER_RETURNED) */
@@ -312,21 +400,22 @@ void exec_kctx_leave(hal_jmp_buf *at)
 	h->kcur = NULL;
 }
 
+bool exec_kctx_should_stop(void)
+{
+	exec_krec *inst = self()->kinst;
+	return inst && (past_deadline(inst) || hal_load_relaxed(&inst->fault));
+}
+
+void exec_kctx_abort(void)
+{
+	kctx_hart *h = self();
+	if (past_deadline(h->kinst))
+		record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_TIMER_IRQ, 0, 0);
+	hal_longjmp(stop(h), 1);
+}
+
 uint64_t exec_kctx_deadline(void)
 {
 	exec_krec *inst = self()->kinst;
 	return inst ? inst->deadline : 0;
-}
-
-bool exec_kctx_timed_out(void)
-{
-	exec_krec *inst = self()->kinst;
-	return inst && past_deadline(inst);
-}
-
-void exec_kctx_abort_timeout(void)
-{
-	kctx_hart *h = self();
-	record(h, HP_TIMEOUT, CAUSE_INTERRUPT | CAUSE_TIMER_IRQ, 0, 0);
-	hal_longjmp(stop(h), 1);
 }

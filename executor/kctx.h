@@ -25,6 +25,7 @@ typedef struct exec_krec {
 	char text[96];	      /* detail of a trapped fault */
 	uint64_t deadline;    /* timer ticks; 0: no time limit */
 	exec_kview *kv;	      /* what kernel code of the instance sees */
+	unsigned domain;      /* its isolation domain (exec_cmd.domain) */
 } exec_krec;
 
 /* Per-hart state, allocated once for `harts` harts. */
@@ -47,12 +48,18 @@ void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *));
  * the kview becomes the record's. */
 void exec_kctx_leave(hal_jmp_buf *at);
 
-/* For waits inside kernel code in M-mode (team barriers): true once the
- * running kernel's deadline has passed; leaving for the recovery point
- * with HP_TIMEOUT. */
+/* For waits inside kernel code (team barriers): true once the running
+ * kernel must stop (its deadline passed, or its command was cancelled or
+ * faulted elsewhere); leaving for the recovery point (HP_TIMEOUT recorded
+ * if it was the deadline). */
+bool exec_kctx_should_stop(void);
 uint64_t exec_kctx_deadline(void); /* 0: none (or not in a kernel) */
-bool exec_kctx_timed_out(void);
-__attribute__((noreturn)) void exec_kctx_abort_timeout(void);
+__attribute__((noreturn)) void exec_kctx_abort(void);
+
+/* Record @p code with @p detail as instance @p r's fault (if it has none)
+ * and interrupt the harts running its kernel code (they stop at once with
+ * isolation on; others at their chunk's end). */
+void exec_kctx_cancel(exec_krec *r, int code, const char *detail);
 
 /* The no-access guard below the calling hart's fiber arena (wg.c): the
  * isolation covers it from the next enter on. */

@@ -329,6 +329,7 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->kr.fault = 0;
 	inst->kr.detail = NULL;
 	inst->kr.deadline = 0;
+	inst->kr.domain = c->domain < EXEC_DOMAINS ? c->domain : 0;
 	inst->cmd = c;
 	inst->k = c->kernel;
 	inst->l = l;
@@ -519,6 +520,25 @@ static bool static_block(exec_instance *inst, size_t *start, size_t *end)
 	return *start < *end;
 }
 
+/* Static schedule, cancelled: every block nobody took yet is taken now;
+ * returns how many groups they hold (the caller counts them done). */
+static size_t static_cancel(exec_instance *inst)
+{
+	size_t total = inst->l->total_groups, w = inst->workers, n = 0;
+	unsigned r = 0;
+	for (unsigned i = exec_dev.first_worker; i < exec_dev.harts; i++) {
+		if (inst->need && !capable(i, inst->need))
+			continue;
+		unsigned long bit = hal_hartmask_bit(i);
+		if (!(hal_fetch_or(&inst->static_taken.w[i / HAL_HARTMASK_BITS],
+				   bit) &
+		      bit))
+			n += total * (r + 1) / w - total * r / w;
+		r++;
+	}
+	return n;
+}
+
 static bool run_chunk(exec_instance *inst, pool_hart *h)
 {
 	const pool_launch *l = inst->l;
@@ -554,8 +574,11 @@ static bool run_chunk(exec_instance *inst, pool_hart *h)
 	h->stats.groups += end - start;
 	/* After a fault the groups nobody claimed yet are cancelled: they
 	 * count as done without running. */
-	size_t cancelled =
-		hal_load_relaxed(&inst->kr.fault) ? cancel_rest(inst) : 0;
+	size_t cancelled = 0;
+	if (hal_load_relaxed(&inst->kr.fault))
+		cancelled = l->schedule == EXEC_SCHED_STATIC
+				    ? static_cancel(inst)
+				    : cancel_rest(inst);
 	count_done(inst, end - start + cancelled);
 	return true;
 }
@@ -737,6 +760,33 @@ static bool pool_scan(bool run)
 bool exec_pool_work(void)
 {
 	return pool_scan(true);
+}
+
+bool exec_pool_cancel(exec_cmd *c, int status, const char *detail)
+{
+	bool found = false;
+	for (unsigned i = 0; i < EXEC_MAX_INSTANCES && !found; i++) {
+		exec_instance *s = &exec_slots[i];
+		/* A ref: the slot is not reused while we look (count_done
+		 * may free it, which it does while we still hold it). */
+		hal_fetch_add(&s->refs, 1u);
+		if (hal_load_acquire(&s->state) == INST_ACTIVE && s->cmd == c) {
+			found = true;
+			exec_kctx_cancel(&s->kr, status, detail);
+			/* Static blocks are claimed by bits, not `next`: the
+			 * blocks of harts that never came are done too. */
+			size_t n = 0;
+			if (s->l->schedule == EXEC_SCHED_STATIC &&
+			    s->l->team_size <= 1)
+				n = static_cancel(s);
+			else
+				n = cancel_rest(s);
+			if (n)
+				count_done(s, n);
+		}
+		hal_fetch_add(&s->refs, -1u);
+	}
+	return found;
 }
 
 /* Sleep until there may be work, *word <= 0 (if given), shutdown, or the

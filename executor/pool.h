@@ -51,6 +51,12 @@ void exec_pool_wake(const exec_wake *w);
  * holds a slot (teams of different sizes overlap, pool.c). */
 bool exec_pool_team_held(unsigned team_size);
 
+/* Cancel c's instance if it is in the pool (exec_cancel): its fault is
+ * `status` with `detail` (unless it has one), the groups nobody claimed
+ * count as done, the harts in its kernel code are interrupted. False if c
+ * has no instance in the pool. */
+bool exec_pool_cancel(exec_cmd *c, int status, const char *detail);
+
 /* Sleep until there may be work, shutdown, the timer reaches `deadline`
  * (UINT64_MAX: none), or, with `word` given, *word <= 0; the hart is in
  * `waiters` meanwhile (whoever changes *word wakes that mask). */

@@ -27,12 +27,13 @@ void exec_team_bind(hal_barrier *b)
 	team_bound[hal_hart_idx()] = b;
 }
 
-/* Wait for the release of our round; false if the kernel's time limit
- * (`limited`: it has one) passed first: we have then left the barrier. */
-static bool team_wait(hal_barrier *b, unsigned ticket, bool limited)
+/* Wait for the release of our round; false if the kernel must stop first
+ * (its time limit passed, or its command was cancelled: the canceller's
+ * IPI ends the sleep): we have then left the barrier. */
+static bool team_wait(hal_barrier *b, unsigned ticket)
 {
 	while (!hal_barrier_passed(b, ticket)) {
-		if (limited && exec_kctx_timed_out()) {
+		if (exec_kctx_should_stop()) {
 			hal_barrier_leave(b);
 			return false;
 		}
@@ -56,11 +57,11 @@ void exec_team_arrive(bool user)
 		hal_watchdog_pause();
 	bool ok;
 	EXEC_TRACE_SPAN(HP_TRACE_BARRIER, NULL, 0, 0, 0,
-			ok = team_wait(b, hal_barrier_arrive(b), limited));
+			ok = team_wait(b, hal_barrier_arrive(b)));
 	if (limited)
 		hal_watchdog_resume();
 	if (!ok)
-		exec_kctx_abort_timeout(); /* leave() disarms */
+		exec_kctx_abort(); /* leave() disarms */
 }
 
 void exec_team_leave(bool user)
@@ -88,8 +89,7 @@ hal_jmp_buf *exec_team_ecall(bool leave, unsigned long pc)
 	unsigned long saved = hal_user_wait_begin();
 	bool ok;
 	EXEC_TRACE_SPAN(HP_TRACE_BARRIER, NULL, 0, 0, 0,
-			ok = team_wait(b, hal_barrier_arrive(b),
-				       exec_kctx_deadline() != 0));
+			ok = team_wait(b, hal_barrier_arrive(b)));
 	if (!ok)
 		jb = exec_kernel_timeout_check(pc);
 	hal_user_wait_end(saved);

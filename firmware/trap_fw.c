@@ -2,8 +2,8 @@
 /* Firmware glue between boot's trap handler and the executor's fault
  * containment (executor/kctx.c): boot_recover_hook, the first hook boot
  * calls on every trap (boot/app.h). A trap in kernel code resumes in the
- * pool, and the ecalls of kernel code in U-mode (hal/isolation.h) are
- * served. */
+ * pool, the ecalls of kernel code in U-mode (hal/isolation.h) are
+ * served, and an IPI there stops a cancelled kernel. */
 #include <boot/app.h>
 #include <executor/exec.h>
 #include <hal/csr.h>
@@ -48,6 +48,14 @@ bool boot_recover_hook(boot_trap_frame *f, unsigned long cause,
 {
 	if (cause == CAUSE_USER_ECALL && user_ecall(f))
 		return true;
+	/* An IPI in kernel code (enabled there so a cancel can stop it): the
+	 * kernel's end, or back to it. */
+	if (cause == (CAUSE_INTERRUPT | CAUSE_SOFT_IRQ)) {
+		hal_jmp_buf *jb = exec_kernel_ipi();
+		if (jb)
+			boot_trap_redirect(f, resume, jb, 1);
+		return true;
+	}
 	hal_jmp_buf *jb = exec_kernel_trap(cause, f->epc, tval);
 	if (!jb)
 		return false;

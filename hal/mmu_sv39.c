@@ -45,12 +45,29 @@ extern char _start[], __text_start[], __kcode_end[], __hart_tls_start[],
 
 typedef uint64_t pte;
 
-/* satp for kernels (start.S and user_riscv.S load it); 0 until built. */
-unsigned long hal_user_satp;
+/* The calling hart's satp for kernels (start.S and user_riscv.S load it
+ * through the hart's tp); 0 until built. */
+__thread unsigned long hal_user_satp;
 
-static pte *root;
+/* One table per domain: the same base mappings and guards, and the
+ * domain's read/write ranges. Built when a hart first runs a kernel of the
+ * domain, changed in place afterwards (a hart running kernel code of the
+ * domain meanwhile keeps its TLB entries until its next entry, which
+ * flushes them). */
+static struct {
+	pte *root;
+	unsigned gen;
+	hal_range rw[HAL_ISO_RANGES_MAX];
+	unsigned nrw;
+} doms[HAL_ISO_DOMAINS];
 static hal_lock pt_lock = HAL_LOCK_INIT;
-static hal_range rw_now;
+
+/* Every guard any hart asked for: unmapped in every table (one table
+ * serves all harts of a domain, so a guard is no-access for every kernel,
+ * not only its own hart's). */
+#define GUARDS_MAX (2 * HAL_MAX_HARTS)
+static hal_range guards[GUARDS_MAX];
+static unsigned num_guards;
 
 static pte *pt_alloc(void)
 {
@@ -127,8 +144,8 @@ static bool map_level(pte *t, int level, uintptr_t va, uintptr_t end, pte perm)
 }
 
 /* [base, base + size) rounded inward to pages (a partial page is never
- * given to a kernel) or, for unmapping, outward. */
-static bool map(uintptr_t base, uintptr_t size, pte perm)
+ * given to a kernel) or, for unmapping, outward, in the table at root. */
+static bool map(pte *root, uintptr_t base, uintptr_t size, pte perm)
 {
 	uintptr_t lo = base, hi = base + size;
 	if (perm) {
@@ -141,49 +158,126 @@ static bool map(uintptr_t base, uintptr_t size, pte perm)
 	return lo >= hi || map_level(root, 2, lo, hi, perm);
 }
 
-static bool build_base(void)
+/* A new table with the mappings every domain has and every guard so
+ * far; NULL if the private heap is exhausted. */
+static pte *build_base(void)
 {
-	root = pt_alloc();
-	return root &&
-	       map((uintptr_t)_start, (uintptr_t)(__text_start - _start),
-		   PTE_R | PTE_X) &&
-	       map((uintptr_t)__stacks_start,
-		   (uintptr_t)(__stacks_end - __stacks_start), PTE_R | PTE_W) &&
-	       map((uintptr_t)__text_start,
-		   (uintptr_t)(__kcode_end - __text_start),
-		   PTE_U | PTE_R | PTE_X) &&
-	       map((uintptr_t)__hart_tls_start,
-		   (uintptr_t)(__hart_tls_end - __hart_tls_start),
-		   PTE_U | PTE_R) &&
-	       map((uintptr_t)__kdata_start,
-		   (uintptr_t)(__heap_end - __kdata_start),
-		   PTE_U | PTE_R | PTE_W);
+	pte *root = pt_alloc();
+	bool ok = root &&
+		  map(root, (uintptr_t)_start,
+		      (uintptr_t)(__text_start - _start), PTE_R | PTE_X) &&
+		  map(root, (uintptr_t)__stacks_start,
+		      (uintptr_t)(__stacks_end - __stacks_start),
+		      PTE_R | PTE_W) &&
+		  map(root, (uintptr_t)__text_start,
+		      (uintptr_t)(__kcode_end - __text_start),
+		      PTE_U | PTE_R | PTE_X) &&
+		  map(root, (uintptr_t)__hart_tls_start,
+		      (uintptr_t)(__hart_tls_end - __hart_tls_start),
+		      PTE_U | PTE_R) &&
+		  map(root, (uintptr_t)__kdata_start,
+		      (uintptr_t)(__heap_end - __kdata_start),
+		      PTE_U | PTE_R | PTE_W);
+	for (unsigned i = 0; ok && i < num_guards; i++)
+		ok = map(root, guards[i].base, guards[i].size, 0);
+	return ok ? root : NULL;
 }
 
-bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
+/* A guard not seen before: unmapped in every table from now on. */
+static bool guard_add(const hal_range *g)
+{
+	for (unsigned i = 0; i < num_guards; i++)
+		if (guards[i].base == g->base && guards[i].size == g->size)
+			return true;
+	if (num_guards == GUARDS_MAX)
+		return false;
+	guards[num_guards++] = *g;
+	for (unsigned d = 0; d < HAL_ISO_DOMAINS; d++)
+		if (doms[d].root && !map(doms[d].root, g->base, g->size, 0))
+			return false;
+	return true;
+}
+
+/* Unmap the parts of `old` that none of keep[0..n) covers. */
+static bool unmap_outside(pte *root, hal_range old, const hal_range *keep,
+			  unsigned n)
+{
+	uintptr_t at = old.base, end = old.base + old.size;
+	while (at < end) {
+		/* The kept range that covers `at`, or the next one to start. */
+		uintptr_t next = end;
+		bool covered = false;
+		for (unsigned i = 0; i < n; i++) {
+			uintptr_t lo = keep[i].base, hi = lo + keep[i].size;
+			if (lo <= at && at < hi) {
+				at = hi;
+				covered = true;
+				break;
+			}
+			if (lo > at && lo < next)
+				next = lo;
+		}
+		if (covered)
+			continue;
+		if (!map(root, at, next - at, 0))
+			return false;
+		at = next;
+	}
+	return true;
+}
+
+/* Domain d's table with the ranges of generation gen. */
+static bool domain_apply(unsigned d, unsigned gen, const hal_range *rw,
 			 unsigned nrw)
 {
-	if (n > 4 || nrw > 1)
+	if (!doms[d].root && !(doms[d].root = build_base()))
+		return false;
+	if (doms[d].gen == gen)
+		return true;
+	pte *root = doms[d].root;
+	/* New ranges first, then what is left of the old ones unmapped: a
+	 * range kept (a region that grew while kernels of the domain run on
+	 * other harts) is never unmapped on the way. */
+	for (unsigned i = 0; i < nrw; i++)
+		if (!map(root, rw[i].base, rw[i].size, PTE_U | PTE_R | PTE_W))
+			return false;
+	for (unsigned i = 0; i < doms[d].nrw; i++)
+		if (!unmap_outside(root, doms[d].rw[i], rw, nrw))
+			return false;
+	doms[d].nrw = 0;
+	for (unsigned i = 0; i < nrw; i++)
+		doms[d].rw[doms[d].nrw++] = rw[i];
+	doms[d].gen = gen;
+	return true;
+}
+
+unsigned hal_isolation_max_ranges(void)
+{
+	return HAL_ISO_RANGES_MAX;
+}
+
+uintptr_t hal_isolation_granule(void)
+{
+	return 2UL << 20; /* megapages: no page-level tables for buffers */
+}
+
+bool hal_isolation_setup(const hal_range *deny, unsigned n, unsigned dom,
+			 unsigned gen, const hal_range *rw, unsigned nrw)
+{
+	if (n > HAL_ISO_DENY_MAX || nrw > HAL_ISO_RANGES_MAX ||
+	    dom >= HAL_ISO_DOMAINS)
 		return false;
 	for (unsigned i = 0; i < n; i++)
 		if (deny[i].base % PAGE || deny[i].size % PAGE)
 			return false; /* a guard must be whole pages */
-	bool ok = true;
 	hal_lock_acquire(&pt_lock);
-	if (!root)
-		ok = build_base();
-	hal_range want = nrw ? rw[0] : (hal_range){0, 0};
-	if (ok && (want.base != rw_now.base || want.size != rw_now.size)) {
-		ok = map(rw_now.base, rw_now.size, 0) &&
-		     map(want.base, want.size, PTE_U | PTE_R | PTE_W);
-		rw_now = want;
-	}
+	bool ok = true;
 	for (unsigned i = 0; ok && i < n; i++)
-		ok = map(deny[i].base, deny[i].size, 0);
+		ok = guard_add(&deny[i]);
+	ok = ok && domain_apply(dom, gen, rw, nrw);
 	if (ok)
-		__atomic_store_n(&hal_user_satp,
-				 SATP_MODE_SV39 | (uintptr_t)root >> 12,
-				 __ATOMIC_RELEASE);
+		hal_user_satp =
+			SATP_MODE_SV39 | (uintptr_t)doms[dom].root >> 12;
 	hal_lock_release(&pt_lock);
 	/* This hart's next hal_user_enter flushes its TLB (sfence.vma). */
 	return ok;

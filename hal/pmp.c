@@ -21,65 +21,145 @@ static void set_cfg(unsigned long cfg[4], unsigned i, unsigned v)
 	cfg[i / per] |= (unsigned long)v << (8 * (i % per));
 }
 
-bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
-			 unsigned nrw)
+/* The fixed part of the layout (below) ends at entry 8, 10 with the code
+ * split; the domain's ranges take TOR pairs from there. */
+static bool code_split(void)
 {
+	return (uintptr_t)__kcode_start < (uintptr_t)__text_start ||
+	       (uintptr_t)__kcode_start - (uintptr_t)__rodata_end >= 4096;
+}
+
+/* Entries this hart implements (WARL: an unimplemented pmpaddr reads back
+ * 0); QEMU's harts have 16. Probed once per hart. */
+static __thread unsigned pmp_entries;
+
+static unsigned entries(void)
+{
+	if (pmp_entries)
+		return pmp_entries;
+	unsigned n = 0;
+#define PROBE(i)                                                               \
+	do {                                                                   \
+		unsigned long o = csr_read(pmpaddr##i);                        \
+		write_pmpaddr(i, ~0UL);                                        \
+		if (csr_read(pmpaddr##i))                                      \
+			n = (i) + 1;                                           \
+		write_pmpaddr(i, o);                                           \
+	} while (0)
+	PROBE(7);
+	PROBE(9);
+	PROBE(11);
+	PROBE(13);
+	PROBE(15);
+#undef PROBE
+	pmp_entries = n ? n : 1;
+	return pmp_entries;
+}
+
+static unsigned first_range_entry(void)
+{
+	return code_split() ? 10 : 8;
+}
+
+unsigned hal_isolation_max_ranges(void)
+{
+	unsigned e = entries(), f = first_range_entry();
+	unsigned n = e > f ? (e - f) / 2 : 0;
+	return n < HAL_ISO_RANGES_MAX ? n : HAL_ISO_RANGES_MAX;
+}
+
+uintptr_t hal_isolation_granule(void)
+{
+	return 4096;
+}
+
+/* pmpaddr[i] = v, for i in 8..15 (csrw needs the number in the
+ * instruction). */
+static void write_pmpaddr_n(unsigned i, unsigned long v)
+{
+	switch (i) {
+	case 8:
+		write_pmpaddr(8, v);
+		break;
+	case 9:
+		write_pmpaddr(9, v);
+		break;
+	case 10:
+		write_pmpaddr(10, v);
+		break;
+	case 11:
+		write_pmpaddr(11, v);
+		break;
+	case 12:
+		write_pmpaddr(12, v);
+		break;
+	case 13:
+		write_pmpaddr(13, v);
+		break;
+	case 14:
+		write_pmpaddr(14, v);
+		break;
+	case 15:
+		write_pmpaddr(15, v);
+		break;
+	}
+}
+
+bool hal_isolation_setup(const hal_range *deny, unsigned n, unsigned dom,
+			 unsigned gen, const hal_range *rw, unsigned nrw)
+{
+	(void)dom;
+	(void)gen;
 	/* The firmware's code and the loaded kernels' code memory: one
 	 * range where the latter follows the former in RAM, two where the
 	 * code runs from ROM (icicle-kit: eNVM, and the code memory in
 	 * DRAM); one range over both would cover the device registers in
 	 * between. */
-	uintptr_t code_end = (uintptr_t)__kcode_end;
-	bool split = (uintptr_t)__kcode_start < (uintptr_t)__text_start ||
-		     (uintptr_t)__kcode_start - (uintptr_t)__rodata_end >= 4096;
-	if (split)
-		code_end = (uintptr_t)__rodata_end;
-	/* The layout below uses entries 0-11, 0-13 with the code split
-	 * (QEMU's harts have 16): does the last one exist? (WARL:
-	 * unimplemented ones read back 0.) */
-	if (split) {
-		write_pmpaddr(13, ~0UL);
-		if (csr_read(pmpaddr13) == 0)
-			return false;
-	}
-	write_pmpaddr(11, ~0UL);
-	if (csr_read(pmpaddr11) == 0 || n > 4 || nrw > 1)
+	bool split = code_split();
+	uintptr_t code_end =
+		split ? (uintptr_t)__rodata_end : (uintptr_t)__kcode_end;
+	unsigned first = first_range_entry();
+	if (n > HAL_ISO_DENY_MAX || entries() < first ||
+	    nrw > hal_isolation_max_ranges())
 		return false;
 	unsigned long cfg[4] = {0, 0, 0, 0};
-	/* 0-3: the given ranges, no access (they win: lowest entries). */
-	unsigned long a[4] = {0, 0, 0, 0};
+	/* 0-1: the given ranges, no access (they win: lowest entries). */
+	unsigned long a[2] = {0, 0};
 	for (unsigned i = 0; i < n; i++) {
 		a[i] = napot(deny[i].base, deny[i].size);
 		set_cfg(cfg, i, PMP_A_NAPOT);
 	}
 	write_pmpaddr(0, a[0]);
 	write_pmpaddr(1, a[1]);
-	write_pmpaddr(2, a[2]);
-	write_pmpaddr(3, a[3]);
-	/* 4-5: code and read-only data, and (not split) the code memory of
+	/* 2-3: code and read-only data, and (not split) the code memory of
 	 * loaded kernel objects right after them (TOR: [previous entry's
 	 * address, this one's)). */
-	write_pmpaddr(4, (uintptr_t)__text_start >> 2);
-	write_pmpaddr(5, code_end >> 2);
-	set_cfg(cfg, 5, PMP_A_TOR | PMP_R | PMP_X);
-	/* 6-7: TLS blocks, read only. */
-	write_pmpaddr(6, (uintptr_t)__hart_tls_start >> 2);
-	write_pmpaddr(7, (uintptr_t)__hart_tls_end >> 2);
-	set_cfg(cfg, 7, PMP_A_TOR | PMP_R);
-	/* 8-9: kernel-visible data and heap. */
-	write_pmpaddr(8, (uintptr_t)__kdata_start >> 2);
-	write_pmpaddr(9, (uintptr_t)__heap_end >> 2);
-	set_cfg(cfg, 9, PMP_A_TOR | PMP_R | PMP_W);
-	/* 10-11: the device buffers. */
-	write_pmpaddr(10, nrw ? rw[0].base >> 2 : 0);
-	write_pmpaddr(11, nrw ? (rw[0].base + rw[0].size) >> 2 : 0);
-	if (nrw)
-		set_cfg(cfg, 11, PMP_A_TOR | PMP_R | PMP_W);
-	/* 12-13 (split): the code memory of loaded kernel objects. */
+	write_pmpaddr(2, (uintptr_t)__text_start >> 2);
+	write_pmpaddr(3, code_end >> 2);
+	set_cfg(cfg, 3, PMP_A_TOR | PMP_R | PMP_X);
+	/* 4-5: TLS blocks, read only. */
+	write_pmpaddr(4, (uintptr_t)__hart_tls_start >> 2);
+	write_pmpaddr(5, (uintptr_t)__hart_tls_end >> 2);
+	set_cfg(cfg, 5, PMP_A_TOR | PMP_R);
+	/* 6-7: kernel-visible data and heap. */
+	write_pmpaddr(6, (uintptr_t)__kdata_start >> 2);
+	write_pmpaddr(7, (uintptr_t)__heap_end >> 2);
+	set_cfg(cfg, 7, PMP_A_TOR | PMP_R | PMP_W);
+	/* 8-9 (split): the code memory of loaded kernel objects. */
 	if (split) {
-		write_pmpaddr(12, (uintptr_t)__kcode_start >> 2);
-		write_pmpaddr(13, (uintptr_t)__kcode_end >> 2);
-		set_cfg(cfg, 13, PMP_A_TOR | PMP_R | PMP_X);
+		write_pmpaddr(8, (uintptr_t)__kcode_start >> 2);
+		write_pmpaddr(9, (uintptr_t)__kcode_end >> 2);
+		set_cfg(cfg, 9, PMP_A_TOR | PMP_R | PMP_X);
+	}
+	/* Then the domain's ranges, a TOR pair each; unused pairs match
+	 * nothing (OFF). */
+	for (unsigned e = first, i = 0; e + 1 < entries() && e + 1 < 16;
+	     e += 2, i++) {
+		bool on = i < nrw;
+		write_pmpaddr_n(e, on ? rw[i].base >> 2 : 0);
+		write_pmpaddr_n(e + 1, on ? (rw[i].base + rw[i].size) >> 2 : 0);
+		if (on)
+			set_cfg(cfg, e + 1, PMP_A_TOR | PMP_R | PMP_W);
 	}
 	/* Nothing else: U-mode accesses no entry matches fail. */
 #if __riscv_xlen == 64

@@ -59,16 +59,17 @@ void hal_timer_sleep_us(uint64_t us)
  * index 0). */
 static __thread unsigned long watchdog_saved_ie;
 
-void hal_watchdog_arm(uint64_t deadline)
+void hal_watchdog_arm(uint64_t deadline, bool preempt)
 {
 	watchdog_saved_ie = csr_read(CSR_IE);
-	if (!deadline) {
-		csr_write(CSR_IE, 0);
-		return;
+	unsigned long ie = preempt ? IE_SOFT : 0;
+	if (deadline) {
+		hal_timer_cmp_set(deadline);
+		ie |= IE_TIMER;
 	}
-	hal_timer_cmp_set(deadline);
-	csr_write(CSR_IE, IE_TIMER);
-	csr_set(CSR_STATUS, SR_IE);
+	csr_write(CSR_IE, ie);
+	if (ie)
+		csr_set(CSR_STATUS, SR_IE);
 }
 
 void hal_watchdog_disarm(void)

@@ -32,8 +32,10 @@ hal_user_enter:
 	li	s10, 0
 	li	s11, 0
 #ifdef HAL_SMODE
-	la	t0, hal_user_satp
-	ld	t0, 0(t0)
+	/* This hart's table (a TLS word: tp is still the firmware's). */
+	lui	t0, %tprel_hi(hal_user_satp)
+	add	t0, t0, tp, %tprel_add(hal_user_satp)
+	ld	t0, %tprel_lo(hal_user_satp)(t0)
 	csrw	satp, t0
 	sfence.vma
 	li	t0, 0

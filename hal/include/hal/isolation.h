@@ -40,16 +40,37 @@
 #include <stdint.h>
 
 /** [base, base + size). No-access ranges: size a power of two >= 8, base
- * aligned to it. Read/write ranges: 4-byte aligned ends. */
+ * aligned to it. Read/write ranges: multiples of hal_isolation_granule(). */
 typedef struct hal_range {
 	uintptr_t base, size;
 } hal_range;
 
-/** Program the calling hart's PMP for U-mode with @p n (at most 4)
- * no-access ranges and @p nrw (at most 1) extra read/write ranges. False
- * if the hart has too few PMP entries (isolation then stays off). */
-bool hal_isolation_setup(const hal_range *deny, unsigned n, const hal_range *rw,
-			 unsigned nrw);
+/** Isolation domains: sets of read/write ranges (a session's buffers).
+ * Domain 0 and up to HAL_ISO_DOMAINS - 1 more. */
+#define HAL_ISO_DOMAINS 17u
+/** No-access ranges per hart (the guards below its stacks). */
+#define HAL_ISO_DENY_MAX 2u
+/** Read/write ranges a domain may have at most in any HAL. */
+#define HAL_ISO_RANGES_MAX 16u
+
+/**
+ * Program the calling hart for U-mode with @p n (at most HAL_ISO_DENY_MAX)
+ * no-access ranges and domain @p dom's @p nrw read/write ranges (at most
+ * hal_isolation_max_ranges()). @p gen names that version of the domain's
+ * ranges: a HAL with one page table per domain rebuilds it only when gen
+ * changes (kernels of the domain on other harts keep their old view until
+ * their next call). False if the hart has too few PMP entries or the page
+ * tables do not fit (isolation then stays off).
+ */
+bool hal_isolation_setup(const hal_range *deny, unsigned n, unsigned dom,
+			 unsigned gen, const hal_range *rw, unsigned nrw);
+
+/** Read/write ranges one domain can have on this hart (PMP: the entries
+ * left; page tables: HAL_ISO_RANGES_MAX). */
+unsigned hal_isolation_max_ranges(void);
+/** Granule of read/write ranges: what the hardware protects at (PMP: 4
+ * KiB; Sv39: 2 MiB, so a domain's heap ranges are megapages). */
+uintptr_t hal_isolation_granule(void);
 
 /** What hal_longjmp() gives the caller's recovery point when fn returned
  * normally (a trap's recovery uses 1). */

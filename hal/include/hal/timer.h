@@ -3,6 +3,7 @@
 #ifndef HAL_TIMER_H
 #define HAL_TIMER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /** Set the tick rate (from the device tree) at boot. */
@@ -28,16 +29,18 @@ void hal_timer_disarm(void);
 
 /**
  * Watchdog for the calling hart: until hal_watchdog_disarm(), the timer
- * interrupt traps once hal_timer_now() >= @p deadline. It is then the only
- * interrupt enabled, so IPIs stay pending (for the next wait) instead of
- * trapping. @p deadline 0: no timer, every interrupt masked in mie (for
- * U-mode, where an enabled one would trap). Host build: no-ops (no traps
- * there).
+ * interrupt traps once hal_timer_now() >= @p deadline, and with
+ * @p preempt an IPI traps too (so another hart can stop the kernel code
+ * running here). No other interrupt is enabled: without @p preempt IPIs
+ * stay pending (for the next wait) instead of trapping. @p deadline 0: no
+ * timer; with neither, every interrupt is masked in mie (for U-mode, where
+ * an enabled one would trap). Host build: no-ops (no traps there).
  */
-void hal_watchdog_arm(uint64_t deadline);
+void hal_watchdog_arm(uint64_t deadline, bool preempt);
 void hal_watchdog_disarm(void);
 /** Inside an armed section, around a wait: no traps, and an IPI or the
- * deadline ends wfi (the waiter checks the deadline itself). */
+ * deadline ends wfi (the waiter checks the deadline itself). Resuming
+ * enables the timer alone. */
 void hal_watchdog_pause(void);
 void hal_watchdog_resume(void);
 
