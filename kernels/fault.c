@@ -117,3 +117,14 @@ HP_KERNEL(fault_stack, const hp_item *it, const void *args)
 HP_REGISTER(fault_stack, .args_size = sizeof(hp_fault_args),
 	    .uses_barriers = true,
 	    HP_BUFFERS(HP_BUF(hp_fault_args, out, uint32_t, ITEMS, 0)));
+
+/* Stores `value` at `addr`, a raw address the device does not check (no
+ * declared buffer): only the isolation stands between it and whatever lies
+ * there, e.g. another session's buffer (docs/faults.md). */
+HP_KERNEL(poke, const hp_item *it, const void *args)
+{
+	const hp_poke_args *a = args;
+	if (hp_global_linear_id(it) == 0)
+		*(volatile uint32_t *)(uintptr_t)a->addr = a->value;
+}
+HP_REGISTER(poke, .args_size = sizeof(hp_poke_args));

@@ -46,6 +46,7 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_fault_exec,
 	&hp_kernel_fault_ecall,
 	&hp_kernel_hang,
+	&hp_kernel_poke,
 #endif
 	NULL,
 };

@@ -46,9 +46,9 @@ static uint64_t extent(const hp_arg_buffer *b, const uint64_t *args,
 }
 
 /* mbox_args_check_buffers with the heap's lock held. */
-static const char *check_buffers(const hp_kernel *k, const uint64_t *args,
-				 uint32_t args_size, const hp_launch *l,
-				 char *why, size_t n)
+static const char *check_buffers(unsigned sess, const hp_kernel *k,
+				 const uint64_t *args, uint32_t args_size,
+				 const hp_launch *l, char *why, size_t n)
 {
 	for (unsigned i = 0; i < k->num_buffers; i++) {
 		const hp_arg_buffer *b = &k->buffers[i];
@@ -60,10 +60,10 @@ static const char *check_buffers(const hp_kernel *k, const uint64_t *args,
 			return "buffer extent overflows";
 		if (b->align > 1 && addr % b->align)
 			return "buffer argument misaligned";
-		if (len && !mbox_heap_holds_locked(addr, len)) {
+		if (len && !mbox_heap_holds_locked(sess, addr, len)) {
 			snprintf(why, n,
 				 "buffer argument %u: %llu bytes at 0x%llx "
-				 "outside allocated buffers",
+				 "outside the session's buffers",
 				 i, (unsigned long long)len,
 				 (unsigned long long)addr);
 			return why;
@@ -72,21 +72,21 @@ static const char *check_buffers(const hp_kernel *k, const uint64_t *args,
 	return NULL;
 }
 
-const char *mbox_args_check_buffers(const hp_kernel *k, const uint64_t *args,
-				    uint32_t args_size, const hp_launch *l,
-				    char *why, size_t n)
+const char *mbox_args_check_buffers(unsigned sess, const hp_kernel *k,
+				    const uint64_t *args, uint32_t args_size,
+				    const hp_launch *l, char *why, size_t n)
 {
 	if (!k->num_buffers)
 		return NULL;
 	/* One lock for all of them: this runs for every dispatch. */
 	mbox_heap_lock();
-	const char *bad = check_buffers(k, args, args_size, l, why, n);
+	const char *bad = check_buffers(sess, k, args, args_size, l, why, n);
 	mbox_heap_unlock();
 	return bad;
 }
 
-const char *mbox_args_printf_setup(const hp_kernarg *ka, exec_cmd *c, char *why,
-				   size_t n)
+const char *mbox_args_printf_setup(unsigned sess, const hp_kernarg *ka,
+				   exec_cmd *c, char *why, size_t n)
 {
 	uint64_t at = mbox_ld64(&ka->printf_buf);
 	uint32_t size = hal_load_relaxed(&ka->printf_size);
@@ -100,8 +100,8 @@ const char *mbox_args_printf_setup(const hp_kernarg *ka, exec_cmd *c, char *why,
 			 HP_PRINTF_MIN_SIZE);
 		return why;
 	}
-	if (!mbox_heap_holds(at, size))
-		return "printf buffer outside allocated buffers";
+	if (!mbox_heap_holds(sess, at, size))
+		return "printf buffer outside the session's buffers";
 	hp_printf_header *h = mbox_ptr(at);
 	h->used = 0;
 	h->dropped = 0;

@@ -8,6 +8,7 @@
 #include "heap.h"
 #include "internal.h"
 #include "kobj.h"
+#include "session.h"
 #include "words.h"
 #include <executor/trace.h>
 #include <hal/atomic.h>
@@ -43,11 +44,17 @@ void mbox_complete(exec_cmd *c, int status)
 	/* A FREE that failed (its wait list, a failed dependency) leaves the
 	 * buffer allocated and freeable. */
 	if (s->free_addr) {
-		if (status == 0)
+		if (status == 0) {
 			mbox_heap_free(s->free_addr);
-		else
+			mbox_session_touch();
+		} else {
 			mbox_heap_unmark(s->free_addr);
+		}
 	}
+	/* Before the record: a host that sees it complete sees the session's
+	 * count without it. */
+	if (s->sess != MBOX_NO_SESSION)
+		mbox_session_cmd_done((unsigned)s->sess);
 	hp_completion *r = &q->comp[s->index % HP_MBOX_RING_SIZE];
 	r->status = status;
 	r->hart = hal_hart_idx();

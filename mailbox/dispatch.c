@@ -4,13 +4,15 @@
  * lays out the mailbox at boot and serves it. One hart reads packets; the
  * work is split by job, each file calling only downward:
  *
- *   dispatch.c  layout, the serve loop, what the host may touch
+ *   dispatch.c  layout, the serve loop, sessions opening and ending, what
+ *               the host may touch
  *   queue.c     reading the queues in order, events, commit or reject
  *   packets.c   the packet types: one decode/validate/commit per type
  *   complete.c  completion records
  *   args.c      buffer and printf arguments of a launch
+ *   session.c   host sessions: what each holds, its kernels' view
  *   kobj.c      the kernel table and kernel objects (loader.c checks them)
- *   heap.c      the buffer heap
+ *   heap.c      the buffer heap, per session
  *   words.h     64-bit shared words on any XLEN
  *
  * A packet is validated completely (fields, kernel, NDRange, buffers,
@@ -25,6 +27,7 @@
 #include "kobj.h"
 #include "packets.h"
 #include "queue.h"
+#include "session.h"
 #include "trace_ctl.h"
 #include "words.h"
 #include <executor/exec.h>
@@ -44,9 +47,17 @@
 
 /* Mailbox layout (offsets from the mailbox base). */
 #define OFF_QUEUES 4096u
-#define OFF_KERNELS 8192u
-#define OFF_RINGS 16384u
+#define OFF_SESSIONS 8192u
+#define OFF_KERNELS 12288u
+#define OFF_RINGS 45056u
 #define MBOX_BYTES (OFF_RINGS + HP_MBOX_QUEUES * MBOX_QUEUE_BYTES)
+_Static_assert(
+	OFF_QUEUES + HP_MBOX_QUEUES * sizeof(hp_mbox_queue) <= OFF_SESSIONS &&
+		OFF_SESSIONS + HP_MBOX_SESSIONS * sizeof(hp_mbox_session) <=
+			OFF_KERNELS &&
+		OFF_KERNELS + HP_MBOX_KERNELS_MAX * sizeof(hp_mbox_kernel) <=
+			OFF_RINGS,
+	"mailbox layout");
 
 static struct {
 	uint64_t mbox_addr, mbox_size;
@@ -56,10 +67,47 @@ static struct {
 	hp_mbox_header *hdr;
 } D;
 
+void dispatch_end_sessions(uint32_t mask)
+{
+	for (; mask; mask &= mask - 1) {
+		unsigned s = (unsigned)__builtin_ctz(mask);
+		mbox_session_begin_end(s);
+		mbox_session_cancelled(s, mbox_queue_cancel_session(s));
+	}
+}
+
+/* Sessions the hosts opened or ended since the last look; those that
+ * ended and have nothing left running are reclaimed. */
+static void sessions_poll(void)
+{
+	uint32_t open, end;
+	mbox_session_requests(&open, &end);
+	for (; open; open &= open - 1)
+		mbox_session_open((unsigned)__builtin_ctz(open));
+	dispatch_end_sessions(end);
+	for (uint32_t m = mbox_session_reclaimable(); m; m &= m - 1) {
+		unsigned s = (unsigned)__builtin_ctz(m);
+		/* A trace into its memory ends first (a hart may still be
+		 * writing a record: then at a later poll). */
+		if (!mbox_trace_release(s))
+			continue;
+		mbox_queue_release_session(mbox_session_token(s));
+		mbox_session_reclaim(s);
+	}
+	mbox_session_publish_dirty(true);
+	/* A host that asks for current figures gets them now. */
+	uint32_t req = hal_load_acquire(&D.hdr->usage_request);
+	if (req != D.hdr->usage_ack) {
+		mbox_session_publish();
+		hal_store_release(&D.hdr->usage_ack, req);
+	}
+}
+
 bool dispatch_poll(void)
 {
 	mbox_st64(&D.hdr->heartbeat, hal_timer_now());
 	mbox_trace_poll(D.hdr);
+	sessions_poll();
 	return mbox_queue_poll();
 }
 
@@ -97,6 +145,8 @@ void dispatch_serve(bool (*idle_hook)(void))
 		 * packets came) check every 10 us meanwhile. */
 		bool busy = !D.doorbell && now - last < window &&
 			    now - last_ring >= window;
+		/* Idle: the use figures a host reads are current. */
+		mbox_session_publish_dirty(false);
 		exec_idle_until(now + (busy ? fast : slow));
 	}
 }
@@ -142,7 +192,16 @@ int dispatch_init(const dispatch_config *cfg)
 	/* The bound of a sleep only matters for a host that does not ring. */
 	if (D.doorbell && !cfg->poll_us)
 		D.poll_us = DISPATCH_DOORBELL_POLL_US;
-	mbox_heap_init(cfg->buf_base, cfg->buf_size);
+	/* Sessions' buffers in regions the board's isolation can give
+	 * their kernels (hal/isolation.h). */
+	unsigned regions = exec_isolation_max_ranges();
+	if (exec_dev.isolation && regions == 0)
+		return HP_OUT_OF_RESOURCES;
+	int herr =
+		mbox_heap_init(cfg->buf_base, cfg->buf_size,
+			       exec_isolation_granule(), regions ? regions : 1);
+	if (herr)
+		return herr;
 	mbox_trace_init();
 	mbox_pkt_init(&(mbox_dev_desc){.dram_size = cfg->dram_size,
 				       .board = cfg->board,
@@ -150,10 +209,8 @@ int dispatch_init(const dispatch_config *cfg)
 				       .harts_skipped = cfg->harts_skipped,
 				       .skipped_why = cfg->skipped_why,
 				       .features = cfg->features});
-	/* Kernels reach the device buffers, never the rings (with isolation
-	 * on, those are out of their reach: a touch faults). */
-	exec_isolation_allow((uintptr_t)mbox_heap_base(),
-			     (uintptr_t)mbox_heap_size());
+	/* Kernels reach their own session's buffers, never the rings (with
+	 * isolation on, those are out of their reach: a touch faults). */
 	uint8_t *base = mbox_ptr(cfg->mbox_addr);
 	memset(base, 0, MBOX_BYTES);
 	hp_mbox_header *h = (hp_mbox_header *)base;
@@ -162,6 +219,8 @@ int dispatch_init(const dispatch_config *cfg)
 	hp_mbox_kernel *kt = (hp_mbox_kernel *)(base + OFF_KERNELS);
 	mbox_kobj_init(kt, &h->num_kernels, cfg->kernels, cfg->code_base,
 		       cfg->code_size);
+	hp_mbox_session *st = (hp_mbox_session *)(base + OFF_SESSIONS);
+	mbox_session_init(st, h);
 	hp_mbox_queue *qt = (hp_mbox_queue *)(base + OFF_QUEUES);
 	int err = mbox_queue_init(h, qt, base + OFF_RINGS);
 	if (err)
@@ -177,9 +236,13 @@ int dispatch_init(const dispatch_config *cfg)
 	h->buf_base = mbox_heap_base();
 	h->buf_size = mbox_heap_size();
 	h->num_queues = HP_MBOX_QUEUES;
+	h->sessions = (uintptr_t)st;
+	h->num_sessions = HP_MBOX_SESSIONS;
+	h->code_size = cfg->code_size;
 	h->ring_size = HP_MBOX_RING_SIZE;
 	h->poll_us = D.poll_us;
 	mbox_pkt_dev_info(&h->info);
+	mbox_session_publish();
 	mbox_st64(&h->magic, HP_MBOX_MAGIC);
 	return 0;
 }

@@ -64,6 +64,10 @@ void dispatch_serve(bool (*idle_hook)(void));
  * the next one instead of checking every 10 us. */
 void dispatch_doorbell_rang(void);
 
+/** End the sessions in @p mask (bit s: session s), as an end request
+ * would (a serial link's new host: the sessions of its last one). */
+void dispatch_end_sessions(uint32_t mask);
+
 /** Mark the device stopped in the header (after exec_shutdown()). */
 void dispatch_stopped(void);
 

@@ -1,26 +1,48 @@
 // SPDX-License-Identifier: MIT
 /*
  * The buffer heap (heap.h): a table of the allocated buffers, sorted by
- * address, searched by bisection; allocation is first fit over the gaps
- * between them. Every function that reads the table takes the heap's
- * lock, but mbox_heap_holds_locked(), whose caller holds it.
+ * address and searched by bisection, and per session a few regions (whole
+ * granules) that hold all of its buffers and nobody else's. Allocation
+ * looks, in this order, for room in the session's regions (first fit), for
+ * a region that can grow into the free space beside it, and for a new
+ * region in a free gap (best fit; in the middle of a large gap that
+ * follows another session's region, so both can grow). Every function
+ * that reads the table takes the heap's lock, but the _locked ones, whose
+ * caller holds it.
  */
 #include "heap.h"
+#include <hal/heap.h>
 #include <hal/lock.h>
+#include <hartpool/error.h>
 #include <hartpool/mbox.h>
 #include <stdio.h>
 #include <string.h>
 
 typedef struct mbox_buf {
 	uint64_t addr, size;
+	uint8_t sess;
 	bool freeing; /* a FREE for it is on its way */
 } mbox_buf;
 
+typedef struct heap_region {
+	uint64_t lo, hi;
+} heap_region;
+
+/* Every region of every session, sorted by address (gaps, neighbours). */
+#define ALL_REGIONS (HP_MBOX_SESSIONS * MBOX_HEAP_REGIONS_MAX)
+
 static struct {
 	hal_lock lock;
-	uint64_t base, size;
-	mbox_buf bufs[HP_MBOX_BUFFERS_MAX]; /* sorted by address */
+	uint64_t base, size, granule;
+	unsigned max_regions;
+	mbox_buf *bufs; /* HP_MBOX_BUFFERS_MAX, sorted by address */
 	unsigned num_bufs;
+	uint64_t used;
+	heap_region reg[HP_MBOX_SESSIONS][MBOX_HEAP_REGIONS_MAX];
+	unsigned nreg[HP_MBOX_SESSIONS];
+	uint64_t sess_bytes[HP_MBOX_SESSIONS];
+	unsigned sess_bufs[HP_MBOX_SESSIONS];
+	heap_region all[ALL_REGIONS]; /* all_regions()'s scratch (lock held) */
 } H = {.lock = HAL_LOCK_INIT};
 
 static uint64_t align_up(uint64_t v)
@@ -29,15 +51,43 @@ static uint64_t align_up(uint64_t v)
 	       ~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
 }
 
-void mbox_heap_init(uint64_t base, uint64_t size)
+static uint64_t gran_up(uint64_t v)
 {
-	uint64_t b0 = align_up(base);
-	H.size = size > b0 - base
-			 ? (size - (b0 - base)) &
-				   ~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1)
-			 : 0;
+	return (v + H.granule - 1) & ~(H.granule - 1);
+}
+
+static uint64_t gran_down(uint64_t v)
+{
+	return v & ~(H.granule - 1);
+}
+
+static uint64_t heap_end(void)
+{
+	return H.base + H.size;
+}
+
+int mbox_heap_init(uint64_t base, uint64_t size, uint64_t granule,
+		   unsigned max_regions)
+{
+	if (granule < HP_MBOX_BUFFER_ALIGN)
+		granule = HP_MBOX_BUFFER_ALIGN;
+	H.granule = granule;
+	uint64_t b0 = gran_up(base), end = gran_down(base + size);
 	H.base = b0;
+	H.size = end > b0 ? end - b0 : 0;
+	H.max_regions = max_regions < 1 ? 1
+			: max_regions > MBOX_HEAP_REGIONS_MAX
+				? MBOX_HEAP_REGIONS_MAX
+				: max_regions;
 	H.num_bufs = 0;
+	H.used = 0;
+	memset(H.nreg, 0, sizeof(H.nreg));
+	memset(H.sess_bytes, 0, sizeof(H.sess_bytes));
+	memset(H.sess_bufs, 0, sizeof(H.sess_bufs));
+	if (!H.bufs)
+		H.bufs = hal_heap_alloc_private(
+			HP_MBOX_BUFFERS_MAX * sizeof(mbox_buf), 64);
+	return H.bufs ? 0 : HP_OUT_OF_RESOURCES;
 }
 
 uint64_t mbox_heap_base(void)
@@ -50,8 +100,23 @@ uint64_t mbox_heap_size(void)
 	return H.size;
 }
 
-/* The buffer containing [addr, addr + len) (len may be 0), or NULL. Lock
- * held. */
+/* ---- the buffer table (lock held) ---- */
+
+/* Index of the first buffer that starts at or after addr. */
+static unsigned first_from(uint64_t addr)
+{
+	unsigned lo = 0, hi = H.num_bufs;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (H.bufs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The buffer containing [addr, addr + len) (len may be 0), or NULL. */
 static mbox_buf *find(uint64_t addr, uint64_t len)
 {
 	unsigned lo = 0, hi = H.num_bufs;
@@ -72,37 +137,226 @@ static mbox_buf *find(uint64_t addr, uint64_t len)
 	return b;
 }
 
-uint64_t mbox_heap_alloc(uint64_t size, char *why, size_t n)
+static void insert(unsigned sess, uint64_t addr, uint64_t size)
+{
+	unsigned i = first_from(addr);
+	memmove(&H.bufs[i + 1], &H.bufs[i],
+		(H.num_bufs - i) * sizeof(mbox_buf));
+	H.bufs[i] = (mbox_buf){addr, size, (uint8_t)sess, false};
+	H.num_bufs++;
+	H.used += size;
+	H.sess_bytes[sess] += size;
+	H.sess_bufs[sess]++;
+}
+
+static void remove_at(unsigned i)
+{
+	mbox_buf *b = &H.bufs[i];
+	H.used -= b->size;
+	H.sess_bytes[b->sess] -= b->size;
+	H.sess_bufs[b->sess]--;
+	memmove(b, b + 1, (H.num_bufs - i - 1) * sizeof(mbox_buf));
+	H.num_bufs--;
+}
+
+/* ---- regions (lock held) ---- */
+
+/* The lowest start of any region at or after x (the heap's end if none). */
+static uint64_t next_region_lo(uint64_t x)
+{
+	uint64_t best = heap_end();
+	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
+		for (unsigned r = 0; r < H.nreg[s]; r++)
+			if (H.reg[s][r].lo >= x && H.reg[s][r].lo < best)
+				best = H.reg[s][r].lo;
+	return best;
+}
+
+/* The highest end of any region at or before x (the heap's base if
+ * none). */
+static uint64_t prev_region_hi(uint64_t x)
+{
+	uint64_t best = H.base;
+	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
+		for (unsigned r = 0; r < H.nreg[s]; r++)
+			if (H.reg[s][r].hi <= x && H.reg[s][r].hi > best)
+				best = H.reg[s][r].hi;
+	return best;
+}
+
+/* Every region, sorted by address, into all[]; returns how many. */
+static unsigned all_regions(heap_region *all)
+{
+	unsigned n = 0;
+	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
+		for (unsigned r = 0; r < H.nreg[s]; r++) {
+			heap_region x = H.reg[s][r];
+			unsigned j = n++;
+			while (j && all[j - 1].lo > x.lo) {
+				all[j] = all[j - 1];
+				j--;
+			}
+			all[j] = x;
+		}
+	return n;
+}
+
+/* Session sess's regions sorted, touching ones merged. */
+static void regions_tidy(unsigned sess)
+{
+	heap_region *rg = H.reg[sess];
+	unsigned n = H.nreg[sess];
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = i; j && rg[j - 1].lo > rg[j].lo; j--) {
+			heap_region t = rg[j];
+			rg[j] = rg[j - 1];
+			rg[j - 1] = t;
+		}
+	unsigned m = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (m && rg[m - 1].hi >= rg[i].lo) {
+			if (rg[i].hi > rg[m - 1].hi)
+				rg[m - 1].hi = rg[i].hi;
+		} else {
+			rg[m++] = rg[i];
+		}
+	}
+	H.nreg[sess] = m;
+}
+
+/* Room for `need` bytes among session sess's buffers in region r: the
+ * address, or 0. */
+static uint64_t fit_in(const heap_region *r, uint64_t need)
+{
+	uint64_t at = r->lo;
+	for (unsigned i = first_from(r->lo);; i++) {
+		bool last = i >= H.num_bufs || H.bufs[i].addr >= r->hi;
+		uint64_t end = last ? r->hi : H.bufs[i].addr;
+		if (end >= at && end - at >= need)
+			return at;
+		if (last)
+			return 0;
+		at = align_up(H.bufs[i].addr + H.bufs[i].size);
+	}
+}
+
+/* Grow one of sess's regions so `need` bytes fit at its top or its
+ * bottom: the address, or 0. */
+static uint64_t fit_growing(unsigned sess, uint64_t need)
+{
+	for (unsigned k = 0; k < H.nreg[sess]; k++) {
+		heap_region *r = &H.reg[sess][k];
+		/* Up: from the end of its last buffer (or its start). */
+		unsigned i = first_from(r->hi);
+		uint64_t tail = r->lo;
+		if (i > 0 && H.bufs[i - 1].addr >= r->lo)
+			tail = align_up(H.bufs[i - 1].addr +
+					H.bufs[i - 1].size);
+		uint64_t limit = next_region_lo(r->hi);
+		if (tail <= limit && limit - tail >= need) {
+			uint64_t hi = gran_up(tail + need);
+			r->hi = hi < limit ? hi : limit;
+			return tail;
+		}
+		/* Down: ending where its first buffer starts (or its end). */
+		unsigned f = first_from(r->lo);
+		uint64_t head = f < H.num_bufs && H.bufs[f].addr < r->hi
+					? H.bufs[f].addr
+					: r->hi;
+		uint64_t floor = prev_region_hi(r->lo);
+		if (head >= floor + need) {
+			uint64_t at = (head - need) &
+				      ~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
+			if (at >= floor) {
+				if (gran_down(at) < r->lo)
+					r->lo = gran_down(at);
+				return at;
+			}
+		}
+	}
+	return 0;
+}
+
+/* A new region for sess holding `need` bytes: its start, or 0. */
+static uint64_t fit_new_region(unsigned sess, uint64_t need)
+{
+	if (H.nreg[sess] >= H.max_regions)
+		return 0;
+	uint64_t want = gran_up(need);
+	if (want < need)
+		return 0; /* wraps */
+	heap_region *all = H.all;
+	unsigned n = all_regions(all);
+	uint64_t best_lo = 0, best_size = UINT64_MAX;
+	bool best_after_region = false;
+	uint64_t at = H.base;
+	for (unsigned i = 0; i <= n; i++) {
+		uint64_t end = i < n ? all[i].lo : heap_end();
+		if (end > at && end - at >= want && end - at < best_size) {
+			best_lo = at;
+			best_size = end - at;
+			best_after_region = i > 0;
+		}
+		if (i < n && all[i].hi > at)
+			at = all[i].hi;
+	}
+	if (best_size == UINT64_MAX)
+		return 0;
+	uint64_t lo = best_lo;
+	/* After another session's region, leave it room to grow. */
+	if (best_after_region && best_size / 4 >= want)
+		lo = gran_down(best_lo + (best_size - want) / 2);
+	H.reg[sess][H.nreg[sess]++] = (heap_region){lo, lo + want};
+	return lo;
+}
+
+/* The largest gap in no region. */
+static uint64_t largest_gap(void)
+{
+	heap_region *all = H.all;
+	unsigned n = all_regions(all);
+	uint64_t at = H.base, largest = 0;
+	for (unsigned i = 0; i <= n; i++) {
+		uint64_t end = i < n ? all[i].lo : heap_end();
+		if (end > at && end - at > largest)
+			largest = end - at;
+		if (i < n && all[i].hi > at)
+			at = all[i].hi;
+	}
+	return largest;
+}
+
+uint64_t mbox_heap_alloc(unsigned sess, uint64_t size, bool *regions_changed,
+			 char *why, size_t n)
 {
 	unsigned long long ask = size;
+	*regions_changed = false;
 	if (size == 0) {
 		snprintf(why, n, "a buffer of 0 bytes");
 		return 0;
 	}
+	if (sess >= HP_MBOX_SESSIONS) {
+		snprintf(why, n, "no session");
+		return 0;
+	}
 	uint64_t need = size > H.size ? UINT64_MAX : align_up(size);
-	uint64_t addr = 0, largest = 0, used = 0;
+	uint64_t addr = 0;
 	hal_lock_acquire(&H.lock);
-	unsigned nb = H.num_bufs, i = 0;
-	bool full = nb >= HP_MBOX_BUFFERS_MAX; /* no gaps to look at then */
-	for (uint64_t at = H.base; !full; i++) {
-		uint64_t end = i < nb ? H.bufs[i].addr : H.base + H.size;
-		if (end - at >= need) {
-			addr = at;
-			break;
-		}
-		if (end - at > largest)
-			largest = end - at;
-		if (i == nb)
-			break;
-		used += H.bufs[i].size;
-		at = align_up(H.bufs[i].addr + H.bufs[i].size);
+	bool full = H.num_bufs >= HP_MBOX_BUFFERS_MAX;
+	if (!full && need != UINT64_MAX) {
+		for (unsigned k = 0; k < H.nreg[sess] && !addr; k++)
+			addr = fit_in(&H.reg[sess][k], need);
+		if (!addr && (addr = fit_growing(sess, need)))
+			*regions_changed = true;
+		if (!addr && (addr = fit_new_region(sess, need)))
+			*regions_changed = true;
+		if (*regions_changed)
+			regions_tidy(sess);
+		if (addr)
+			insert(sess, addr, size);
 	}
-	if (addr) {
-		memmove(&H.bufs[i + 1], &H.bufs[i],
-			(nb - i) * sizeof(mbox_buf));
-		H.bufs[i] = (mbox_buf){addr, size, false};
-		H.num_bufs++;
-	}
+	uint64_t largest = largest_gap(), used = H.used;
+	unsigned nreg = H.nreg[sess];
 	hal_lock_release(&H.lock);
 	if (full)
 		snprintf(why, n,
@@ -111,9 +365,10 @@ uint64_t mbox_heap_alloc(uint64_t size, char *why, size_t n)
 	else if (!addr)
 		snprintf(why, n,
 			 "a buffer of %llu bytes: largest free block %llu of "
-			 "%llu (%llu in use)",
+			 "%llu (%llu in use; the session has %u of %u regions)",
 			 ask, (unsigned long long)largest,
-			 (unsigned long long)H.size, (unsigned long long)used);
+			 (unsigned long long)H.size, (unsigned long long)used,
+			 nreg, H.max_regions);
 	return addr;
 }
 
@@ -127,24 +382,34 @@ void mbox_heap_unlock(void)
 	hal_lock_release(&H.lock);
 }
 
-bool mbox_heap_holds_locked(uint64_t addr, uint64_t len)
+bool mbox_heap_holds_locked(unsigned sess, uint64_t addr, uint64_t len)
 {
-	return find(addr, len) != NULL;
+	const mbox_buf *b = find(addr, len);
+	return b && b->sess == sess;
 }
 
-bool mbox_heap_holds(uint64_t addr, uint64_t len)
+bool mbox_heap_holds(unsigned sess, uint64_t addr, uint64_t len)
 {
 	hal_lock_acquire(&H.lock);
-	bool ok = find(addr, len) != NULL;
+	bool ok = mbox_heap_holds_locked(sess, addr, len);
 	hal_lock_release(&H.lock);
 	return ok;
 }
 
-bool mbox_heap_mark_free(uint64_t addr)
+int mbox_heap_owner(uint64_t addr, uint64_t len)
+{
+	hal_lock_acquire(&H.lock);
+	const mbox_buf *b = find(addr, len);
+	int sess = b ? b->sess : -1;
+	hal_lock_release(&H.lock);
+	return sess;
+}
+
+bool mbox_heap_mark_free(unsigned sess, uint64_t addr)
 {
 	hal_lock_acquire(&H.lock);
 	mbox_buf *b = find(addr, 0);
-	bool ok = b && b->addr == addr && !b->freeing;
+	bool ok = b && b->addr == addr && b->sess == sess && !b->freeing;
 	if (ok)
 		b->freeing = true;
 	hal_lock_release(&H.lock);
@@ -164,10 +429,88 @@ void mbox_heap_free(uint64_t addr)
 {
 	hal_lock_acquire(&H.lock);
 	mbox_buf *b = find(addr, 0);
-	if (b && b->addr == addr) {
-		unsigned i = (unsigned)(b - H.bufs);
-		memmove(b, b + 1, (H.num_bufs - i - 1) * sizeof(mbox_buf));
-		H.num_bufs--;
+	if (b && b->addr == addr)
+		remove_at((unsigned)(b - H.bufs));
+	hal_lock_release(&H.lock);
+}
+
+unsigned mbox_heap_free_session(unsigned sess)
+{
+	unsigned gone = 0, m = 0;
+	hal_lock_acquire(&H.lock);
+	for (unsigned i = 0; i < H.num_bufs; i++) {
+		if (H.bufs[i].sess == sess) {
+			H.used -= H.bufs[i].size;
+			gone++;
+			continue;
+		}
+		H.bufs[m++] = H.bufs[i];
 	}
+	H.num_bufs = m;
+	H.sess_bytes[sess] = 0;
+	H.sess_bufs[sess] = 0;
+	H.nreg[sess] = 0;
+	hal_lock_release(&H.lock);
+	return gone;
+}
+
+bool mbox_heap_trim(unsigned sess)
+{
+	bool changed = false;
+	hal_lock_acquire(&H.lock);
+	heap_region *rg = H.reg[sess];
+	unsigned m = 0;
+	for (unsigned k = 0; k < H.nreg[sess]; k++) {
+		heap_region r = rg[k];
+		unsigned i = first_from(r.lo);
+		uint64_t lo = UINT64_MAX, hi = 0;
+		for (; i < H.num_bufs && H.bufs[i].addr < r.hi; i++) {
+			if (lo == UINT64_MAX)
+				lo = H.bufs[i].addr;
+			if (H.bufs[i].addr + H.bufs[i].size > hi)
+				hi = H.bufs[i].addr + H.bufs[i].size;
+		}
+		if (lo == UINT64_MAX) {
+			changed = true; /* empty: it goes */
+			continue;
+		}
+		heap_region t = {gran_down(lo), gran_up(hi)};
+		changed |= t.lo != r.lo || t.hi != r.hi;
+		rg[m++] = t;
+	}
+	H.nreg[sess] = m;
+	hal_lock_release(&H.lock);
+	return changed;
+}
+
+unsigned mbox_heap_regions(unsigned sess, uint64_t *base, uint64_t *size,
+			   unsigned max)
+{
+	hal_lock_acquire(&H.lock);
+	unsigned n = H.nreg[sess] < max ? H.nreg[sess] : max;
+	for (unsigned k = 0; k < n; k++) {
+		base[k] = H.reg[sess][k].lo;
+		size[k] = H.reg[sess][k].hi - H.reg[sess][k].lo;
+	}
+	hal_lock_release(&H.lock);
+	return n;
+}
+
+void mbox_heap_stats_get(mbox_heap_stats *st)
+{
+	hal_lock_acquire(&H.lock);
+	st->used = H.used;
+	st->buffers = H.num_bufs;
+	st->largest = largest_gap();
+	hal_lock_release(&H.lock);
+}
+
+void mbox_heap_session_stats(unsigned sess, uint64_t *buffers, uint64_t *bytes,
+			     unsigned *regions)
+{
+	hal_lock_acquire(&H.lock);
+	*buffers = H.sess_bufs[sess];
+	*bytes = H.sess_bytes[sess];
+	*regions = H.nreg[sess];
 	hal_lock_release(&H.lock);
 }

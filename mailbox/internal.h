@@ -30,6 +30,7 @@ typedef struct mbox_slot {
 	struct mbox_obj *obj; /* the loaded object of its kernel, or NULL */
 	const char *detail;   /* dispatcher's own error detail */
 	struct mbox_queue *q; /* the queue it belongs to (set at init) */
+	int sess;	      /* the session it was read for, or -1 */
 	exec_cmd *wait[HP_MBOX_MAX_WAIT + 1];
 	uint64_t args[HP_MBOX_ARGS_MAX / 8];
 } mbox_slot;
@@ -43,6 +44,10 @@ typedef struct mbox_queue {
 	exec_queue xq;
 	uint64_t consumed;
 	bool busy; /* being read (dependency cycles) */
+	/* The session its owner token names (mailbox/session.h), as of the
+	 * owner word last seen; -1: none. */
+	int sess;
+	uint64_t owner_seen;
 	mbox_slot *slots;
 } mbox_queue;
 

@@ -25,6 +25,7 @@ struct mbox_obj {
 	unsigned state;
 	unsigned refs; /* accepted commands not complete (atomic) */
 	uint16_t gen;
+	uint8_t sess; /* the session that loaded it */
 	uintptr_t base;
 	size_t size;
 	unsigned num_kernels;
@@ -104,8 +105,8 @@ const hp_kernel *mbox_kobj_builtin(const char *name)
 	return NULL;
 }
 
-int mbox_kobj_lookup(uint32_t id, const hp_kernel **k, mbox_obj **o,
-		     const char **why)
+int mbox_kobj_lookup(unsigned sess, uint32_t id, const hp_kernel **k,
+		     mbox_obj **o, const char **why)
 {
 	unsigned row = HP_KERNEL_ROW(id);
 	if (row >= K.num_kernels || !K.kernels[row]) {
@@ -114,6 +115,10 @@ int mbox_kobj_lookup(uint32_t id, const hp_kernel **k, mbox_obj **o,
 	}
 	if (HP_KERNEL_GEN(id) != (K.kobj[row] ? K.kobj[row]->gen : 0u)) {
 		*why = "kernel of an unloaded object";
+		return HP_INVALID_KERNEL;
+	}
+	if (K.kobj[row] && K.kobj[row]->sess != sess) {
+		*why = "kernel of an object another session loaded";
 		return HP_INVALID_KERNEL;
 	}
 	*k = K.kernels[row];
@@ -192,11 +197,12 @@ static int fail(char *why, size_t n, const char *text, int err)
 	return err;
 }
 
-int mbox_kobj_load(uint64_t src, uint64_t size, uint64_t *handle,
+int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
 		   uint64_t *addr, char *why, size_t n)
 {
-	if (!size || !mbox_heap_holds(src, size))
-		return fail(why, n, "object outside allocated buffers",
+	if (!size || !mbox_heap_holds(sess, src, size))
+		return fail(why, n,
+			    "object outside the session's allocated buffers",
 			    HP_INVALID_VALUE);
 	hpk_target t = load_target();
 	hpk_header h;
@@ -260,6 +266,7 @@ int mbox_kobj_load(uint64_t src, uint64_t size, uint64_t *handle,
 	if (!++K.obj_gen)
 		K.obj_gen = 1;
 	o->gen = K.obj_gen;
+	o->sess = (uint8_t)sess;
 	o->base = base;
 	o->size = h.image_size;
 	o->refs = 0;
@@ -279,14 +286,9 @@ int mbox_kobj_load(uint64_t src, uint64_t size, uint64_t *handle,
 	return 0;
 }
 
-int mbox_kobj_unload(uint64_t handle, const char **why)
+/* Its kernels leave the table; its memory once no command needs it. */
+static void obj_unload(mbox_obj *o)
 {
-	uint64_t slot = HP_OBJECT_SLOT(handle), gen = HP_OBJECT_GEN(handle);
-	mbox_obj *o = slot < HP_MBOX_OBJECTS_MAX ? &K.obj[slot] : NULL;
-	if (!o || o->state != OBJ_LOADED || gen != o->gen) {
-		*why = "no kernel object loaded with this handle";
-		return HP_INVALID_PROGRAM;
-	}
 	for (unsigned i = 0; i < o->num_kernels; i++) {
 		unsigned row = o->rows[i];
 		memset(&K.ktab[row], 0, sizeof(K.ktab[row]));
@@ -296,5 +298,56 @@ int mbox_kobj_unload(uint64_t handle, const char **why)
 	rows_publish();
 	o->state = OBJ_UNLOADING;
 	obj_reap();
+}
+
+int mbox_kobj_unload(unsigned sess, uint64_t handle, const char **why)
+{
+	uint64_t slot = HP_OBJECT_SLOT(handle), gen = HP_OBJECT_GEN(handle);
+	mbox_obj *o = slot < HP_MBOX_OBJECTS_MAX ? &K.obj[slot] : NULL;
+	if (!o || o->state != OBJ_LOADED || gen != o->gen || o->sess != sess) {
+		*why = "no kernel object of this session loaded with this "
+		       "handle";
+		return HP_INVALID_PROGRAM;
+	}
+	obj_unload(o);
 	return 0;
+}
+
+unsigned mbox_kobj_unload_session(unsigned sess)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++)
+		if (K.obj[i].state == OBJ_LOADED && K.obj[i].sess == sess) {
+			obj_unload(&K.obj[i]);
+			n++;
+		}
+	return n;
+}
+
+void mbox_kobj_session_stats(unsigned sess, uint32_t *objects,
+			     uint32_t *kernels)
+{
+	uint32_t no = 0, nk = 0;
+	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++)
+		if (K.obj[i].state == OBJ_LOADED && K.obj[i].sess == sess) {
+			no++;
+			nk += K.obj[i].num_kernels;
+		}
+	*objects = no;
+	*kernels = nk;
+}
+
+void mbox_kobj_stats(uint32_t *objects, uint32_t *rows, uint32_t *code_used)
+{
+	uint32_t no = 0, nr = 0, code = 0;
+	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++)
+		if (K.obj[i].state != OBJ_FREE) {
+			no += K.obj[i].state == OBJ_LOADED;
+			code += (uint32_t)K.obj[i].size;
+		}
+	for (unsigned r = 0; r < HP_MBOX_KERNELS_MAX; r++)
+		nr += K.kernels[r] != NULL;
+	*objects = no;
+	*rows = nr;
+	*code_used = code;
 }

@@ -30,10 +30,11 @@ void mbox_kobj_init(hp_mbox_kernel *table, uint32_t *num_kernels,
 /** The built-in kernel called @p name, or NULL. */
 const hp_kernel *mbox_kobj_builtin(const char *name);
 
-/** The kernel a dispatch's `kernel` id names: 0 with *k and *o (its object,
- * NULL for a built-in kernel), or HP_INVALID_KERNEL with *why. */
-int mbox_kobj_lookup(uint32_t id, const hp_kernel **k, mbox_obj **o,
-		     const char **why);
+/** The kernel a dispatch's `kernel` id names for session @p sess: 0 with
+ * *k and *o (its object, NULL for a built-in kernel), or HP_INVALID_KERNEL
+ * with *why (no such kernel, or one of another session's object). */
+int mbox_kobj_lookup(unsigned sess, uint32_t id, const hp_kernel **k,
+		     mbox_obj **o, const char **why);
 
 /** A command of a kernel of @p o was accepted (get) or completed (put): its
  * code stays while any is not complete. Any hart. */
@@ -41,17 +42,29 @@ void mbox_kobj_get(mbox_obj *o);
 void mbox_kobj_put(mbox_obj *o);
 
 /**
- * LOAD: the object file of @p size bytes at @p src (inside one allocated
- * buffer): check, place, relocate, add its kernels to the table. 0 with
+ * LOAD for session @p sess: the object file of @p size bytes at @p src
+ * (inside one of the session's buffers): check, place, relocate, add its
+ * kernels to the table; the object is the session's. 0 with
  * *handle (HP_OBJECT_HANDLE) and *addr (its load address), or an HP_
  * error with the reason in @p why (@p n bytes). Nothing changes unless it
  * all succeeds.
  */
-int mbox_kobj_load(uint64_t src, uint64_t size, uint64_t *handle,
+int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
 		   uint64_t *addr, char *why, size_t n);
 
-/** UNLOAD: the object's kernels leave the table now, its memory once no
- * accepted command needs it. 0, or HP_INVALID_PROGRAM with *why. */
-int mbox_kobj_unload(uint64_t handle, const char **why);
+/** UNLOAD for session @p sess: the object's kernels leave the table now,
+ * its memory once no accepted command needs it. 0, or HP_INVALID_PROGRAM
+ * with *why (no object of the session with that handle). */
+int mbox_kobj_unload(unsigned sess, uint64_t handle, const char **why);
+
+/** UNLOAD every object session @p sess loaded; returns how many. */
+unsigned mbox_kobj_unload_session(unsigned sess);
+
+/** Objects session @p sess has loaded and their kernels. */
+void mbox_kobj_session_stats(unsigned sess, uint32_t *objects,
+			     uint32_t *kernels);
+/** Objects loaded, kernel table rows used (built-in ones too), bytes of
+ * code memory taken (unloaded objects still running included). */
+void mbox_kobj_stats(uint32_t *objects, uint32_t *rows, uint32_t *code_used);
 
 #endif

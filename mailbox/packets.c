@@ -10,6 +10,7 @@
 #include "args.h"
 #include "heap.h"
 #include "kobj.h"
+#include "session.h"
 #include "words.h"
 #include <hal/atomic.h>
 #include <hal/timer.h>
@@ -88,8 +89,9 @@ static int launch_check(mbox_pkt *x)
 				    x->buf, x->buf_size);
 	if (err)
 		return fail(x, err, x->buf);
-	x->why = mbox_args_check_buffers(c->kernel, x->s->args, c->args_size,
-					 &c->launch, x->buf, x->buf_size);
+	x->why = mbox_args_check_buffers((unsigned)x->sess, c->kernel,
+					 x->s->args, c->args_size, &c->launch,
+					 x->buf, x->buf_size);
 	return x->why ? HP_INVALID_KERNEL_ARGS : 0;
 }
 
@@ -105,7 +107,8 @@ static int dispatch_decode(mbox_pkt *x)
 	struct mbox_obj *o;
 	if (d->setup & HP_SETUP_RESERVED || d->reserved)
 		return fail(x, HP_INVALID_VALUE, "reserved fields not zero");
-	int err = mbox_kobj_lookup(d->kernel, &k, &o, &x->why);
+	int err =
+		mbox_kobj_lookup((unsigned)x->sess, d->kernel, &k, &o, &x->why);
 	if (err)
 		return err;
 	if (asz > HP_MBOX_ARGS_MAX)
@@ -117,9 +120,11 @@ static int dispatch_decode(mbox_pkt *x)
 					      1000000u));
 		return fail(x, HP_INVALID_VALUE, x->buf);
 	}
-	if ((x->why = mbox_args_printf_setup(ka, c, x->buf, x->buf_size)))
+	if ((x->why = mbox_args_printf_setup((unsigned)x->sess, ka, c, x->buf,
+					     x->buf_size)))
 		return HP_INVALID_VALUE;
 	c->timeout_us = tmo;
+	c->domain = mbox_session_domain((unsigned)x->sess);
 	c->kernel = k;
 	s->obj = o;
 	c->args_size = asz;
@@ -155,6 +160,7 @@ static int mem_launch(mbox_pkt *x, const char *name, const void *args,
 	exec_cmd *c = &x->s->cmd;
 	uint64_t size = x->p->mem.size;
 	c->kernel = mbox_kobj_builtin(name);
+	c->domain = mbox_session_domain((unsigned)x->sess);
 	memcpy(x->s->args, args, args_size);
 	c->args_size = args_size;
 	if (!c->kernel)
@@ -232,9 +238,9 @@ static int info_decode(mbox_pkt *x)
 			 "info destination not %u-byte aligned", HP_INFO_ALIGN);
 		return fail(x, HP_INVALID_VALUE, x->buf);
 	}
-	if (!mbox_heap_holds(dst, sizeof(hp_device_info)))
+	if (!mbox_heap_holds((unsigned)x->sess, dst, sizeof(hp_device_info)))
 		return fail(x, HP_INVALID_VALUE,
-			    "info destination outside allocated buffers");
+			    "info destination outside the session's buffers");
 	x->s->cmd.marker = true;
 	return 0;
 }
@@ -242,6 +248,8 @@ static int info_decode(mbox_pkt *x)
 static int info_commit(mbox_pkt *x)
 {
 	mbox_pkt_dev_info(mbox_ptr(x->p->mem.dst));
+	/* A host that asks sees the mailbox's use figures fresh too. */
+	mbox_session_publish();
 	return 0;
 }
 
@@ -254,7 +262,8 @@ static int alloc_decode(mbox_pkt *x)
 static int alloc_commit(mbox_pkt *x)
 {
 	uint64_t size = x->p->mem.size;
-	x->s->result = mbox_heap_alloc(size, x->buf, x->buf_size);
+	x->s->result = mbox_session_alloc((unsigned)x->sess, size, x->buf,
+					  x->buf_size);
 	if (!x->s->result)
 		return fail(x, size ? HP_OUT_OF_RESOURCES : HP_INVALID_VALUE,
 			    x->buf);
@@ -267,8 +276,9 @@ static int free_decode(mbox_pkt *x)
 {
 	uint64_t dst = x->p->mem.dst;
 	x->s->cmd.marker = true;
-	if (!mbox_heap_mark_free(dst))
-		return fail(x, HP_INVALID_VALUE, "not an allocated buffer");
+	if (!mbox_heap_mark_free((unsigned)x->sess, dst))
+		return fail(x, HP_INVALID_VALUE,
+			    "not a buffer of this session (or being freed)");
 	x->s->free_addr = dst;
 	return 0;
 }
@@ -298,8 +308,10 @@ static int load_decode(mbox_pkt *x)
 static int load_commit(mbox_pkt *x)
 {
 	const hp_packet_mem *m = &x->p->mem;
-	int err = mbox_kobj_load(m->src, m->size, &x->s->result, &x->s->result2,
-				 x->buf, x->buf_size);
+	int err = mbox_kobj_load((unsigned)x->sess, m->src, m->size,
+				 &x->s->result, &x->s->result2, x->buf,
+				 x->buf_size);
+	mbox_session_touch();
 	return err ? fail(x, err, x->buf) : 0;
 }
 
@@ -314,7 +326,8 @@ static int unload_decode(mbox_pkt *x)
 
 static int unload_commit(mbox_pkt *x)
 {
-	return mbox_kobj_unload(x->p->mem.dst, &x->why);
+	mbox_session_touch();
+	return mbox_kobj_unload((unsigned)x->sess, x->p->mem.dst, &x->why);
 }
 
 /* ---- the table ---- */

@@ -26,6 +26,7 @@ typedef struct mbox_pkt {
 	const hp_packet *p;   /**< the packet, copied out of the ring */
 	const hp_kernarg *ka; /**< its slot's kernarg block (shared) */
 	mbox_slot *s;	      /**< its slot, reset; s->cmd: the command */
+	int sess;	      /**< the session of its queue (session.h) */
 	uint64_t ev[HP_MBOX_MAX_WAIT]; /**< events it waits for */
 	unsigned nwait;
 	const char *why; /**< with an HP_ error: what is wrong */

@@ -16,6 +16,7 @@
 #include "internal.h"
 #include "kobj.h"
 #include "packets.h"
+#include "session.h"
 #include "words.h"
 #include <executor/trace.h>
 #include <hal/atomic.h>
@@ -52,6 +53,8 @@ int mbox_queue_init(hp_mbox_header *hdr, hp_mbox_queue *table, uint8_t *rings)
 							  sizeof(hp_kernarg)));
 		q->consumed = 0;
 		q->busy = false;
+		q->sess = MBOX_NO_SESSION;
+		q->owner_seen = 0;
 		q->xq = (exec_queue){0};
 		if (!q->slots)
 			q->slots = hal_heap_alloc_private(
@@ -70,6 +73,21 @@ int mbox_queue_init(hp_mbox_header *hdr, hp_mbox_queue *table, uint8_t *rings)
 
 static int consume_upto(mbox_queue *q, uint64_t end);
 
+/* The session q's owner token names, looked at again when the token
+ * changed (a host claimed or gave back the queue). */
+static void queue_bind(mbox_queue *q)
+{
+	uint64_t owner = mbox_ld64(&q->shm->owner);
+	if (owner == q->owner_seen)
+		return;
+	if (q->sess != MBOX_NO_SESSION)
+		mbox_session_queue_bound((unsigned)q->sess, -1);
+	q->sess = mbox_session_find(owner);
+	if (q->sess != MBOX_NO_SESSION)
+		mbox_session_queue_bound((unsigned)q->sess, 1);
+	q->owner_seen = owner;
+}
+
 /* Resolve event `ev` named by packet `self_index` of `self`. Returns
  * READ_OK with *out set (or a detail in *why), or READ_NOT_YET when the
  * packet it names cannot be read yet. */
@@ -84,6 +102,11 @@ static int resolve(mbox_queue *self, uint64_t self_index, uint64_t ev,
 		return READ_OK;
 	}
 	mbox_queue *dq = &Q.q[qn];
+	queue_bind(dq);
+	if (dq->sess != self->sess) {
+		*why = "event of another session's queue";
+		return READ_OK;
+	}
 	if (dq == self && idx >= self_index) {
 		*why = "waits for itself or a later packet";
 		return READ_OK;
@@ -140,6 +163,7 @@ static void slot_reset(mbox_slot *s, uint16_t header)
 	s->free_addr = 0;
 	s->obj = NULL;
 	s->detail = NULL;
+	s->sess = MBOX_NO_SESSION;
 	c->args = s->args;
 	c->barrier = (header & HP_PKT_BARRIER) != 0;
 }
@@ -176,8 +200,18 @@ static int consume_one(mbox_queue *q, uint64_t i)
 	x.s = s;
 	x.buf = Q.why;
 	x.buf_size = sizeof(Q.why);
-	int err = mbox_pkt_decode(&x);
-	const char *why = err ? x.why : NULL;
+	x.sess = q->sess;
+	int err;
+	const char *why;
+	if (q->sess == MBOX_NO_SESSION) {
+		/* Nothing of a session is touched for it. */
+		err = HP_INVALID_VALUE;
+		why = "the queue's owner has no open session";
+		x.nwait = 0;
+	} else {
+		err = mbox_pkt_decode(&x);
+		why = err ? x.why : NULL;
+	}
 	if (!err) {
 		q->busy = true;
 		int rd =
@@ -196,9 +230,13 @@ static int consume_one(mbox_queue *q, uint64_t i)
 		why = err ? x.why : NULL;
 	}
 
-	/* Commit: the slot now holds packet i. */
+	/* Commit: the slot now holds packet i, a command of its session
+	 * until it completes. */
 	if (s->obj)
 		mbox_kobj_get(s->obj);
+	s->sess = q->sess;
+	if (s->sess != MBOX_NO_SESSION)
+		mbox_session_cmd_start((unsigned)s->sess);
 	s->used = true;
 	s->index = i;
 	c->on_complete = mbox_complete;
@@ -229,6 +267,12 @@ static int consume_one(mbox_queue *q, uint64_t i)
 static int consume_upto(mbox_queue *q, uint64_t end)
 {
 	int n = 0;
+	queue_bind(q);
+	/* An ending session's queues are not read: what is left in them
+	 * is dropped when the session is reclaimed. */
+	if (q->sess != MBOX_NO_SESSION &&
+	    mbox_session_ending((unsigned)q->sess))
+		return 0;
 	while (q->consumed < end && consume_one(q, q->consumed) == READ_OK)
 		n++;
 	return n;
@@ -248,6 +292,69 @@ bool mbox_queue_poll(void)
 			any = true;
 	}
 	return any;
+}
+
+unsigned mbox_queue_cancel_session(unsigned sess)
+{
+	unsigned n = 0;
+	/* Waiting commands first, so none of them launches while the running
+	 * ones are stopped; then the running ones. */
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned k = 0; k < HP_MBOX_QUEUES; k++)
+			for (unsigned j = 0; j < HP_MBOX_RING_SIZE; j++) {
+				mbox_slot *s = &Q.q[k].slots[j];
+				if (!s->used || s->sess != (int)sess)
+					continue;
+				int st = exec_status(&s->cmd);
+				if (st <= 0 ||
+				    (pass == 0) == (st == EXEC_RUNNING))
+					continue;
+				n += exec_cancel(&s->cmd, HP_ABORTED,
+						 "its session ended");
+			}
+	return n;
+}
+
+/* Packets of q never read (the ending session's) complete as aborted, so
+ * the queue's next owner finds every slot free (rule 1 of mbox.h). */
+static void drop_unread(mbox_queue *q)
+{
+	uint64_t w = mbox_ld64(&q->shm->write_index);
+	uint64_t from = q->consumed;
+	if (w < from)
+		w = from; /* a host that moved it back: nothing to drop */
+	if (w - from > HP_MBOX_RING_SIZE)
+		from = w - HP_MBOX_RING_SIZE;
+	for (uint64_t i = from; i < w; i++) {
+		unsigned slot = (unsigned)(i % HP_MBOX_RING_SIZE);
+		hp_completion *r = &q->comp[slot];
+		memset(r, 0, sizeof(*r));
+		r->status = HP_ABORTED;
+		strcpy(r->detail, "its session ended before it was read");
+		hal_store_relaxed(&q->ring[slot].header,
+				  (uint16_t)HP_PKT_INVALID);
+		mbox_st64(&r->done, i + 1);
+	}
+	q->consumed = w;
+	mbox_st64(&q->shm->read_index, w);
+}
+
+void mbox_queue_release_session(uint64_t token)
+{
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
+		mbox_queue *q = &Q.q[k];
+		/* By its owner word: a queue claimed but never read from is
+		 * the session's too. */
+		if (!token || mbox_ld64(&q->shm->owner) != token)
+			continue;
+		drop_unread(q);
+		q->xq = (exec_queue){0};
+		if (q->sess != MBOX_NO_SESSION)
+			mbox_session_queue_bound((unsigned)q->sess, -1);
+		q->sess = MBOX_NO_SESSION;
+		q->owner_seen = 0;
+		mbox_st64(&q->shm->owner, 0);
+	}
 }
 
 bool mbox_queue_all_complete(void)

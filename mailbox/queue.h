@@ -29,6 +29,15 @@ int mbox_queue_init(hp_mbox_header *hdr, hp_mbox_queue *table, uint8_t *rings);
  * per queue; true if any. */
 bool mbox_queue_poll(void);
 
+/** Cancel every command of session @p sess that is not complete
+ * (exec_cancel, HP_ABORTED); returns how many. */
+unsigned mbox_queue_cancel_session(unsigned sess);
+
+/** Give back the queues an ending session (token @p token) holds, once
+ * none of its commands is left: packets never read complete as aborted,
+ * the owner word goes back to 0. */
+void mbox_queue_release_session(uint64_t token);
+
 /** Is every command read so far complete? */
 bool mbox_queue_all_complete(void);
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The host's trace requests (trace_ctl.h). The host writes trace_buf and
- * trace_size, then a new trace_gen; the dispatcher checks the buffer lies
- * in one allocated buffer of the heap (the device never writes anywhere
+ * trace_size and its session's token, then a new trace_gen; the dispatcher
+ * checks the buffer lies in one buffer of that session (the trace ends
+ * when the session does; the device never writes anywhere
  * else for a trace), ends the trace that was on, starts the new one
  * (executor/trace.c lays it out) and acknowledges with trace_ack = gen,
  * trace_status = 0 or HP_INVALID_VALUE. trace_buf 0 only ends the trace;
@@ -11,12 +12,14 @@
  */
 #include "trace_ctl.h"
 #include "heap.h"
+#include "session.h"
 #include "words.h"
 #include <executor/trace.h>
 #include <hal/atomic.h>
 #include <hartpool/error.h>
 
 static uint32_t trace_applied; /* the last trace_gen acknowledged */
+static int trace_sess = -1;    /* whose buffer the trace is in, or -1 */
 
 void mbox_trace_init(void)
 {
@@ -25,6 +28,7 @@ void mbox_trace_init(void)
 	while (!exec_trace_stop())
 		continue;
 	trace_applied = 0;
+	trace_sess = -1;
 }
 
 void mbox_trace_poll(hp_mbox_header *h)
@@ -39,13 +43,28 @@ void mbox_trace_poll(hp_mbox_header *h)
 	uint64_t buf = mbox_ld64(&h->trace_buf);
 	uint64_t size = mbox_ld64(&h->trace_size);
 	int status = 0;
+	trace_sess = -1;
 	if (buf) {
-		if (size > UINTPTR_MAX || !mbox_heap_holds(buf, size))
+		int owner = mbox_session_find(mbox_ld64(&h->trace_owner));
+		if (size > UINTPTR_MAX || owner < 0 ||
+		    !mbox_heap_holds((unsigned)owner, buf, size))
 			status = HP_INVALID_VALUE;
 		else
 			status = exec_trace_start(mbox_ptr(buf), size, gen);
+		if (owner >= 0 && !status)
+			trace_sess = owner;
 	}
 	trace_applied = gen;
 	hal_store_relaxed(&h->trace_status, (int32_t)status);
 	hal_store_release(&h->trace_ack, gen);
+}
+
+bool mbox_trace_release(unsigned sess)
+{
+	if (trace_sess != (int)sess)
+		return true;
+	if (!exec_trace_stop())
+		return false;
+	trace_sess = -1;
+	return true;
 }

@@ -61,6 +61,27 @@
  * Bad packets. Every field is validated before it touches any state. A
  * malformed packet completes with an HP_ error and a one-line detail; the
  * queue and the firmware keep serving.
+ *
+ * Sessions. Everything a host creates on the device belongs to its
+ * session (hp_mbox_session): the queues it claims (their `owner` is the
+ * session's token), the buffers allocated and the kernel objects loaded
+ * through them, the commands read from them. A packet acts only on its own
+ * session's things: buffers (arguments, copies, printf and INFO buffers,
+ * object files), kernels of objects it loaded, events of its own queues;
+ * a kernel reaches only its session's buffers (a stray access faults:
+ * HP_KERNEL_FAULT). Opening: the host claims a free session slot by
+ * compare-and-swap of `owner` from 0 to its token (pid << 32 | a nonce;
+ * over serial the agent checks the token the HELLO gave), fills the other
+ * host words, and waits for the device to answer `state` =
+ * HP_SESSION_OPEN with `dev_owner` = its token; then it claims queues with
+ * the same token. Ending: `end_request` = 1, by the owner (closing) or by
+ * any host that found the owner process dead; or, over serial, a HELLO with
+ * another token ends the sessions of the link's previous host. The device
+ * then stops reading the session's queues, cancels its pending commands
+ * and stops its running kernels (HP_ABORTED: "its session ended"), and once
+ * none is left frees its buffers, unloads its objects, gives its queues
+ * back (owner 0, every slot complete) and the slot itself (state FREE,
+ * owner 0).
  */
 #ifndef HARTPOOL_MBOX_H
 #define HARTPOOL_MBOX_H
@@ -69,7 +90,7 @@
 
 #define HP_MBOX_MAGIC 0x4c4f4f5054524148ull /* "HARTPOOL" */
 /** Incremented on every incompatible change of this file. */
-#define HP_MBOX_VERSION 5u
+#define HP_MBOX_VERSION 6u
 
 /** Queues per device, packets per queue (a power of two). */
 #define HP_MBOX_QUEUES 16u
@@ -81,11 +102,14 @@
 /** Bytes of kernel arguments (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE). */
 #define HP_MBOX_ARGS_MAX 384u
 /** Kernels the device table lists at most (built-in and loaded). */
-#define HP_MBOX_KERNELS_MAX 128u
-/** Kernel objects loaded at once (HP_PKT_LOAD). */
-#define HP_MBOX_OBJECTS_MAX 16u
-/** Buffers the device heap holds at most. */
-#define HP_MBOX_BUFFERS_MAX 1024u
+#define HP_MBOX_KERNELS_MAX 512u
+/** Kernel objects loaded at once (HP_PKT_LOAD), all sessions. */
+#define HP_MBOX_OBJECTS_MAX 64u
+/** Buffers the device heap holds at most, all sessions. */
+#define HP_MBOX_BUFFERS_MAX 65536u
+/** Host sessions open at once (hp_mbox_session; every session holds at
+ * least one queue, so no more than queues). */
+#define HP_MBOX_SESSIONS HP_MBOX_QUEUES
 /** Buffer alignment (and the granule of the heap). */
 #define HP_MBOX_BUFFER_ALIGN 64u
 /** Longest time limit a dispatch may ask for (hp_kernarg.timeout_us): one
@@ -364,7 +388,10 @@ typedef struct hp_mbox_kernel {
 typedef struct hp_mbox_queue {
 	/* Host-owned. */
 	uint64_t write_index; /**< packets submitted; release */
-	uint64_t owner;	      /**< host session using it; 0 = free */
+	/** The token of the session using it; 0 = free. Claimed by
+	 * compare-and-swap from 0; the device resets it to 0 when the
+	 * session ends. */
+	uint64_t owner;
 	uint64_t host_reserved[6];
 	/* Device-owned. */
 	uint64_t read_index; /**< packets read by the dispatcher */
@@ -373,6 +400,44 @@ typedef struct hp_mbox_queue {
 	uint64_t completion; /**< hp_completion[ring_size] */
 	uint64_t dev_reserved[4];
 } hp_mbox_queue;
+
+/** hp_mbox_session.state (device-owned). */
+enum hp_session_state {
+	HP_SESSION_FREE = 0,   /**< claimable (owner 0) */
+	HP_SESSION_OPEN = 1,   /**< serving its owner */
+	HP_SESSION_ENDING = 2, /**< cancelling and reclaiming */
+};
+
+/** hp_mbox_session.host_flags: opened over a serial link (a HELLO with
+ * another token ends it; no host can check its process). */
+#define HP_SESSION_SERIAL 1u
+
+/** A host's session (HP_MBOX_SESSIONS of them; mbox.h's "Sessions"). */
+typedef struct hp_mbox_session {
+	/* Host-owned. */
+	uint64_t owner;	      /**< 0: free; else the owner's token (CAS) */
+	uint64_t host_start;  /**< the owner process's start time (Linux:
+				 /proc/PID/stat's starttime), 0: unknown;
+				 with the pid in the token, a host tells a
+				 dead owner from a reused pid */
+	uint32_t end_request; /**< 1: end the session */
+	uint32_t host_flags;  /**< HP_SESSION_* */
+	char name[32];	      /**< the host program (hartpool info) */
+	uint64_t host_reserved[2];
+	/* Device-owned. */
+	uint32_t state;	    /**< enum hp_session_state */
+	uint32_t opens;	    /**< sessions this slot has served */
+	uint64_t dev_owner; /**< the token the device serves (OPEN, ENDING) */
+	uint64_t buffers;   /**< buffers it holds */
+	uint64_t bytes;	    /**< their bytes */
+	uint64_t commands;  /**< commands read and not complete */
+	uint32_t objects;   /**< kernel objects it has loaded */
+	uint32_t kernels;   /**< table rows of those */
+	uint32_t queues;    /**< queues bound to it */
+	uint32_t regions;   /**< address ranges its kernels may reach */
+	uint64_t cancelled; /**< commands ended by its ending */
+	uint64_t dev_reserved[3];
+} hp_mbox_session;
 
 enum hp_device_state {
 	HP_DEV_BOOTING = 0,
@@ -404,17 +469,36 @@ typedef struct hp_mbox_header {
 	 * device applied last, and how (0 or an HP_ error). */
 	uint32_t trace_ack;
 	int32_t trace_status;
-	uint64_t dev_reserved[2];
+	uint64_t sessions; /**< hp_mbox_session[num_sessions] */
+	uint32_t num_sessions;
+	uint32_t sessions_ended; /**< sessions ended and reclaimed */
+	/* What is in use (hartpool info), all sessions: */
+	uint64_t heap_used;    /**< bytes in buffers */
+	uint64_t heap_free;    /**< bytes in no buffer */
+	uint64_t heap_largest; /**< the largest free block */
+	uint32_t heap_buffers; /**< buffers allocated */
+	uint32_t objects;      /**< kernel objects loaded */
+	uint32_t kernel_rows;  /**< kernel table rows used (built-in too) */
+	uint32_t code_used;    /**< bytes of code memory objects take */
+	uint32_t usage_ack;    /**< the usage_request the figures answer */
+	uint64_t code_size;    /**< bytes of code memory */
 	hp_device_info info;
 	/* Host-owned. */
 	uint32_t stop_request; /**< 1: finish and end the run */
-	/* Tracing: trace_buf (0: off) and trace_size, then a new trace_gen
-	 * (release) asks the device to apply them; it answers in trace_ack
-	 * and trace_status. The buffer lies in one allocated buffer. */
+	/* Tracing: trace_buf (0: off), trace_size and trace_owner, then a
+	 * new trace_gen (release) asks the device to apply them; it answers
+	 * in trace_ack and trace_status. The buffer lies in one buffer of the
+	 * session whose token trace_owner is; the trace ends with that
+	 * session. */
 	uint32_t trace_gen;
 	uint64_t trace_buf;
 	uint64_t trace_size;
-	uint32_t host_reserved[10];
+	uint64_t trace_owner;
+	/* A new usage_request asks the device to publish its use figures
+	 * (heap_*, objects, kernel_rows, code_used, the sessions' counters)
+	 * now; it answers with usage_ack = usage_request. */
+	uint32_t usage_request;
+	uint32_t host_reserved[7];
 } hp_mbox_header;
 
 #ifdef __cplusplus
@@ -429,6 +513,7 @@ HP_MBOX_ASSERT_(sizeof(hp_packet_mem) == 64, "memory packet size");
 HP_MBOX_ASSERT_(sizeof(hp_completion) == 256, "completion record size");
 HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 512, "kernarg block size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_queue) == 128, "queue size");
+HP_MBOX_ASSERT_(sizeof(hp_mbox_session) == 160, "session size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_kernel) == 64, "kernel row size");
 HP_MBOX_ASSERT_(__builtin_offsetof(hp_mbox_header, trace_buf) % 8 == 0,
 		"trace_buf is a 64-bit word");

@@ -109,4 +109,12 @@ typedef struct {
 	uint64_t victim;
 } hp_fault_args;
 
+/** poke: work-item 0 stores `value` at `addr`, an address the device does
+ * not check (the isolation tests). */
+typedef struct {
+	uint64_t addr;
+	uint32_t value;
+	uint32_t reserved;
+} hp_poke_args;
+
 #endif

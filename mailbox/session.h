@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host sessions (mailbox-private; hartpool/mbox.h's "Sessions"): the
+ * session table in the mailbox, what each session holds (commands in
+ * flight, buffers and their regions, kernel objects) and the view its
+ * kernels get (an isolation domain per session). The dispatcher opens and
+ * ends sessions (dispatch.c drives it: open, stop reading and cancel
+ * (queue.c), reclaim here once nothing of it runs).
+ */
+#ifndef MAILBOX_SESSION_H
+#define MAILBOX_SESSION_H
+
+#include <hartpool/mbox.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** No session (a queue nobody's open session claimed). */
+#define MBOX_NO_SESSION (-1)
+
+/** The session table at @p table (HP_MBOX_SESSIONS entries, zeroed);
+ * @p hdr gets the use figures (mbox_session_publish). */
+void mbox_session_init(hp_mbox_session *table, hp_mbox_header *hdr);
+
+/** Sessions to open (claimed by a host, not open yet) and to end (an
+ * end request, or an owner word the host changed), as bit masks. */
+void mbox_session_requests(uint32_t *open, uint32_t *end);
+
+/** Open session @p s for the token its host claimed it with. */
+void mbox_session_open(unsigned s);
+/** Session @p s ends: from now on its queues are not read
+ * (mbox_session_ending); the caller cancels its commands. */
+void mbox_session_begin_end(unsigned s);
+/** Sessions that are ending and have nothing left in flight. */
+uint32_t mbox_session_reclaimable(void);
+/** Give back everything session @p s held (buffers, objects) and the slot
+ * itself; the caller has given its queues back. */
+void mbox_session_reclaim(unsigned s);
+
+/** The open session whose token is @p owner, or MBOX_NO_SESSION. */
+int mbox_session_find(uint64_t owner);
+/** Is session @p s ending (its queues not to be read)? */
+bool mbox_session_ending(unsigned s);
+/** The token session @p s serves (0: none). */
+uint64_t mbox_session_token(unsigned s);
+/** Sessions opened over a serial link whose token is not @p keep (a new
+ * host said HELLO on the link). */
+uint32_t mbox_session_serial_others(uint64_t keep);
+
+/** A queue was bound to session @p s, or unbound from it. */
+void mbox_session_queue_bound(unsigned s, int delta);
+/** A command of session @p s was read / completed (any hart). */
+void mbox_session_cmd_start(unsigned s);
+void mbox_session_cmd_done(unsigned s);
+/** Commands of session @p s ended by its ending. */
+void mbox_session_cancelled(unsigned s, unsigned n);
+
+/** The isolation domain of session @p s's kernels (executor/exec.h). */
+unsigned mbox_session_domain(unsigned s);
+
+/** ALLOC for session @p s: mbox_heap_alloc, with the kernels' view
+ * updated when its regions change and, when memory is short, the unused
+ * parts of idle sessions' regions given back first. */
+uint64_t mbox_session_alloc(unsigned s, uint64_t size, char *why, size_t n);
+
+/** Something the figures count changed (a buffer was freed: any hart). */
+void mbox_session_touch(void);
+/** Publish the counters of the session table and the mailbox header's
+ * use figures, if something changed since; with @p rate_limited at most
+ * every millisecond (while commands flow). The dispatcher. */
+void mbox_session_publish_dirty(bool rate_limited);
+/** Publish them now. The dispatcher. */
+void mbox_session_publish(void);
+
+#endif
