@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "info.h"
+#include "keeper.h"
 #include "run.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -315,7 +316,14 @@ static int cmd_up(hp_device *d, const cli_opts *o)
 		i->harts);
 	if (o->gdb)
 		cli_gdb_hint(o, NULL, 0);
+	fflush(stderr);
 	printf("%s\n", hp_connect_string(d));
+	fflush(stdout);
+	/* Dead hosts' sessions are ended even when nobody else uses it. */
+	if (cli_keeper_start(hp_connect_string(d)))
+		fprintf(stderr, "hartpool: warning: no keeper for the device "
+				"(fork failed): a killed host's session ends "
+				"only when another host comes\n");
 	return 0;
 }
 
@@ -343,7 +351,9 @@ static const cli_command up_cmd = {
 	.summary = "boot a device that stays up; its connect string last",
 	.about = "The connect string (the last line on stdout) is for "
 		 "--connect; "
-		 "the device\nruns until `hartpool down --connect ...`.",
+		 "the device\nruns until `hartpool down --connect ...`. A "
+		 "keeper process stays with it and\nends the sessions of "
+		 "host processes that died (docs/sessions.md).",
 	.groups = GROUPS(&device),
 	.run = cmd_up,
 	.detach = true,

@@ -46,12 +46,86 @@ static void json_kernels(hp_device *d)
 	putchar(']');
 }
 
+/* What the device holds: its sessions and how full its heap and tables
+ * are, as `key: value` lines. */
+static void print_usage(const hp_device_usage *u, const hp_session_info *s,
+			unsigned ns)
+{
+	printf("sessions: %u of %u (%u ended since boot)\n", u->sessions,
+	       u->sessions_max, u->sessions_ended);
+	for (unsigned k = 0; k < ns; k++)
+		printf("session %u: pid %d%s%s%s%s, %s, %u queues, %llu "
+		       "buffers (%llu bytes), %u objects (%u kernels), %llu "
+		       "commands in flight\n",
+		       s[k].slot, s[k].pid, s[k].name[0] ? " " : "", s[k].name,
+		       s[k].serial ? " (serial)" : "",
+		       s[k].self ? " (this one)" : "",
+		       s[k].state == HP_SESSION_OPEN ? "open" : "ending",
+		       s[k].queues, (unsigned long long)s[k].buffers,
+		       (unsigned long long)s[k].bytes, s[k].objects,
+		       s[k].kernels, (unsigned long long)s[k].commands);
+	printf("heap_used: %llu\n", (unsigned long long)u->heap_used);
+	printf("heap_free: %llu\n", (unsigned long long)u->heap_free);
+	printf("heap_largest_free: %llu\n",
+	       (unsigned long long)u->heap_largest);
+	printf("buffers: %u of %u\n", u->buffers, u->buffers_max);
+	printf("kernel_objects: %u of %u\n", u->objects, u->objects_max);
+	printf("kernel_rows: %u of %u\n", u->kernel_rows, u->kernel_rows_max);
+	printf("code_used: %u of %llu\n", u->code_used,
+	       (unsigned long long)u->code_size);
+}
+
+static void json_usage(const hp_device_usage *u, const hp_session_info *s,
+		       unsigned ns)
+{
+	printf(", \"usage\": {\"sessions\": %u, \"sessions_max\": %u, "
+	       "\"sessions_ended\": %u, \"heap_size\": %llu, "
+	       "\"heap_used\": %llu, \"heap_free\": %llu, "
+	       "\"heap_largest_free\": %llu, \"buffers\": %u, "
+	       "\"buffers_max\": %u, \"kernel_objects\": %u, "
+	       "\"kernel_objects_max\": %u, \"kernel_rows\": %u, "
+	       "\"kernel_rows_max\": %u, \"code_used\": %u, "
+	       "\"code_size\": %llu}",
+	       u->sessions, u->sessions_max, u->sessions_ended,
+	       (unsigned long long)u->heap_size,
+	       (unsigned long long)u->heap_used,
+	       (unsigned long long)u->heap_free,
+	       (unsigned long long)u->heap_largest, u->buffers, u->buffers_max,
+	       u->objects, u->objects_max, u->kernel_rows, u->kernel_rows_max,
+	       u->code_used, (unsigned long long)u->code_size);
+	printf(", \"sessions\": [");
+	for (unsigned k = 0; k < ns; k++) {
+		printf("%s{\"slot\": %u, \"pid\": %d, \"name\": ",
+		       k ? ", " : "", s[k].slot, s[k].pid);
+		cli_json_str(s[k].name, sizeof(s[k].name));
+		printf(", \"state\": \"%s\", \"serial\": %s, \"self\": %s, "
+		       "\"queues\": %u, \"buffers\": %llu, \"bytes\": %llu, "
+		       "\"objects\": %u, \"kernels\": %u, \"commands\": "
+		       "%llu}",
+		       s[k].state == HP_SESSION_OPEN ? "open" : "ending",
+		       s[k].serial ? "true" : "false",
+		       s[k].self ? "true" : "false", s[k].queues,
+		       (unsigned long long)s[k].buffers,
+		       (unsigned long long)s[k].bytes, s[k].objects,
+		       s[k].kernels, (unsigned long long)s[k].commands);
+	}
+	putchar(']');
+}
+
 int cmd_info(hp_device *d, const cli_opts *o)
 {
 	hp_device_info i;
 	int rc = hp_device_query(d, &i);
 	if (rc)
 		return cli_lib_fail(rc);
+	hp_device_usage u;
+	hp_session_info sess[HP_MBOX_SESSIONS];
+	unsigned ns = 0;
+	if ((rc = hp_device_usage_get(d, &u)) ||
+	    (rc = hp_sessions(d, sess, HP_MBOX_SESSIONS, &ns)))
+		return cli_lib_fail(rc);
+	if (ns > HP_MBOX_SESSIONS)
+		ns = HP_MBOX_SESSIONS;
 	char sgs[64];
 	list_sizes(sgs, sizeof(sgs), i.sub_group_sizes);
 	char items[64];
@@ -85,6 +159,7 @@ int cmd_info(hp_device *d, const cli_opts *o)
 		cli_json_str(i.firmware, sizeof(i.firmware));
 		printf(", \"connect\": ");
 		cli_json_str(hp_connect_string(d), SIZE_MAX);
+		json_usage(&u, sess, ns);
 		printf(", ");
 		json_kernels(d);
 		printf("}\n");
@@ -130,7 +205,9 @@ int cmd_info(hp_device *d, const cli_opts *o)
 		if (hp_kernel_at(d, k))
 			printf("%s%s", n++ ? "," : "",
 			       hp_kernel_at(d, k)->name);
-	printf("\nconnect: %s\n", hp_connect_string(d));
+	printf("\n");
+	print_usage(&u, sess, ns);
+	printf("connect: %s\n", hp_connect_string(d));
 	return 0;
 }
 

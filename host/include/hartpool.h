@@ -65,6 +65,10 @@ typedef struct hp_open_options {
 	/** Longest wait for any one reply or completion, ms (default 60000;
 	 * the device's death is noticed sooner). */
 	unsigned timeout_ms;
+	/** Connect without a session (connect only): the handle reads the
+	 * device's tables (hp_sessions, hp_device_usage_get, hp_info) and
+	 * ends dead hosts' sessions (hp_sessions_reap), nothing else. */
+	bool monitor;
 	/** Device console lines (boot messages; serial links): NULL drops. */
 	void (*console)(void *ctx, const char *text, size_t len);
 	void *console_ctx;
@@ -81,7 +85,9 @@ const char *hp_last_error(void);
  * that stops or goes away while in use makes the waiting calls return
  * HP_DEVICE_NOT_AVAILABLE. */
 int hp_open(const hp_open_options *o, hp_device **out);
-/** Close: a device this handle booted (and did not detach) is stopped. */
+/** Close: the handle's session ends (the device cancels what it still
+ * runs and frees its buffers and kernel objects); a device this handle
+ * booted (and did not detach) is stopped. */
 int hp_close(hp_device *d);
 /** Ask the device to finish its commands and stop, without waiting. */
 int hp_stop(hp_device *d);
@@ -113,6 +119,52 @@ typedef struct hp_link_stats {
 	uint32_t baud;
 } hp_link_stats;
 void hp_link_stats_get(const hp_device *d, hp_link_stats *out);
+
+/* ---- sessions (include/hartpool/mbox.h, "Sessions") ---- */
+
+/** A session on the device: a host's handle and what it holds. */
+typedef struct hp_session_info {
+	unsigned slot;
+	int state;   /**< HP_SESSION_OPEN or HP_SESSION_ENDING */
+	int pid;     /**< of the owner process */
+	bool serial; /**< opened over a serial link */
+	bool self;   /**< this handle's */
+	char name[32];
+	uint64_t buffers, bytes; /**< buffers it holds and their bytes */
+	uint64_t commands;	 /**< commands read and not complete */
+	uint64_t cancelled;	 /**< commands its ending cancelled */
+	uint32_t objects, kernels, queues;
+	uint32_t regions; /**< address ranges its kernels may reach */
+} hp_session_info;
+
+/** The sessions the device holds (every slot not free), at most @p max
+ * into @p out; @p count gets how many there are. */
+int hp_sessions(hp_device *d, hp_session_info *out, unsigned max,
+		unsigned *count);
+
+/** What is in use on the device, all sessions together (the device
+ * publishes the figures when asked, so they are current). */
+typedef struct hp_device_usage {
+	uint64_t heap_size, heap_used, heap_free;
+	uint64_t heap_largest; /**< largest block no session holds */
+	uint32_t buffers, buffers_max;
+	uint32_t objects, objects_max;
+	uint32_t kernel_rows, kernel_rows_max; /**< built-in ones too */
+	uint32_t code_used;		       /**< code memory of objects */
+	uint64_t code_size;
+	uint32_t sessions, sessions_max, sessions_ended;
+} hp_device_usage;
+int hp_device_usage_get(hp_device *d, hp_device_usage *u);
+
+/** Is the device still serving? 0, or HP_DEVICE_NOT_AVAILABLE (stopped,
+ * or its QEMU gone) with what happened in hp_last_error(). */
+int hp_ping(hp_device *d);
+
+/** End the sessions of host processes that are gone (on this machine:
+ * shared memory only); @p ended (may be NULL) gets how many. The device
+ * then cancels their commands and gives back what they held. Every
+ * handle does this when it opens and now and then while it waits. */
+int hp_sessions_reap(hp_device *d, unsigned *ended);
 
 /* ---- kernels ---- */
 

@@ -12,30 +12,112 @@
 
 /* ---- buffers ---- */
 
+/* One of the handle's buffers (d->bufs, sorted by address). */
+struct hp_buf_range {
+	uint64_t addr, size;
+};
+
+/* Index of the first buffer that starts after addr. */
+static size_t upper(const hp_device *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->num_bufs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (d->bufs[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The handle's buffer that contains addr, or NULL. */
+static const struct hp_buf_range *containing(const hp_device *d, uint64_t addr)
+{
+	size_t i = upper(d, addr);
+	if (i == 0)
+		return NULL;
+	const struct hp_buf_range *b = &d->bufs[i - 1];
+	return addr - b->addr < b->size ? b : NULL;
+}
+
+static int remember(hp_device *d, uint64_t addr, uint64_t size)
+{
+	if (d->num_bufs == d->cap_bufs) {
+		size_t cap = d->cap_bufs ? 2 * d->cap_bufs : 64;
+		struct hp_buf_range *n = realloc(d->bufs, cap * sizeof(*n));
+		if (!n)
+			return hp_fail(HP_OUT_OF_RESOURCES,
+				       "out of host memory (%zu bytes for the "
+				       "buffer table)",
+				       cap * sizeof(*n));
+		d->bufs = n;
+		d->cap_bufs = cap;
+	}
+	size_t i = upper(d, addr);
+	memmove(&d->bufs[i + 1], &d->bufs[i],
+		(d->num_bufs - i) * sizeof(*d->bufs));
+	d->bufs[i] = (struct hp_buf_range){addr, size};
+	d->num_bufs++;
+	return 0;
+}
+
+static void forget(hp_device *d, uint64_t addr)
+{
+	size_t i = upper(d, addr);
+	if (i == 0 || d->bufs[i - 1].addr != addr)
+		return;
+	memmove(&d->bufs[i - 1], &d->bufs[i],
+		(d->num_bufs - i) * sizeof(*d->bufs));
+	d->num_bufs--;
+}
+
+void hp_buffers_forget(hp_device *d)
+{
+	free(d->bufs);
+	d->bufs = NULL;
+	d->num_bufs = d->cap_bufs = 0;
+}
+
 int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out)
 {
 	hp_event_info info;
 	int rc = hp_service(d, HP_PKT_ALLOC, 0, 0, size, &info);
 	*out = rc ? 0 : info.result;
+	if (!rc && (rc = remember(d, info.result, size))) {
+		hp_service(d, HP_PKT_FREE, info.result, 0, 0, &info);
+		*out = 0;
+	}
 	return rc;
 }
 
 int hp_buffer_free(hp_device *d, hp_buffer b)
 {
 	hp_event_info info;
-	return hp_service(d, HP_PKT_FREE, b, 0, 0, &info);
+	int rc = hp_service(d, HP_PKT_FREE, b, 0, 0, &info);
+	if (!rc)
+		forget(d, b);
+	return rc;
 }
 
+/* [b + off, + len) lies in one of the handle's buffers: a copy never
+ * reaches another buffer, let alone another session's. */
 static int buf_range(hp_device *d, hp_buffer b, uint64_t off, size_t len)
 {
-	uint64_t base = d->hdr.buf_base, size = d->hdr.buf_size;
-	if (b < base || b - base > size || off > size - (b - base) ||
-	    len > size - (b - base) - off)
-		return hp_fail(
-			HP_INVALID_VALUE,
-			"0x%llx+%llu (%zu bytes) is outside the device's "
-			"buffer heap",
-			(unsigned long long)b, (unsigned long long)off, len);
+	const struct hp_buf_range *r = containing(d, b);
+	if (!r)
+		return hp_fail(HP_INVALID_VALUE,
+			       "0x%llx is not in a buffer of this handle",
+			       (unsigned long long)b);
+	uint64_t room = r->size - (b - r->addr);
+	if (off > room || len > room - off)
+		return hp_fail(HP_INVALID_VALUE,
+			       "%zu bytes at 0x%llx+%llu reach past the end of "
+			       "the buffer at 0x%llx (%llu bytes)",
+			       len, (unsigned long long)b,
+			       (unsigned long long)off,
+			       (unsigned long long)r->addr,
+			       (unsigned long long)r->size);
 	return 0;
 }
 

@@ -9,6 +9,8 @@
  *   object.c  the kernel table and kernel objects (LOAD / UNLOAD)
  *   buffer.c  device buffers (ALLOC / FREE), INFO, the printf buffer
  *   queue.c   queues, enqueueing, events; service packets
+ *   session.c the handle's session, ending dead hosts' sessions, what
+ *             the device holds
  *   device.c  the link: transport, mailbox header, device memory, errors
  *   qemu.c    the QEMU launcher (qemu.h; knows nothing of the mailbox)
  * and the transports below all (transport.h: shm.c, serial.c).
@@ -37,8 +39,17 @@ struct hp_device {
 	hp_mbox_kernel kernels[HP_MBOX_KERNELS_MAX];
 	char connect[300];
 	unsigned timeout_ms;
+	/* session.c: our session's slot (-1: none) and token (pid << 32 |
+	 * a nonce; our queues' owner word too), when we last looked for
+	 * dead sessions. */
+	int sess;
+	uint64_t token;
+	uint64_t last_reap;
+	/* buffer.c: our buffers, sorted by address (hp_buffer_write and
+	 * _read stay inside one). */
+	struct hp_buf_range *bufs;
+	size_t num_bufs, cap_bufs;
 	/* queue.c: the queues this handle owns. */
-	uint64_t token;	   /* our queue-owner token */
 	hp_queue *service; /* ALLOC / FREE / INFO / LOAD / UNLOAD */
 	hp_queue *queues[HP_MBOX_QUEUES];
 	/* The UART socket of a device we booted for ourselves: one byte on
@@ -81,6 +92,23 @@ int hp_dev_wait(hp_device *d, uint64_t addr, uint64_t min, size_t len);
 int hp_dev_serving(hp_device *d);
 /** Read the kernel table again (objects loaded or unloaded since). */
 int hp_dev_kernels_refresh(hp_device *d);
+
+/* ---- session.c ---- */
+
+/** Claim a session slot and wait until the device serves it (d->sess). */
+int hp_session_open(hp_device *d);
+/** End our session: the device cancels what is left of it and gives
+ * back everything it held; with @p wait, until it has. */
+int hp_session_close(hp_device *d, bool wait);
+/** hp_sessions_reap() if the last look was a while ago (waits call it). */
+void hp_sessions_reap_due(hp_device *d);
+/** A process's start time (Linux: /proc/PID/stat's starttime), 0: unknown. */
+uint64_t hp_proc_start(pid_t pid);
+
+/* ---- buffer.c ---- */
+
+/** Forget every buffer (the session that held them ended). */
+void hp_buffers_forget(hp_device *d);
 
 /* ---- trace.c ---- */
 

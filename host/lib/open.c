@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * libhartpool's device handles (internal.h): hp_open() boots a device
- * (qemu.c) or connects to a running one, opens the link (device.c) and
- * claims the service queue (queue.c); hp_close() gives the queues back and
- * stops a device it booted; hp_down() stops any device and removes its
- * files.
+ * (qemu.c) or connects to a running one, opens the link (device.c), a
+ * session (session.c) and claims the service queue (queue.c); hp_close()
+ * gives the queues back, ends the session and stops a device it booted;
+ * hp_down() stops any device and removes its files.
  */
 #include "internal.h"
 #include <stdio.h>
@@ -28,6 +28,9 @@ int hp_open(const hp_open_options *o, hp_device **out)
 			       "boot (--boot) is for a device this call boots; "
 			       "%s is running already",
 			       o->connect);
+	if (o->monitor && !o->connect)
+		return hp_fail(HP_INVALID_VALUE,
+			       "monitor is for a running device (connect)");
 	if (o->mem_size % (1u << 20))
 		return hp_fail(
 			HP_INVALID_VALUE,
@@ -44,8 +47,14 @@ int hp_open(const hp_open_options *o, hp_device **out)
 	prctl(PR_SET_TIMERSLACK, 1000UL);
 	d->timeout_ms = o->timeout_ms ? o->timeout_ms : 60000;
 	d->bell = -1;
-	d->token = (uint64_t)getpid() << 32 |
-		   ((uint64_t)hp_now_ns() & 0xffffffffu);
+	d->sess = -1;
+	/* The pid tells other hosts whether we are alive; the nonce tells
+	 * our handles apart (never 0: a free word is 0). */
+	static unsigned handles;
+	uint32_t nonce =
+		(uint32_t)hp_now_ns() ^
+		__atomic_add_fetch(&handles, 0x9e3779b9u, __ATOMIC_RELAXED);
+	d->token = (uint64_t)getpid() << 32 | (nonce ? nonce : 1u);
 	int rc = 0;
 	if (!o->connect) {
 		char err[512];
@@ -54,7 +63,9 @@ int hp_open(const hp_open_options *o, hp_device **out)
 	}
 	if (!rc)
 		rc = hp_dev_open(d, o);
-	if (!rc)
+	if (!rc && o->monitor)
+		rc = hp_sessions_reap(d, NULL);
+	else if (!rc && !(rc = hp_session_open(d)))
 		rc = hp_queue_create(d, HP_QUEUE_IN_ORDER, &d->service);
 	if (!rc && d->qemu.spawned && !d->qemu.detach)
 		d->bell = hp_qemu_doorbell(&d->qemu);
@@ -81,6 +92,10 @@ int hp_close(hp_device *d)
 			hp_queue_release(d->queues[k]);
 	/* (not if hp_down() already stopped and reaped it) */
 	bool stop = d->qemu.spawned && !d->qemu.detach && d->qemu.pid > 0;
+	/* What the session still holds goes back (a device we stop now
+	 * needs no waiting for that). */
+	if (d->t && d->sess >= 0)
+		hp_session_close(d, !stop);
 	if (stop && d->t) {
 		hp_stop(d);
 		if (!hp_qemu_wait_exit(&d->qemu, 10000))
@@ -95,6 +110,7 @@ int hp_close(hp_device *d)
 		close(d->bell);
 	if (stop)
 		hp_qemu_remove_files(&d->qemu);
+	hp_buffers_forget(d);
 	free(d);
 	return 0;
 }

@@ -15,12 +15,6 @@
 
 /* ---- queues ---- */
 
-static bool owner_dead(uint64_t owner)
-{
-	pid_t pid = (pid_t)(owner >> 32);
-	return pid > 0 && hp_qemu_pid_gone(pid);
-}
-
 /* Claim queue k for us: compare-and-swap on shared memory, or (serial:
  * one host) a plain write. */
 static bool claim(hp_device *d, unsigned k, uint64_t seen)
@@ -39,18 +33,19 @@ static bool claim(hp_device *d, unsigned k, uint64_t seen)
 int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out)
 {
 	*out = NULL;
-	for (int pass = 0; pass < 2; pass++)
+	if (d->sess < 0)
+		return hp_fail(HP_INVALID_VALUE, "the handle has no session");
+	/* A queue of a dead host's session comes free once the device has
+	 * ended that session (hp_sessions_reap): a second pass after it. */
+	uint64_t t0 = hp_now_ns();
+	for (unsigned pass = 0;; pass++) {
 		for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
 			hp_mbox_queue mq;
 			uint64_t qa = d->hdr.queues + k * sizeof(mq);
 			int rc = hp_dev_read(d, qa, &mq, sizeof(mq));
 			if (rc)
 				return rc;
-			/* Pass 0 takes free queues, pass 1 those of dead
-			 * processes. */
-			if (pass == 0 ? mq.owner != 0 : !owner_dead(mq.owner))
-				continue;
-			if (!claim(d, k, mq.owner))
+			if (mq.owner != 0 || !claim(d, k, 0))
 				continue;
 			hp_queue *q = calloc(1, sizeof(*q));
 			if (!q)
@@ -72,9 +67,19 @@ int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out)
 			*out = q;
 			return 0;
 		}
-	return hp_fail(HP_OUT_OF_RESOURCES,
-		       "all %u device queues are in use by running processes",
-		       HP_MBOX_QUEUES);
+		unsigned ended = 0;
+		int rc = hp_sessions_reap(d, &ended);
+		if (rc)
+			return rc;
+		if ((!ended && pass > 0 && hp_now_ns() - t0 > 2000000000ull) ||
+		    hp_now_ns() - t0 > (uint64_t)d->timeout_ms * 1000000u)
+			return hp_fail(HP_OUT_OF_RESOURCES,
+				       "all %u device queues are in use by "
+				       "running processes",
+				       HP_MBOX_QUEUES);
+		unsigned n = pass;
+		hp_backoff(&n);
+	}
 }
 
 unsigned hp_queue_id(const hp_queue *q)
@@ -220,6 +225,7 @@ int hp_event_wait(hp_device *d, hp_event ev, hp_event_info *info)
 		spin = false;
 		if ((n & 63) == 63 && (rc = hp_dev_serving(d)))
 			return rc;
+		hp_sessions_reap_due(d);
 		if (waited > (uint64_t)d->timeout_ms * 1000000u)
 			return hp_fail(HP_TIMEOUT,
 				       "event %u:%llu not complete after %u ms",
@@ -270,6 +276,7 @@ static int wait_record(hp_queue *q, uint64_t idx, bool nowait)
 				q->id, RING);
 		if ((n & 63) == 63 && (rc = hp_dev_serving(d)))
 			return rc;
+		hp_sessions_reap_due(d);
 		if (hp_now_ns() - t0 > (uint64_t)d->timeout_ms * 1000000u)
 			return hp_fail(HP_TIMEOUT,
 				       "queue %u still full after %u ms", q->id,

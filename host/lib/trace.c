@@ -50,7 +50,12 @@ static int handshake(hp_device *d, uint64_t buf, uint64_t size, uint32_t *gen,
 	g = (g > ack ? g : ack) + 1;
 	if (!g)
 		g = 1;
-	uint64_t bs[2] = {buf, size};
+	/* The buffer, its size and our session's token (the device checks
+	 * the buffer is ours). */
+	uint64_t bs[3] = {buf, size, d->token};
+	_Static_assert(offsetof(hp_mbox_header, trace_owner) ==
+			       offsetof(hp_mbox_header, trace_buf) + 16,
+		       "trace words in a row");
 	if ((rc = hp_dev_write(d, HDR(d, trace_buf), bs, sizeof(bs))))
 		return rc;
 	uint64_t t0 = hp_now_ns();
