@@ -5,7 +5,9 @@
  * protocol's atomics, over a plain memory block. Under TSan this checks
  * the ownership rules of include/hartpool/mbox.h; the values check
  * exactly-once, order through events across queues, a dependency cycle
- * between queues, bad packets, a full ring, and stopping.
+ * between queues, bad packets, a full ring, sessions (one session's packets
+ * never reach another's buffers or events; an ended session's commands are
+ * cancelled and what it held comes back), and stopping.
  */
 #include "check.h"
 #include <executor/exec.h>
@@ -144,12 +146,120 @@ static hp_event free_buf(unsigned q, uint64_t addr, const hp_event *wait,
 	return submit(q, &p, &ka, false);
 }
 
+/* ---- sessions ---- */
+
+static hp_mbox_session *session(unsigned s)
+{
+	return (hp_mbox_session *)(uintptr_t)H->sessions + s;
+}
+
+/* Open session s for `token` and give it queues [q0, q1). */
+static void session_open(unsigned s, uint64_t token, unsigned q0, unsigned q1)
+{
+	uint64_t zero = 0;
+	CHECK_MSG(__atomic_compare_exchange_n(&session(s)->owner, &zero, token,
+					      false, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE),
+		  "session %u not free", s);
+	while (__atomic_load_n(&session(s)->state, __ATOMIC_ACQUIRE) !=
+		       HP_SESSION_OPEN ||
+	       __atomic_load_n(&session(s)->dev_owner, __ATOMIC_ACQUIRE) !=
+		       token)
+		sched_yield();
+	for (unsigned q = q0; q < q1; q++) {
+		zero = 0;
+		CHECK_MSG(__atomic_compare_exchange_n(
+				  &queue(q)->owner, &zero, token, false,
+				  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE),
+			  "queue %u not free", q);
+	}
+}
+
+/* End session s and wait until the device gave the slot back. */
+static void session_end(unsigned s)
+{
+	__atomic_store_n(&session(s)->end_request, 1u, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&session(s)->owner, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static uint64_t alloc_on(unsigned q, uint64_t size)
+{
+	hp_packet p;
+	memset(&p, 0, sizeof(p));
+	p.mem.header = HP_PKT_ALLOC;
+	p.mem.size = size;
+	hp_event ev = submit(q, &p, NULL, false);
+	CHECK_MSG(wait_ev(ev) == 0, "alloc %llu on queue %u",
+		  (unsigned long long)size, q);
+	return record(q, HP_EVENT_INDEX(ev))->result;
+}
+
+/* Session 1 (queues 9, 10) beside session 0 (every other queue). */
+static void sessions_check(uint64_t cnt)
+{
+	session_open(1, 0x2222, 9, 11);
+	uint64_t b1 = alloc_on(9, 4096);
+	/* Session 0's packets cannot name session 1's buffer or events. */
+	hp_tally_args ta = {b1, 0};
+	CHECK_MSG(wait_ev(dispatch(6, "tally", 1, &ta, sizeof(ta), NULL, 0,
+				   0)) == HP_INVALID_KERNEL_ARGS,
+		  "session 0 writes session 1's buffer");
+	hp_event e1 = dispatch(9, "tally", 1, &ta, sizeof(ta), NULL, 0, 0);
+	CHECK_MSG(wait_ev(e1) == 0, "session 1 writes its own buffer");
+	hp_tally_args t0 = {cnt, 5};
+	CHECK_MSG(wait_ev(dispatch(6, "tally", 1, &t0, sizeof(t0), &e1, 1,
+				   0)) == HP_INVALID_EVENT_WAIT_LIST,
+		  "session 0 waits for session 1's event");
+	CHECK_MSG(wait_ev(free_buf(6, b1, NULL, 0)) == HP_INVALID_VALUE,
+		  "session 0 frees session 1's buffer");
+	/* Session 1 ends with a long kernel running and more queued
+	 * behind it: the queued ones are cancelled, the running one stops
+	 * (between work-groups here: no U-mode on the host), its buffers
+	 * and queues come back. */
+	uint64_t out = alloc_on(9, 256 * 4);
+	hp_spin_args sp = {out, 2000000};
+	hp_event run = dispatch(10, "spin", 256, &sp, sizeof(sp), NULL, 0, 1);
+	hp_event later[4];
+	for (unsigned k = 0; k < 4; k++)
+		later[k] =
+			dispatch(10, "spin", 256, &sp, sizeof(sp), NULL, 0, 1);
+	/* Every packet read: the first runs, the others wait behind it. */
+	while (__atomic_load_n(&queue(10)->read_index, __ATOMIC_ACQUIRE) !=
+	       next_idx[10])
+		sched_yield();
+	uint64_t used = __atomic_load_n(&session(1)->buffers, __ATOMIC_ACQUIRE);
+	session_end(1);
+	int rs = wait_ev(run);
+
+	CHECK_MSG(rs == 0 || rs == HP_ABORTED, "the running kernel: %s (%s)",
+		  hp_error_name(rs),
+		  record(HP_EVENT_QUEUE(run), HP_EVENT_INDEX(run))->detail);
+	for (unsigned k = 0; k < 4; k++)
+		CHECK_MSG(wait_ev(later[k]) == HP_ABORTED,
+			  "queued kernel %u of the ended session: %s", k,
+			  hp_error_name(wait_ev(later[k])));
+	CHECK_MSG(__atomic_load_n(&queue(9)->owner, __ATOMIC_ACQUIRE) == 0 &&
+			  __atomic_load_n(&queue(10)->owner,
+					  __ATOMIC_ACQUIRE) == 0,
+		  "queues of the ended session still owned");
+	CHECK_MSG(__atomic_load_n(&session(1)->state, __ATOMIC_ACQUIRE) ==
+				  HP_SESSION_FREE &&
+			  used >= 1,
+		  "session slot after the end (held %llu buffers)",
+		  (unsigned long long)used);
+}
+
 static void *host_main(void *arg)
 {
 	(void)arg;
 	H = (hp_mbox_header *)mbox;
 	while (__atomic_load_n(&H->magic, __ATOMIC_ACQUIRE) != HP_MBOX_MAGIC)
 		sched_yield();
+	/* Session 0 holds every queue but 9 and 10 (session 1's, later). */
+	session_open(0, 0x1111, 0, 9);
+	for (unsigned q = 11; q < HP_MBOX_QUEUES; q++)
+		__atomic_store_n(&queue(q)->owner, 0x1111, __ATOMIC_RELEASE);
 
 	/* Exactly once, over two queues (one in order). */
 	enum { T = 3000 };
@@ -274,6 +384,14 @@ static void *host_main(void *arg)
 	CHECK_MSG(bad == 0, "in-order chain through a full ring: %u wrong",
 		  bad);
 	printf("test_dispatch: ring full %u times, nothing lost\n", full);
+
+	sessions_check(cnt);
+	session_end(0);
+	uint64_t left = __atomic_load_n(&H->heap_used, __ATOMIC_ACQUIRE);
+	unsigned nleft = __atomic_load_n(&H->heap_buffers, __ATOMIC_ACQUIRE);
+	CHECK_MSG(left == 0 && nleft == 0,
+		  "every session ended: %llu bytes in %u buffers left",
+		  (unsigned long long)left, nleft);
 
 	__atomic_store_n(&H->stop_request, 1u, __ATOMIC_RELEASE);
 	return NULL;

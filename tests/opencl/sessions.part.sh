@@ -1,0 +1,55 @@
+# shellcheck shell=bash
+# Sessions through the ICD (docs/sessions.md): OpenCL programs on one
+# shared device (`hartpool up`) that are killed while they hold a kernel
+# object, buffers and a queue give everything back; afterwards a new
+# program builds and runs, and heap and tables are as before. Sourced by
+# tests/opencl/opencl.sh (fail, HP). Needs `make icd`.
+
+# The use figures `hartpool info` prints (heap, buffers, objects, rows,
+# sessions but its own).
+sessions_use() {
+	"$HP" info --connect "$1" | grep -E '^(heap_used|buffers|kernel_objects|kernel_rows|code_used|sessions):' |
+		sed 's/ (.*//'
+}
+
+t_icd_killed_programs() {
+	local conn dir out before after i pid
+	conn=$("$HP" up --harts 4 | tail -1) || fail "hartpool up"
+	trap '"$HP" down --connect "$conn" >/dev/null 2>&1' RETURN
+	dir=$(mktemp -d)
+	local prog=build/host/opencl/tenant
+	[ -x "$prog" ] || fail "$prog missing (make icd)"
+	export HARTPOOL_DEVICE=$conn
+	icd_env timeout 120 "$prog" build "$dir/square.bin" || fail "tenant build"
+	before=$(sessions_use "$conn")
+	for i in $(seq 1 50); do
+		rm -f "$dir/out"
+		OCL_ICD_VENDORS=$PWD/build/host/hartpool.icd \
+			timeout 60 "$prog" hold "$dir/square.bin" >"$dir/out" 2>&1 &
+		pid=$!
+		# Killed once it holds its object, buffers and queue.
+		for _ in $(seq 600); do
+			grep -q ready "$dir/out" 2>/dev/null && break
+			kill -0 $pid 2>/dev/null || break
+			sleep 0.1
+		done
+		grep -q ready "$dir/out" || { cat "$dir/out"; fail "program $i did not get ready"; }
+		# The program itself (timeout's child), as a crash or kill -9 would.
+		pkill -9 -P $pid
+		wait $pid 2>/dev/null
+	done
+	echo "50 programs killed holding 4 buffers, a kernel object and a queue each"
+	out=$(icd_env timeout 120 "$prog" run "$dir/square.bin" 2>&1) || fail "a program after them: $out"
+	echo "$out"
+	# The keeper and the last program ended every dead session.
+	for _ in $(seq 100); do
+		after=$(sessions_use "$conn")
+		[ "$after" = "$before" ] && break
+		sleep 0.2
+	done
+	echo "before: $(tr '\n' ' ' <<<"$before")"
+	echo "after:  $(tr '\n' ' ' <<<"$after")"
+	[ "$after" = "$before" ] || fail "heap and tables not as before"
+	unset HARTPOOL_DEVICE
+	rm -rf "$dir"
+}
