@@ -178,7 +178,8 @@ bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write)
 			sizeof(hp_mbox_header) -
 				offsetof(hp_mbox_header, stop_request)))
 		return true;
-	return mbox_queue_host_owned(addr, len);
+	return mbox_session_host_owned(addr, len) ||
+	       mbox_queue_host_owned(addr, len);
 }
 
 int dispatch_init(const dispatch_config *cfg)

@@ -124,7 +124,13 @@ void mbox_session_reclaim(unsigned s)
 	domain_update(s);
 	S.ended++;
 	mbox_st64(&t->cancelled, S.s[s].cancelled);
+	/* The host words too: a host that claims the slot next fills them
+	 * after its claim, and meanwhile a reaper must not see the last
+	 * owner's start time under the new owner's pid. */
 	hal_store_relaxed(&t->end_request, 0u);
+	hal_store_relaxed(&t->host_flags, 0u);
+	mbox_st64(&t->host_start, 0);
+	memset(t->name, 0, sizeof(t->name));
 	mbox_st64(&t->dev_owner, 0);
 	hal_store_release(&t->state, (uint32_t)HP_SESSION_FREE);
 	mbox_session_publish();
@@ -188,6 +194,16 @@ void mbox_session_cmd_done(unsigned s)
 void mbox_session_cancelled(unsigned s, unsigned n)
 {
 	S.s[s].cancelled += n;
+}
+
+bool mbox_session_host_owned(uint64_t addr, uint64_t len)
+{
+	uint64_t base = (uintptr_t)S.tab;
+	if (addr < base || addr - base >= HP_MBOX_SESSIONS * sizeof(*S.tab))
+		return false;
+	uint64_t off = (addr - base) % sizeof(*S.tab);
+	return len <= offsetof(hp_mbox_session, state) &&
+	       off <= offsetof(hp_mbox_session, state) - len;
 }
 
 unsigned mbox_session_domain(unsigned s)

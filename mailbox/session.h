@@ -55,6 +55,10 @@ void mbox_session_cmd_done(unsigned s);
 /** Commands of session @p s ended by its ending. */
 void mbox_session_cancelled(unsigned s, unsigned n);
 
+/** Does [addr, addr + len) lie in the host-owned words of one session
+ * (owner to the end of host_reserved)? */
+bool mbox_session_host_owned(uint64_t addr, uint64_t len);
+
 /** The isolation domain of session @p s's kernels (executor/exec.h). */
 unsigned mbox_session_domain(unsigned s);
 

@@ -105,10 +105,14 @@ int hp_sessions_reap(hp_device *d, unsigned *ended)
 		    !owner_dead(m.owner, m.host_start))
 			continue;
 		/* Still the same owner (it may have closed meanwhile and the
-		 * slot found a new one): the word could change under us. */
-		uint64_t *own = (uint64_t *)(d->t->map + (SESS(d, s, owner) -
-							  d->t->map_base));
-		if (__atomic_load_n(own, __ATOMIC_ACQUIRE) != m.owner)
+		 * slot found a new one, which fills host_start after its
+		 * claim: a start time read with another owner proves
+		 * nothing). */
+		hp_mbox_session again;
+		if ((rc = hp_dev_read(d, SESS(d, s, owner), &again,
+				      sizeof(again))))
+			return rc;
+		if (again.owner != m.owner || again.host_start != m.host_start)
 			continue;
 		uint32_t one = 1;
 		if ((rc = hp_dev_write(d, SESS(d, s, end_request), &one,

@@ -15,6 +15,7 @@ MBOX=build/host/e2e/test_mbox
 STRESS=build/host/e2e/test_stress
 OBJECTS=build/host/e2e/test_objects
 EDGES=build/host/e2e/test_edges
+SESSIONS=build/host/e2e/test_sessions
 
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -170,6 +171,26 @@ t_reconnect() {
 		fail "QEMU $qpid still running after down"
 	[ ! -e "$path" ] || fail "$path left behind"
 	expect_error HP_DEVICE_NOT_FOUND "$HP" info --connect "shm:$path"
+}
+
+# Sessions (docs/sessions.md), in both privilege modes and on rv32: a
+# kernel's store into another session's buffer faults and the buffer stays
+# intact; packets naming another session's buffer, event or object are
+# refused; a closed or killed host's buffers, object, queues and slot come
+# back (a killed host's endless kernel is stopped); four tenants, one of
+# them hostile and killed mid-run: the others' values right, heap and tables
+# back where they started.
+t_sessions() {
+	local board dir
+	for board in qemu-virt qemu-virt-sbi qemu-virt32; do
+		dir=$(mktemp -d /tmp/hp-sessions-XXXXXX)
+		local isa=$board
+		[ "$board" != qemu-virt-sbi ] || isa=qemu-virt # same ISA and ABI
+		"$HP" build --board "$isa" examples/hello.c -o "$dir/hello.hpk" >/dev/null ||
+			fail "$board: build examples/hello.c"
+		"$SESSIONS" --board "$board" --harts 8 --object "$dir/hello.hpk" || fail "test_sessions on $board"
+		rm -rf "$dir"
+	done
 }
 
 # Several host processes on one device at once: each its own queues and
@@ -810,7 +831,7 @@ t_doorbell() {
 . tests/e2e/cluster.sh
 . tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts reconnect robust device_errors memsize cli_edges faults sbi serial printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions reconnect robust device_errors memsize cli_edges faults sbi serial printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in

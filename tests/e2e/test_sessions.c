@@ -380,8 +380,10 @@ static void t_killed(void)
 
 /* A well-behaved tenant: rounds of vadd and saxpy over its own buffers,
  * every value checked, and a canary buffer that must stay as written.
- * Writes its buffers' addresses to `fd` first; exits 0 if all was right. */
-static int good_tenant(int fd, unsigned rounds, unsigned seed)
+ * Writes its buffers' addresses to `fd` first, and holds its session until
+ * a byte comes on `go` (so the addresses stay its own while the hostile
+ * tenant tries them); exits 0 if all was right. */
+static int good_tenant(int fd, int go, unsigned rounds, unsigned seed)
 {
 	hp_device *d = connect_one();
 	hp_queue *q;
@@ -421,6 +423,9 @@ static int good_tenant(int fd, unsigned rounds, unsigned seed)
 		for (int i = 0; i < TENANT_N; i++)
 			bad += hc[i] != 2.0f * ha[i] + ha[i] + hb[i];
 	}
+	char c1;
+	if (read(go, &c1, 1) != 1)
+		bad++;
 	if (!all_equal(d, canary, 1024, 0xc0ffee00u + seed))
 		bad++;
 	if (bad)
@@ -435,18 +440,22 @@ static void t_tenants(void)
 	usage_of(A, &u0);
 	enum { GOOD = 3 };
 	pid_t kids[GOOD];
+	int go[GOOD];
 	uint64_t targets[2 * GOOD];
 	for (unsigned t = 0; t < GOOD; t++) {
-		int p[2];
-		if (pipe(p))
+		int p[2], g[2];
+		if (pipe(p) || pipe(g))
 			e2e_fatal("pipe");
 		fflush(stdout);
 		kids[t] = fork();
 		if (kids[t] == 0) {
 			close(p[0]);
-			_exit(good_tenant(p[1], 6, t + 1));
+			close(g[1]);
+			_exit(good_tenant(p[1], g[0], 6, t + 1));
 		}
 		close(p[1]);
+		close(g[0]);
+		go[t] = g[1];
 		if (read(p[0], &targets[2 * t], 16) != 16)
 			e2e_fatal("tenant %u died before it started", t);
 		close(p[0]);
@@ -460,6 +469,11 @@ static void t_tenants(void)
 	nanosleep(&ts, NULL);
 	kill(bad, SIGKILL);
 	waitpid(bad, NULL, 0);
+	for (unsigned t = 0; t < GOOD; t++) {
+		if (write(go[t], "g", 1) != 1)
+			e2e_fatal("tenant %u is gone", t);
+		close(go[t]);
+	}
 	unsigned ok = 0;
 	for (unsigned t = 0; t < GOOD; t++) {
 		int st;

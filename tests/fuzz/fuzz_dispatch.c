@@ -4,13 +4,16 @@
  * input is a sequence of records {u8 queue, 64-byte packet, 192 bytes of
  * kernarg block}, written into the rings of a mailbox in host memory the
  * way a (hostile) host would, then the dispatcher reads them and the one
- * hart runs everything it accepted. Sizes are clamped so every input
- * finishes quickly (grids of at most 96x8x4 items, copies and allocations
+ * hart runs everything it accepted. Queues 0-7 are session 0's, 8-15
+ * session 1's; a record whose queue byte is 0xff ends session 1 there
+ * (its commands cancelled, what it held reclaimed). Sizes are clamped so every
+ * input finishes quickly (grids of at most 96x8x4 items, copies and allocations
  * of a few KiB), and addresses below 1 MiB are offsets into the buffer
  * heap; every other field is the fuzzer's. Invariants checked (an
  * abort is a finding):
  *   - a packet the dispatcher read gets its completion record, once all
- *     work has run (nothing accepted is lost);
+ *     work has run (nothing accepted is lost), and an ended session's
+ *     queues are given back with every slot complete;
  *   - the record's status is 0 or an HP_ error with a name;
  *   - kernels write only inside the buffer heap (ASan: the heap is its own
  *     allocation) and nothing else trips ASan or UBSan.
@@ -120,9 +123,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	hp_mbox_header *h = (hp_mbox_header *)mbox;
 	hp_mbox_queue *qs = (hp_mbox_queue *)(uintptr_t)h->queues;
+	hp_mbox_session *ss = (hp_mbox_session *)(uintptr_t)h->sessions;
+	/* Two sessions, eight queues each. */
+	ss[0].owner = 0xa;
+	ss[1].owner = 0xb;
+	dispatch_poll();
+	if (ss[0].state != HP_SESSION_OPEN || ss[1].state != HP_SESSION_OPEN)
+		abort();
+	for (unsigned q = 0; q < HP_MBOX_QUEUES; q++)
+		qs[q].owner = q < 8 ? 0xa : 0xb;
 	uint64_t next[HP_MBOX_QUEUES] = {0};
+	bool ended = false;
 	for (size_t at = 0; at + REC <= size; at += REC) {
+		if (data[at] == 0xff && !ended) {
+			/* Session 1 ends with whatever it has in flight. */
+			ended = true;
+			ss[1].end_request = 1;
+			dispatch_poll();
+			continue;
+		}
 		unsigned q = data[at] % HP_MBOX_QUEUES;
+		if (ended && q >= 8)
+			continue;
 		if (next[q] >= HP_MBOX_RING_SIZE)
 			continue; /* one ring's worth per queue */
 		unsigned s = (unsigned)next[q];
@@ -143,9 +165,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			did = true;
 		idle = did ? 0 : idle + 1;
 	}
+	if (ended && (ss[1].state != HP_SESSION_FREE || ss[1].owner ||
+		      ss[1].buffers || ss[1].objects))
+		abort(); /* an ended session not reclaimed */
 	for (unsigned q = 0; q < HP_MBOX_QUEUES; q++) {
 		const hp_completion *rec =
 			(const hp_completion *)(uintptr_t)qs[q].completion;
+		if (ended && q >= 8 &&
+		    (qs[q].owner || qs[q].read_index != qs[q].write_index))
+			abort(); /* its queue not given back */
 		for (uint64_t i = 0; i < qs[q].read_index; i++) {
 			if (rec[i].done != i + 1)
 				abort(); /* accepted and never completed */
