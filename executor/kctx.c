@@ -37,9 +37,9 @@ typedef struct kctx_hart {
 	exec_krec *kcur; /* kinst, but kept after a trap until leave */
 	exec_ucall *u;	 /* what runs (kernel-visible) */
 	hal_jmp_buf jmp;
-	/* Isolation: the PMP (or page table) holds domain iso_dom's ranges
-	 * of version iso_key (iso_keys[], below); 0: not programmed. */
-	unsigned iso_key, iso_dom;
+	/* Isolation: the PMP (or page table) holds the ranges of domain and
+	 * version iso_key (iso_keys[], below); 0: not programmed. */
+	unsigned iso_key;
 	unsigned code_seen; /* code_gen when it last ran fence.i */
 	bool iso_ok, iso_on, armed;
 	uintptr_t arena_guard; /* no-access bytes below the fiber arena */
@@ -47,6 +47,13 @@ typedef struct kctx_hart {
 } kctx_hart;
 
 static kctx_hart *kctx_harts;
+
+/* A domain's key: its version above ISO_DOM_BITS, the domain below (so
+ * one compare tells a hart whether its protection is the entered
+ * kernel's); never 0. Bit ISO_DOM_BITS picks the buffer. */
+#define ISO_DOM_BITS 5
+_Static_assert(EXEC_DOMAINS <= 1u << ISO_DOM_BITS, "domains fit the key");
+#define ISO_SET(key) (((key) >> ISO_DOM_BITS) & 1u)
 
 /* Each domain's read/write ranges, double-buffered: iso_keys[d] is their
  * version (never 0), and its low bit picks the set that holds them. One
@@ -74,7 +81,7 @@ void exec_kctx_init(unsigned harts)
 	/* Every domain starts with no ranges, version 1. */
 	for (unsigned d = 0; d < EXEC_DOMAINS; d++) {
 		iso_num[d][1] = 0;
-		hal_store_release(&iso_keys[d], 1u);
+		hal_store_release(&iso_keys[d], 1u << ISO_DOM_BITS | d);
 	}
 }
 
@@ -200,12 +207,13 @@ void exec_isolation_domain(unsigned dom, const uintptr_t *base,
 		return;
 	if (n > HAL_ISO_RANGES_MAX)
 		n = HAL_ISO_RANGES_MAX;
-	unsigned key = iso_keys[dom] + 1u;
-	if (!key)
-		key = 2u; /* 0 means "not programmed" to a hart */
+	unsigned key = iso_keys[dom] + (1u << ISO_DOM_BITS);
+	if (!(key >> ISO_DOM_BITS))
+		key += 2u << ISO_DOM_BITS; /* never 0 (wrapped) */
 	for (unsigned i = 0; i < n; i++)
-		iso_ranges[dom][key & 1u][i] = (hal_range){base[i], size[i]};
-	iso_num[dom][key & 1u] = n;
+		iso_ranges[dom][ISO_SET(key)][i] =
+			(hal_range){base[i], size[i]};
+	iso_num[dom][ISO_SET(key)] = n;
 	hal_store_release(&iso_keys[dom], key);
 }
 
@@ -238,14 +246,13 @@ static __attribute__((noinline)) void iso_program(kctx_hart *h, unsigned dom)
 	 * when its session allocates: rare, and never waits for us). */
 	do {
 		key = hal_load_acquire(&iso_keys[dom]);
-		nrw = iso_num[dom][key & 1u];
+		nrw = iso_num[dom][ISO_SET(key)];
 		for (unsigned i = 0; i < nrw; i++)
-			rw[i] = iso_ranges[dom][key & 1u][i];
+			rw[i] = iso_ranges[dom][ISO_SET(key)][i];
 		hal_fence();
 	} while (hal_load_relaxed(&iso_keys[dom]) != key);
 	h->iso_ok = hal_isolation_setup(r, n, dom, key, rw, nrw);
 	h->iso_key = key;
-	h->iso_dom = dom;
 }
 
 /* The hart's kernel stack, with a no-access guard below it. */
@@ -312,8 +319,7 @@ enter_prepare(kctx_hart *h, exec_krec *r, exec_ucall *u, unsigned cg)
 		h->code_seen = cg;
 	}
 	if (exec_dev.isolation && ustack_ready(h) &&
-	    (h->iso_dom != r->domain ||
-	     h->iso_key != hal_load_acquire(&iso_keys[r->domain])))
+	    h->iso_key != hal_load_acquire(&iso_keys[r->domain]))
 		iso_program(h, r->domain);
 	return enter(h, r, u);
 }
@@ -324,7 +330,7 @@ hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
 	unsigned cg = hal_load_acquire(&code_gen);
 	if (h->code_seen != cg ||
 	    (exec_dev.isolation &&
-	     (!h->ustack || h->iso_dom != r->domain ||
+	     (!h->ustack ||
 	      h->iso_key != hal_load_acquire(&iso_keys[r->domain]))))
 		return enter_prepare(h, r, u, cg);
 	return enter(h, r, u);

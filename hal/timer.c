@@ -61,15 +61,14 @@ static __thread unsigned long watchdog_saved_ie;
 
 void hal_watchdog_arm(uint64_t deadline, bool preempt)
 {
-	watchdog_saved_ie = csr_read(CSR_IE);
-	unsigned long ie = preempt ? IE_SOFT : 0;
-	if (deadline) {
-		hal_timer_cmp_set(deadline);
-		ie |= IE_TIMER;
-	}
-	csr_write(CSR_IE, ie);
-	if (ie)
-		csr_set(CSR_STATUS, SR_IE);
+	/* (preempt is for U-mode, where an enabled interrupt traps whatever
+	 * SR_IE says) */
+	watchdog_saved_ie = csr_swap(CSR_IE, preempt ? IE_SOFT : 0);
+	if (!deadline)
+		return;
+	hal_timer_cmp_set(deadline);
+	csr_set(CSR_IE, IE_TIMER);
+	csr_set(CSR_STATUS, SR_IE);
 }
 
 void hal_watchdog_disarm(void)

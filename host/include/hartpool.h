@@ -85,9 +85,10 @@ const char *hp_last_error(void);
  * that stops or goes away while in use makes the waiting calls return
  * HP_DEVICE_NOT_AVAILABLE. */
 int hp_open(const hp_open_options *o, hp_device **out);
-/** Close: the handle's session ends (the device cancels what it still
- * runs and frees its buffers and kernel objects); a device this handle
- * booted (and did not detach) is stopped. */
+/** Close: the handle's session ends: the device cancels its commands that
+ * are not complete (HP_ABORTED; a running kernel is stopped) and gives
+ * back its queues, buffers and kernel objects; hp_close returns once it
+ * has. A device this handle booted (and did not detach) is stopped. */
 int hp_close(hp_device *d);
 /** Ask the device to finish its commands and stop, without waiting. */
 int hp_stop(hp_device *d);

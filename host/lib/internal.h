@@ -117,6 +117,10 @@ void hp_trace_close(hp_device *d);
 
 /* ---- queue.c ---- */
 
+/** Drop the handle's side of @p q (its session's end gives the device's
+ * side back). */
+void hp_queue_forget(hp_queue *q);
+
 /** Run one service packet (HP_PKT_ALLOC, FREE, INFO, LOAD, UNLOAD: an
  * hp_packet_mem of @p type with @p dst, @p src and @p size) on the
  * device's service queue to completion; its status is the result (with

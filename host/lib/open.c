@@ -87,15 +87,18 @@ int hp_close(hp_device *d)
 		return 0;
 	if (d->t)
 		hp_trace_close(d);
-	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++)
-		if (d->queues[k] && d->t)
-			hp_queue_release(d->queues[k]);
 	/* (not if hp_down() already stopped and reaped it) */
 	bool stop = d->qemu.spawned && !d->qemu.detach && d->qemu.pid > 0;
-	/* What the session still holds goes back (a device we stop now
-	 * needs no waiting for that). */
+	/* Ending the session gives back everything it holds, queues
+	 * included, and cancels what they still run (a closing host does not
+	 * wait for its kernels, as a process's exit does not); a device we
+	 * stop now needs no waiting for that. Without a session (a monitor)
+	 * the queues are given back one by one. */
 	if (d->t && d->sess >= 0)
 		hp_session_close(d, !stop);
+	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++)
+		if (d->queues[k] && d->t)
+			hp_queue_forget(d->queues[k]);
 	if (stop && d->t) {
 		hp_stop(d);
 		if (!hp_qemu_wait_exit(&d->qemu, 10000))

@@ -92,6 +92,15 @@ void hp_queue_set_timeout(hp_queue *q, uint64_t timeout_us)
 	q->timeout_us = timeout_us;
 }
 
+void hp_queue_forget(hp_queue *q)
+{
+	hp_device *d = q->d;
+	d->queues[q->id] = NULL;
+	if (d->service == q)
+		d->service = NULL;
+	free(q);
+}
+
 int hp_queue_release(hp_queue *q)
 {
 	hp_device *d = q->d;

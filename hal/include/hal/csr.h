@@ -152,6 +152,17 @@ const char *hal_cause_name(unsigned long cause);
 			 : "rK"(val)                                           \
 			 : "memory")
 
+/* Write val, return what was there (one csrrw). */
+#define csr_swap(csr, val)                                                     \
+	({                                                                     \
+		unsigned long o_;                                              \
+		__asm__ volatile("csrrw %0, " HAL_CSR_STR(csr) ", %1"          \
+				 : "=r"(o_)                                    \
+				 : "rK"(val)                                   \
+				 : "memory");                                  \
+		o_;                                                            \
+	})
+
 #define csr_set(csr, bits)                                                     \
 	__asm__ volatile("csrs " HAL_CSR_STR(csr) ", %0"                       \
 			 :                                                     \
