@@ -70,6 +70,7 @@ t_icd_ranges() { icd_prog ranges; }
 t_icd_ranges_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog ranges; }
 # Programs without kernels, too much __local, failed includes, full tables
 t_icd_build() { icd_prog build; }
+t_icd_build_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog build; }
 # CL_DEVICE_MAX_MEM_ALLOC_SIZE allocated next to the ICD's own buffers
 t_icd_alloc() { icd_prog alloc; }
 t_icd_alloc_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog alloc; }
