@@ -179,7 +179,7 @@ $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool.a
 
 # `make opencl`: the OpenCL built-in library (both ISAs) and the ICD.
 .PHONY: opencl
-opencl: opencl-lib icd $(HOST_O)/hartpool
+opencl: opencl-lib icd icd-asan $(HOST_O)/hartpool
 
 # `make hartpool`: the CLI and the firmware it boots.
 hartpool: $(HOST_O)/hartpool $(FIRMWARE)

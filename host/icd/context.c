@@ -10,11 +10,20 @@ static size_t cap_queues;
 
 bool icd_valid_ctx(cl_context c)
 {
-	return c && c->magic == MAGIC_CONTEXT;
+	return icd_obj_valid(c, MAGIC_CONTEXT);
 }
 bool icd_valid_queue(cl_command_queue q)
 {
-	return q && q->magic == MAGIC_QUEUE;
+	return icd_obj_valid(q, MAGIC_QUEUE);
+}
+
+/* The context goes once it is released and no object of it is left
+ * (OpenCL 3.0, clReleaseContext). */
+static void ctx_destroy(cl_context c)
+{
+	icd_destructors_run(c->destructors, c);
+	icd_device.contexts--;
+	icd_obj_free(c, sizeof(*c));
 }
 
 void icd_ctx_retain(cl_context c)
@@ -24,12 +33,19 @@ void icd_ctx_retain(cl_context c)
 
 void icd_ctx_release(cl_context c)
 {
-	if (--c->refs)
-		return;
-	icd_destructors_run(c->destructors, c);
-	c->magic = MAGIC_DEAD;
-	icd_device.contexts--;
-	free(c);
+	if (icd_obj_unref(c))
+		ctx_destroy(c);
+}
+
+void icd_ctx_hold(cl_context c)
+{
+	c->holds++;
+}
+
+void icd_ctx_drop(cl_context c)
+{
+	if (icd_obj_unhold(c))
+		ctx_destroy(c);
 }
 
 static cl_int check_props(const cl_context_properties *p, size_t *n)
@@ -73,14 +89,11 @@ static cl_context ctx_new(const cl_context_properties *props, size_t np,
 		*err = rc;
 		return NULL;
 	}
-	cl_context c = calloc(1, sizeof(*c));
+	cl_context c = icd_obj_new(MAGIC_CONTEXT, sizeof(*c));
 	if (!c) {
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return NULL;
 	}
-	c->dispatch = &icd_dispatch;
-	c->magic = MAGIC_CONTEXT;
-	c->refs = 1;
 	if (np)
 		memcpy(c->props, props, np * sizeof(*props));
 	c->num_props = np;
@@ -244,7 +257,7 @@ static cl_command_queue queue_new(cl_context c, cl_device_id d,
 		*err = CL_INVALID_QUEUE_PROPERTIES;
 		return NULL;
 	}
-	cl_command_queue q = calloc(1, sizeof(*q));
+	cl_command_queue q = icd_obj_new(MAGIC_QUEUE, sizeof(*q));
 	if (!q) {
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return NULL;
@@ -253,16 +266,17 @@ static cl_command_queue queue_new(cl_context c, cl_device_id d,
 	int rc = hp_queue_create(icd_device.hp,
 				 q->in_order ? HP_QUEUE_IN_ORDER : 0, &q->hq);
 	if (rc) {
-		free(q);
+		icd_obj_free(q, sizeof(*q));
 		*err = CL_OUT_OF_RESOURCES;
 		return NULL;
 	}
+	hp_queue_set_timeout(q->hq, icd_device.timeout_us);
 	if (icd_num_queues == cap_queues) {
 		size_t nc = cap_queues ? cap_queues * 2 : 16;
 		cl_command_queue *nq = realloc(icd_queues, nc * sizeof(*nq));
 		if (!nq) {
 			hp_queue_release(q->hq);
-			free(q);
+			icd_obj_free(q, sizeof(*q));
 			*err = CL_OUT_OF_HOST_MEMORY;
 			return NULL;
 		}
@@ -270,15 +284,12 @@ static cl_command_queue queue_new(cl_context c, cl_device_id d,
 		cap_queues = nc;
 	}
 	icd_queues[icd_num_queues++] = q;
-	q->dispatch = &icd_dispatch;
-	q->magic = MAGIC_QUEUE;
-	q->refs = 1;
 	q->ctx = c;
 	q->props = props;
 	if (nqp)
 		memcpy(q->qprops, qp, nqp * sizeof(*qp));
 	q->num_qprops = nqp;
-	icd_ctx_retain(c);
+	icd_ctx_hold(c);
 	*err = CL_SUCCESS;
 	return q;
 }
@@ -329,27 +340,38 @@ clCreateCommandQueueWithProperties(cl_context c, cl_device_id d,
 	return q;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q)
+static void queue_destroy(cl_command_queue q)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_COMMAND_QUEUE;
-	if (icd_valid_queue(q)) {
-		q->refs++;
-		rc = CL_SUCCESS;
-	}
-	icd_unlock();
-	return rc;
+	cl_context c = q->ctx;
+	icd_obj_free(q, sizeof(*q));
+	icd_ctx_drop(c);
 }
 
-ICD_EXPORT cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q)
+void icd_queue_hold(cl_command_queue q)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_COMMAND_QUEUE;
-	if (!icd_valid_queue(q))
-		goto out;
-	rc = CL_SUCCESS;
-	if (--q->refs)
-		goto out;
+	q->holds++;
+}
+
+void icd_queue_drop(cl_command_queue q)
+{
+	if (icd_obj_unhold(q))
+		queue_destroy(q);
+}
+
+static void queue_retain(cl_command_queue q)
+{
+	q->refs++;
+}
+
+/* The application's last reference: finish its commands, give the device
+ * queue back; the object goes with the last of its events. */
+static void queue_release(cl_command_queue q)
+{
+	if (q->refs > 1) {
+		q->refs--;
+		return;
+	}
+	icd_queue_hold(q); /* while it drops its own events */
 	icd_queue_finish(q);
 	for (size_t i = 0; i < q->num_printf_free; i++)
 		hp_buffer_free(icd_device.hp, q->printf_free[i]);
@@ -365,27 +387,20 @@ ICD_EXPORT cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q)
 			icd_queues[i] = icd_queues[--icd_num_queues];
 			break;
 		}
-	q->magic = MAGIC_DEAD;
-	q->event_refs++; /* hold it while dropping its own events */
+	icd_obj_unref(q); /* no longer a valid handle */
 	if (q->last)
-		icd_event_release(q->last);
+		icd_event_drop(q->last);
 	if (q->barrier_ev)
-		icd_event_release(q->barrier_ev);
+		icd_event_drop(q->barrier_ev);
 	q->last = q->barrier_ev = NULL;
-	icd_queue_unref(q);
-out:
-	icd_unlock();
-	return rc;
+	icd_queue_drop(q);
 }
 
-void icd_queue_unref(cl_command_queue q)
-{
-	if (--q->event_refs || q->refs)
-		return;
-	cl_context c = q->ctx;
-	free(q);
-	icd_ctx_release(c);
-}
+ICD_REFCOUNT_CALL(clRetainCommandQueue, cl_command_queue, icd_valid_queue,
+		  queue_retain, CL_INVALID_COMMAND_QUEUE)
+
+ICD_REFCOUNT_CALL(clReleaseCommandQueue, cl_command_queue, icd_valid_queue,
+		  queue_release, CL_INVALID_COMMAND_QUEUE)
 
 ICD_EXPORT cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
 						    cl_command_queue_info param,
@@ -435,8 +450,8 @@ clSetCommandQueueProperty(cl_command_queue q, cl_command_queue_properties p,
 			  cl_bool enable, cl_command_queue_properties *old)
 {
 	(void)p, (void)enable, (void)old;
-	return icd_valid_queue(q) ? CL_INVALID_OPERATION
-				  : CL_INVALID_COMMAND_QUEUE;
+	return icd_check(q, MAGIC_QUEUE, CL_INVALID_OPERATION,
+			 CL_INVALID_COMMAND_QUEUE);
 }
 
 ICD_EXPORT cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context c,
@@ -444,7 +459,8 @@ ICD_EXPORT cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context c,
 							     cl_command_queue q)
 {
 	(void)d, (void)q;
-	return icd_valid_ctx(c) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
+	return icd_check(c, MAGIC_CONTEXT, CL_INVALID_OPERATION,
+			 CL_INVALID_CONTEXT);
 }
 
 ICD_EXPORT cl_int CL_API_CALL clFlush(cl_command_queue q)

@@ -18,39 +18,33 @@
 
 bool icd_valid_event(cl_event e)
 {
-	return e && e->magic == MAGIC_EVENT;
+	return icd_obj_valid(e, MAGIC_EVENT);
 }
 
 cl_event icd_event_new(cl_context ctx, cl_command_queue q, cl_command_type type)
 {
-	cl_event e = calloc(1, sizeof(*e));
+	cl_event e = icd_obj_new(MAGIC_EVENT, sizeof(*e));
 	if (!e)
 		return NULL;
-	e->dispatch = &icd_dispatch;
-	e->magic = MAGIC_EVENT;
-	e->refs = 1;
 	e->ctx = ctx;
 	e->queue = q;
 	e->type = type;
 	e->status = q ? CL_QUEUED : CL_SUBMITTED;
 	e->t_queued = icd_now_ns();
-	icd_ctx_retain(ctx);
-	if (q)
-		q->event_refs++;
+	icd_ctx_hold(ctx);
+	if (q) {
+		/* the command's, not the application's (yet) */
+		e->refs = 0;
+		e->holds = 1;
+		icd_queue_hold(q);
+	}
 	return e;
-}
-
-void icd_event_retain(cl_event e)
-{
-	e->refs++;
 }
 
 static void printf_put(cl_command_queue q, hp_buffer b);
 
-void icd_event_release(cl_event e)
+static void event_destroy(cl_event e)
 {
-	if (--e->refs)
-		return;
 	for (struct icd_callback *c = e->callbacks, *nx; c; c = nx) {
 		nx = c->next;
 		free(c);
@@ -58,13 +52,35 @@ void icd_event_release(cl_event e)
 	if (e->printf_buf && e->queue)
 		printf_put(e->queue, e->printf_buf);
 	e->printf_buf = 0;
-	e->magic = MAGIC_DEAD;
+	icd_hold_drop(&e->hold);
 	cl_command_queue q = e->queue;
 	cl_context ctx = e->ctx;
-	free(e);
+	icd_obj_free(e, sizeof(*e));
 	if (q)
-		icd_queue_unref(q);
-	icd_ctx_release(ctx);
+		icd_queue_drop(q);
+	icd_ctx_drop(ctx);
+}
+
+void icd_event_retain(cl_event e)
+{
+	e->refs++;
+}
+
+void icd_event_release(cl_event e)
+{
+	if (icd_obj_unref(e))
+		event_destroy(e);
+}
+
+void icd_event_hold(cl_event e)
+{
+	e->holds++;
+}
+
+void icd_event_drop(cl_event e)
+{
+	if (icd_obj_unhold(e))
+		event_destroy(e);
 }
 
 /* Set the status and call the callbacks it reaches (a callback for state
@@ -95,9 +111,11 @@ void icd_event_complete(cl_event e, cl_int status)
 		e->t_start = now;
 	if (!e->t_end)
 		e->t_end = now;
-	icd_event_retain(e);
+	icd_event_hold(e);
 	set_status(e, status);
-	icd_event_release(e);
+	/* what the command used may go now */
+	icd_hold_drop(&e->hold);
+	icd_event_drop(e);
 }
 
 /* ---- printf ---- */
@@ -114,7 +132,9 @@ hp_buffer icd_printf_get(cl_command_queue q)
 
 static void printf_put(cl_command_queue q, hp_buffer b)
 {
-	if (!q->hq) { /* released */
+	/* a released queue's, or more idle ones than a queue keeps (the
+	 * heap is for the program's buffers) */
+	if (!q->hq || q->num_printf_free >= ICD_PRINTF_IDLE_MAX) {
 		hp_buffer_free(icd_device.hp, b);
 		return;
 	}
@@ -195,6 +215,17 @@ cl_int icd_event_poll(cl_event e)
 	return e->status;
 }
 
+/* hp_event_wait until the command is complete: the library gives up
+ * after its own limit (hp_open_options.timeout_ms) while the device still
+ * serves; a kernel's time limit is the device's (icd_device.timeout_us). */
+static int dev_wait(hp_event ev, hp_event_info *i)
+{
+	int rc;
+	while ((rc = hp_event_wait(icd_device.hp, ev, i)) == HP_TIMEOUT)
+		;
+	return rc;
+}
+
 cl_int icd_event_wait(cl_event e)
 {
 	for (;;) {
@@ -203,11 +234,10 @@ cl_int icd_event_wait(cl_event e)
 			return CL_SUCCESS;
 		if (e->on_device) {
 			hp_event_info i;
-			int rc = hp_event_wait(icd_device.hp, e->dev, &i);
+			int rc = dev_wait(e->dev, &i);
 			if (rc == 0)
 				finish_device(e, &i);
-			else if (rc == HP_DEVICE_NOT_AVAILABLE ||
-				 rc == HP_TIMEOUT) {
+			else if (rc == HP_DEVICE_NOT_AVAILABLE) {
 				icd_event_complete(e, icd_err(rc));
 				return icd_err(rc);
 			} else
@@ -249,39 +279,41 @@ static void pending_add(cl_command_queue q, cl_event e)
 		q->pending = n;
 		q->cap_pending = nc;
 	}
-	icd_event_retain(e);
+	icd_event_hold(e);
 	q->pending[q->num_pending++] = e;
 }
 
+/* Completion runs callbacks and drops what commands held (destructor
+ * callbacks): one that enqueues on @p q does not reap it again meanwhile;
+ * what it adds is looked at in this pass. */
 void icd_queue_reap(cl_command_queue q)
 {
+	if (q->reaping)
+		return;
+	q->reaping = true;
 	size_t j = 0;
 	for (size_t i = 0; i < q->num_pending; i++) {
 		cl_event e = q->pending[i];
 		if (icd_event_poll(e) <= CL_COMPLETE)
-			icd_event_release(e);
+			icd_event_drop(e);
 		else
 			q->pending[j++] = e;
 	}
 	q->num_pending = j;
+	q->reaping = false;
 }
 
-static void cmd_free(struct icd_cmd *c)
+void icd_cmd_free(struct icd_cmd *c)
 {
 	if (c->free)
 		c->free(c);
 	for (cl_uint i = 0; i < c->num_wait; i++)
-		icd_event_release(c->wait[i]);
+		icd_event_drop(c->wait[i]);
 	free(c->wait);
 	free(c->args);
-	if (c->kernel)
-		icd_kernel_release(c->kernel);
-	if (c->mem)
-		icd_mem_release(c->mem);
-	if (c->mem2)
-		icd_mem_release(c->mem2);
+	icd_hold_drop(&c->hold);
 	if (c->ev)
-		icd_event_release(c->ev);
+		icd_event_drop(c->ev);
 	free(c);
 }
 
@@ -338,6 +370,9 @@ static cl_int cmd_run(cl_command_queue q, struct icd_cmd *c)
 		rc = c->run(c, deps, n);
 	free(deps);
 	if (!rc && c->ev->on_device) {
+		/* the event keeps what the command uses until complete */
+		c->ev->hold = c->hold;
+		memset(&c->hold, 0, sizeof(c->hold));
 		if (c->ev->status > CL_SUBMITTED)
 			set_status(c->ev, CL_SUBMITTED);
 		pending_add(q, c->ev);
@@ -366,7 +401,7 @@ void icd_progress(void)
 				}
 				*pp = c->next;
 				cmd_run(q, c);
-				cmd_free(c);
+				icd_cmd_free(c);
 				again = true;
 			}
 		}
@@ -387,41 +422,43 @@ cl_int icd_submit(cl_command_queue q, struct icd_cmd *c, cl_uint nw,
 	c->wait = calloc(nw + extra + 2, sizeof(cl_event));
 	if (!e || !c->wait) {
 		if (e)
-			icd_event_release(e);
+			icd_event_drop(e);
 		c->ev = NULL;
-		cmd_free(c);
+		icd_cmd_free(c);
 		return CL_OUT_OF_HOST_MEMORY;
 	}
 	c->ev = e;
 	for (cl_uint i = 0; i < nw; i++) {
-		icd_event_retain(w[i]);
+		icd_event_hold(w[i]);
 		c->wait[c->num_wait++] = w[i];
 	}
 	if (!q->in_order && q->barrier_ev) {
-		icd_event_retain(q->barrier_ev);
+		icd_event_hold(q->barrier_ev);
 		c->wait[c->num_wait++] = q->barrier_ev;
 	}
 	if (extra)
 		for (struct icd_cmd *h = q->held; h; h = h->next) {
-			icd_event_retain(h->ev);
+			icd_event_hold(h->ev);
 			c->wait[c->num_wait++] = h->ev;
 		}
 	bool hold = (q->in_order && q->held) || !cmd_ready(c);
 	if (!hold) {
+		/* a failed dependency is the command's status, not an error
+		 * of the enqueue (blocking calls then return it) */
 		cl_int rc = cmd_run(q, c);
-		if (rc) {
-			cmd_free(c);
+		if (rc && rc != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+			icd_cmd_free(c);
 			return rc;
 		}
 	}
-	icd_event_retain(e);
+	icd_event_hold(e);
 	if (q->last)
-		icd_event_release(q->last);
+		icd_event_drop(q->last);
 	q->last = e;
 	if (c->barrier && type == CL_COMMAND_BARRIER && !q->in_order) {
-		icd_event_retain(e);
+		icd_event_hold(e);
 		if (q->barrier_ev)
-			icd_event_release(q->barrier_ev);
+			icd_event_drop(q->barrier_ev);
 		q->barrier_ev = e;
 	}
 	if (out) {
@@ -434,7 +471,7 @@ cl_int icd_submit(cl_command_queue q, struct icd_cmd *c, cl_uint nw,
 			pp = &(*pp)->next;
 		*pp = c;
 	} else
-		cmd_free(c);
+		icd_cmd_free(c);
 	return CL_SUCCESS;
 }
 
@@ -442,13 +479,22 @@ cl_int icd_wait_deps(const hp_event *deps, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		hp_event_info info;
-		int rc = hp_event_wait(icd_device.hp, deps[i], &info);
-		if (rc == HP_DEVICE_NOT_AVAILABLE || rc == HP_TIMEOUT)
+		int rc = dev_wait(deps[i], &info);
+		if (rc == HP_DEVICE_NOT_AVAILABLE)
 			return icd_err(rc);
 		if (!rc && info.status)
 			return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
 	}
 	return CL_SUCCESS;
+}
+
+cl_int icd_queue_drain(cl_command_queue q)
+{
+	int rc;
+	while ((rc = hp_queue_finish(q->hq)) == HP_TIMEOUT)
+		;
+	return rc == HP_DEVICE_NOT_AVAILABLE ? CL_DEVICE_NOT_AVAILABLE
+					     : CL_SUCCESS;
 }
 
 cl_int icd_queue_finish(cl_command_queue q)
@@ -470,7 +516,7 @@ cl_int icd_queue_finish(cl_command_queue q)
 		icd_queue_reap(q);
 		if (q->num_pending && q->pending[0] == e) {
 			/* could not complete it (device gone) */
-			icd_event_release(e);
+			icd_event_drop(e);
 			memmove(q->pending, q->pending + 1,
 				(--q->num_pending) * sizeof(cl_event));
 		}
@@ -535,8 +581,8 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue q,
 ICD_EXPORT cl_int CL_API_CALL clEnqueueMarker(cl_command_queue q, cl_event *ev)
 {
 	if (!ev)
-		return icd_valid_queue(q) ? CL_INVALID_VALUE
-					  : CL_INVALID_COMMAND_QUEUE;
+		return icd_check(q, MAGIC_QUEUE, CL_INVALID_VALUE,
+				 CL_INVALID_COMMAND_QUEUE);
 	return enqueue_marker(q, 0, NULL, ev, CL_COMMAND_MARKER);
 }
 
@@ -549,10 +595,9 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue q,
 						     cl_uint n,
 						     const cl_event *w)
 {
-	if (!icd_valid_queue(q))
-		return CL_INVALID_COMMAND_QUEUE;
 	if (!n || !w)
-		return CL_INVALID_VALUE;
+		return icd_check(q, MAGIC_QUEUE, CL_INVALID_VALUE,
+				 CL_INVALID_COMMAND_QUEUE);
 	return enqueue_marker(q, n, w, NULL, CL_COMMAND_BARRIER);
 }
 
@@ -720,9 +765,9 @@ clSetEventCallback(cl_event e, cl_int type,
 	e->callbacks = c;
 	rc = CL_SUCCESS;
 	if (e->status <= type) {
-		icd_event_retain(e);
+		icd_event_hold(e);
 		set_status(e, e->status);
-		icd_event_release(e);
+		icd_event_drop(e);
 	}
 out:
 	icd_unlock();

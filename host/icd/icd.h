@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file libhartpool-icd internals: the OpenCL objects over libhartpool
- * (docs/icd.md). Every object starts with the loader's dispatch pointer,
- * then a magic word that tells the handle kinds apart.
+ * (docs/icd.md). Every object starts with ICD_OBJECT_HEAD: the loader's
+ * dispatch pointer, a magic word that tells the handle kinds apart, the
+ * reference count. Objects come from icd_obj_new (object.c), and a handle
+ * is valid when the table of live objects holds it (icd_obj_valid).
  *
  * Locking: one library-wide recursive mutex (icd_lock) guards every object
  * and the device; entry points take it for their whole run, except the
@@ -37,6 +39,21 @@
 		return rc;                                                     \
 	}
 
+/* Every object's first fields (PoCL's POCL_OBJECT): the loader's dispatch
+ * pointer, the kind, the application's references (clRetain* /
+ * clRelease*, CL_*_REFERENCE_COUNT) and the ICD's own (holds: objects and
+ * commands that use it). With no reference of the application's left the
+ * handle is invalid; the object goes when neither is left. */
+#define ICD_OBJECT_HEAD                                                        \
+	struct _cl_icd_dispatch *dispatch;                                     \
+	uint32_t magic;                                                        \
+	cl_uint refs;                                                          \
+	cl_uint holds
+
+struct icd_object {
+	ICD_OBJECT_HEAD;
+};
+
 enum icd_magic {
 	MAGIC_PLATFORM = 0x68706c31,
 	MAGIC_DEVICE,
@@ -51,6 +68,31 @@ enum icd_magic {
 
 extern struct _cl_icd_dispatch icd_dispatch;
 
+/* ---- object.c: handles ---- */
+/** Released objects of a kind that wait before their memory becomes a new
+ * object of that kind (a released handle stays invalid until then). */
+#define ICD_QUARANTINE 1024u
+/** A zeroed object of @p size bytes whose head says @p kind (MAGIC_*),
+ * one reference of the application's, registered as live; NULL when out
+ * of memory. */
+void *icd_obj_new(uint32_t kind, size_t size);
+/** Drop a reference of the application's (@p o's kind's clRelease*): true
+ * if nothing keeps the object any more (destroy it now). With none of the
+ * application's left it is no longer a valid handle. */
+bool icd_obj_unref(void *o);
+/** Drop a hold of the ICD's: true if the object is to be destroyed now. */
+bool icd_obj_unhold(void *o);
+/** Is @p h a live object of @p kind? Looks it up, never dereferences a
+ * value that is not one. */
+bool icd_obj_valid(const void *h, uint32_t kind);
+/** No longer a valid handle (its memory still in use by the ICD). */
+void icd_obj_kill(void *obj);
+/** Kill (if not yet) and give the memory to the quarantine of its kind. */
+void icd_obj_free(void *obj, size_t size);
+/** Under the lock: @p ok if @p h is a live object of @p kind, else
+ * @p invalid (entry points that only check their handle). */
+cl_int icd_check(const void *h, uint32_t kind, cl_int ok, cl_int invalid);
+
 struct _cl_platform_id {
 	struct _cl_icd_dispatch *dispatch;
 	uint32_t magic;
@@ -64,12 +106,13 @@ struct _cl_device_id {
 	char board[32];	     /**< the board kernels are built for */
 	char builtins[2048]; /**< CL_DEVICE_BUILT_IN_KERNELS */
 	unsigned contexts;   /**< live contexts */
+	/** every kernel's time limit (HARTPOOL_TIMEOUT, icd.conf), µs; 0:
+	 * none */
+	uint64_t timeout_us;
 };
 
 struct _cl_context {
-	struct _cl_icd_dispatch *dispatch;
-	uint32_t magic;
-	cl_uint refs;
+	ICD_OBJECT_HEAD;
 	cl_context_properties props[8];
 	size_t num_props;
 	void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
@@ -88,6 +131,20 @@ cl_int icd_destructor_push(struct icd_destructor **list,
 /** Call and free the callbacks of @p list for the object @p obj. */
 void icd_destructors_run(struct icd_destructor *list, void *obj);
 
+/** The objects a command uses (retained): the kernel and its argument
+ * buffers, the buffers of a transfer. The command keeps them until it is
+ * submitted; a device command's event then keeps them until it completes,
+ * so releasing them while commands are pending is safe. */
+struct icd_hold {
+	cl_kernel kernel;
+	cl_mem *mems;
+	unsigned num_mems;
+};
+/** Retain @p m and add it (CL_OUT_OF_HOST_MEMORY if that fails). */
+cl_int icd_hold_mem(struct icd_hold *h, cl_mem m);
+/** Release everything held; @p h is empty afterwards. */
+void icd_hold_drop(struct icd_hold *h);
+
 /** A command held on the host (its wait list has events without a device
  * event yet: user events or other held commands), or a host-side transfer. */
 struct icd_cmd;
@@ -101,6 +158,7 @@ struct icd_cmd {
 	cl_uint num_wait;
 	icd_cmd_fn run;
 	void (*free)(struct icd_cmd *c);
+	struct icd_hold hold; /**< kernel, mem and mem2 are among them */
 	/* the command's parameters (by kind) */
 	cl_mem mem, mem2;
 	size_t off, off2, size;
@@ -115,10 +173,7 @@ struct icd_cmd {
 };
 
 struct _cl_command_queue {
-	struct _cl_icd_dispatch *dispatch;
-	uint32_t magic;
-	cl_uint refs;
-	cl_uint event_refs; /**< events naming it (freed when both 0) */
+	ICD_OBJECT_HEAD; /* holds: its events, and while it closes */
 	cl_context ctx;
 	cl_command_queue_properties props;
 	cl_queue_properties qprops[8];
@@ -130,14 +185,14 @@ struct _cl_command_queue {
 	struct icd_cmd *held; /**< commands held on the host, in order */
 	cl_event *pending;    /**< device commands not yet seen complete */
 	size_t num_pending, cap_pending;
+	bool reaping;		/**< in icd_queue_reap */
 	hp_buffer *printf_free; /**< idle printf buffers */
 	size_t num_printf_free, cap_printf_free;
 };
 
 struct _cl_mem {
-	struct _cl_icd_dispatch *dispatch;
-	uint32_t magic;
-	cl_uint refs;
+	ICD_OBJECT_HEAD;
+	uint64_t serial; /**< unique per buffer ever created (kernel args) */
 	cl_context ctx;
 	cl_mem_flags flags;
 	size_t size;
@@ -163,9 +218,7 @@ struct icd_map {
 enum prog_kind { PROG_NONE, PROG_SOURCE, PROG_BINARY, PROG_BUILTIN };
 
 struct _cl_program {
-	struct _cl_icd_dispatch *dispatch;
-	uint32_t magic;
-	cl_uint refs;
+	ICD_OBJECT_HEAD;
 	cl_context ctx;
 	enum prog_kind kind;
 	char *source;
@@ -187,10 +240,15 @@ struct _cl_program {
 
 #define ICD_RAW_ARGS 48u
 
+/** A buffer a kernel argument names: the handle and its serial, so a
+ * released (or released and reused) handle is noticed at enqueue. */
+struct icd_arg_mem {
+	cl_mem mem; /**< NULL: none (a value, or a NULL buffer) */
+	uint64_t serial;
+};
+
 struct _cl_kernel {
-	struct _cl_icd_dispatch *dispatch;
-	uint32_t magic;
-	cl_uint refs;
+	ICD_OBJECT_HEAD;
 	cl_program prog;
 	char name[HP_CL_NAME_MAX + 1];
 	uint32_t id;		  /**< device kernel id */
@@ -203,6 +261,9 @@ struct _cl_kernel {
 	uint8_t *raw[ICD_RAW_ARGS];
 	uint32_t raw_size[ICD_RAW_ARGS];
 	unsigned raw_count;
+	/** argument i's buffer (OpenCL C: __global / __constant pointers;
+	 * built-in kernels: 8-byte values that were a live cl_mem) */
+	struct icd_arg_mem arg_mem[HP_CL_ARGS_MAX];
 };
 
 struct icd_callback {
@@ -213,9 +274,7 @@ struct icd_callback {
 };
 
 struct _cl_event {
-	struct _cl_icd_dispatch *dispatch;
-	uint32_t magic;
-	cl_uint refs;
+	ICD_OBJECT_HEAD;
 	cl_context ctx;
 	cl_command_queue queue; /**< NULL: a user event */
 	cl_command_type type;
@@ -225,6 +284,7 @@ struct _cl_event {
 	cl_ulong t_queued, t_submit, t_start, t_end; /**< ns */
 	struct icd_callback *callbacks;
 	hp_buffer printf_buf; /**< 0: none */
+	struct icd_hold hold; /**< what its command uses, until complete */
 };
 
 /* ---- icd.c: lock, device, helpers ---- */
@@ -234,6 +294,15 @@ extern struct _cl_platform_id icd_platform;
 extern struct _cl_device_id icd_device;
 /** Boot or connect the device if not yet: CL_SUCCESS or an error. */
 cl_int icd_device_open(void);
+/** A kernel's time limit when neither HARTPOOL_TIMEOUT nor icd.conf gives
+ * one (docs/icd.md, "Time limits"). */
+#define ICD_TIMEOUT_DEFAULT_S 60u
+/** CL_DEVICE_MAX_MEM_ALLOC_SIZE: the heap less what the ICD keeps for
+ * itself (ICD_HEAP_RESERVE). */
+cl_ulong icd_max_alloc(void);
+/** The ICD's own buffers a largest allocation must leave room for: printf
+ * buffers of kernels in flight, a kernel object's staging copy. */
+#define ICD_HEAP_RESERVE (8ull << 20)
 cl_ulong icd_now_ns(void);
 /** clGet*Info's copy-out: CL_INVALID_VALUE when @p size is too small. */
 cl_int icd_info(const void *src, size_t n, size_t size, void *value,
@@ -261,11 +330,15 @@ bool icd_valid_program(cl_program p);
 bool icd_valid_kernel(cl_kernel k);
 bool icd_valid_device(cl_device_id d);
 
-/* ---- context.c ---- */
+/* ---- lifetimes: X_retain / X_release are the application's (clRetainX,
+ * clReleaseX), X_hold / X_drop the ICD's own (an object or command that
+ * uses X) ---- */
 void icd_ctx_retain(cl_context c);
 void icd_ctx_release(cl_context c);
-/** An event of @p q is gone. */
-void icd_queue_unref(cl_command_queue q);
+void icd_ctx_hold(cl_context c);
+void icd_ctx_drop(cl_context c);
+void icd_queue_hold(cl_command_queue q);
+void icd_queue_drop(cl_command_queue q);
 
 cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel, cl_device_id,
 					   cl_kernel_sub_group_info, size_t,
@@ -273,10 +346,15 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel, cl_device_id,
 					   size_t *);
 
 /* ---- event.c ---- */
+/** A user event (@p q NULL: the application's reference) or a command's
+ * event (the caller's hold; icd_submit gives the application a reference
+ * when it asks for the event). */
 cl_event icd_event_new(cl_context ctx, cl_command_queue q,
 		       cl_command_type type);
 void icd_event_retain(cl_event e);
 void icd_event_release(cl_event e);
+void icd_event_hold(cl_event e);
+void icd_event_drop(cl_event e);
 /** The event's state now (queries the device for submitted ones; runs
  * callbacks and prints printf output of newly completed commands). */
 cl_int icd_event_poll(cl_event e);
@@ -293,6 +371,12 @@ cl_int icd_submit(cl_command_queue q, struct icd_cmd *c, cl_uint nw,
 		  const cl_event *w, cl_command_type type, cl_event *out);
 /** For host-side commands run: wait for the dependency events. */
 cl_int icd_wait_deps(const hp_event *deps, unsigned n);
+/** Wait for the device commands of @p q submitted so far:
+ * CL_DEVICE_NOT_AVAILABLE if the device is gone, else CL_SUCCESS. */
+cl_int icd_queue_drain(cl_command_queue q);
+/** Free a command that was not submitted, or is done: its wait list, what
+ * it holds, its event reference. */
+void icd_cmd_free(struct icd_cmd *c);
 /** Submit whatever held commands can go now (all queues). */
 void icd_progress(void);
 void icd_queue_reap(cl_command_queue q);
@@ -300,21 +384,30 @@ void icd_queue_reap(cl_command_queue q);
 cl_int icd_queue_finish(cl_command_queue q);
 hp_buffer icd_printf_get(cl_command_queue q);
 #define ICD_PRINTF_SIZE (64u * 1024u)
+/** Idle printf buffers a queue keeps for its next launches. */
+#define ICD_PRINTF_IDLE_MAX 4u
 
 /* ---- queue list (context.c) ---- */
 extern cl_command_queue *icd_queues;
 extern size_t icd_num_queues;
 
 /* ---- program.c ---- */
+/** The argument block of a launch of @p k into @p out; the buffers its
+ * arguments name go into @p hold (retained). CL_INVALID_KERNEL_ARGS for
+ * an argument not set, or a buffer released since it was set. */
 cl_int icd_kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
-		       uint32_t *local_bytes);
+		       uint32_t *local_bytes, struct icd_hold *hold);
 void icd_kernel_retain(cl_kernel k);
 void icd_kernel_release(cl_kernel k);
+void icd_kernel_hold(cl_kernel k);
+void icd_kernel_drop(cl_kernel k);
 void icd_mem_retain(cl_mem m);
 void icd_mem_release(cl_mem m);
-/** Is @p m a live buffer (without dereferencing it)? */
-bool icd_mem_live(cl_mem m);
+void icd_mem_hold(cl_mem m);
+void icd_mem_drop(cl_mem m);
 void icd_program_retain(cl_program p);
 void icd_program_release(cl_program p);
+void icd_program_hold(cl_program p);
+void icd_program_drop(cl_program p);
 
 #endif

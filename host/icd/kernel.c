@@ -9,7 +9,17 @@
 
 bool icd_valid_kernel(cl_kernel k)
 {
-	return k && k->magic == MAGIC_KERNEL;
+	return icd_obj_valid(k, MAGIC_KERNEL);
+}
+
+static void kernel_destroy(cl_kernel k)
+{
+	for (unsigned i = 0; i < ICD_RAW_ARGS; i++)
+		free(k->raw[i]);
+	k->prog->kernels_attached--;
+	cl_program p = k->prog;
+	icd_obj_free(k, sizeof(*k));
+	icd_program_drop(p);
 }
 
 void icd_kernel_retain(cl_kernel k)
@@ -19,20 +29,24 @@ void icd_kernel_retain(cl_kernel k)
 
 void icd_kernel_release(cl_kernel k)
 {
-	if (--k->refs)
-		return;
-	for (unsigned i = 0; i < ICD_RAW_ARGS; i++)
-		free(k->raw[i]);
-	k->prog->kernels_attached--;
-	cl_program p = k->prog;
-	k->magic = MAGIC_DEAD;
-	free(k);
-	icd_program_release(p);
+	if (icd_obj_unref(k))
+		kernel_destroy(k);
+}
+
+void icd_kernel_hold(cl_kernel k)
+{
+	k->holds++;
+}
+
+void icd_kernel_drop(cl_kernel k)
+{
+	if (icd_obj_unhold(k))
+		kernel_destroy(k);
 }
 
 static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 {
-	cl_kernel k = calloc(1, sizeof(*k));
+	cl_kernel k = icd_obj_new(MAGIC_KERNEL, sizeof(*k));
 	if (!k)
 		return CL_OUT_OF_HOST_MEMORY;
 	int rc;
@@ -50,12 +64,9 @@ static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 	const hp_mbox_kernel *mk =
 		rc ? NULL : hp_kernel_at(icd_device.hp, k->id);
 	if (!mk) {
-		free(k);
+		icd_obj_free(k, sizeof(*k));
 		return CL_INVALID_KERNEL_NAME;
 	}
-	k->dispatch = &icd_dispatch;
-	k->magic = MAGIC_KERNEL;
-	k->refs = 1;
 	k->prog = p;
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	k->args_size = mk->args_size;
@@ -63,17 +74,20 @@ static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 		k->args_size = k->meta->args_size;
 	if (k->args_size > HP_MBOX_ARGS_MAX)
 		k->args_size = HP_MBOX_ARGS_MAX;
-	icd_program_retain(p);
+	icd_program_hold(p);
 	p->kernels_attached++;
 	*out = k;
 	return CL_SUCCESS;
 }
 
+/* An executable: built-in kernels, a loaded object, or a program without
+ * kernels (nothing to load). */
 static bool prog_built(cl_program p)
 {
 	return p->status == CL_BUILD_SUCCESS &&
 	       p->bin_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE &&
-	       (p->kind == PROG_BUILTIN || p->loaded);
+	       (p->kind == PROG_BUILTIN || p->loaded ||
+		(p->meta && !p->meta->num_kernels));
 }
 
 static bool name_in(const char *list, const char *name)
@@ -162,10 +176,12 @@ ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
 	if (!icd_valid_kernel(src))
 		goto out;
 	err = CL_OUT_OF_HOST_MEMORY;
-	if (!(k = malloc(sizeof(*k))))
+	if (!(k = icd_obj_new(MAGIC_KERNEL, sizeof(*k))))
 		goto out;
-	*k = *src;
-	k->refs = 1;
+	/* everything after the head (dispatch, kind, references) */
+	memcpy((char *)k + sizeof(struct icd_object),
+	       (const char *)src + sizeof(struct icd_object),
+	       sizeof(*k) - sizeof(struct icd_object));
 	for (unsigned i = 0; i < ICD_RAW_ARGS; i++)
 		if (src->raw[i]) {
 			k->raw[i] = malloc(src->raw_size[i]);
@@ -175,7 +191,7 @@ ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
 			else
 				k->raw_size[i] = 0;
 		}
-	icd_program_retain(k->prog);
+	icd_program_hold(k->prog);
 	k->prog->kernels_attached++;
 	err = CL_SUCCESS;
 out:
@@ -185,16 +201,18 @@ out:
 	return k;
 }
 
-/* A cl_mem named by an argument value, or NULL (valid: a NULL buffer). */
-static cl_int arg_mem(const void *value, uint64_t *addr)
+/* The cl_mem an argument value names, or NULL (valid: a NULL buffer):
+ * looked up among the live buffers, never dereferenced. */
+static cl_int arg_mem(const void *value, struct icd_arg_mem *am, uint64_t *addr)
 {
 	cl_mem m = value ? *(const cl_mem *)value : NULL;
-	if (!m) {
-		*addr = 0;
+	*am = (struct icd_arg_mem){0};
+	*addr = 0;
+	if (!m)
 		return CL_SUCCESS;
-	}
 	if (!icd_valid_mem(m))
 		return CL_INVALID_MEM_OBJECT;
+	*am = (struct icd_arg_mem){m, m->serial};
 	*addr = m->addr;
 	return CL_SUCCESS;
 }
@@ -223,13 +241,11 @@ ICD_EXPORT cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i,
 			memset(b, 0, size);
 		else
 			memcpy(b, value, size);
-		if (value && size == sizeof(cl_mem)) {
-			cl_mem m = *(const cl_mem *)value;
-			if (m && icd_mem_live(m)) {
-				uint64_t a = m->addr;
-				memcpy(b, &a, 8);
-			}
-		}
+		k->arg_mem[i] = (struct icd_arg_mem){0};
+		uint64_t a;
+		if (value && size == sizeof(cl_mem) &&
+		    !arg_mem(value, &k->arg_mem[i], &a) && a)
+			memcpy(b, &a, 8);
 		free(k->raw[i]);
 		k->raw[i] = b;
 		k->raw_size[i] = (uint32_t)size;
@@ -258,7 +274,7 @@ ICD_EXPORT cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i,
 		rc = CL_INVALID_ARG_SIZE;
 		if (size != sizeof(cl_mem))
 			goto out;
-		if ((rc = arg_mem(value, &addr)))
+		if ((rc = arg_mem(value, &k->arg_mem[i], &addr)))
 			goto out;
 		memcpy(k->args + a->offset, &addr, 8);
 		break;
@@ -282,7 +298,8 @@ ICD_EXPORT cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint i,
 						       const void *v)
 {
 	(void)i, (void)v;
-	return icd_valid_kernel(k) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+	return icd_check(k, MAGIC_KERNEL, CL_INVALID_OPERATION,
+			 CL_INVALID_KERNEL);
 }
 
 ICD_EXPORT cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k,
@@ -290,11 +307,30 @@ ICD_EXPORT cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k,
 						  size_t size, const void *v)
 {
 	(void)p, (void)size, (void)v;
-	return icd_valid_kernel(k) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+	return icd_check(k, MAGIC_KERNEL, CL_INVALID_OPERATION,
+			 CL_INVALID_KERNEL);
+}
+
+/* The buffers the arguments name, into @p hold: each still the buffer it
+ * was when set (a released handle, or one since reused for another
+ * buffer, is CL_INVALID_KERNEL_ARGS). */
+static cl_int args_hold(cl_kernel k, unsigned n, struct icd_hold *hold)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct icd_arg_mem *am = &k->arg_mem[i];
+		if (!am->mem)
+			continue;
+		if (!icd_valid_mem(am->mem) || am->mem->serial != am->serial)
+			return CL_INVALID_KERNEL_ARGS;
+		cl_int rc = icd_hold_mem(hold, am->mem);
+		if (rc)
+			return rc;
+	}
+	return CL_SUCCESS;
 }
 
 cl_int icd_kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
-		       uint32_t *local_bytes)
+		       uint32_t *local_bytes, struct icd_hold *hold)
 {
 	memset(out, 0, HP_MBOX_ARGS_MAX);
 	*local_bytes = 0;
@@ -313,7 +349,7 @@ cl_int icd_kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
 			memcpy(out + off, k->raw[i], s);
 			off += s;
 		}
-		return CL_SUCCESS;
+		return args_hold(k, k->raw_count, hold);
 	}
 	memcpy(out, k->args, k->args_size);
 	uint32_t loc = 0;
@@ -328,7 +364,7 @@ cl_int icd_kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
 		loc += k->local_size[i];
 	}
 	*local_bytes = loc;
-	return CL_SUCCESS;
+	return args_hold(k, k->meta->num_args, hold);
 }
 
 ICD_EXPORT cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
@@ -607,13 +643,68 @@ static bool uniform_required(cl_kernel k)
 	return !strstr(o, "-cl-std=CL2.") && !strstr(o, "-cl-std=CL3.");
 }
 
+/* The launch's NDRange from the API's arguments, checked as OpenCL 3.0
+ * asks (clEnqueueNDRangeKernel) against the device and the kernel. A global
+ * size of 0 is an empty launch (2.1 and later); the sizes and their
+ * product must be representable in the device's size_t. */
+static cl_int ndrange_make(cl_kernel k, cl_uint dim, const size_t *offset,
+			   const size_t *global, const size_t *local,
+			   hp_ndrange *r)
+{
+	const hp_device_info *di = &icd_device.info;
+	if (dim < 1 || dim > di->max_work_dim || dim > 3)
+		return CL_INVALID_WORK_DIMENSION;
+	if (!global)
+		return CL_INVALID_GLOBAL_WORK_SIZE;
+	*r = (hp_ndrange){.work_dim = dim};
+	uint64_t lim = di->address_bits >= 64 ? UINT64_MAX
+					      : (1ull << di->address_bits) - 1;
+	uint64_t items = 1;
+	for (cl_uint i = 0; i < dim; i++) {
+		if (global[i] > lim)
+			return CL_INVALID_GLOBAL_WORK_SIZE;
+		if (global[i] && items > lim / global[i])
+			return CL_INVALID_GLOBAL_WORK_SIZE; /* the product */
+		items *= global[i] ? global[i] : 1;
+		r->global[i] = global[i];
+		r->offset[i] = offset ? offset[i] : 0;
+		if (r->offset[i] > lim - r->global[i])
+			return CL_INVALID_GLOBAL_OFFSET;
+	}
+	uint32_t wgs = 0;
+	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
+	size_t reqd[3];
+	kernel_reqd(k, reqd);
+	bool has_reqd = reqd[0] || reqd[1] || reqd[2];
+	r->uniform = uniform_required(k);
+	if (!local)
+		return has_reqd ? CL_INVALID_WORK_GROUP_SIZE : CL_SUCCESS;
+	uint64_t group = 1;
+	for (cl_uint i = 0; i < dim; i++) {
+		if (!local[i])
+			return CL_INVALID_WORK_GROUP_SIZE;
+		if (local[i] > di->max_work_item_sizes[i])
+			return CL_INVALID_WORK_ITEM_SIZE;
+		if ((r->uniform && global[i] % local[i]) ||
+		    (has_reqd && local[i] != (reqd[i] ? reqd[i] : 1)))
+			return CL_INVALID_WORK_GROUP_SIZE;
+		r->local[i] = local[i];
+		group *= local[i];
+	}
+	if (group > wgs)
+		return CL_INVALID_WORK_GROUP_SIZE;
+	r->local_given = true;
+	return CL_SUCCESS;
+}
+
 ICD_EXPORT cl_int CL_API_CALL clEnqueueNDRangeKernel(
 	cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
 	const size_t *global, const size_t *local, cl_uint nw,
 	const cl_event *w, cl_event *ev)
 {
 	icd_lock();
-	const hp_device_info *di = &icd_device.info;
+	hp_ndrange r;
+	struct icd_cmd *c = NULL;
 	cl_int rc = CL_INVALID_COMMAND_QUEUE;
 	if (!icd_valid_queue(q))
 		goto out;
@@ -623,85 +714,32 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueNDRangeKernel(
 	rc = CL_INVALID_CONTEXT;
 	if (k->prog->ctx != q->ctx)
 		goto out;
-	if ((rc = icd_check_wait(q->ctx, nw, w)))
+	if ((rc = icd_check_wait(q->ctx, nw, w)) ||
+	    (rc = ndrange_make(k, dim, offset, global, local, &r)))
 		goto out;
-	rc = CL_INVALID_WORK_DIMENSION;
-	if (dim < 1 || dim > di->max_work_dim || dim > 3)
+	rc = CL_OUT_OF_HOST_MEMORY;
+	if (!(c = calloc(1, sizeof(*c))) ||
+	    !(c->args = malloc(HP_MBOX_ARGS_MAX)))
 		goto out;
-	rc = CL_INVALID_GLOBAL_WORK_SIZE;
-	if (!global)
-		goto out;
-	hp_ndrange r = {.work_dim = dim};
-	uint64_t lim = di->address_bits >= 64 ? UINT64_MAX
-					      : (1ull << di->address_bits) - 1;
-	uint64_t items = 1;
-	for (cl_uint i = 0; i < dim; i++) {
-		if (!global[i] || global[i] > lim)
-			goto out;
-		r.global[i] = global[i];
-		r.offset[i] = offset ? offset[i] : 0;
-		if (r.offset[i] > lim - r.global[i]) {
-			rc = CL_INVALID_GLOBAL_OFFSET;
-			goto out;
-		}
-	}
-	uint32_t wgs = 0;
-	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
-	size_t reqd[3];
-	kernel_reqd(k, reqd);
-	bool has_reqd = reqd[0] || reqd[1] || reqd[2];
-	bool uniform = uniform_required(k);
-	if (local) {
-		for (cl_uint i = 0; i < dim; i++) {
-			rc = CL_INVALID_WORK_GROUP_SIZE;
-			if (!local[i])
-				goto out;
-			rc = CL_INVALID_WORK_ITEM_SIZE;
-			if (local[i] > di->max_work_item_sizes[i])
-				goto out;
-			rc = CL_INVALID_WORK_GROUP_SIZE;
-			if (uniform && global[i] % local[i])
-				goto out;
-			if (has_reqd && local[i] != (reqd[i] ? reqd[i] : 1))
-				goto out;
-			r.local[i] = local[i];
-			items *= local[i];
-		}
-		rc = CL_INVALID_WORK_GROUP_SIZE;
-		if (items > wgs)
-			goto out;
-		r.local_given = true;
-	} else if (has_reqd) {
-		rc = CL_INVALID_WORK_GROUP_SIZE;
-		goto out;
-	}
-	r.uniform = uniform;
-	uint8_t args[HP_MBOX_ARGS_MAX];
-	uint32_t asize, lbytes;
-	if ((rc = icd_kernel_pack(k, args, &asize, &lbytes)))
+	uint32_t lbytes;
+	if ((rc = icd_kernel_pack(k, c->args, &c->args_size, &lbytes,
+				  &c->hold)))
 		goto out;
 	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
 	rc = CL_OUT_OF_RESOURCES;
 	if ((uint64_t)lbytes + (mk ? mk->local_mem_bytes : 0) >
-	    di->local_mem_size)
+	    icd_device.info.local_mem_size)
 		goto out;
 	r.local_mem_bytes = lbytes;
-	struct icd_cmd *c = calloc(1, sizeof(*c));
-	rc = CL_OUT_OF_HOST_MEMORY;
-	if (!c)
-		goto out;
-	if (!(c->args = malloc(asize ? asize : 1))) {
-		free(c);
-		goto out;
-	}
-	memcpy(c->args, args, asize);
-	c->args_size = asize;
 	c->range = r;
 	c->run = run_kernel;
-	c->kernel = k;
-	icd_kernel_retain(k);
+	c->kernel = c->hold.kernel = k;
+	icd_kernel_hold(k);
 	rc = icd_submit(q, c, nw, w, CL_COMMAND_NDRANGE_KERNEL, ev);
+	c = NULL; /* icd_submit's now */
 out:
+	if (c)
+		icd_cmd_free(c);
 	icd_unlock();
 	return rc;
 }
@@ -721,6 +759,6 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueNativeKernel(
 {
 	(void)fn, (void)args, (void)cb, (void)nm, (void)ml, (void)loc;
 	(void)nw, (void)w, (void)ev;
-	return icd_valid_queue(q) ? CL_INVALID_OPERATION
-				  : CL_INVALID_COMMAND_QUEUE;
+	return icd_check(q, MAGIC_QUEUE, CL_INVALID_OPERATION,
+			 CL_INVALID_COMMAND_QUEUE);
 }

@@ -10,7 +10,27 @@
 
 bool icd_valid_mem(cl_mem m)
 {
-	return m && m->magic == MAGIC_MEM;
+	return icd_obj_valid(m, MAGIC_MEM);
+}
+
+/* Every command that uses a buffer holds it until it completes (struct
+ * icd_hold), a sub-buffer holds its buffer: the buffer goes when the last
+ * of those and of the application's references does. */
+static void mem_destroy(cl_mem m)
+{
+	icd_destructors_run(m->destructors, m);
+	for (struct icd_map *p = m->maps, *nx; p; p = nx) {
+		nx = p->next;
+		free(p);
+	}
+	if (m->parent)
+		icd_mem_drop(m->parent);
+	else
+		hp_buffer_free(icd_device.hp, m->addr);
+	free(m->shadow);
+	cl_context c = m->ctx;
+	icd_obj_free(m, sizeof(*m));
+	icd_ctx_drop(c);
 }
 
 void icd_mem_retain(cl_mem m)
@@ -18,61 +38,46 @@ void icd_mem_retain(cl_mem m)
 	m->refs++;
 }
 
-/* live buffers, so a built-in kernel's 8-byte argument can be told apart
- * from a cl_mem without dereferencing it */
-static cl_mem *live;
-static size_t num_live, cap_live;
-
-bool icd_mem_live(cl_mem m)
-{
-	for (size_t i = 0; i < num_live; i++)
-		if (live[i] == m)
-			return true;
-	return false;
-}
-
-static bool live_add(cl_mem m)
-{
-	if (num_live == cap_live) {
-		size_t nc = cap_live ? cap_live * 2 : 64;
-		cl_mem *n = realloc(live, nc * sizeof(*n));
-		if (!n)
-			return false;
-		live = n;
-		cap_live = nc;
-	}
-	live[num_live++] = m;
-	return true;
-}
-
 void icd_mem_release(cl_mem m)
 {
-	if (--m->refs)
-		return;
-	icd_destructors_run(m->destructors, m);
-	for (struct icd_map *p = m->maps, *nx; p; p = nx) {
-		nx = p->next;
-		free(p);
-	}
-	if (m->parent)
-		icd_mem_release(m->parent);
-	else {
-		/* commands on the device may still use it */
-		for (size_t i = 0; i < icd_num_queues; i++)
-			for (size_t k = 0; k < icd_queues[i]->num_pending; k++)
-				icd_event_wait(icd_queues[i]->pending[k]);
-		hp_buffer_free(icd_device.hp, m->addr);
-	}
-	free(m->shadow);
-	for (size_t i = 0; i < num_live; i++)
-		if (live[i] == m) {
-			live[i] = live[--num_live];
-			break;
-		}
-	cl_context c = m->ctx;
-	m->magic = MAGIC_DEAD;
-	free(m);
-	icd_ctx_release(c);
+	if (icd_obj_unref(m))
+		mem_destroy(m);
+}
+
+void icd_mem_hold(cl_mem m)
+{
+	m->holds++;
+}
+
+void icd_mem_drop(cl_mem m)
+{
+	if (icd_obj_unhold(m))
+		mem_destroy(m);
+}
+
+static uint64_t next_serial = 1;
+
+cl_int icd_hold_mem(struct icd_hold *h, cl_mem m)
+{
+	cl_mem *n = realloc(h->mems, (h->num_mems + 1) * sizeof(*n));
+	if (!n)
+		return CL_OUT_OF_HOST_MEMORY;
+	h->mems = n;
+	icd_mem_hold(m);
+	h->mems[h->num_mems++] = m;
+	return CL_SUCCESS;
+}
+
+void icd_hold_drop(struct icd_hold *h)
+{
+	/* copy first: a release may run callbacks that enqueue */
+	struct icd_hold x = *h;
+	memset(h, 0, sizeof(*h));
+	for (unsigned i = 0; i < x.num_mems; i++)
+		icd_mem_drop(x.mems[i]);
+	free(x.mems);
+	if (x.kernel)
+		icd_kernel_drop(x.kernel);
 }
 
 static const cl_mem_flags ACCESS =
@@ -113,7 +118,7 @@ static cl_mem create_buffer(cl_context c, cl_mem_flags flags, size_t size,
 		*err = CL_INVALID_VALUE;
 		return NULL;
 	}
-	if (!size || size > icd_device.info.max_mem_alloc_size) {
+	if (!size || size > icd_max_alloc()) {
 		*err = CL_INVALID_BUFFER_SIZE;
 		return NULL;
 	}
@@ -121,7 +126,7 @@ static cl_mem create_buffer(cl_context c, cl_mem_flags flags, size_t size,
 		*err = CL_INVALID_HOST_PTR;
 		return NULL;
 	}
-	cl_mem m = calloc(1, sizeof(*m));
+	cl_mem m = icd_obj_new(MAGIC_MEM, sizeof(*m));
 	if (!m) {
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return NULL;
@@ -132,24 +137,21 @@ static cl_mem create_buffer(cl_context c, cl_mem_flags flags, size_t size,
 	if (rc) {
 		if (m->addr)
 			hp_buffer_free(icd_device.hp, m->addr);
-		free(m);
+		icd_obj_free(m, sizeof(*m));
 		*err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
 		return NULL;
 	}
 	if (!(flags & ACCESS))
 		flags |= CL_MEM_READ_WRITE;
-	m->dispatch = &icd_dispatch;
-	m->magic = MAGIC_MEM;
-	m->refs = 1;
+	m->serial = next_serial++;
 	m->ctx = c;
 	m->flags = flags;
 	m->size = size;
 	m->host_ptr = use ? host : NULL;
-	live_add(m);
 	if (np)
 		m->props[0] = 0;
 	m->num_props = np;
-	icd_ctx_retain(c);
+	icd_ctx_hold(c);
 	*err = CL_SUCCESS;
 	return m;
 }
@@ -224,14 +226,12 @@ ICD_EXPORT cl_mem CL_API_CALL clCreateSubBuffer(cl_mem p, cl_mem_flags flags,
 		err = CL_MISALIGNED_SUB_BUFFER_OFFSET;
 		goto out;
 	}
-	m = calloc(1, sizeof(*m));
+	m = icd_obj_new(MAGIC_MEM, sizeof(*m));
 	if (!m) {
 		err = CL_OUT_OF_HOST_MEMORY;
 		goto out;
 	}
-	m->dispatch = &icd_dispatch;
-	m->magic = MAGIC_MEM;
-	m->refs = 1;
+	m->serial = next_serial++;
 	m->ctx = p->ctx;
 	m->flags = (flags & ACCESS ? flags & ACCESS : p->flags & ACCESS) |
 		   (flags & HOST_ACCESS ? flags & HOST_ACCESS
@@ -243,9 +243,8 @@ ICD_EXPORT cl_mem CL_API_CALL clCreateSubBuffer(cl_mem p, cl_mem_flags flags,
 	m->parent = p;
 	m->origin = r->origin;
 	m->host_ptr = p->host_ptr ? (char *)p->host_ptr + r->origin : NULL;
-	icd_mem_retain(p);
-	icd_ctx_retain(m->ctx);
-	live_add(m);
+	icd_mem_hold(p);
+	icd_ctx_hold(m->ctx);
 out:
 	icd_unlock();
 	if (errp)
@@ -349,17 +348,45 @@ static bool range_ok(cl_mem m, size_t off, size_t size)
 	return off <= m->size && size <= m->size - off;
 }
 
+/* A command on @p m (may be NULL), which it holds until it completes. */
 static struct icd_cmd *cmd_new(icd_cmd_fn run, cl_mem m)
 {
 	struct icd_cmd *c = calloc(1, sizeof(*c));
 	if (c) {
 		c->run = run;
-		if (m) {
-			icd_mem_retain(m);
-			c->mem = m;
+		if (m && icd_hold_mem(&c->hold, m)) {
+			free(c);
+			return NULL;
 		}
+		c->mem = m;
 	}
 	return c;
+}
+
+/* A second buffer for @p c (copies): NULL, with @p c freed, if out of
+ * memory. */
+static struct icd_cmd *cmd_mem2(struct icd_cmd *c, cl_mem m)
+{
+	if (c && icd_hold_mem(&c->hold, m)) {
+		icd_cmd_free(c);
+		return NULL;
+	}
+	if (c)
+		c->mem2 = m;
+	return c;
+}
+
+/* Host-side transfers: @p n bytes at @p off of @p m, only ever inside the
+ * buffer (the library checks the device's heap, not the buffer). */
+static cl_int mem_io(cl_mem m, size_t off, void *p, size_t n, bool read)
+{
+	if (!range_ok(m, off, n))
+		return CL_INVALID_VALUE;
+	if (!n)
+		return CL_SUCCESS;
+	int rc = read ? hp_buffer_read(icd_device.hp, m->addr, off, p, n)
+		      : hp_buffer_write(icd_device.hp, m->addr, off, p, n);
+	return rc ? icd_err(rc) : CL_SUCCESS;
 }
 
 /* Host-side commands start once their dependencies and (in-order) the
@@ -368,11 +395,8 @@ static cl_int host_start(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	cl_int rc = icd_wait_deps(deps, n);
 	cl_command_queue q = c->ev->queue;
-	if (!rc && q->in_order) {
-		int r = hp_queue_finish(q->hq);
-		if (r == HP_DEVICE_NOT_AVAILABLE)
-			rc = CL_DEVICE_NOT_AVAILABLE;
-	}
+	if (!rc && q->in_order)
+		rc = icd_queue_drain(q);
 	c->ev->t_start = icd_now_ns();
 	return rc;
 }
@@ -380,21 +404,13 @@ static cl_int host_start(struct icd_cmd *c, const hp_event *deps, unsigned n)
 static cl_int run_read(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	cl_int rc = host_start(c, deps, n);
-	if (!rc && c->size &&
-	    hp_buffer_read(icd_device.hp, c->mem->addr, c->off, c->ptr,
-			   c->size))
-		rc = CL_OUT_OF_RESOURCES;
-	return rc;
+	return rc ? rc : mem_io(c->mem, c->off, c->ptr, c->size, true);
 }
 
 static cl_int run_write(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	cl_int rc = host_start(c, deps, n);
-	if (!rc && c->size &&
-	    hp_buffer_write(icd_device.hp, c->mem->addr, c->off, c->ptr,
-			    c->size))
-		rc = CL_OUT_OF_RESOURCES;
-	return rc;
+	return rc ? rc : mem_io(c->mem, c->off, c->ptr, c->size, false);
 }
 
 /* Submit, and for a blocking command wait: CL_SUCCESS, the submission's
@@ -469,60 +485,90 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueWriteBuffer(
 
 /* ---- rectangles (host-side, row by row) ---- */
 
+/* Two sides of a rectangle copy: [0] the buffer (the source of a copy),
+ * [1] the host memory (the destination buffer of a copy). Pitches are
+ * filled in from their defaults by rect_norm. */
 struct rect {
-	size_t bo[3], ho[3], reg[3];
-	size_t brp, bsp, hrp, hsp;
+	size_t reg[3];
+	size_t o[2][3];
+	size_t rp[2], sp[2];
 };
 
-static cl_int rect_norm(struct rect *r, const size_t *bo, const size_t *ho,
-			const size_t *reg, size_t brp, size_t bsp, size_t hrp,
-			size_t hsp)
+/* The byte after the last of side @p s: (o2 + r2 - 1) * sp + (o1 + r1 - 1)
+ * * rp + o0 + r0, or false if that overflows a size_t. Every row's offset
+ * is below it, so run_rect's plain arithmetic cannot wrap then. */
+static bool rect_end(const struct rect *r, int s, size_t *end)
 {
-	if (!bo || !ho || !reg || !reg[0] || !reg[1] || !reg[2])
+	const size_t *o = r->o[s];
+	size_t z, y, x, a, b;
+	return !__builtin_add_overflow(o[2], r->reg[2] - 1, &z) &&
+	       !__builtin_add_overflow(o[1], r->reg[1] - 1, &y) &&
+	       !__builtin_add_overflow(o[0], r->reg[0], &x) &&
+	       !__builtin_mul_overflow(z, r->sp[s], &a) &&
+	       !__builtin_mul_overflow(y, r->rp[s], &b) &&
+	       !__builtin_add_overflow(a, b, &a) &&
+	       !__builtin_add_overflow(a, x, end);
+}
+
+/* The offset of row (y, z) of side @p s (below its end: no overflow). */
+static size_t rect_row(const struct rect *r, int s, size_t y, size_t z)
+{
+	return (r->o[s][2] + z) * r->sp[s] + (r->o[s][1] + y) * r->rp[s] +
+	       r->o[s][0];
+}
+
+/* Check and normalise a rectangle (OpenCL 3.0, clEnqueueReadBufferRect):
+ * CL_INVALID_VALUE for a 0 in the region, pitches smaller than a row or a
+ * slice or not a multiple of the row pitch, and (overflow-checked) ends. */
+static cl_int rect_norm(struct rect *r, const size_t *o0, const size_t *o1,
+			const size_t *reg, const size_t rp[2],
+			const size_t sp[2], size_t end[2])
+{
+	if (!o0 || !o1 || !reg || !reg[0] || !reg[1] || !reg[2])
 		return CL_INVALID_VALUE;
 	for (int i = 0; i < 3; i++) {
-		r->bo[i] = bo[i];
-		r->ho[i] = ho[i];
 		r->reg[i] = reg[i];
+		r->o[0][i] = o0[i];
+		r->o[1][i] = o1[i];
 	}
-	r->brp = brp ? brp : reg[0];
-	r->bsp = bsp ? bsp : reg[1] * r->brp;
-	r->hrp = hrp ? hrp : reg[0];
-	r->hsp = hsp ? hsp : reg[1] * r->hrp;
-	if (r->brp < reg[0] || r->hrp < reg[0] || r->bsp < reg[1] * r->brp ||
-	    r->hsp < reg[1] * r->hrp || (bsp && bsp % r->brp) ||
-	    (hsp && hsp % r->hrp))
-		return CL_INVALID_VALUE;
+	for (int s = 0; s < 2; s++) {
+		r->rp[s] = rp[s] ? rp[s] : reg[0];
+		size_t slice;
+		if (r->rp[s] < reg[0] ||
+		    __builtin_mul_overflow(reg[1], r->rp[s], &slice))
+			return CL_INVALID_VALUE;
+		r->sp[s] = sp[s] ? sp[s] : slice;
+		if (r->sp[s] < slice || (sp[s] && sp[s] % r->rp[s]) ||
+		    !rect_end(r, s, &end[s]))
+			return CL_INVALID_VALUE;
+	}
 	return CL_SUCCESS;
 }
 
-static size_t rect_end(const size_t *o, const size_t *reg, size_t rp, size_t sp)
-{
-	return (o[2] + reg[2] - 1) * sp + (o[1] + reg[1] - 1) * rp + o[0] +
-	       reg[0];
-}
-
+/* read: buffer -> host; write: host -> buffer (c->pattern: read) */
 static cl_int run_rect(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	cl_int rc = host_start(c, deps, n);
-	const struct rect *r = c->args ? (const struct rect *)c->args : NULL;
-	for (size_t z = 0; !rc && r && z < r->reg[2]; z++)
-		for (size_t y = 0; !rc && y < r->reg[1]; y++) {
-			size_t b = (r->bo[2] + z) * r->bsp +
-				   (r->bo[1] + y) * r->brp + r->bo[0];
-			size_t h = (r->ho[2] + z) * r->hsp +
-				   (r->ho[1] + y) * r->hrp + r->ho[0];
-			char *p = (char *)c->ptr + h;
-			int e = c->pattern ? hp_buffer_read(icd_device.hp,
-							    c->mem->addr, b, p,
-							    r->reg[0])
-					   : hp_buffer_write(icd_device.hp,
-							     c->mem->addr, b, p,
-							     r->reg[0]);
-			if (e)
-				rc = CL_OUT_OF_RESOURCES;
-		}
+	const struct rect *r = (const struct rect *)c->args;
+	for (size_t z = 0; !rc && z < r->reg[2]; z++)
+		for (size_t y = 0; !rc && y < r->reg[1]; y++)
+			rc = mem_io(c->mem, rect_row(r, 0, y, z),
+				    (char *)c->ptr + rect_row(r, 1, y, z),
+				    r->reg[0], c->pattern);
 	return rc;
+}
+
+/* A command with a copy of @p r in its args; NULL (@p c freed) if out of
+ * memory. */
+static struct icd_cmd *cmd_rect(struct icd_cmd *c, const struct rect *r)
+{
+	if (c && !(c->args = malloc(sizeof(*r)))) {
+		icd_cmd_free(c);
+		return NULL;
+	}
+	if (c)
+		memcpy(c->args, r, sizeof(*r));
+	return c;
 }
 
 static cl_int rw_rect(cl_command_queue q, cl_mem m, cl_bool block,
@@ -532,30 +578,23 @@ static cl_int rw_rect(cl_command_queue q, cl_mem m, cl_bool block,
 {
 	icd_lock();
 	struct rect r;
+	size_t end[2], rp[2] = {brp, hrp}, sp[2] = {bsp, hsp};
 	cl_int rc = check_cmd(q, m, nw, w);
-	if (rc)
+	if (rc || (rc = rect_norm(&r, bo, ho, reg, rp, sp, end)))
 		goto out;
-	if ((rc = rect_norm(&r, bo, ho, reg, brp, bsp, hrp, hsp)))
-		goto out;
+	/* the buffer side inside the buffer, the host side inside the
+	 * address space */
 	rc = CL_INVALID_VALUE;
-	if (!ptr || rect_end(r.bo, r.reg, r.brp, r.bsp) > m->size)
+	if (!ptr || end[0] > m->size || end[1] > UINTPTR_MAX - (uintptr_t)ptr)
 		goto out;
 	rc = CL_INVALID_OPERATION;
 	if (m->flags & (read ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
 			     : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
 		goto out;
-	struct icd_cmd *c = cmd_new(run_rect, m);
+	struct icd_cmd *c = cmd_rect(cmd_new(run_rect, m), &r);
 	if (c) {
-		c->args = malloc(sizeof(r));
-		if (!c->args) {
-			icd_mem_release(m);
-			free(c);
-			c = NULL;
-		} else {
-			memcpy(c->args, &r, sizeof(r));
-			c->ptr = ptr;
-			c->pattern = read;
-		}
+		c->ptr = ptr;
+		c->pattern = read;
 	}
 	rc = submit(q, c, nw, w,
 		    read ? CL_COMMAND_READ_BUFFER_RECT
@@ -590,20 +629,16 @@ static cl_int run_copy_rect(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	cl_int rc = host_start(c, deps, n);
 	const struct rect *r = (const struct rect *)c->args;
-	char *row = malloc(r->reg[0]);
-	if (!row)
-		return CL_OUT_OF_HOST_MEMORY;
+	char *row = rc ? NULL : malloc(r->reg[0]);
+	if (!rc && !row)
+		rc = CL_OUT_OF_HOST_MEMORY;
 	for (size_t z = 0; !rc && z < r->reg[2]; z++)
 		for (size_t y = 0; !rc && y < r->reg[1]; y++) {
-			size_t s = (r->bo[2] + z) * r->bsp +
-				   (r->bo[1] + y) * r->brp + r->bo[0];
-			size_t d = (r->ho[2] + z) * r->hsp +
-				   (r->ho[1] + y) * r->hrp + r->ho[0];
-			if (hp_buffer_read(icd_device.hp, c->mem->addr, s, row,
-					   r->reg[0]) ||
-			    hp_buffer_write(icd_device.hp, c->mem2->addr, d,
-					    row, r->reg[0]))
-				rc = CL_OUT_OF_RESOURCES;
+			rc = mem_io(c->mem, rect_row(r, 0, y, z), row,
+				    r->reg[0], true);
+			if (!rc)
+				rc = mem_io(c->mem2, rect_row(r, 1, y, z), row,
+					    r->reg[0], false);
 		}
 	free(row);
 	return rc;
@@ -616,43 +651,26 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueCopyBufferRect(
 {
 	icd_lock();
 	struct rect r;
+	size_t end[2], rp[2] = {srp, drp}, sp[2] = {ssp, dsp};
 	cl_int rc = check_cmd(q, src, nw, w);
 	if (!rc)
 		rc = check_cmd(q, dst, 0, NULL);
-	if (rc)
-		goto out;
-	if ((rc = rect_norm(&r, so, dof, reg, srp, ssp, drp, dsp)))
+	if (rc || (rc = rect_norm(&r, so, dof, reg, rp, sp, end)))
 		goto out;
 	rc = CL_INVALID_VALUE;
-	if (rect_end(r.bo, r.reg, r.brp, r.bsp) > src->size ||
-	    rect_end(r.ho, r.reg, r.hrp, r.hsp) > dst->size)
+	if (end[0] > src->size || end[1] > dst->size)
 		goto out;
-	if (src == dst && (r.brp != r.hrp || r.bsp != r.hsp))
+	if (src == dst && (r.rp[0] != r.rp[1] || r.sp[0] != r.sp[1]))
 		goto out;
 	if (src == dst) {
-		size_t s0 = r.bo[2] * r.bsp + r.bo[1] * r.brp + r.bo[0];
-		size_t d0 = r.ho[2] * r.hsp + r.ho[1] * r.hrp + r.ho[0];
-		size_t s1 = rect_end(r.bo, r.reg, r.brp, r.bsp);
-		size_t d1 = rect_end(r.ho, r.reg, r.hrp, r.hsp);
-		if (s0 < d1 && d0 < s1) {
+		size_t s0 = rect_row(&r, 0, 0, 0), d0 = rect_row(&r, 1, 0, 0);
+		if (s0 < end[1] && d0 < end[0]) {
 			rc = CL_MEM_COPY_OVERLAP;
 			goto out;
 		}
 	}
-	struct icd_cmd *c = cmd_new(run_copy_rect, src);
-	if (c) {
-		icd_mem_retain(dst);
-		c->mem2 = dst;
-		c->args = malloc(sizeof(r));
-		if (c->args)
-			memcpy(c->args, &r, sizeof(r));
-	}
-	if (c && !c->args) {
-		icd_mem_release(src);
-		icd_mem_release(dst);
-		free(c);
-		c = NULL;
-	}
+	struct icd_cmd *c =
+		cmd_rect(cmd_mem2(cmd_new(run_copy_rect, src), dst), &r);
 	rc = submit(q, c, nw, w, CL_COMMAND_COPY_BUFFER_RECT, CL_FALSE, ev);
 out:
 	icd_unlock();
@@ -691,10 +709,8 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueCopyBuffer(
 		rc = CL_MEM_COPY_OVERLAP;
 		goto out;
 	}
-	struct icd_cmd *c = cmd_new(run_copy, src);
+	struct icd_cmd *c = cmd_mem2(cmd_new(run_copy, src), dst);
 	if (c) {
-		icd_mem_retain(dst);
-		c->mem2 = dst;
 		c->off = so;
 		c->off2 = dof;
 		c->size = size;
@@ -724,16 +740,14 @@ static cl_int run_fill_host(struct icd_cmd *c, const hp_event *deps, unsigned n)
 	if (rc)
 		return rc;
 	size_t chunk = c->size < 65536 ? c->size : 65536;
-	char *b = malloc(chunk);
+	char *b = malloc(chunk ? chunk : 1);
 	if (!b)
 		return CL_OUT_OF_HOST_MEMORY;
 	for (size_t i = 0; i < chunk; i += c->pattern_size)
 		memcpy(b + i, c->args, c->pattern_size);
 	for (size_t o = 0; !rc && o < c->size; o += chunk) {
 		size_t l = c->size - o < chunk ? c->size - o : chunk;
-		if (hp_buffer_write(icd_device.hp, c->mem->addr, c->off + o, b,
-				    l))
-			rc = CL_OUT_OF_RESOURCES;
+		rc = mem_io(c->mem, c->off + o, b, l, false);
 	}
 	free(b);
 	return rc;
@@ -763,8 +777,7 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m,
 		else if ((c->args = malloc(ps)))
 			memcpy(c->args, pat, ps);
 		else {
-			icd_mem_release(m);
-			free(c);
+			icd_cmd_free(c);
 			c = NULL;
 		}
 	}
@@ -782,10 +795,8 @@ out:
 static cl_int run_map(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	cl_int rc = host_start(c, deps, n);
-	if (!rc && c->pattern && c->size &&
-	    hp_buffer_read(icd_device.hp, c->mem->addr, c->off, c->ptr,
-			   c->size))
-		rc = CL_OUT_OF_RESOURCES;
+	if (!rc && c->pattern)
+		rc = mem_io(c->mem, c->off, c->ptr, c->size, true);
 	return rc;
 }
 
@@ -856,10 +867,8 @@ out:
 static cl_int run_unmap(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	cl_int rc = host_start(c, deps, n);
-	if (!rc && c->pattern &&
-	    hp_buffer_write(icd_device.hp, c->mem->addr, c->off, c->ptr,
-			    c->size))
-		rc = CL_OUT_OF_RESOURCES;
+	if (!rc && c->pattern)
+		rc = mem_io(c->mem, c->off, c->ptr, c->size, false);
 	return rc;
 }
 

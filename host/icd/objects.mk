@@ -45,3 +45,35 @@ $(HOST_O)/opencl/%: tests/opencl/programs/%.c $(wildcard tests/opencl/programs/*
 		-o $@ $< -lOpenCL
 
 icd: $(HOST_O)/libhartpool-icd.so $(HOST_O)/hartpool.icd $(icd-progs) hartpool opencl-lib
+
+# `make icd-asan`: the same ICD (libhartpool inside it) and test programs
+# built with ASan+UBSan in build/host/asan-icd/, its own .icd file; the
+# programs carry the sanitizer runtime the loader's dlopen then finds
+# (tests/opencl/icd.part.sh: t_icd_asan).
+.PHONY: icd-asan
+ICD_ASAN := $(HOST_O)/asan-icd
+icd-asan-objs := $(patsubst %,$(ICD_ASAN)/%.o,$(icd-srcs) $(host-lib-srcs))
+
+$(ICD_ASAN)/%.c.o: %.c
+	@echo "  ASANCC  $<"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(ICD_CFLAGS) $(HOST_SAN_asan) -MMD -MP -c -o $@ $<
+
+$(ICD_ASAN)/libhartpool-icd.so: $(icd-asan-objs) host/icd/icd.map
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) -shared -fPIC -pthread $(HOST_SAN_asan) -Wl,-Bsymbolic \
+		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-asan-objs) -lm
+
+$(ICD_ASAN)/hartpool.icd: $(ICD_ASAN)/libhartpool-icd.so
+	@echo "  GEN     $@"
+	$(Q)echo "$(abspath $<)" > $@
+
+$(ICD_ASAN)/opencl/%: tests/opencl/programs/%.c $(wildcard tests/opencl/programs/*.h)
+	@echo "  ASANCC  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O1 -g -std=gnu11 $(WARN) $(HOST_SAN_asan) \
+		-DCL_TARGET_OPENCL_VERSION=300 -o $@ $< -lOpenCL
+
+icd-asan: $(ICD_ASAN)/hartpool.icd \
+          $(patsubst $(HOST_O)/opencl/%,$(ICD_ASAN)/opencl/%,$(icd-progs)) \
+          hartpool opencl-lib

@@ -3,6 +3,7 @@
  * (HARTPOOL_DEVICE, the config file, or a QEMU boot), clGetPlatformInfo,
  * clGetDeviceInfo, the library-wide lock and the info helpers. */
 #include "icd.h"
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ bool icd_valid_device(cl_device_id d)
 
 /* ---- finding the device ---- */
 
-static char conf_connect[512], conf_board[32];
+static char conf_connect[512], conf_board[32], conf_timeout[32];
 static unsigned conf_harts;
 static bool conf_read;
 
@@ -116,6 +117,8 @@ static void read_config(void)
 			snprintf(conf_board, sizeof(conf_board), "%s", v);
 		else if (!strcmp(k, "harts"))
 			conf_harts = (unsigned)strtoul(v, NULL, 0);
+		else if (!strcmp(k, "timeout"))
+			snprintf(conf_timeout, sizeof(conf_timeout), "%s", v);
 	}
 	fclose(f);
 }
@@ -141,12 +144,76 @@ static void builtins_list(void)
 	}
 }
 
+/* "60", "0.25", "0": seconds, at most the device's longest limit
+ * (HP_MBOX_TIMEOUT_MAX_US), into µs; false for anything else (a non-zero
+ * limit below 1 µs included). */
+static bool parse_seconds(const char *s, uint64_t *us)
+{
+	uint64_t whole = 0, frac = 0, scale = 1000000;
+	bool nonzero = false;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; isdigit((unsigned char)*s); s++) {
+		whole = whole * 10 + (uint64_t)(*s - '0');
+		nonzero |= *s != '0';
+		if (whole > HP_MBOX_TIMEOUT_MAX_US / 1000000u)
+			return false;
+	}
+	if (*s == '.' && !isdigit((unsigned char)*++s))
+		return false;
+	for (; isdigit((unsigned char)*s); s++) {
+		nonzero |= *s != '0';
+		if (scale > 1) {
+			scale /= 10;
+			frac += (uint64_t)(*s - '0') * scale;
+		}
+	}
+	*us = whole * 1000000u + frac;
+	return !*s && *us <= HP_MBOX_TIMEOUT_MAX_US && (*us || !nonzero);
+}
+
+/* Every kernel's time limit: HARTPOOL_TIMEOUT, else icd.conf's `timeout`,
+ * else ICD_TIMEOUT_DEFAULT_S. A value that is not one is said on stderr
+ * (whatever HARTPOOL_ICD_DEBUG says) and the device is not opened. */
+static cl_int timeout_get(uint64_t *us)
+{
+	const char *env = getenv("HARTPOOL_TIMEOUT");
+	const char *v = env && *env	  ? env
+			: conf_timeout[0] ? conf_timeout
+					  : NULL;
+	*us = ICD_TIMEOUT_DEFAULT_S * 1000000ull;
+	static bool said;
+	if (!v || parse_seconds(v, us))
+		return CL_SUCCESS;
+	if (!said)
+		fprintf(stderr,
+			"hartpool-icd: %s '%s' is not a kernel time limit: "
+			"seconds from 0 (none) to %llu, e.g. 60 or 0.5\n",
+			v == env ? "HARTPOOL_TIMEOUT" : "icd.conf: timeout =",
+			v,
+			(unsigned long long)(HP_MBOX_TIMEOUT_MAX_US /
+					     1000000u));
+	said = true;
+	return CL_INVALID_VALUE;
+}
+
+cl_ulong icd_max_alloc(void)
+{
+	cl_ulong heap = icd_device.info.max_mem_alloc_size;
+	if (heap <= 2 * ICD_HEAP_RESERVE)
+		return heap / 2 & ~(cl_ulong)(HP_MBOX_BUFFER_ALIGN - 1);
+	return (heap - ICD_HEAP_RESERVE) &
+	       ~(cl_ulong)(HP_MBOX_BUFFER_ALIGN - 1);
+}
+
 cl_int icd_device_open(void)
 {
 	struct _cl_device_id *d = &icd_device;
 	if (d->hp)
 		return CL_SUCCESS;
 	read_config();
+	if (timeout_get(&d->timeout_us))
+		return CL_DEVICE_NOT_FOUND;
 	hp_open_options o = {0};
 	const char *env = getenv("HARTPOOL_DEVICE");
 	const char *board = getenv("HARTPOOL_BOARD");
@@ -399,7 +466,7 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 		ICD_INFO_T(cl_uint, i->address_bits);
 	case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
 	case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
-		ICD_INFO_T(cl_ulong, i->max_mem_alloc_size);
+		ICD_INFO_T(cl_ulong, icd_max_alloc());
 	case CL_DEVICE_GLOBAL_MEM_SIZE:
 		ICD_INFO_T(cl_ulong, i->global_mem_size);
 	case CL_DEVICE_IMAGE_SUPPORT:

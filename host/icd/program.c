@@ -8,22 +8,19 @@
 
 bool icd_valid_program(cl_program p)
 {
-	return p && p->magic == MAGIC_PROGRAM;
+	return icd_obj_valid(p, MAGIC_PROGRAM);
 }
 
 static cl_program prog_new(cl_context c, enum prog_kind kind)
 {
-	cl_program p = calloc(1, sizeof(*p));
+	cl_program p = icd_obj_new(MAGIC_PROGRAM, sizeof(*p));
 	if (!p)
 		return NULL;
-	p->dispatch = &icd_dispatch;
-	p->magic = MAGIC_PROGRAM;
-	p->refs = 1;
 	p->ctx = c;
 	p->kind = kind;
 	p->status = CL_BUILD_NONE;
 	p->bin_type = CL_PROGRAM_BINARY_TYPE_NONE;
-	icd_ctx_retain(c);
+	icd_ctx_hold(c);
 	return p;
 }
 
@@ -50,9 +47,8 @@ static void prog_free(cl_program p)
 	free(p->log);
 	free(p->options);
 	cl_context c = p->ctx;
-	p->magic = MAGIC_DEAD;
-	free(p);
-	icd_ctx_release(c);
+	icd_obj_free(p, sizeof(*p));
+	icd_ctx_drop(c);
 }
 
 void icd_program_retain(cl_program p)
@@ -60,9 +56,21 @@ void icd_program_retain(cl_program p)
 	p->refs++;
 }
 
+/* The program goes once it is released and its kernels are gone. */
 void icd_program_release(cl_program p)
 {
-	if (!--p->refs)
+	if (icd_obj_unref(p))
+		prog_free(p);
+}
+
+void icd_program_hold(cl_program p)
+{
+	p->holds++;
+}
+
+void icd_program_drop(cl_program p)
+{
+	if (icd_obj_unhold(p))
 		prog_free(p);
 }
 
@@ -119,27 +127,35 @@ ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithIL(cl_context c,
 {
 	(void)il, (void)len;
 	if (errp)
-		*errp = icd_valid_ctx(c) ? CL_INVALID_OPERATION
-					 : CL_INVALID_CONTEXT;
+		*errp = icd_check(c, MAGIC_CONTEXT, CL_INVALID_OPERATION,
+				  CL_INVALID_CONTEXT);
 	return NULL;
 }
 
-/* Load the kernel object and read its metadata and kernel names. */
+/* Read the kernel object's metadata and kernel names and load it (a
+ * program without kernels is not loaded: there is nothing to run).
+ * CL_INVALID_BINARY for an object that is not one, CL_OUT_OF_RESOURCES
+ * when the device's tables or code memory are full (the reason is
+ * hp_last_error()). */
 static cl_int prog_load(cl_program p)
 {
 	prog_unload(p);
-	int rc = hp_object_load(icd_device.hp, p->hpk, p->hpk_size, &p->obj,
-				NULL);
-	if (rc)
-		return rc == HP_INVALID_BINARY ? CL_INVALID_BINARY
-					       : icd_err(rc);
-	p->loaded = true;
-	rc = hp_cl_program_parse(p->hpk, p->hpk_size, &p->meta);
+	int rc = hp_cl_program_parse(p->hpk, p->hpk_size, &p->meta);
 	if (rc) {
 		p->meta = NULL;
-		prog_unload(p);
-		return rc == HP_INVALID_PROGRAM ? CL_INVALID_BINARY
-						: icd_err(rc);
+		return rc == HP_INVALID_PROGRAM || rc == HP_INVALID_BINARY
+			       ? CL_INVALID_BINARY
+			       : icd_err(rc);
+	}
+	if (p->meta->num_kernels) {
+		rc = hp_object_load(icd_device.hp, p->hpk, p->hpk_size, &p->obj,
+				    NULL);
+		if (rc) {
+			prog_unload(p);
+			return rc == HP_INVALID_BINARY ? CL_INVALID_BINARY
+						       : icd_err(rc);
+		}
+		p->loaded = true;
 	}
 	size_t len = 1;
 	for (unsigned i = 0; i < p->meta->num_kernels; i++)
@@ -265,14 +281,16 @@ ICD_EXPORT cl_int CL_API_CALL clSetProgramReleaseCallback(
 {
 	(void)fn, (void)data;
 	/* deprecated in 3.0: no program-scope global destructors */
-	return icd_valid_program(p) ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
+	return icd_check(p, MAGIC_PROGRAM, CL_INVALID_OPERATION,
+			 CL_INVALID_PROGRAM);
 }
 
 ICD_EXPORT cl_int CL_API_CALL clSetProgramSpecializationConstant(
 	cl_program p, cl_uint id, size_t size, const void *value)
 {
 	(void)id, (void)size, (void)value;
-	return icd_valid_program(p) ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
+	return icd_check(p, MAGIC_PROGRAM, CL_INVALID_OPERATION,
+			 CL_INVALID_PROGRAM);
 }
 
 static cl_int check_devs(cl_uint n, const cl_device_id *devs)
@@ -283,6 +301,19 @@ static cl_int check_devs(cl_uint n, const cl_device_id *devs)
 		if (!icd_valid_device(devs[i]))
 			return CL_INVALID_DEVICE;
 	return CL_SUCCESS;
+}
+
+/* Append a line to the build log. */
+static void log_add(cl_program p, const char *line)
+{
+	size_t a = p->log ? strlen(p->log) : 0, b = strlen(line);
+	char *n = realloc(p->log, a + b + 2);
+	if (!n)
+		return;
+	memcpy(n + a, line, b);
+	n[a + b] = '\n';
+	n[a + b + 1] = 0;
+	p->log = n;
 }
 
 /* Compile p->source with @p opts into p->hpk (and the log). */
@@ -298,12 +329,16 @@ static cl_int compile(cl_program p, const char *opts)
 	hp_cl_build_options o = {.board = icd_device.board,
 				 .options = opts,
 				 .sources = (const char *const *)&p->source,
-				 .count = 1};
+				 .count = 1,
+				 .local_mem_size =
+					 icd_device.info.local_mem_size};
 	void *hpk = NULL;
 	size_t n = 0;
 	char *log = NULL;
 	int rc = hp_cl_build(&o, &hpk, &n, &log);
 	p->log = log ? log : strdup("");
+	if (rc && (!p->log || !p->log[0]))
+		log_add(p, hp_last_error()); /* a log never empty on failure */
 	if (rc) {
 		free(hpk);
 		p->status = CL_BUILD_ERROR;
@@ -318,6 +353,23 @@ static cl_int compile(cl_program p, const char *opts)
 	p->hpk = hpk;
 	p->hpk_size = n;
 	return CL_SUCCESS;
+}
+
+/* Load what compile() built, or the binary; the device's reason for a
+ * refusal goes to the build log. A source program's object is the
+ * compiler's own: a device that refuses it is a failed build (@p failure),
+ * not CL_INVALID_BINARY. Full device tables or memory are
+ * CL_OUT_OF_RESOURCES. */
+static cl_int load_built(cl_program p, cl_int failure)
+{
+	cl_int rc = prog_load(p);
+	if (!rc)
+		return CL_SUCCESS;
+	log_add(p, hp_last_error());
+	if (rc == CL_OUT_OF_RESOURCES || rc == CL_OUT_OF_HOST_MEMORY ||
+	    (rc == CL_INVALID_BINARY && p->kind == PROG_BINARY))
+		return rc;
+	return failure;
 }
 
 ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
@@ -348,23 +400,13 @@ ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
 		if (!p->log)
 			p->log = strdup("");
 	}
-	if (!rc) {
-		rc = prog_load(p);
-		if (rc && !p->log[0]) {
-			free(p->log);
-			p->log = strdup(hp_last_error());
-		}
-	}
+	if (!rc)
+		rc = load_built(p, CL_BUILD_PROGRAM_FAILURE);
 	if (!rc) {
 		p->status = CL_BUILD_SUCCESS;
 		p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-	} else {
+	} else
 		p->status = CL_BUILD_ERROR;
-		if (rc != CL_INVALID_BUILD_OPTIONS &&
-		    rc != CL_COMPILER_NOT_AVAILABLE &&
-		    rc != CL_OUT_OF_HOST_MEMORY && rc != CL_INVALID_BINARY)
-			rc = CL_BUILD_PROGRAM_FAILURE;
-	}
 	if (notify)
 		notify(p, data);
 out:
@@ -453,14 +495,15 @@ ICD_EXPORT cl_program CL_API_CALL clLinkProgram(
 	}
 	err = compile(p, o);
 	free(o);
+	if (err == CL_BUILD_PROGRAM_FAILURE)
+		err = CL_LINK_PROGRAM_FAILURE;
 	if (!err)
-		err = prog_load(p);
+		err = load_built(p, CL_LINK_PROGRAM_FAILURE);
 	if (!err) {
 		p->status = CL_BUILD_SUCCESS;
 		p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-	} else if (err != CL_INVALID_BUILD_OPTIONS &&
-		   err != CL_COMPILER_NOT_AVAILABLE)
-		err = CL_LINK_PROGRAM_FAILURE;
+	} else
+		p->status = CL_BUILD_ERROR;
 	if (notify)
 		notify(p, data);
 	if (err == CL_INVALID_BUILD_OPTIONS)

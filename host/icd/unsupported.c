@@ -15,18 +15,12 @@ static void *fail_null(cl_int *errp, cl_int err)
 
 static cl_int ctx_err(cl_context c, cl_int err)
 {
-	icd_lock();
-	bool ok = icd_valid_ctx(c);
-	icd_unlock();
-	return ok ? err : CL_INVALID_CONTEXT;
+	return icd_check(c, MAGIC_CONTEXT, err, CL_INVALID_CONTEXT);
 }
 
 static cl_int queue_err(cl_command_queue q, cl_int err)
 {
-	icd_lock();
-	bool ok = icd_valid_queue(q);
-	icd_unlock();
-	return ok ? err : CL_INVALID_COMMAND_QUEUE;
+	return icd_check(q, MAGIC_QUEUE, err, CL_INVALID_COMMAND_QUEUE);
 }
 
 /* ---- images (CL_DEVICE_IMAGE_SUPPORT is false) ---- */
@@ -217,10 +211,8 @@ ICD_EXPORT cl_int CL_API_CALL clGetPipeInfo(cl_mem m, cl_pipe_info p, size_t s,
 					    void *v, size_t *r)
 {
 	UNUSED(p), UNUSED(s), UNUSED(v), UNUSED(r);
-	icd_lock();
-	bool ok = icd_valid_mem(m);
-	icd_unlock();
-	return ok ? CL_INVALID_MEM_OBJECT : CL_INVALID_MEM_OBJECT;
+	(void)m; /* no pipes: no handle is one */
+	return CL_INVALID_MEM_OBJECT;
 }
 
 /* ---- shared virtual memory (CL_DEVICE_SVM_CAPABILITIES 0) ---- */

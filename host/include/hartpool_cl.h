@@ -127,10 +127,18 @@ typedef struct hp_cl_build_options {
 	/** Keep the linked ELF (symbols, line tables for gdb) here; NULL:
 	 * not kept. */
 	const char *elf_path;
+	/** The device's local memory per work-group
+	 * (hp_device_info.local_mem_size): a kernel whose own __local
+	 * variables need more fails the build (HP_BUILD_PROGRAM_FAILURE, the
+	 * log names the kernel, its bytes and the limit). 0: not checked
+	 * (the device refuses such an object when it loads it). */
+	uint32_t local_mem_size;
 } hp_cl_build_options;
 
 /** Compile and link: 0 with the kernel object in @p hpk (malloc'd, @p size
- * bytes), or HP_BUILD_PROGRAM_FAILURE (compiler errors),
+ * bytes; a program without kernels gives an object of its metadata only,
+ * which hp_cl_program_parse reads and the device does not load), or
+ * HP_BUILD_PROGRAM_FAILURE (compiler errors),
  * HP_INVALID_BUILD_OPTIONS (bad options) or HP_OUT_OF_RESOURCES. @p log (may be
  * NULL) gets the compiler's messages either way (malloc'd, NUL-ended,
  * possibly empty). */

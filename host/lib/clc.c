@@ -991,6 +991,49 @@ _Static_assert(sizeof(hp_kernel) == HPB_KDESC_SIZE(64), "hp_kernel");
 
 /* ---- the build ---- */
 
+static int meta_object(const hpb_board *b, const char *options, void **hpk,
+		       size_t *size)
+{
+	sbuf t = {0};
+	meta_text(&t, NULL, 0, options);
+	unsigned fabi = b->abi[strlen(b->abi) - 1] == 'd'   ? HPK_FLOAT_DOUBLE
+			: b->abi[strlen(b->abi) - 1] == 'f' ? HPK_FLOAT_SINGLE
+							    : HPK_FLOAT_SOFT;
+	int rc = t.oom || hpb_meta_object(b->xlen, fabi, t.s, hpk, size);
+	free(t.s);
+	return rc ? hp_fail(HP_OUT_OF_RESOURCES,
+			    "out of memory for a kernel object")
+		  : 0;
+}
+
+/* Kernels whose own __local variables need more than the device's
+ * @p limit bytes per work-group: HP_BUILD_PROGRAM_FAILURE, each named in
+ * the log with its bytes and the limit. */
+static int local_check(const void *hpk, size_t size, uint32_t limit, FILE *log)
+{
+	hp_cl_program *p;
+	int rc = hp_cl_program_parse(hpk, size, &p);
+	if (rc)
+		return rc;
+	unsigned bad = 0;
+	for (unsigned i = 0; i < p->num_kernels; i++) {
+		const hp_cl_kernel *k = &p->kernels[i];
+		if (k->static_local <= limit)
+			continue;
+		fprintf(log,
+			"error: kernel %s: %u bytes of __local memory, the "
+			"device has %u per work-group\n",
+			k->name, (unsigned)k->static_local, (unsigned)limit);
+		bad++;
+	}
+	hp_cl_program_free(p);
+	return bad ? hp_fail(HP_BUILD_PROGRAM_FAILURE,
+			     "%u kernel%s with more __local memory than the "
+			     "device's %u bytes (build log)",
+			     bad, bad == 1 ? "" : "s", (unsigned)limit)
+		   : 0;
+}
+
 static void ext_add(char *out, size_t n, const char *const *e, size_t ne)
 {
 	for (size_t i = 0; i < ne; i++)
@@ -1182,14 +1225,16 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 			break;
 		nk++;
 	}
-	if (!rc && !nk) {
-		sb_add(&log, "error: the program has no kernels\n");
-		rc = HP_BUILD_PROGRAM_FAILURE;
-	}
 	if (rc) {
 		if (log.s)
 			fputs(log.s, mf);
 		hp_fail(rc, "%s", log.s ? log.s : "build failed");
+		goto out;
+	}
+	if (!nk) {
+		/* a program without kernels (OpenCL builds it): an object of
+		 * its metadata only, which nothing loads */
+		rc = meta_object(&b, o->options, hpk, size);
 		goto out;
 	}
 	if (module_write(&m, ks, nk, path[2])) {
@@ -1307,6 +1352,12 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 		free(e);
 		if (!o->elf_path)
 			unlink(elfp);
+	}
+	if (o->local_mem_size &&
+	    (rc = local_check(*hpk, *size, o->local_mem_size, mf))) {
+		free(*hpk);
+		*hpk = NULL;
+		*size = 0;
 	}
 out:
 	if (tmp_made) {

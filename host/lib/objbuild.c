@@ -99,6 +99,11 @@ int hpb_run(char *const argv[])
 	}
 	/* The child's messages go to the log: through a file, read back. */
 	FILE *cap = hpb_log ? tmpfile() : NULL;
+	if (hpb_log && !cap)
+		fprintf(hpb_log,
+			"hartpool: build: cannot capture the messages of %s "
+			"(tmpfile: %s): they go to stderr\n",
+			argv[0], strerror(errno));
 	fflush(logf_());
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -654,6 +659,37 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen,
 	*outn = h.file_size;
 	free(img);
 	free(rs.r);
+	return 0;
+}
+
+int hpb_meta_object(unsigned xlen, unsigned float_abi, const char *meta,
+		    void **outp, size_t *outn)
+{
+	size_t n = strlen(meta) + 1;
+	hpk_header h;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, HPK_MAGIC, sizeof(h.magic));
+	h.version = HPK_VERSION;
+	h.header_size = sizeof(h);
+	h.xlen = xlen;
+	h.float_abi = float_abi;
+	h.api_version = HP_API_VERSION;
+	h.api_count = (uint32_t)HP_API_COUNT;
+	h.image_offset = sizeof(h);
+	h.image_file_size = h.image_size = (uint32_t)n;
+	h.image_align = 8;
+	h.meta_size = (uint32_t)n;
+	h.reloc_offset = (uint32_t)(sizeof(h) + ((n + 7) & ~(size_t)7));
+	h.file_size = h.reloc_offset;
+	uint8_t *f = calloc(1, h.file_size);
+	if (!f)
+		return err("out of memory");
+	memcpy(f + h.image_offset, meta, n);
+	memcpy(f, &h, sizeof(h));
+	h.crc32 = hp_crc32(f + CRC_START, h.file_size - CRC_START);
+	memcpy(f, &h, sizeof(h));
+	*outp = f;
+	*outn = h.file_size;
 	return 0;
 }
 

@@ -49,6 +49,12 @@ int hpb_link(const hpb_board *b, const char *const *objs, unsigned n,
  * (they call other kernels, or use the run-time's own). */
 int hpb_convert(const uint8_t *elf, size_t size, unsigned xlen,
 		const char *const *all_local, void **out, size_t *outn);
+/** A kernel object without kernels (an OpenCL program that has none):
+ * the header and the metadata text @p meta as its image, no code. The
+ * device refuses to load it (no code, no kernel descriptors); nothing
+ * needs to. 0 or 1 (logged). */
+int hpb_meta_object(unsigned xlen, unsigned float_abi, const char *meta,
+		    void **out, size_t *outn);
 /** Whole file, malloc'd, with a NUL after its @p n bytes; NULL on failure
  * (or an empty file). */
 uint8_t *hpb_slurp(const char *path, size_t *n);

@@ -60,3 +60,100 @@ t_icd_clpeak() {
 	echo "$out" | grep -qE "Kernel launch latency : [0-9.]+ us" || fail "no kernel latency"
 	echo "$out" | grep -qE "enqueueReadBuffer +: [0-9.]+" || fail "no transfer bandwidth"
 }
+
+# Handles and lifetimes: values that are no handle, second releases of
+# every object, buffers released while commands need them
+t_icd_handles() { icd_prog handles; }
+t_icd_handles_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog handles; }
+# Rectangles and global sizes that wrap (the 32-bit device's size_t too)
+t_icd_ranges() { icd_prog ranges; }
+t_icd_ranges_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog ranges; }
+# Programs without kernels, too much __local, failed includes, full tables
+t_icd_build() { icd_prog build; }
+t_icd_build_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog build; }
+# CL_DEVICE_MAX_MEM_ALLOC_SIZE allocated next to the ICD's own buffers
+t_icd_alloc() { icd_prog alloc; }
+t_icd_alloc_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog alloc; }
+
+# Kernel time limits. Each runs with its own empty config directory, so
+# the user's icd.conf and HARTPOOL_TIMEOUT do not count.
+icd_timeout_env() {
+	local d rc
+	d=$(mktemp -d) || fail "mktemp"
+	mkdir -p "$d/hartpool"
+	[ -z "${1:-}" ] || printf '# test\n%s\n' "$1" >"$d/hartpool/icd.conf"
+	shift
+	env -u HARTPOOL_TIMEOUT XDG_CONFIG_HOME="$d" "$@"
+	rc=$?
+	rm -rf "$d"
+	return $rc
+}
+# HARTPOOL_TIMEOUT stops an endless kernel; 0 is none
+t_icd_timeout() {
+	icd_timeout_env "" env HARTPOOL_TIMEOUT=1 \
+		OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 120 build/host/opencl/timeout || fail "HARTPOOL_TIMEOUT=1"
+	icd_timeout_env "" env HARTPOOL_TIMEOUT=0 \
+		OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 120 build/host/opencl/timeout none ||
+		fail "HARTPOOL_TIMEOUT=0"
+}
+t_icd_timeout_rv32() {
+	icd_timeout_env "" env HARTPOOL_TIMEOUT=0.5 HARTPOOL_BOARD=qemu-virt32 \
+		OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 120 build/host/opencl/timeout || fail "rv32"
+}
+# icd.conf's `timeout =`, and HARTPOOL_TIMEOUT before it (a file that said
+# an hour would leave the kernel running past the test's own limit)
+t_icd_timeout_conf() {
+	icd_timeout_env "timeout = 0.5" env \
+		OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 120 build/host/opencl/timeout || fail "timeout = 0.5"
+	icd_timeout_env "timeout = 3600" env HARTPOOL_TIMEOUT=0.5 \
+		OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 120 build/host/opencl/timeout ||
+		fail "HARTPOOL_TIMEOUT over icd.conf"
+}
+# Nothing set: the default limit (60 s) stops the endless kernel
+t_icd_timeout_default() {
+	icd_timeout_env "" env OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 240 build/host/opencl/timeout || fail "default limit"
+}
+# A value that is no time limit: no device, and a message that says why
+t_icd_timeout_invalid() {
+	local v out
+	for v in abc -1 1e3 0x10 3601 1.5s ""; do
+		[ -n "$v" ] || continue
+		out=$(icd_timeout_env "" env HARTPOOL_TIMEOUT="$v" \
+			OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+			timeout 60 build/host/opencl/timeout none 2>&1) &&
+			fail "HARTPOOL_TIMEOUT='$v' accepted"
+		grep -q "HARTPOOL_TIMEOUT '$v' is not a kernel time limit" \
+			<<<"$out" || fail "HARTPOOL_TIMEOUT='$v': $out"
+	done
+	out=$(icd_timeout_env "timeout = soon" env \
+		OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 60 build/host/opencl/timeout none 2>&1) &&
+		fail "timeout = soon accepted"
+	grep -q "icd.conf: timeout = 'soon' is not a kernel time limit" \
+		<<<"$out" || fail "timeout = soon: $out"
+	echo "invalid time limits refused"
+}
+
+# The ICD and the host programs built with ASan+UBSan (make icd-asan); any
+# report fails the program
+icd_asan() {
+	local p d=build/host/asan-icd
+	[ -r $d/hartpool.icd ] || fail "$d missing (make icd-asan)"
+	for p in "$@"; do
+		[ -x $d/opencl/$p ] || fail "$d/opencl/$p missing"
+		echo "== $p"
+		icd_timeout_env "" env HARTPOOL_TIMEOUT=1 \
+			OCL_ICD_VENDORS="$PWD/$d/hartpool.icd" \
+			timeout 170 $d/opencl/$p || fail "$p under ASan"
+	done
+}
+t_icd_asan_handles() { icd_asan handles; }
+t_icd_asan_ranges() { icd_asan ranges alloc timeout; }
+t_icd_asan_build() { icd_asan build; }
+t_icd_asan_older() { icd_asan errors vadd builtin reduce features; }

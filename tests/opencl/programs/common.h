@@ -52,6 +52,13 @@ static inline void ocl_teardown(ocl_env *o)
 	CL_OK(clReleaseContext(o->ctx));
 }
 
+/* Run the case @p name: every case when the program was given no
+ * argument, else only the one it names (to try one case at a time). */
+static inline int ocl_case(int argc, char **argv, const char *name)
+{
+	return argc < 2 || !strcmp(argv[1], name);
+}
+
 /* Build @p src; on failure print the log and exit. */
 static inline cl_program ocl_build(ocl_env *o, const char *src,
 				   const char *opts)
