@@ -72,6 +72,10 @@ t_icd_ranges_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog ranges; }
 t_icd_build() { icd_prog build; }
 t_icd_build_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog build; }
 # CL_DEVICE_MAX_MEM_ALLOC_SIZE allocated next to the ICD's own buffers
+# 4,000 buffers of 64 bytes at once (the device's table holds 65,536; it
+# held 1,024), a kernel over some of them.
+t_icd_manybufs() { icd_prog manybufs; }
+
 t_icd_alloc() { icd_prog alloc; }
 t_icd_alloc_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog alloc; }
 

@@ -174,10 +174,12 @@ static void full_tables(ocl_env *o)
 	CL_OK(clBuildProgram(first, 1, &o->dev, NULL, NULL, NULL));
 	size_t bn;
 	unsigned char *bin = binary_of(first, &bn);
-	cl_program loaded[32];
+	/* More than the device's 64 object slots. */
+	enum { TRIES = 80 };
+	cl_program loaded[TRIES];
 	unsigned nl = 0;
 	cl_int rc = CL_SUCCESS;
-	while (rc == CL_SUCCESS && nl < 32) {
+	while (rc == CL_SUCCESS && nl < TRIES) {
 		loaded[nl] = binary(o, bin, bn);
 		rc = clBuildProgram(loaded[nl], 1, &o->dev, NULL, NULL, NULL);
 		nl++;
@@ -208,7 +210,7 @@ static void full_tables(ocl_env *o)
 	CL_OK(clBuildProgram(first, 1, &o->dev, NULL, NULL, NULL));
 	bin = binary_of(first, &bn);
 	rc = CL_SUCCESS;
-	while (rc == CL_SUCCESS && nl < 32) {
+	while (rc == CL_SUCCESS && nl < TRIES) {
 		loaded[nl] = binary(o, bin, bn);
 		rc = clBuildProgram(loaded[nl], 1, &o->dev, NULL, NULL, NULL);
 		nl++;
