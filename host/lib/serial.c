@@ -20,15 +20,16 @@
  * text: they go to the console callback (called while a call is under
  * way; it must not use the transport).
  *
- * Loss and flow control (protocol version 3): every loss halves the frames
- * the host keeps in flight (down to one), and each window's worth of
- * frames answered without loss adds one back, so a lossy line gets
- * shorter bursts. On a socket the host asks the device for a receive
- * window (SOCKET_WINDOW bytes: QEMU's UART writes a byte at a time, and a
- * Unix socket holds about 278 of those); a device whose UART does not wait
- * for the socket (QEMU 7.2's SiFive UART) then holds its replies to it,
- * and the host says what it has taken with CREDIT frames, so however slow
- * this process is to read, nothing overflows the socket.
+ * Loss and flow control (protocol version 3): a frame lost again after it
+ * was sent again halves the frames the host keeps in flight (down to one),
+ * and each window's worth answered adds one back, so a burst the line
+ * cannot take is not sent the same way every time. On a socket the host
+ * asks the device for a receive window (SOCKET_WINDOW bytes: QEMU's UART
+ * writes a byte at a time, and a Unix socket holds about 278 of those); a
+ * device whose UART does not wait for the socket (QEMU 7.2's SiFive UART)
+ * then holds its replies to it, and the host says what it has taken with
+ * CREDIT frames, so however slow this process is to read, nothing
+ * overflows the socket.
  *
  * A baud rate on a socket paces the link as a UART of that rate would
  * (10 bits a byte, 8N1; each direction on its own, as a UART is full
