@@ -9,27 +9,24 @@
  * frame, until a read, a flush (hp_dev_ring: a packet is published) or a
  * full frame sends it; writes longer than HOLD_MAX (a buffer's bytes) are
  * sent and acknowledged before the call returns. Up to HP_SERIAL_WINDOW
- * frames are in flight (fewer after a loss: below); the device applies
- * them in seq order, each once. A read waits for its DATA (a long one in
- * pieces, all in flight at once); a WAIT lets the device answer when a
- * completion record is written, with the record. Frames unanswered for
- * 100 ms (plus their time on the line at the link's rate, and what a WAIT
- * asked for) go again from the oldest (go-back-N), twice as long each
- * time, 8 tries in all; a GAP from the device (a frame lost on the way)
- * sends them again at once. Bytes outside frames are the device's console
- * text: they go to the console callback (called while a call is under
- * way; it must not use the transport).
+ * frames are in flight; the device applies them in seq order, each once.
+ * A read waits for its DATA (a long one in pieces, all in flight at
+ * once); a WAIT lets the device answer when a completion record is
+ * written, with the record. Frames unanswered for 100 ms (plus their time
+ * on the line at the link's rate, and what a WAIT asked for) go again, all
+ * of them from the oldest (go-back-N), twice as long each time, 8 tries
+ * in all; a GAP from the device (a frame lost on the way) sends them again
+ * at once. Bytes outside frames are the device's console text: they go to
+ * the console callback (called while a call is under way; it must not use
+ * the transport).
  *
- * Loss and flow control (protocol version 3): a frame lost again after it
- * was sent again halves the frames the host keeps in flight (down to one),
- * and each window's worth answered adds one back, so a burst the line
- * cannot take is not sent the same way every time. On a socket the host
- * asks the device for a receive window (SOCKET_WINDOW bytes: QEMU's UART
- * writes a byte at a time, and a Unix socket holds about 278 of those); a
- * device whose UART does not wait for the socket (QEMU 7.2's SiFive UART)
- * then holds its replies to it, and the host says what it has taken with
- * CREDIT frames, so however slow this process is to read, nothing
- * overflows the socket.
+ * Flow control (protocol version 3): on a socket the host asks the device
+ * for a receive window (SOCKET_WINDOW bytes: QEMU's UART writes a byte at
+ * a time, and a Unix socket holds about 278 of those); a device whose UART
+ * does not wait for the socket (QEMU 7.2's SiFive UART) then holds its
+ * replies to it, and the host says what it has taken with CREDIT frames,
+ * so however slow this process is to read, nothing overflows the socket.
+ * That also paces what a go-back sends again.
  *
  * A baud rate on a socket paces the link as a UART of that rate would
  * (10 bits a byte, 8N1; each direction on its own, as a UART is full
@@ -97,8 +94,6 @@ typedef struct {
 	bool answer; /* a READ or WAIT: done by its DATA (or NAK) alone */
 	bool done;
 	bool hurried;	/* sent again at once (its answer was lost) */
-	bool stale;	/* to be sent again once the window has room */
-	unsigned sends; /* times sent */
 	uint8_t *dst;	/* where a READ's or WAIT's bytes go */
 	size_t dst_len; /* how many */
 	uint32_t wait_ms;
@@ -142,11 +137,6 @@ typedef struct {
 	unsigned fl_head, fl_count;
 	uint8_t next_seq;
 	unsigned answers; /* of them, READs and WAITs not answered yet */
-	/* Frames allowed in flight (1..HP_SERIAL_WINDOW): halved at a loss
-	 * (once per window: not again for frames sent before `recover`),
-	 * one more after each `cwnd` frames retired. */
-	unsigned cwnd, grown;
-	uint8_t recover;
 	/* The session: this host's id (HELLO), the HELLO's seq; the window
 	 * asked for and the one the device holds its replies to (0: none,
 	 * no CREDITs); bytes of the device's frames taken since its
@@ -612,41 +602,6 @@ static int send_credit(serial *s, bool resync)
 	return rc;
 }
 
-/* Frame @p f, sent again, was lost again (or its answer): a burst that
- * the line (a device's receive FIFO, a host's buffer) cannot take comes
- * back the same each time, while noise seldom hits the same frame twice.
- * So fewer frames in flight, once per window (frames sent before the last
- * cut were in flight when it was made). */
-static void lost(serial *s, const flight *f)
-{
-	if (f->sends < 2 || (int8_t)(f->seq - s->recover) < 0)
-		return;
-	s->cwnd = s->cwnd > 1 ? s->cwnd / 2 : 1;
-	s->grown = 0;
-	s->recover = s->next_seq;
-}
-
-/* Send again the frames marked stale that the window has room for now,
- * in order. */
-static int send_stale(serial *s)
-{
-	for (unsigned i = 0; i < s->fl_count && i < s->cwnd; i++) {
-		flight *f = fl_at(s, i);
-		if (!f->stale)
-			continue;
-		f->stale = false;
-		f->sends++;
-		size_t n =
-			hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_BATCH,
-					f->seq, f->payload, f->len);
-		int rc = transmit(s, n, true, f->seq);
-		if (rc)
-			return rc;
-		s->moved_ms = now_ms();
-	}
-	return 0;
-}
-
 /* Op @p k of a frame, in words, for a message. */
 static void describe(serial *s, const flight *f, uint32_t k, char *out,
 		     size_t cap)
@@ -701,11 +656,6 @@ static void flight_done(serial *s, flight *f)
 {
 	f->done = true;
 	s->answers -= f->answer;
-	/* A window's worth answered: one frame more in flight. */
-	if (++s->grown >= s->cwnd) {
-		s->grown = 0;
-		s->cwnd += s->cwnd < HP_SERIAL_WINDOW;
-	}
 	/* Anything answered: the link works; the next silence starts
 	 * from the first try. */
 	s->tries = 0;
@@ -725,11 +675,8 @@ static int applied_to(serial *s, uint8_t seq)
 			continue;
 		if (!f->answer) {
 			flight_done(s, f);
-		} else if (i < last && !f->wait_ms && !f->hurried &&
-			   !f->stale) {
-			lost(s, f);
+		} else if (i < last && !f->wait_ms && !f->hurried) {
 			f->hurried = true;
-			f->sends++;
 			size_t n = hp_frame_encode(s->wire, sizeof(s->wire),
 						   HP_MSG_BATCH, f->seq,
 						   f->payload, f->len);
@@ -742,19 +689,25 @@ static int applied_to(serial *s, uint8_t seq)
 		s->fl_head = (s->fl_head + 1) % HP_SERIAL_WINDOW;
 		s->fl_count--;
 	}
-	return send_stale(s);
+	return 0;
 }
 
-/* Send again every frame not done from window position @p from on: those
- * the window has room for now, the others as it gets room. */
+/* Send again every frame not done from window position @p from on. */
 static int go_back(serial *s, unsigned from)
 {
-	if (from < s->fl_count)
-		lost(s, fl_at(s, from));
-	for (unsigned i = from; i < s->fl_count; i++)
-		fl_at(s, i)->stale = !fl_at(s, i)->done;
+	for (unsigned i = from; i < s->fl_count; i++) {
+		flight *f = fl_at(s, i);
+		if (f->done)
+			continue;
+		size_t n =
+			hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_BATCH,
+					f->seq, f->payload, f->len);
+		int rc = transmit(s, n, true, f->seq);
+		if (rc)
+			return rc;
+	}
 	s->moved_ms = now_ms();
-	return send_stale(s);
+	return 0;
 }
 
 /* A reply frame (in s->dec). */
@@ -918,15 +871,14 @@ static int pump(serial *s, int ms)
 static int send_batch(serial *s, uint8_t *dst, size_t dst_len, uint32_t wait_ms)
 {
 	int rc = 0;
-	while (!rc && s->fl_count >= s->cwnd)
+	while (!rc && s->fl_count == HP_SERIAL_WINDOW)
 		rc = pump(s, WAIT_SLICE_MS);
 	if (rc)
 		return rc;
 	flight *f = fl_at(s, s->fl_count++);
 	f->seq = s->next_seq++;
 	f->answer = dst != NULL;
-	f->done = f->hurried = f->stale = false;
-	f->sends = 1;
+	f->done = f->hurried = false;
 	f->dst = dst;
 	f->dst_len = dst_len;
 	f->wait_ms = wait_ms;
@@ -1330,8 +1282,6 @@ static int hello(serial *s)
 			    s->dev, s->dec.type, s->dec.len);
 	s->t.mbox_addr = hp_get_le64(p + 8);
 	s->next_seq = (uint8_t)(s->hello_seq + 1);
-	s->cwnd = HP_SERIAL_WINDOW;
-	s->recover = s->next_seq;
 	/* The device counts the bytes of its frames from the end of its
 	 * HELLO_ACK: so does the host, from here. */
 	s->credit = hp_get_le32(p + 20);
