@@ -87,7 +87,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: debug all run boot test fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
+.PHONY: debug all run boot test stress-serial fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -190,8 +190,9 @@ hartpool: $(HOST_O)/hartpool $(FIRMWARE)
 image: $(FIRMWARE)
 	$(Q)CROSS=$(CROSS) scripts/image.sh --board $(BOARD) $(FIRMWARE)
 
-# (each e2e program's link rule is in tests/e2e/objects.mk)
-e2e-tests: hartpool $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests))
+# (each e2e program's link rule is in tests/e2e/objects.mk; the serial
+# stress test also runs bench/serial_link)
+e2e-tests: hartpool $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests)) $(HOST_O)/bench/serial_link
 
 host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v)/$(t)))
 
@@ -215,6 +216,17 @@ boot: deps $(FIRMWARE)
 
 test: deps-test
 	$(Q)tests/run.sh
+
+# The serial link's long stress run (tests/e2e/serial_stress.sh,
+# docs/serial.md): STRESS_COUNT serial commands (default 300) on sifive-u
+# and a third as many on qemu-virt, one device each, some host processes
+# killed mid-command. `make test` runs a short one (e2e serial_stress).
+STRESS_COUNT ?= 300
+stress-serial: deps-test
+	$(Q)$(MAKE) -s BOARD=sifive-u hartpool
+	$(Q)$(MAKE) -s BOARD=qemu-virt e2e-tests
+	$(Q)tests/e2e/serial_stress.sh --board sifive-u --count $(STRESS_COUNT)
+	$(Q)tests/e2e/serial_stress.sh --board qemu-virt --count $$(($(STRESS_COUNT) / 3))
 
 bench: deps-bench
 	$(Q)bench/run.sh

@@ -77,7 +77,7 @@ static uint64_t uart_now_us(void)
 	return t / f * 1000000u + t % f * 1000000u / f;
 }
 
-static const serial_agent_ops uart_ops = {
+static serial_agent_ops uart_ops = {
 	.access_ok = uart_access_ok,
 	.read = uart_read,
 	.write = uart_write,
@@ -89,6 +89,8 @@ static const serial_agent_ops uart_ops = {
 
 void serial_agent_init(void)
 {
+	/* A UART that may drop bytes: replies held to the host's window. */
+	uart_ops.tx_waits = hal_console_tx_waits();
 	serial_agent_setup(&agent, &uart_ops);
 	/* Without an interrupt route the dispatcher's doorbell poll
 	 * (hartpool.poll_us) still drains the UART. */

@@ -116,6 +116,14 @@ void hal_console_write_raw(const char *s, size_t len)
 		hal_console_putc(s[i]);
 }
 
+bool hal_console_tx_waits(void)
+{
+	/* THRE stays clear until the byte is out: on a board at the line
+	 * rate, under QEMU until its chardev took the byte (it waits for a
+	 * full socket to drain). SBI's console waits the same way. */
+	return true;
+}
+
 int hal_console_getc(void)
 {
 #ifdef HAL_SMODE

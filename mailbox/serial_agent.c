@@ -5,61 +5,174 @@
  * A retransmitted frame (behind the expected seq) is not applied again;
  * its READ or WAIT is answered again, which reads memory again: the host
  * sends nothing after a frame it waits on, so the answer is the one a
- * slower link would have given. */
+ * slower link would have given.
+ *
+ * On a UART that may drop what its receiver does not take in time
+ * (ops->tx_waits false), replies are held to the host's receive window:
+ * at most `window` bytes sent and not yet taken by the host, as its
+ * CREDIT frames tell; the rest waits here, whole frames, and goes out
+ * (in pieces of any size) as CREDITs come. Nothing waits for them: the
+ * agent keeps taking requests in. */
 #include "serial_agent.h"
 #include <hal/atomic.h>
 #include <hartpool/error.h>
+#include <string.h>
 
 void serial_agent_setup(serial_agent *a, const serial_agent_ops *ops)
 {
 	a->ops = ops;
 	a->requests = a->refused = a->duplicates = a->gaps = 0;
+	a->hosts = a->held = a->overflows = 0;
 	a->session = a->gap_told = a->waiting = false;
+	a->host = 0;
 	a->expect = 0;
 	a->unacked = 0;
+	a->window = a->sent = a->taken = 0;
+	a->hold_at = a->hold_len = 0;
 	hp_frame_dec_init(&a->dec);
+}
+
+/* Send what the host's window has room for of the bytes held. */
+static void release(serial_agent *a)
+{
+	for (;;) {
+		/* sent - taken never passes the window (credit()). */
+		size_t room =
+			(uint16_t)(a->window - (uint16_t)(a->sent - a->taken));
+		size_t k = sizeof(a->hold) - a->hold_at;
+		k = k < a->hold_len ? k : a->hold_len;
+		k = k < room ? k : room;
+		if (!k)
+			return;
+		a->ops->send(a->hold + a->hold_at, k);
+		a->sent = (uint16_t)(a->sent + k);
+		a->hold_at = (a->hold_at + k) % sizeof(a->hold);
+		a->hold_len -= k;
+	}
+}
+
+/* The @p n bytes in a->wire: at once, or held for the host's window
+ * (whole, after what is held already; dropped if there is no room, as a
+ * lossy line would: the host sends again). */
+static void transmit(serial_agent *a, size_t n)
+{
+	if (!a->window) {
+		a->ops->send(a->wire, n);
+		return;
+	}
+	if (n > sizeof(a->hold) - a->hold_len) {
+		a->overflows++;
+		return;
+	}
+	if (a->hold_len ||
+	    n > (uint16_t)(a->window - (uint16_t)(a->sent - a->taken)))
+		a->held++;
+	size_t at = (a->hold_at + a->hold_len) % sizeof(a->hold);
+	size_t k = n < sizeof(a->hold) - at ? n : sizeof(a->hold) - at;
+	memcpy(a->hold + at, a->wire, k);
+	memcpy(a->hold, a->wire + k, n - k);
+	a->hold_len += n;
+	release(a);
 }
 
 static void send_frame(serial_agent *a, uint8_t type, uint8_t seq,
 		       const void *payload, size_t len)
 {
-	size_t n = hp_frame_encode(a->wire, sizeof(a->wire), type, seq, payload,
-				   len);
-	a->ops->send(a->wire, n);
+	transmit(a, hp_frame_encode(a->wire, sizeof(a->wire), type, seq,
+				    payload, len));
 	/* A reply to the last frame applied acknowledges every frame. */
 	if (a->session && seq == (uint8_t)(a->expect - 1))
 		a->unacked = 0;
 }
 
-static void nak(serial_agent *a, uint8_t seq, int status, uint32_t detail)
+static void nak_payload(serial_agent *a, uint8_t *p, int status,
+			uint32_t detail)
 {
-	uint8_t p[HP_MSG_NAK_LEN];
 	hp_put_le32(p, (uint32_t)status);
 	hp_put_le32(p + 4, detail);
 	a->refused++;
+}
+
+static void nak(serial_agent *a, uint8_t seq, int status, uint32_t detail)
+{
+	uint8_t p[HP_MSG_NAK_LEN];
+	nak_payload(a, p, status, detail);
 	send_frame(a, HP_MSG_NAK, seq, p, sizeof(p));
+}
+
+/* The answer to a HELLO goes at once, outside any window: it is for a
+ * host that may not be the one the window was for. */
+static void hello_answer(serial_agent *a, uint8_t type, uint8_t seq,
+			 const uint8_t *p, size_t len)
+{
+	a->ops->send(a->wire, hp_frame_encode(a->wire, sizeof(a->wire), type,
+					      seq, p, len));
 }
 
 static void hello(serial_agent *a, uint8_t seq, const uint8_t *p, size_t len)
 {
-	if (len != HP_MSG_HELLO_LEN) {
-		nak(a, seq, HP_INVALID_VALUE, 0);
+	uint8_t r[HP_MSG_HELLO_ACK_LEN];
+	/* The version first, so a host of another version learns ours. */
+	if (len < 4 || hp_get_le32(p) != HP_SERIAL_VERSION ||
+	    len != HP_MSG_HELLO_LEN) {
+		nak_payload(a, r, HP_INVALID_VALUE,
+			    len >= 4 && hp_get_le32(p) != HP_SERIAL_VERSION
+				    ? HP_SERIAL_VERSION
+				    : 0);
+		hello_answer(a, HP_MSG_NAK, seq, r, HP_MSG_NAK_LEN);
 		return;
 	}
-	if (hp_get_le32(p) != HP_SERIAL_VERSION) {
-		nak(a, seq, HP_INVALID_VALUE, HP_SERIAL_VERSION);
-		return;
-	}
-	/* A new session: whatever the last host left in flight is gone. */
+	uint32_t host = hp_get_le32(p + 4);
+	/* A new host: the first HELLO, or one with another host's id (the
+	 * last one died, or gave up). The same id again is that host's
+	 * HELLO sent again (its HELLO_ACK was lost): the same session, only
+	 * resynchronised. Per-host state (sessions) starts here. */
+	if (!a->session || host != a->host)
+		a->hosts++;
+	/* Whatever the last host left in flight is gone: its frames, the
+	 * WAIT it asked for, the replies held for it. */
+	if (a->waiting && a->ops->watch)
+		a->ops->watch(0);
 	a->session = true;
+	a->host = host;
 	a->expect = (uint8_t)(seq + 1);
 	a->gap_told = a->waiting = false;
 	a->unacked = 0;
-	uint8_t r[HP_MSG_HELLO_ACK_LEN];
+	a->hold_at = a->hold_len = 0;
+	uint32_t w = hp_get_le32(p + 8);
+	a->window = (uint16_t)(a->ops->tx_waits		  ? 0
+			       : w > HP_SERIAL_CREDIT_MAX ? HP_SERIAL_CREDIT_MAX
+							  : w);
 	hp_put_le32(r, HP_SERIAL_VERSION);
 	hp_put_le32(r + 4, HP_SERIAL_WINDOW);
 	hp_put_le64(r + 8, a->ops->mbox_addr());
-	send_frame(a, HP_MSG_HELLO_ACK, seq, r, sizeof(r));
+	hp_put_le32(r + 16, host);
+	hp_put_le32(r + 20, a->window);
+	hello_answer(a, HP_MSG_HELLO_ACK, seq, r, sizeof(r));
+	/* The host counts what it takes from the byte after this on. */
+	a->sent = a->taken = 0;
+}
+
+/* The host has taken bytes: send on. Never answered (a reply would take
+ * window too); one that makes no sense is ignored. */
+static void credit(serial_agent *a, uint8_t flags, const uint8_t *p, size_t len)
+{
+	if (len != HP_MSG_CREDIT_LEN || !a->session || !a->window)
+		return;
+	uint16_t taken = (uint16_t)(p[0] | p[1] << 8);
+	uint16_t ahead = (uint16_t)(taken - a->taken);
+	if (flags & HP_CREDIT_RESYNC) {
+		/* What the host did not take is lost: count on from its
+		 * number. */
+		a->sent = a->taken = taken;
+	} else if (ahead <= (uint16_t)(a->sent - a->taken)) {
+		a->taken = taken;
+	} else if (ahead < 0x8000) {
+		/* Past what was sent: the host counted a byte that was not
+		 * the agent's. (Behind: an old count, nothing new.) */
+		a->taken = a->sent;
+	}
+	release(a);
 }
 
 typedef struct {
@@ -197,6 +310,10 @@ static void frame(serial_agent *a)
 
 	if (a->dec.type == HP_MSG_HELLO) {
 		hello(a, seq, p, len);
+		return;
+	}
+	if (a->dec.type == HP_MSG_CREDIT) {
+		credit(a, seq, p, len);
 		return;
 	}
 	/* Not a request, or a BATCH with no session (a device that

@@ -35,6 +35,12 @@ typedef struct serial_agent_ops {
 	 * more); whoever calls serial_agent_idle() should be woken when it
 	 * is written. */
 	void (*watch)(uint64_t addr);
+	/** Does send() wait until the line takes every byte (a UART with a
+	 * transmit-full signal that QEMU models: the 16550)? false: bytes the
+	 * receiver is too slow for may be lost (QEMU 7.2's SiFive UART), so
+	 * the agent holds its replies to the host's receive window (HELLO)
+	 * and sends on as the host's CREDIT frames come. */
+	bool tx_waits;
 } serial_agent_ops;
 
 /** An ACK is sent once this many frames are unacknowledged, or ... */
@@ -42,6 +48,11 @@ typedef struct serial_agent_ops {
 /** ... once the oldest of them has waited this long (a DATA reply, which
  * acknowledges every frame before it, usually comes first). */
 #define SERIAL_AGENT_ACK_DELAY_US 10000
+/** Reply bytes the agent can hold for the host's window: the replies to a
+ * full window of frames and as many again (frames sent again), whole
+ * frames; a reply that does not fit is dropped, as a lossy line would. */
+#define SERIAL_AGENT_HOLD                                                      \
+	(2 * HP_SERIAL_WINDOW * HP_FRAME_WIRE_MAX(HP_FRAME_MAX_PAYLOAD))
 
 typedef struct serial_agent {
 	const serial_agent_ops *ops;
@@ -49,8 +60,13 @@ typedef struct serial_agent {
 	uint32_t refused;    /**< of which NAKed */
 	uint32_t duplicates; /**< retransmissions seen (not applied again) */
 	uint32_t gaps;	     /**< frames dropped as ahead of the expected one */
-	/* The session (HELLO starts it): the seq of the next BATCH. */
+	uint32_t hosts;	     /**< sessions a new host started (HELLO) */
+	uint32_t held;	     /**< replies that waited for the host's window */
+	uint32_t overflows;  /**< replies dropped: no room to hold them */
+	/* The session (HELLO starts it): the host's id, the seq of the next
+	 * BATCH. */
 	bool session;
+	uint32_t host;
 	uint8_t expect;
 	bool gap_told; /* a GAP went out for this `expect` */
 	/* Frames applied and not acknowledged yet: how many, the first's
@@ -63,10 +79,17 @@ typedef struct serial_agent {
 	uint8_t wait_seq;
 	uint64_t wait_addr, wait_min, wait_deadline;
 	uint32_t wait_len;
+	/* Flow control (HP_MSG_CREDIT): the host's window (0: send at once),
+	 * bytes of frames sent since the HELLO_ACK and of them taken by the
+	 * host (mod 2^16), and the bytes held: hold[hold_at..+hold_len),
+	 * around the ring. */
+	uint16_t window, sent, taken;
+	size_t hold_at, hold_len;
 	hp_frame_dec dec;
 	uint8_t data[HP_SERIAL_DATA_MAX];  /* a write's or a read's bytes */
 	uint8_t out[HP_FRAME_MAX_PAYLOAD]; /* a reply's payload */
 	uint8_t wire[HP_FRAME_WIRE_MAX(HP_FRAME_MAX_PAYLOAD)];
+	uint8_t hold[SERIAL_AGENT_HOLD];
 } serial_agent;
 
 /** Ready @p a to serve requests through @p ops (kept, not copied). */
@@ -76,7 +99,8 @@ void serial_agent_setup(serial_agent *a, const serial_agent_ops *ops);
 bool serial_agent_feed(serial_agent *a, uint8_t byte);
 /** Call when no more bytes are there for now (and now and then while a
  * WAIT is pending): answers a WAIT that is satisfied or out of time, sends
- * an ACK that is due. Returns true if it sent anything. */
+ * an ACK that is due. Returns true if it sent anything (or held it for
+ * the host's window). */
 bool serial_agent_idle(serial_agent *a);
 
 /* ---- firmware only (firmware/serial_uart.c) ---- */

@@ -110,8 +110,9 @@ int hp_doorbell_rings(hp_device *d, uint64_t *rings);
 
 /** What the link to the device has carried since hp_open(). On a serial
  * link: the bytes on the wire each way (frames with their escapes, console
- * text), the request frames sent (retransmissions included) and of those
- * the retransmissions, and the link's rate (a tty's; a socket's from
+ * text, flow control's CREDIT frames), the request frames sent
+ * (retransmissions included; CREDITs are not requests) and of those the
+ * retransmissions, and the link's rate (a tty's; a socket's from
  * "serial:PATH,baud=N", which paces it; 0: unlimited). All 0 on shared
  * memory. */
 typedef struct hp_link_stats {

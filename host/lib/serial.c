@@ -20,6 +20,14 @@
  * the console callback (called while a call is under way; it must not use
  * the transport).
  *
+ * Flow control (protocol version 3): on a socket the host asks the device
+ * for a receive window (SOCKET_WINDOW bytes: QEMU's UART writes a byte at
+ * a time, and a Unix socket holds about 278 of those); a device whose UART
+ * does not wait for the socket (QEMU 7.2's SiFive UART) then holds its
+ * replies to it, and the host says what it has taken with CREDIT frames,
+ * so however slow this process is to read, nothing overflows the socket.
+ * That also paces what a go-back sends again.
+ *
  * A baud rate on a socket paces the link as a UART of that rate would
  * (10 bits a byte, 8N1; each direction on its own, as a UART is full
  * duplex): a frame is sent when its last byte would have gone out, and a
@@ -50,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -69,6 +78,15 @@
 #define HOLD_MAX 512
 /* A paced link sends in pieces of this much of the line's time. */
 #define PIECE_NS 1000000u
+/* The receive window asked for on a socket: bytes of reply frames the
+ * device may have sent and this host not taken yet. QEMU's UARTs write a
+ * byte at a time; a Unix socket holds about 278 such writes (each is an
+ * skb of ~770 bytes against the writer's 208 KiB SO_SNDBUF, measured on
+ * Linux 6.x), so a device whose UART does not wait for the socket loses
+ * what goes past that. The rest is room for bytes in transit when a
+ * RESYNC re-counts. A tty asks for none: the line paces the device and
+ * the kernel's tty buffers hold far more than a window of replies. */
+#define SOCKET_WINDOW 192
 
 /* A BATCH frame sent and not retired yet. */
 typedef struct {
@@ -119,6 +137,16 @@ typedef struct {
 	unsigned fl_head, fl_count;
 	uint8_t next_seq;
 	unsigned answers; /* of them, READs and WAITs not answered yet */
+	/* The session: this host's id (HELLO), the HELLO's seq; the window
+	 * asked for and the one the device holds its replies to (0: none,
+	 * no CREDITs); bytes of the device's frames taken since its
+	 * HELLO_ACK (counting: once it came), and as the last CREDIT and the
+	 * last probe said. */
+	uint32_t host_id;
+	uint8_t hello_seq;
+	uint32_t rx_window, credit;
+	bool counting;
+	uint32_t taken, credited, probed;
 	/* The open frame: writes not sent yet (until a read, a flush, or
 	 * a full frame). */
 	uint8_t batch[HP_FRAME_MAX_PAYLOAD];
@@ -428,6 +456,9 @@ static bool next_frame(serial *s)
 	while (s->rx_pos < s->rx_len && !got) {
 		size_t i = s->rx_pos++;
 		enum hp_frame_event ev = hp_frame_feed(&s->dec, s->rx[i]);
+		/* The device counts the bytes of its frames, not its console
+		 * text: so does the host (CREDIT). */
+		s->taken += s->counting && ev != HP_FRAME_TEXT;
 		if (ev == HP_FRAME_TEXT) {
 			if (!in_text)
 				start = i;
@@ -514,15 +545,21 @@ __attribute__((format(printf, 2, 3))) static void trace(serial *s,
 }
 
 /* Send the frame in s->wire (@p n bytes): with noise before it
- * (HP_SERIAL_GARBAGE), and now and then corrupted (HP_SERIAL_DROP). */
+ * (HP_SERIAL_GARBAGE), and now and then corrupted (HP_SERIAL_DROP).
+ * @p seq: a BATCH's, or -1 for a HELLO, -2 for a CREDIT. */
 static int transmit(serial *s, size_t n, bool again, int seq)
 {
-	s->t.frames_out++;
+	/* A CREDIT is no request: its bytes count, not it. */
+	s->t.frames_out += seq != -2;
 	s->t.retries += again;
 	int rc = s->garbage ? send_noise(s, n) : 0;
 	bool hit = !rc && s->drop && rnd(s) % s->drop == 0;
-	trace(s, "out seq %d %s %zu bytes%s", seq, again ? "again" : "new", n,
-	      hit ? " (corrupted)" : "");
+	if (seq == -2)
+		trace(s, "out credit %u %zu bytes%s", (unsigned)s->taken, n,
+		      hit ? " (corrupted)" : "");
+	else
+		trace(s, "out seq %d %s %zu bytes%s", seq,
+		      again ? "again" : "new", n, hit ? " (corrupted)" : "");
 	if (hit) {
 		/* One body byte changed, never into a marker: the device
 		 * drops it on its CRC, as a line hit would. */
@@ -549,6 +586,20 @@ static unsigned fl_find(serial *s, uint8_t seq)
 		return 0;
 	unsigned i = (uint8_t)(seq - fl_at(s, 0)->seq);
 	return i < s->fl_count ? i : s->fl_count;
+}
+
+/* CREDIT: the bytes taken so far (HP_CREDIT_RESYNC with @p resync). */
+static int send_credit(serial *s, bool resync)
+{
+	uint8_t p[HP_MSG_CREDIT_LEN] = {(uint8_t)s->taken,
+					(uint8_t)(s->taken >> 8)};
+	s->credited = s->taken;
+	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_CREDIT,
+				   resync ? HP_CREDIT_RESYNC : 0, p, sizeof(p));
+	int rc = transmit(s, n, false, -2);
+	if (resync)
+		trace(s, "resync at %u", (unsigned)s->taken);
+	return rc;
 }
 
 /* Op @p k of a frame, in words, for a message. */
@@ -711,6 +762,13 @@ static int on_reply(serial *s)
 		int rc = applied_to(s, (uint8_t)(expect - 1));
 		return rc ? rc : go_back(s, fl_find(s, expect));
 	}
+	case HP_MSG_HELLO_ACK:
+		/* Our HELLO sent again answered late: the device counts its
+		 * bytes from the end of this one, so the host does too. */
+		if (len == HP_MSG_HELLO_ACK_LEN && seq == s->hello_seq &&
+		    hp_get_le32(p + 16) == s->host_id)
+			s->taken = s->credited = s->probed = 0;
+		return 0;
 	}
 	return 0;
 }
@@ -731,23 +789,25 @@ static int64_t silence_ms(serial *s)
 	return s->try_ms + wire_ms(s, bytes) + wait;
 }
 
-/* The replies buffered. */
+/* The replies buffered; then a CREDIT if the host has taken half a window
+ * since the last (the device is never held up while the host has taken
+ * what it sent, unless a CREDIT was lost: pump() probes). */
 static int take_replies(serial *s)
 {
-	while (next_frame(s)) {
+	int rc = 0;
+	while (!rc && next_frame(s)) {
 		bool lost = s->drop && rnd(s) % s->drop == 0;
 		trace(s, "in type %u seq %u len %zu%s", (unsigned)s->dec.type,
 		      (unsigned)s->dec.seq, (size_t)s->dec.len,
 		      lost ? " (lost)" : "");
 		if (lost)
 			continue; /* lost on the way (HP_SERIAL_DROP) */
-		if (s->dec.type & HP_MSG_REPLY) {
-			int rc = on_reply(s);
-			if (rc)
-				return rc;
-		}
+		if (s->dec.type & HP_MSG_REPLY)
+			rc = on_reply(s);
 	}
-	return 0;
+	if (!rc && s->credit && s->taken - s->credited >= s->credit / 2)
+		rc = send_credit(s, false);
+	return rc;
 }
 
 /* Take replies, waiting up to @p ms for some; send again what has gone
@@ -764,6 +824,11 @@ static int pump(serial *s, int ms)
 	if (unsent(s) > 0 || s->rx_ms > s->moved_ms)
 		s->moved_ms = now;
 	if (now - s->moved_ms >= silence_ms(s)) {
+		/* Bytes that came while this process did not run are no
+		 * silence (and a resync now would count them lost). */
+		rc = rx_some(s, 0);
+		if (rc)
+			return rc < 0 ? (s->broken = rc) : take_replies(s);
 		if (s->tries + 1 >= TRIES) {
 			char what[96];
 			describe(s, fl_at(s, 0), 0, what, sizeof(what));
@@ -780,12 +845,25 @@ static int pump(serial *s, int ms)
 		if (!s->tries++)
 			s->first_try_ms = s->moved_ms;
 		s->try_ms *= 2;
-		return go_back(s, 0);
+		/* What the device sent and did not come is lost: its window
+		 * counts on from what came. */
+		rc = s->credit ? send_credit(s, true) : 0;
+		return rc ? (s->broken = rc) : go_back(s, 0);
 	}
 	rc = rx_some(s, ms < WAIT_SLICE_MS ? ms : WAIT_SLICE_MS);
 	if (rc < 0)
 		return s->broken = rc;
-	return rc ? take_replies(s) : 0;
+	if (rc)
+		return take_replies(s);
+	/* A slice of silence: if the last CREDIT was lost, the device may be
+	 * holding replies for it. Said again, once for each count. */
+	if (ms >= WAIT_SLICE_MS && s->credit && s->taken != s->probed) {
+		s->probed = s->taken;
+		rc = send_credit(s, false);
+		if (rc)
+			return s->broken = rc;
+	}
+	return 0;
 }
 
 /* Send the open frame (with a READ or WAIT last when @p dst: its bytes
@@ -1039,6 +1117,7 @@ static int open_socket(serial *s, const char *dev)
 			    strerror(errno));
 	/* A baud rate on a socket is the rate of the line it stands for. */
 	s->t.baud = s->spec.baud;
+	s->rx_window = SOCKET_WINDOW;
 	s->paced = s->spec.baud != 0;
 	return 0;
 }
@@ -1094,35 +1173,59 @@ static int open_tty(serial *s, const char *dev)
 	return 0;
 }
 
-/* HELLO, stop-and-wait with seq 0 (the session starts there): 0 with the
- * reply in s->dec. A try waits FIRST_TIMEOUT_MS (doubling) and the time
- * the request and its reply take on the line, counted from when the
- * other end has taken all of the request in and from the last byte that
- * came (a board still printing its boot text, a slow line); all the tries
- * together get the time they would have taken back to back. */
+/* Is the frame in s->dec the answer to our HELLO? 1: a HELLO_ACK for this
+ * host (or one of another version: hello() says so); 2: a NAK of it; 0:
+ * neither (what a host before us left on the line: the replies to its
+ * frames, its HELLO_ACK, which names another host). */
+static int hello_answer(serial *s)
+{
+	const uint8_t *p = hp_frame_payload(&s->dec);
+	size_t len = s->dec.len;
+	if (s->dec.seq != s->hello_seq)
+		return 0;
+	if (s->dec.type == HP_MSG_HELLO_ACK)
+		return len < 4 || hp_get_le32(p) != HP_SERIAL_VERSION ||
+		       (len == HP_MSG_HELLO_ACK_LEN &&
+			hp_get_le32(p + 16) == s->host_id);
+	return s->dec.type == HP_MSG_NAK && len == HP_MSG_NAK_LEN ? 2 : 0;
+}
+
+/* HELLO, stop-and-wait with a seq of its own (the session starts there):
+ * 0 with the reply in s->dec. A try waits FIRST_TIMEOUT_MS (doubling) and
+ * the time the request and its reply take on the line, counted from when
+ * the other end has taken all of the request in and from the last byte
+ * that came (a board still printing its boot text, a slow line); all the
+ * tries together get the time they would have taken back to back. A NAK
+ * counts once it came twice (the HELLO is sent again at once after the
+ * first): a device of another version NAKs every HELLO, while one NAK of a
+ * dead host's frame may carry the same seq. */
 static int hello_request(serial *s)
 {
 	uint8_t req[HP_MSG_HELLO_LEN];
 	hp_put_le32(req, HP_SERIAL_VERSION);
-	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_HELLO, 0,
-				   req, sizeof(req));
+	hp_put_le32(req + 4, s->host_id);
+	hp_put_le32(req + 8, s->rx_window);
+	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_HELLO,
+				   s->hello_seq, req, sizeof(req));
 	int64_t line = wire_ms(
 		s, s->garbage + n + HP_FRAME_WIRE_MAX(HP_MSG_HELLO_ACK_LEN));
 	int64_t t0 = now_ms(), budget = 0;
 	for (int i = 0; i < TRIES; i++)
 		budget += ((int64_t)FIRST_TIMEOUT_MS << i) + line;
-	int tries = 0;
+	int tries = 0, naks = 0;
 	for (int64_t ms = FIRST_TIMEOUT_MS; tries < TRIES; ms *= 2) {
 		int rc = transmit(s, n, tries++ > 0, -1);
 		int64_t from = now_ms();
-		while (!rc && now_ms() - from < ms + line &&
+		bool again = false;
+		while (!rc && !again && now_ms() - from < ms + line &&
 		       now_ms() - t0 < budget) {
-			while (next_frame(s))
-				if (s->dec.seq == 0 &&
-				    (s->dec.type == HP_MSG_HELLO_ACK ||
-				     s->dec.type == HP_MSG_NAK))
+			while (!again && next_frame(s)) {
+				int k = hello_answer(s);
+				if (k == 1 || (k == 2 && ++naks == 2))
 					return 0;
-			rc = rx_some(s, WAIT_SLICE_MS);
+				again = k == 2;
+			}
+			rc = again ? 0 : rx_some(s, WAIT_SLICE_MS);
 			rc = rc > 0 ? 0 : rc;
 			if (!rc && (unsent(s) > 0 || s->rx_ms > from))
 				from = now_ms();
@@ -1140,8 +1243,21 @@ static int hello_request(serial *s)
 		    unsent(s) > 0 ? "; it is not taking bytes in" : "");
 }
 
+/* This connection's host id: random (HELLO_ACK echoes it, and the device
+ * tells a new host by it), never 0. */
+static uint32_t pick_host_id(void)
+{
+	uint32_t id = 0;
+	if (getrandom(&id, sizeof(id), GRND_NONBLOCK) != sizeof(id))
+		id = (uint32_t)(hp_now_ns() * 0x9E3779B97F4A7C15ull >> 32) ^
+		     (uint32_t)getpid() << 8;
+	return id ? id : 1;
+}
+
 static int hello(serial *s)
 {
+	s->host_id = pick_host_id();
+	s->hello_seq = (uint8_t)(s->host_id >> 24);
 	int rc = hello_request(s);
 	if (rc)
 		return rc;
@@ -1151,8 +1267,7 @@ static int hello(serial *s)
 	uint32_t dev_version = HP_SERIAL_VERSION;
 	if (s->dec.type == HP_MSG_NAK && s->dec.len == HP_MSG_NAK_LEN)
 		dev_version = hp_get_le32(p + 4);
-	else if (s->dec.type == HP_MSG_HELLO_ACK &&
-		 s->dec.len == HP_MSG_HELLO_ACK_LEN)
+	else if (s->dec.type == HP_MSG_HELLO_ACK && s->dec.len >= 4)
 		dev_version = hp_get_le32(p);
 	if (dev_version != HP_SERIAL_VERSION)
 		return fail(s, HP_INVALID_VALUE,
@@ -1166,7 +1281,15 @@ static int hello(serial *s)
 			    "0x%02x, %u bytes",
 			    s->dev, s->dec.type, s->dec.len);
 	s->t.mbox_addr = hp_get_le64(p + 8);
-	s->next_seq = 1;
+	s->next_seq = (uint8_t)(s->hello_seq + 1);
+	/* The device counts the bytes of its frames from the end of its
+	 * HELLO_ACK: so does the host, from here. */
+	s->credit = hp_get_le32(p + 20);
+	s->counting = true;
+	s->taken = s->credited = s->probed = 0;
+	trace(s, "hello host %08x seq %u window %u: device holds to %u",
+	      (unsigned)s->host_id, (unsigned)s->hello_seq,
+	      (unsigned)s->rx_window, (unsigned)s->credit);
 	return 0;
 }
 

@@ -59,8 +59,9 @@ struct hp_transport {
 	uint64_t map_base, map_size;
 	/** What the link carried (the serial transport counts; shm leaves
 	 * them 0): bytes on the wire each way (frames with their escapes,
-	 * console text, test noise), request frames sent (retransmissions
-	 * included) and of those retransmissions. */
+	 * console text, test noise, CREDITs), request frames sent
+	 * (retransmissions included, CREDITs not) and of those
+	 * retransmissions. */
 	uint64_t bytes_out, bytes_in, frames_out, retries;
 	/** The link's rate in baud: a tty's, or a paced socket's; 0 when
 	 * unlimited. */

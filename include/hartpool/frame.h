@@ -11,15 +11,25 @@
  * Body: u8 type, u8 seq, u16 len, payload[len], u32 CRC-32 (IEEE 802.3)
  * over type..payload. Every integer is little-endian.
  *
- * Version 2 is windowed (docs/serial.md): after HELLO (stop-and-wait, seq
- * 0) the host sends BATCH frames with seq 1, 2, ... (mod 256), up to
- * HP_SERIAL_WINDOW of them unanswered. The device applies them strictly in
- * seq order, each once: a frame ahead of the one it expects is dropped
- * (and answered with GAP, once per expected seq, so the host goes back at
- * once instead of after a timeout); one behind it is a retransmission
- * whose reply was lost: its writes are not applied again, its READ or
- * WAIT is answered again. Frames without a READ or WAIT are acknowledged
- * cumulatively (ACK with the seq of the last frame applied).
+ * The protocol is windowed (docs/serial.md): after HELLO (stop-and-wait,
+ * any seq s) the host sends BATCH frames with seq s+1, s+2, ... (mod 256),
+ * up to HP_SERIAL_WINDOW of them unanswered. The device applies them
+ * strictly in seq order, each once: a frame ahead of the one it expects is
+ * dropped (and answered with GAP, once per expected seq, so the host goes
+ * back at once instead of after a timeout); one behind it is a
+ * retransmission whose reply was lost: its writes are not applied again,
+ * its READ or WAIT is answered again. Frames without a READ or WAIT are
+ * acknowledged cumulatively (ACK with the seq of the last frame applied).
+ *
+ * Version 3 adds flow control for a UART that drops what its receiver does
+ * not take in time (QEMU 7.2's SiFive UART on a socket: no transmit-full
+ * signal, and a Unix socket holds only about 278 one-byte writes): HELLO
+ * carries the host's receive window (the most reply bytes it can have
+ * unread) and the device holds its replies to it, sending on as CREDIT
+ * frames say what the host has taken. HELLO also carries a host id that
+ * HELLO_ACK echoes, so a new host process on the same line tells its
+ * HELLO_ACK from a dead one's stale replies, and the device tells a new
+ * host from a HELLO sent again.
  */
 #ifndef HARTPOOL_FRAME_H
 #define HARTPOOL_FRAME_H
@@ -28,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HP_SERIAL_VERSION 2
+#define HP_SERIAL_VERSION 3
 
 #define HP_FRAME_START 0xC0
 #define HP_FRAME_END 0xC1
@@ -56,11 +66,29 @@
 
 /** Message types; replies have bit 7 set. */
 enum hp_msg_type {
-	/** {u32 version}: starts a session; the next BATCH has seq + 1. */
+	/** {u32 version, u32 host, u32 rx_window}: starts a session; the
+	 * next BATCH has seq + 1. host: an id the host picked (at random, not
+	 * 0) for this connection; rx_window: the most bytes of reply frames
+	 * the host can have sent to it and not taken yet (0: no limit). A
+	 * HELLO of another version (only its first word is read) is refused
+	 * with a NAK naming the device's version. */
 	HP_MSG_HELLO = 0x01,
 	/** {op...}: writes, then at most one READ or WAIT, last (below). */
 	HP_MSG_BATCH = 0x04,
-	HP_MSG_HELLO_ACK = 0x81, /**< {u32 version, u32 window, u64 mbox} */
+	/** {u16 taken}, seq = flags: the host has taken @c taken bytes (mod
+	 * 2^16) of the device's frames since the HELLO_ACK, console text not
+	 * counted. Never answered. With HP_CREDIT_RESYNC the link went
+	 * silent and the host goes back: the bytes the device sent and the
+	 * host has not taken are lost, and counting goes on from @c taken on
+	 * both sides. Only to a device whose HELLO_ACK said it holds replies
+	 * (credit not 0). 12 bytes on the wire: CREDITs cross an input path
+	 * as slow as the line they pace. */
+	HP_MSG_CREDIT = 0x05,
+	/** {u32 version, u32 window, u64 mbox, u32 host, u32 credit}: host
+	 * as the HELLO said; credit: the receive window the device holds its
+	 * replies to (the HELLO's, at most HP_SERIAL_CREDIT_MAX; 0: none, its
+	 * UART waits for the line, so the host sends no CREDIT). */
+	HP_MSG_HELLO_ACK = 0x81,
 	/** {zero-run encoded bytes}: what the frame's READ or WAIT read. */
 	HP_MSG_DATA = 0x82,
 	/** {}: every frame up to this seq is applied (cumulative). */
@@ -94,8 +122,15 @@ enum hp_op {
 };
 
 #define HP_MSG_REPLY 0x80
-#define HP_MSG_HELLO_LEN 4
-#define HP_MSG_HELLO_ACK_LEN 16
+#define HP_MSG_HELLO_LEN 12
+#define HP_MSG_HELLO_ACK_LEN 24
+#define HP_MSG_CREDIT_LEN 2
+/** HP_MSG_CREDIT flags (its seq): the bytes not taken are lost (the host
+ * goes back). */
+#define HP_CREDIT_RESYNC 1u
+/** The largest receive window a device holds replies to (counts are mod
+ * 2^16). */
+#define HP_SERIAL_CREDIT_MAX 0x7fff
 #define HP_MSG_NAK_LEN 8
 #define HP_MSG_GAP_LEN 1
 /** Most bytes of a varint. */

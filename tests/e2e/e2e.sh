@@ -368,6 +368,16 @@ t_serial() {
 	down
 }
 
+# The serial link under load, host processes killed mid-command
+# (tests/e2e/serial_stress.sh, docs/serial.md): a short run on sifive-u
+# (QEMU's SiFive UART drops what its socket does not take: the device holds
+# its replies to the host's window) and on qemu-virt; `make stress-serial`
+# runs 300 commands.
+t_serial_stress() {
+	tests/e2e/serial_stress.sh --board sifive-u --count 20 --limit 60 || fail "serial stress on sifive-u"
+	tests/e2e/serial_stress.sh --board qemu-virt --count 10 --limit 60 || fail "serial stress on qemu-virt"
+}
+
 # The kernel library (docs/kernels.md): every kernel against its host
 # reference at its default size (remainder groups), at a uniform size and
 # at other non-uniform sizes with and without a local size, on one 8-hart
@@ -831,7 +841,7 @@ t_doorbell() {
 . tests/e2e/cluster.sh
 . tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions reconnect robust device_errors memsize cli_edges faults sbi serial printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in

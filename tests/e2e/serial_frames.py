@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""Malformed frames to the firmware's serial agent (issue 17).
+"""Malformed frames to the firmware's serial agent (issue 17), and its flow
+control (protocol version 3).
 
-    serial_frames.py SOCK
+    serial_frames.py SOCK [--holds]
 
 Speaks the serial protocol (include/hartpool/frame.h) by hand on QEMU's UART
-socket: HELLO, then BATCH frames whose ops are out of bounds, unknown, cut
-short, or a WAIT on an unaligned word. Each must get a NAK naming the op,
-HP_INVALID_VALUE; a frame ahead of the one expected gets a GAP; a read of
-the mailbox's magic must still be answered after all of them. Exit 0, or 1
-with what went wrong.
+socket: a version 2 HELLO (refused, naming version 3), HELLO, then BATCH
+frames whose ops are out of bounds, unknown, cut short, or a WAIT on an
+unaligned word. Each must get a NAK naming the op, HP_INVALID_VALUE; a frame
+ahead of the one expected gets a GAP; a read of the mailbox's magic must
+still be answered after all of them. Then a HELLO asking for a receive
+window of 64 bytes: with --holds (a UART that drops what its socket does
+not take: sifive-u) the device must hold its replies to it, never more than
+64 bytes past what the CREDITs said, and answer a read of 1 KiB through
+CREDITs; without, it must say it holds nothing. Exit 0, or 1 with what went
+wrong.
 """
 import socket
 import struct
@@ -59,13 +65,55 @@ class Link:
             self.buf += data
 
 
+def hello(link, seq, host, window):
+    link.s.sendall(frame(0x01, seq, struct.pack("<III", 3, host, window)))
+    t, rseq, p = link.reply()
+    if t != 0x81 or rseq != seq or len(p) != 24 or struct.unpack("<I", p[16:20])[0] != host:
+        sys.exit("serial_frames: HELLO answered with type 0x%02x seq %d %r" % (t, rseq, p))
+    return struct.unpack("<Q", p[8:16])[0], struct.unpack("<I", p[20:24])[0]
+
+
+def flow(link, holds):
+    """A window of 64 bytes: a read of 1 KiB of the mailbox comes through
+    CREDITs, never more than the window past the last one."""
+    mbox, credit = hello(link, 40, 0x5EED, 64)
+    if credit != (64 if holds else 0):
+        sys.exit("serial_frames: a window of 64 asked for, the device holds to %d" % credit)
+    link.s.sendall(frame(0x04, 41, b"\x02" + varint(0) + varint(1024)))
+    got, credited, credits = b"", 0, 0
+    while True:
+        start = got.find(b"\xc0")
+        end = got.find(b"\xc1", start + 1) if start >= 0 else -1
+        if end > 0:
+            break
+        data = link.s.recv(4096)
+        if not data:
+            sys.exit("serial_frames: the device hung up")
+        got += data
+        if holds and len(got) > credited + 64:
+            sys.exit("serial_frames: %d bytes came, %d taken said: past the window of 64" % (len(got), credited))
+        if holds:
+            credited = len(got)
+            link.s.sendall(frame(0x05, 0, struct.pack("<H", credited & 0xFFFF)))
+            credits += 1
+    if holds and credits < 2:
+        sys.exit("serial_frames: a reply of %d bytes in %d pieces through a window of 64" % (len(got), credits))
+    link.buf = got
+    t, rseq, p = link.reply()
+    if t != 0x82 or rseq != 41 or p[1:9] != b"HARTPOOL":
+        sys.exit("serial_frames: the read through the window: type 0x%02x %r" % (t, p[:16]))
+    return len(got), credits
+
+
 def main():
     link = Link(sys.argv[1])
+    holds = "--holds" in sys.argv[2:]
+    # A version 2 host: refused, the device's version named.
     link.s.sendall(frame(0x01, 0, struct.pack("<I", 2)))
     t, seq, p = link.reply()
-    if t != 0x81 or seq != 0:
-        sys.exit("serial_frames: HELLO answered with type 0x%02x" % t)
-    mbox = struct.unpack("<Q", p[8:16])[0]
+    if t != 0x84 or seq != 0 or struct.unpack("<iI", p) != (HP_INVALID_VALUE, 3):
+        sys.exit("serial_frames: a version 2 HELLO: reply type 0x%02x %r" % (t, p))
+    mbox, _ = hello(link, 0, 0x1234, 0)
     a = lambda addr: varint(addr ^ mbox)
     bad = [
         ("a read of address 0", 0, b"\x02" + a(0) + varint(8)),
@@ -94,8 +142,11 @@ def main():
     t, rseq, p = link.reply()
     if t != 0x82 or rseq != seq or p != b"\x07HARTPOOL":
         sys.exit("serial_frames: the magic: reply type 0x%02x %r" % (t, p))
+    n, credits = flow(link, holds)
     print("serial_frames: %d malformed frames refused by op, a gap told, "
-          "and the agent still serving" % len(bad))
+          "and the agent still serving; a read of %d bytes %s" % (
+              len(bad), n, "through %d CREDITs to a window of 64" % credits if holds
+              else "at once (the UART waits for its socket: no window)"))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,11 @@
  *     fed to an agent, so its checks are reached past the CRC: every reply
  *     must be well-formed (a reply type, the request's seq but for ACKs and
  *     WAIT answers, DATA that decodes); HELLO and BATCH ops, sessions,
- *     windows, duplicates and gaps are all reachable.
+ *     windows, duplicates and gaps are all reachable, and so is flow
+ *     control (a HELLO asking for a receive window, CREDITs, RESYNCs): the
+ *     agent's output, sent in pieces then, must still be whole frames in
+ *     order (only one cut off by a new host's HELLO), and never more than
+ *     the window unanswered.
  * Memory is touched only in bounds (ASan+UBSan watch, and the callbacks
  * abort on any access the agent did not have checked).
  */
@@ -54,29 +58,53 @@ static uint64_t mbox_addr(void)
 	return MEM_BASE;
 }
 
-/* A reply must be one whole valid frame of a reply type; all but ACKs
+/* Replies must be whole valid frames of a reply type; all but ACKs
  * (cumulative: the last frame applied) and WAIT answers (later) carry the
- * seq of the frame just taken. */
+ * seq of the frame just taken, unless they waited for the host's window.
+ * Without a window each send is one frame; with one, pieces of the stream
+ * of frames. */
 static bool in_idle;
+static hp_frame_dec out;
+
+static void reply(const hp_frame_dec *d)
+{
+	if (!(d->type & HP_MSG_REPLY))
+		abort();
+	if (!in_idle && !agent.window && d->type != HP_MSG_ACK &&
+	    d->type != HP_MSG_DATA && d->seq != agent.dec.seq)
+		abort();
+	if (d->type == HP_MSG_DATA &&
+	    (hp_zrle_size(hp_frame_payload(d), d->len) == SIZE_MAX ||
+	     hp_zrle_size(hp_frame_payload(d), d->len) > HP_SERIAL_DATA_MAX))
+		abort();
+	replies++;
+}
 
 static void send_reply(const uint8_t *wire, size_t n)
 {
-	static hp_frame_dec d;
-	hp_frame_dec_init(&d);
-	for (size_t i = 0; i < n; i++)
-		if (hp_frame_feed(&d, wire[i]) !=
-		    (i == n - 1 ? HP_FRAME_OK : HP_FRAME_NONE))
+	bool whole = !agent.window;
+	for (size_t i = 0; i < n; i++) {
+		enum hp_frame_event ev = hp_frame_feed(&out, wire[i]);
+		if (ev == HP_FRAME_OK)
+			reply(&out);
+		/* (The first byte may cut off a frame held for a host that
+		 * a HELLO ended.) */
+		if (whole && ev != (i == n - 1 ? HP_FRAME_OK : HP_FRAME_NONE) &&
+		    !(i == 0 && ev == HP_FRAME_DROPPED))
 			abort();
-	if (!(d.type & HP_MSG_REPLY))
+	}
+	/* Nothing but frames, none broken (a frame cut off by a HELLO_ACK
+	 * is "aborted"). */
+	if (out.stats.bad_crc || out.stats.bad_len || out.stats.overlong ||
+	    out.stats.bad_esc)
 		abort();
-	if (!in_idle && d.type != HP_MSG_ACK && d.type != HP_MSG_DATA &&
-	    d.seq != agent.dec.seq)
+}
+
+/* The window: never more sent than the host has taken and the window. */
+static void check_window(void)
+{
+	if (agent.window && (uint16_t)(agent.sent - agent.taken) > agent.window)
 		abort();
-	if (d.type == HP_MSG_DATA &&
-	    (hp_zrle_size(hp_frame_payload(&d), d.len) == SIZE_MAX ||
-	     hp_zrle_size(hp_frame_payload(&d), d.len) > HP_SERIAL_DATA_MAX))
-		abort();
-	replies++;
 }
 
 /* Time moves 1 ms a call: WAITs run out, ACKs fall due. */
@@ -87,7 +115,7 @@ static uint64_t now_us(void)
 }
 
 static const serial_agent_ops ops = {access_ok, mem_read, mem_write, send_reply,
-				     mbox_addr, now_us,	  NULL};
+				     mbox_addr, now_us,	  NULL,	     false};
 
 static void idle(void)
 {
@@ -122,11 +150,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Raw line bytes. */
 	hp_frame_dec_init(&dec);
+	hp_frame_dec_init(&out);
 	serial_agent_setup(&agent, &ops);
 	for (size_t i = 0; i < size; i++) {
 		if (hp_frame_feed(&dec, data[i]) == HP_FRAME_OK)
 			check_frame(&dec);
 		serial_agent_feed(&agent, data[i]);
+		check_window();
 		if (data[i] == HP_FRAME_END)
 			idle();
 	}
@@ -134,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	/* Requests, well framed. */
+	hp_frame_dec_init(&out);
 	serial_agent_setup(&agent, &ops);
 	replies = 0;
 	unsigned asked = 0;
@@ -147,6 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t k = 0; k < n; k++)
 			if (serial_agent_feed(&agent, wire[k]) != (k == n - 1))
 				abort();
+		check_window();
 		idle();
 		asked++;
 		i += 4 + len;

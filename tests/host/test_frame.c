@@ -376,8 +376,11 @@ static void send_keep(const uint8_t *wire, size_t n)
 	}
 }
 
-static const serial_agent_ops keep_ops = {
-	mem_ok, mem_read, mem_write, send_keep, mbox_addr, now_us, watch};
+/* A UART that may drop bytes (tx_waits false): the agent holds replies to
+ * a window when the HELLO asks for one. */
+static const serial_agent_ops keep_ops = {mem_ok,    mem_read,	mem_write,
+					  send_keep, mbox_addr, now_us,
+					  watch,     false};
 
 /* Feed a frame to the agent; the replies it sent are decoded into r. */
 static void ask(serial_agent *a, uint8_t type, uint8_t seq, const void *p,
@@ -392,6 +395,35 @@ static void ask(serial_agent *a, uint8_t type, uint8_t seq, const void *p,
 	for (size_t i = 0; i < n; i++)
 		CHECK_EQ(serial_agent_feed(a, w[i]), i == n - 1);
 	feed(&d, sent, sent_len, r);
+}
+
+/* Feed a frame to the agent, keeping what it sends after what it sent
+ * before (sent, sent_len); the bytes it sent for this one. */
+static size_t put(serial_agent *a, uint8_t type, uint8_t seq, const void *p,
+		  size_t len)
+{
+	uint8_t w[HP_FRAME_WIRE_MAX(HP_FRAME_MAX_PAYLOAD)];
+	size_t n = hp_frame_encode(w, sizeof(w), type, seq, p, len),
+	       at = sent_len;
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ(serial_agent_feed(a, w[i]), i == n - 1);
+	return sent_len - at;
+}
+
+/* A CREDIT: the host took @p taken bytes (HP_CREDIT_RESYNC in @p flags). */
+static size_t credit(serial_agent *a, uint16_t taken, uint8_t flags)
+{
+	uint8_t c[HP_MSG_CREDIT_LEN] = {(uint8_t)taken, (uint8_t)(taken >> 8)};
+	return put(a, HP_MSG_CREDIT, flags, c, sizeof(c));
+}
+
+/* HELLO's payload. */
+static void hello_p(uint8_t *p, uint32_t version, uint32_t host,
+		    uint32_t window)
+{
+	hp_put_le32(p, version);
+	hp_put_le32(p + 4, host);
+	hp_put_le32(p + 8, window);
 }
 
 /* serial_agent_idle() after the clock moved @p us; replies into r. */
@@ -525,18 +557,33 @@ static void test_agent(void)
 	ask(&a, HP_MSG_BATCH, 1, b.p, b.n, &r);
 	CHECK(naked(&r, 0));
 
+	/* Another version (its first word only is read: a version 2 host
+	 * sends 4 bytes) learns ours; a HELLO of our version but another
+	 * length, or too short to have one, is refused. */
 	hp_put_le32(p, HP_SERIAL_VERSION + 1);
 	ask(&a, HP_MSG_HELLO, 0, p, 4, &r);
 	CHECK(naked(&r, HP_SERIAL_VERSION));
-	ask(&a, HP_MSG_HELLO, 0, p, 5, &r);
-	CHECK(naked(&r, 0));
-	hp_put_le32(p, HP_SERIAL_VERSION);
+	hp_put_le32(p, 2);
 	ask(&a, HP_MSG_HELLO, 0, p, 4, &r);
+	CHECK(naked(&r, HP_SERIAL_VERSION));
+	ask(&a, HP_MSG_HELLO, 0, p, 3, &r);
+	CHECK(naked(&r, 0));
+	hello_p(p, HP_SERIAL_VERSION, 0x1234, 0);
+	ask(&a, HP_MSG_HELLO, 0, p, HP_MSG_HELLO_LEN - 1, &r);
+	CHECK(naked(&r, 0));
+	CHECK_EQ(a.hosts, 0);
+	ask(&a, HP_MSG_HELLO, 0, p, HP_MSG_HELLO_LEN, &r);
 	CHECK_EQ(r.frames[0].type, HP_MSG_HELLO_ACK);
 	CHECK_EQ(r.frames[0].len, HP_MSG_HELLO_ACK_LEN);
 	CHECK_EQ(hp_get_le32(r.frames[0].payload), HP_SERIAL_VERSION);
 	CHECK_EQ(hp_get_le32(r.frames[0].payload + 4), HP_SERIAL_WINDOW);
 	CHECK_EQ(hp_get_le64(r.frames[0].payload + 8), MBOX_ADDR);
+	CHECK_EQ(hp_get_le32(r.frames[0].payload + 16), 0x1234);
+	CHECK_EQ(hp_get_le32(r.frames[0].payload + 20), 0); /* no window */
+	CHECK_EQ(a.hosts, 1);
+	/* Without a window a CREDIT is noise: no answer. */
+	ask(&a, HP_MSG_CREDIT, 0, "\x05\x00", 2, &r);
+	CHECK_EQ(r.ok, 0);
 
 	/* seq 1: a write alone is acknowledged later (cumulatively): after
 	 * the delay, or with the next reply. */
@@ -591,7 +638,7 @@ static void test_agent(void)
 	REFUSED(1, op_wait(&b, MEM_BASE + MEM_RO + 8, 1, 7, 10));
 	REFUSED(1, op_wait(&b, MEM_BASE + MEM_RO + 8, 1, 8,
 			   HP_SERIAL_WAIT_MAX_MS + 1));
-	CHECK_EQ(a.refused, 3 + 12);
+	CHECK_EQ(a.refused, 5 + 12);
 	ask(&a, HP_MSG_HELLO_ACK, seq, p, 4, &r); /* a reply is no request */
 	CHECK(naked(&r, 0));
 
@@ -684,13 +731,139 @@ static void test_agent(void)
 		CHECK_EQ(r.ok, i + 1 == SERIAL_AGENT_ACK_EVERY);
 	}
 	CHECK(acked(&r, (uint8_t)(seq - 1)));
-	/* A new HELLO starts over: seq 1 is new again. */
-	ask(&a, HP_MSG_HELLO, 0, p, 4, &r);
+	/* A new HELLO starts over: seq 1 is new again. The same host's
+	 * HELLO again is no new host; another host's is. */
+	hello_p(p, HP_SERIAL_VERSION, 0x1234, 0);
+	ask(&a, HP_MSG_HELLO, 0, p, HP_MSG_HELLO_LEN, &r);
+	CHECK_EQ(a.hosts, 1);
 	b.n = 0;
 	op_read(&b, w0, 1);
 	ask(&a, HP_MSG_BATCH, 1, b.p, b.n, &r);
 	CHECK(data_is(&r, 0, 1, "k", 1));
+	hello_p(p, HP_SERIAL_VERSION, 0x4321, 0);
+	ask(&a, HP_MSG_HELLO, 200, p, HP_MSG_HELLO_LEN, &r);
+	CHECK(r.ok == 1 && r.frames[0].type == HP_MSG_HELLO_ACK &&
+	      r.frames[0].seq == 200);
+	CHECK_EQ(a.hosts, 2);
+	ask(&a, HP_MSG_BATCH, 201, b.p, b.n, &r);
+	CHECK(data_is(&r, 0, 201, "k", 1));
 	memset(mem, 0, sizeof(mem));
+}
+
+/* The host's receive window: replies held, sent on as CREDITs come, never
+ * more than the window unanswered; RESYNC; what a new host's HELLO does to
+ * what was held; a UART that waits holds nothing; a hold that is full
+ * drops whole replies. */
+static void test_agent_credit(void)
+{
+	static serial_agent a;
+	static uint8_t data[600];
+	result r;
+	batch_t b;
+	uint8_t p[16];
+	const uint64_t w0 = MEM_BASE + MEM_RO + 1;
+	fill(data, sizeof(data));
+	memcpy(mem + MEM_RO + 1, data, sizeof(data));
+	serial_agent_setup(&a, &keep_ops);
+	sent_len = 0;
+
+	/* A window of 64: the HELLO_ACK at once (outside it). */
+	hello_p(p, HP_SERIAL_VERSION, 7, 64);
+	ask(&a, HP_MSG_HELLO, 10, p, HP_MSG_HELLO_LEN, &r);
+	CHECK(r.ok == 1 && r.frames[0].type == HP_MSG_HELLO_ACK);
+	CHECK_EQ(hp_get_le32(r.frames[0].payload + 20), 64);
+	/* 500 bytes (a DATA of ~520: random data, a quarter of it markers,
+	 * escaped): 64 of it now, then as much as each CREDIT frees. */
+	sent_len = 0;
+	b.n = 0;
+	op_read(&b, w0, 500);
+	CHECK_EQ(put(&a, HP_MSG_BATCH, 11, b.p, b.n), 64);
+	CHECK_EQ(a.held, 1);
+	CHECK_EQ(credit(&a, 32, 0), 32);
+	CHECK_EQ(credit(&a, 32, 0), 0);	   /* the same count again */
+	CHECK_EQ(credit(&a, 20, 0), 0);	   /* behind */
+	CHECK_EQ(credit(&a, 96, 0), 64);   /* all taken: a window more */
+	CHECK_EQ(credit(&a, 5000, 0), 64); /* past what was sent: as much */
+	CHECK_EQ(put(&a, HP_MSG_CREDIT, 0, "\xff\xff\x00", 3), 0);
+	/* A frame taken meanwhile: its reply waits behind the held one. */
+	b.n = 0;
+	op_read(&b, w0 + 500, 8);
+	CHECK_EQ(put(&a, HP_MSG_BATCH, 12, b.p, b.n), 0);
+	CHECK_EQ(a.held, 2);
+	unsigned credits = 0;
+	while (a.hold_len && credits < 100) {
+		credit(&a, (uint16_t)sent_len, 0);
+		credits++;
+		CHECK(sent_len - a.taken <= 64);
+	}
+	CHECK_EQ(a.hold_len, 0);
+	CHECK(credits > 5);
+	hp_frame_dec d = {0};
+	r = (result){0};
+	feed(&d, sent, sent_len, &r);
+	CHECK(r.ok == 2 && data_is(&r, 0, 11, data, 500) &&
+	      data_is(&r, 1, 12, data + 500, 8));
+	CHECK_EQ(hp_frame_dropped(&d), 0);
+	CHECK_EQ(credit(&a, (uint16_t)sent_len, 0), 0);
+
+	/* RESYNC: the host took 10 bytes of the next 64 (the rest lost):
+	 * counting goes on from its number, a whole window free. */
+	uint16_t base = (uint16_t)sent_len;
+	sent_len = 0;
+	b.n = 0;
+	op_read(&b, w0, 300);
+	CHECK_EQ(put(&a, HP_MSG_BATCH, 13, b.p, b.n), 64);
+	CHECK_EQ(credit(&a, (uint16_t)(base + 10), HP_CREDIT_RESYNC), 64);
+	CHECK_EQ(credit(&a, (uint16_t)(base + 10 + 64), 0), 64);
+	CHECK_EQ(credit(&a, (uint16_t)(base + 10 + 64), HP_CREDIT_RESYNC), 64);
+
+	/* A new host: the HELLO_ACK at once, what was held for the last
+	 * host dropped, the window its own (none). */
+	CHECK(a.hold_len > 0);
+	hello_p(p, HP_SERIAL_VERSION, 8, 0);
+	ask(&a, HP_MSG_HELLO, 20, p, HP_MSG_HELLO_LEN, &r);
+	CHECK(r.ok == 1 && r.frames[0].type == HP_MSG_HELLO_ACK &&
+	      hp_get_le32(r.frames[0].payload + 20) == 0);
+	CHECK_EQ(a.hold_len, 0);
+	CHECK_EQ(a.hosts, 2);
+	b.n = 0;
+	op_read(&b, w0, 500);
+	ask(&a, HP_MSG_BATCH, 21, b.p, b.n, &r);
+	CHECK(data_is(&r, 0, 21, data, 500));
+	/* A window over the most: held to the most. */
+	hello_p(p, HP_SERIAL_VERSION, 8, 1u << 20);
+	ask(&a, HP_MSG_HELLO, 30, p, HP_MSG_HELLO_LEN, &r);
+	CHECK_EQ(hp_get_le32(r.frames[0].payload + 20), HP_SERIAL_CREDIT_MAX);
+	CHECK_EQ(a.hosts, 2);
+
+	/* The hold full (a window of 1, nothing taken): a reply that does
+	 * not fit is dropped whole, counted. */
+	hello_p(p, HP_SERIAL_VERSION, 9, 1);
+	ask(&a, HP_MSG_HELLO, 40, p, HP_MSG_HELLO_LEN, &r);
+	sent_len = 0;
+	uint8_t seq = 41;
+	b.n = 0;
+	op_read(&b, w0, HP_SERIAL_DATA_MAX);
+	for (unsigned i = 0; i < 100 && !a.overflows; i++)
+		put(&a, HP_MSG_BATCH, i ? (uint8_t)(seq - 1) : seq++, b.p, b.n);
+	CHECK_EQ(sent_len, 1);
+	CHECK(a.overflows >= 1);
+	CHECK(a.hold_len <= sizeof(a.hold));
+
+	/* A UART that waits: no window, whatever the host asks. */
+	static const serial_agent_ops waits = {mem_ok,	  mem_read,  mem_write,
+					       send_keep, mbox_addr, now_us,
+					       watch,	  true};
+	serial_agent_setup(&a, &waits);
+	hello_p(p, HP_SERIAL_VERSION, 7, 64);
+	ask(&a, HP_MSG_HELLO, 0, p, HP_MSG_HELLO_LEN, &r);
+	CHECK_EQ(hp_get_le32(r.frames[0].payload + 20), 0);
+	b.n = 0;
+	op_read(&b, w0, 500);
+	ask(&a, HP_MSG_BATCH, 1, b.p, b.n, &r);
+	CHECK(data_is(&r, 0, 1, data, 500));
+	memset(mem, 0, sizeof(mem));
+	sent_len = 0;
 }
 
 /* ---- host/lib/serial.c against the agent over a Unix socket ---------- */
@@ -738,21 +911,78 @@ static void send_sock(const uint8_t *wire, size_t n)
 	dev_write(wire, n);
 }
 
+/* QEMU 7.2's SiFive UART on its socket (DEV_LOSSY): every byte is a
+ * write of its own, and one the socket has no room for is dropped. Every
+ * 25th frame is followed by a line of console text (between frames: the
+ * stream is decoded on the way). */
+static uint64_t dev_dropped;
+static hp_frame_dec lossy_dec;
+static unsigned lossy_frames;
+
+static void lossy_bytes(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (send(dev_fd, p + i, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
+			__atomic_fetch_add(&dev_tx, 1, __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_add(&dev_dropped, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static void send_lossy(const uint8_t *wire, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		lossy_bytes(wire + i, 1);
+		if (hp_frame_feed(&lossy_dec, wire[i]) == HP_FRAME_OK &&
+		    ++lossy_frames % 25 == 0) {
+			char line[32];
+			snprintf(line, sizeof(line), "dev %u\n", lossy_frames);
+			size_t k = strlen(line);
+			if (text_sent_len + k <= sizeof(text_sent)) {
+				memcpy(text_sent + text_sent_len, line, k);
+				text_sent_len += k;
+			}
+			lossy_bytes((const uint8_t *)line, k);
+		}
+	}
+}
+
+/* A host slow to read (DEV_LOSSY): each line of console text costs it
+ * this long. */
+static unsigned console_sleep_us;
+
 static void console(void *ctx, const char *s, size_t n)
 {
 	CHECK(ctx == &text_seen);
+	if (console_sleep_us)
+		usleep(console_sleep_us);
 	if (text_seen_len + n <= sizeof(text_seen)) {
 		memcpy(text_seen + text_seen_len, s, n);
 		text_seen_len += n;
 	}
 }
 
-enum dev_mode { DEV_AGENT, DEV_VERSION_NAK, DEV_VERSION_ACK, DEV_HANG_UP };
+/* DEV_AGENT: the agent on a UART that waits (whole frames, written
+ * blocking; every 37th reply lost, every 5th after console text);
+ * DEV_LOSSY: on one that drops (send_lossy), holding replies to the
+ * host's window; DEV_STALE: DEV_LOSSY, and a dead host's replies come
+ * before the HELLO_ACK (a HELLO_ACK for another host and a NAK with the
+ * HELLO's seq); the others answer the first frame in their own way. */
+enum dev_mode {
+	DEV_AGENT,
+	DEV_LOSSY,
+	DEV_STALE,
+	DEV_VERSION_NAK,
+	DEV_VERSION_ACK,
+	DEV_HANG_UP
+};
 
 typedef struct {
 	int listen_fd;
 	enum dev_mode mode;
 	unsigned dropped; /* by the agent's decoder */
+	unsigned held;	  /* replies the agent held for the host's window */
+	unsigned hosts;	  /* sessions new hosts started */
 } device;
 
 /* A fake device: answers the first frame in its own way. */
@@ -761,19 +991,26 @@ static void fake(device *dv, const uint8_t *p, size_t n, hp_frame_dec *d)
 	for (size_t i = 0; i < n; i++) {
 		if (hp_frame_feed(d, p[i]) != HP_FRAME_OK)
 			continue;
-		uint8_t r[16] = {0}, w[HP_FRAME_WIRE_MAX(16)];
+		uint8_t r[HP_MSG_HELLO_ACK_LEN] = {0},
+			w[HP_FRAME_WIRE_MAX(HP_MSG_HELLO_ACK_LEN)];
 		uint8_t type = HP_MSG_HELLO_ACK;
+		size_t len = HP_MSG_HELLO_ACK_LEN;
 		if (dv->mode == DEV_VERSION_NAK) {
 			type = HP_MSG_NAK;
+			len = HP_MSG_NAK_LEN;
 			hp_put_le32(r, (uint32_t)HP_INVALID_VALUE);
 			hp_put_le32(r + 4, 7);
-		} else {
-			hp_put_le32(r, dv->mode == DEV_VERSION_ACK
-					       ? 9
-					       : HP_SERIAL_VERSION);
+		} else if (dv->mode == DEV_VERSION_ACK) {
+			/* A version 9 device: its own layout. */
+			hp_put_le32(r, 9);
+			len = 16;
+		} else if (d->len >= 8) {
+			hp_put_le32(r, HP_SERIAL_VERSION);
+			hp_put_le32(r + 16,
+				    hp_get_le32(hp_frame_payload(d) + 4));
 		}
-		dev_write(w, hp_frame_encode(w, sizeof(w), type, d->seq, r,
-					     type == HP_MSG_NAK ? 8 : 16));
+		dev_write(w,
+			  hp_frame_encode(w, sizeof(w), type, d->seq, r, len));
 	}
 }
 
@@ -784,19 +1021,46 @@ static uint64_t real_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* DEV_STALE: before the agent sees the HELLO that ends at @p buf[i], what
+ * a dead host's session left on the line for it. */
+static void stale_replies(const hp_frame_dec *d)
+{
+	static bool once;
+	/* For the first HELLO only: a second NAK would be the device's. */
+	if (once)
+		return;
+	once = true;
+	uint8_t r[HP_MSG_HELLO_ACK_LEN] = {0}, w[HP_FRAME_WIRE_MAX(24)];
+	hp_put_le32(r, HP_SERIAL_VERSION);
+	hp_put_le32(r + 16, hp_get_le32(hp_frame_payload(d) + 4) ^ 1);
+	dev_write(w, hp_frame_encode(w, sizeof(w), HP_MSG_HELLO_ACK, d->seq, r,
+				     sizeof(r)));
+	hp_put_le32(r, (uint32_t)HP_INVALID_VALUE);
+	hp_put_le32(r + 4, 1);
+	dev_write(w, hp_frame_encode(w, sizeof(w), HP_MSG_NAK, d->seq, r,
+				     HP_MSG_NAK_LEN));
+}
+
 static void *device_main(void *arg)
 {
 	device *dv = arg;
 	static serial_agent a;
 	static const serial_agent_ops ops = {mem_ok,	mem_read,  mem_write,
 					     send_sock, mbox_addr, real_us,
-					     NULL};
-	hp_frame_dec d = {0};
+					     NULL,	true};
+	static const serial_agent_ops lossy = {mem_ok,	   mem_read,  mem_write,
+					       send_lossy, mbox_addr, real_us,
+					       NULL,	   false};
+	bool agent = dv->mode <= DEV_STALE;
+	hp_frame_dec d = {0}, hellos = {0};
 	uint8_t buf[1500];
 	ssize_t n;
 	dev_fd = accept(dv->listen_fd, NULL, NULL);
 	CHECK(dev_fd >= 0);
-	serial_agent_setup(&a, &ops);
+	serial_agent_setup(&a, dv->mode == DEV_AGENT ? &ops : &lossy);
+	hp_frame_dec_init(&lossy_dec);
+	lossy_frames = 0;
+	dev_dropped = 0;
 	dev_text("hartpool: booted\n");
 	for (;;) {
 		/* As the firmware: the agent's idle work when no bytes come
@@ -809,10 +1073,14 @@ static void *device_main(void *arg)
 		if ((n = read(dev_fd, buf, sizeof(buf))) <= 0)
 			break;
 		__atomic_fetch_add(&dev_rx, (uint64_t)n, __ATOMIC_RELAXED);
-		if (dv->mode == DEV_AGENT)
-			for (ssize_t i = 0; i < n; i++)
-				serial_agent_feed(&a, buf[i]);
-		if (dv->mode == DEV_AGENT)
+		for (ssize_t i = 0; agent && i < n; i++) {
+			if (dv->mode == DEV_STALE &&
+			    hp_frame_feed(&hellos, buf[i]) == HP_FRAME_OK &&
+			    hellos.type == HP_MSG_HELLO && hellos.len >= 8)
+				stale_replies(&hellos);
+			serial_agent_feed(&a, buf[i]);
+		}
+		if (agent)
 			serial_agent_idle(&a);
 		else
 			fake(dv, buf, (size_t)n, &d);
@@ -820,6 +1088,8 @@ static void *device_main(void *arg)
 			break;
 	}
 	dv->dropped = hp_frame_dropped(&a.dec);
+	dv->held = a.held;
+	dv->hosts = a.hosts;
 	close(dev_fd);
 	return NULL;
 }
@@ -962,7 +1232,7 @@ static void test_link(const char *garbage, const char *opts)
  * frames corrupted on the way and replies lost (HP_SERIAL_DROP) on top of
  * the device losing every 37th reply: every write applied exactly once
  * and in order, reads exact, and the window went back to resend. */
-static void test_window(const char *drop)
+static void test_window(const char *drop, enum dev_mode mode)
 {
 	enum { N = 200 };
 	static uint64_t back[N];
@@ -972,7 +1242,7 @@ static void test_window(const char *drop)
 	unsetenv("HP_SERIAL_GARBAGE");
 	setenv("HP_SERIAL_DROP", drop, 1);
 	counted_writes = 0;
-	hp_transport *t = start(&dv, DEV_AGENT, &th, err, sizeof(err));
+	hp_transport *t = start(&dv, mode, &th, err, sizeof(err));
 	unsetenv("HP_SERIAL_DROP");
 	CHECK(t != NULL);
 	if (!t)
@@ -1011,9 +1281,102 @@ static void test_window(const char *drop)
 	/* Exactly once: N * 2 write ops at COUNTED, none applied twice. */
 	CHECK_EQ(counted_writes, 2 * N);
 	CHECK(drop[0] == '0' || retries > 0);
-	printf("window, HP_SERIAL_DROP=%s: %u frames sent again, agent "
-	       "dropped %u frames\n",
-	       drop, (unsigned)retries, dv.dropped);
+	/* Lost CREDITs (probed again) and silences (RESYNC) never let the
+	 * device overflow its socket. */
+	CHECK_EQ(dev_dropped, 0);
+	printf("window%s, HP_SERIAL_DROP=%s: %u frames sent again, agent "
+	       "dropped %u frames, held %u replies\n",
+	       mode == DEV_LOSSY ? " (lossy UART)" : "", drop,
+	       (unsigned)retries, dv.dropped, dv.held);
+	memset(mem, 0, sizeof(mem));
+}
+
+/* One-byte writes a Unix socket takes before it is full (QEMU's UARTs
+ * write a byte at a time): the host's socket window must stay under it. */
+static unsigned socket_bytes(void)
+{
+	int sv[2];
+	unsigned n = 0;
+	CHECK_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	while (send(sv[0], "x", 1, MSG_DONTWAIT) == 1)
+		n++;
+	close(sv[0]);
+	close(sv[1]);
+	return n;
+}
+
+/* QEMU 7.2's SiFive UART (DEV_LOSSY: a byte the socket has no room for is
+ * dropped) and a host slow to read (@p sleep_us per line of console
+ * text): the device holds its replies to the host's window, so not one
+ * byte is dropped and nothing is sent again; 64 KB written and read back
+ * exactly, the console text whole. @p opts: as test_link's. */
+static void test_lossy(const char *opts, unsigned sleep_us)
+{
+	static uint8_t out[64 * 1024 + 5], in[sizeof(out)];
+	device dv;
+	pthread_t th;
+	char err[256] = "";
+	unsetenv("HP_SERIAL_GARBAGE");
+	unsigned room = socket_bytes();
+	CHECK_MSG(room >= 192 + 48,
+		  "a Unix socket takes %u one-byte writes: the socket "
+		  "window (192) is too large for this kernel",
+		  room);
+	console_sleep_us = sleep_us;
+	hp_transport *t =
+		start_opts(&dv, DEV_LOSSY, opts, &th, err, sizeof(err));
+	CHECK(t != NULL);
+	if (!t) {
+		fprintf(stderr, "open: %s\n", err);
+		stop(&dv, t, th);
+		console_sleep_us = 0;
+		return;
+	}
+	uint64_t at = MEM_BASE + MEM_RO + 3;
+	fill(out, sizeof(out));
+	CHECK_EQ(t->ops->write(t, at, out, sizeof(out)), 0);
+	CHECK_MSG(t->ops->read(t, at, in, sizeof(in)) == 0, "%s", t->err);
+	CHECK(!memcmp(in, out, sizeof(out)));
+	uint64_t retries = t->retries, frames = t->frames_out;
+	stop(&dv, t, th);
+	console_sleep_us = 0;
+	CHECK_EQ(dev_dropped, 0);
+	CHECK_EQ(retries, 0);
+	CHECK(dv.held > 10);
+	CHECK_EQ(dv.hosts, 1);
+	CHECK_EQ(text_seen_len, text_sent_len);
+	CHECK(!memcmp(text_seen, text_sent, text_sent_len));
+	printf("lossy UART%s, host %u us slow a line: %u bytes a socket "
+	       "takes, %u replies held, %llu requests, %llu "
+	       "sent again, %llu bytes dropped\n",
+	       opts, sleep_us, room, dv.held, (unsigned long long)frames,
+	       (unsigned long long)retries, (unsigned long long)dev_dropped);
+	memset(mem, 0, sizeof(mem));
+}
+
+/* A dead host's replies on the line before the HELLO_ACK (DEV_STALE): a
+ * HELLO_ACK naming another host and a NAK with the HELLO's seq. The host
+ * takes neither: it asks again after the NAK and is served. */
+static void test_stale(void)
+{
+	device dv;
+	pthread_t th;
+	char err[256] = "";
+	uint8_t b[8];
+	unsetenv("HP_SERIAL_GARBAGE");
+	hp_transport *t = start(&dv, DEV_STALE, &th, err, sizeof(err));
+	CHECK_MSG(t != NULL, "%s", err);
+	if (!t) {
+		stop(&dv, t, th);
+		return;
+	}
+	CHECK_EQ(t->ops->write(t, MEM_BASE + MEM_RO, "stale ok", 8), 0);
+	CHECK_EQ(t->ops->read(t, MEM_BASE + MEM_RO, b, 8), 0);
+	CHECK(!memcmp(b, "stale ok", 8));
+	CHECK_EQ(t->mbox_addr, MBOX_ADDR);
+	stop(&dv, t, th);
+	/* Its HELLO twice (after the NAK): one host. */
+	CHECK_EQ(dv.hosts, 1);
 	memset(mem, 0, sizeof(mem));
 }
 
@@ -1027,13 +1390,13 @@ static void test_link_errors(void)
 	hp_transport *t = start(&dv, DEV_VERSION_NAK, &th, err, sizeof(err));
 	CHECK(t == NULL);
 	CHECK_EQ(start_rc, HP_INVALID_VALUE);
-	CHECK(strstr(err, "version 7, this host speaks version 2") != NULL);
+	CHECK(strstr(err, "version 7, this host speaks version 3") != NULL);
 	stop(&dv, t, th);
 
 	t = start(&dv, DEV_VERSION_ACK, &th, err, sizeof(err));
 	CHECK(t == NULL);
 	CHECK_EQ(start_rc, HP_INVALID_VALUE);
-	CHECK(strstr(err, "version 9, this host speaks version 2") != NULL);
+	CHECK(strstr(err, "version 9, this host speaks version 3") != NULL);
 	stop(&dv, t, th);
 
 	t = start(&dv, DEV_HANG_UP, &th, err, sizeof(err));
@@ -1066,6 +1429,7 @@ int main(void)
 	test_resync();
 	test_codecs();
 	test_agent();
+	test_agent_credit();
 
 	CHECK(mkdtemp(sock_dir) != NULL);
 	snprintf(sock_path, sizeof(sock_path), "%s/dev", sock_dir);
@@ -1073,9 +1437,14 @@ int main(void)
 	test_link("200", "");
 	/* Paced to 4 Mbaud: 0.5 s of line time (no time is checked). */
 	test_link(NULL, ",baud=4000000");
-	test_window("0");
-	test_window("10");
-	test_window("4");
+	test_window("0", DEV_AGENT);
+	test_window("10", DEV_AGENT);
+	test_window("4", DEV_AGENT);
+	test_window("4", DEV_LOSSY);
+	test_lossy("", 0);
+	test_lossy("", 20000);
+	test_lossy(",baud=2000000", 0);
+	test_stale();
 	test_link_errors();
 	rmdir(sock_dir);
 	return check_report("test_frame");

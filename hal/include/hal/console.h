@@ -31,6 +31,14 @@ void hal_console_write_fatal(const char *s, size_t len);
  * serial transport's reply frames). */
 void hal_console_write_locked(const char *s, size_t len);
 
+/** Does a byte written wait until the line takes it? true for a UART whose
+ * transmitter holds bytes while the receiver is not ready (QEMU's 16550
+ * keeps THRE clear while its socket is full); false for QEMU 7.2's SiFive
+ * UART, which never reports its transmit FIFO full and drops what its
+ * socket does not take. The serial agent holds its replies to the host's
+ * receive window when it is false. */
+bool hal_console_tx_waits(void);
+
 /** The next received byte, or -1 if none is waiting (never waits). */
 int hal_console_getc(void);
 /** Let a received byte raise the UART's interrupt (hal/irq.h routes it). */
