@@ -87,7 +87,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: debug all run boot test fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
+.PHONY: debug all run boot test stress fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -215,6 +215,15 @@ boot: deps $(FIRMWARE)
 
 test: deps-test
 	$(Q)tests/run.sh
+
+# Long-lived 64-hart devices under multi-threaded TCG, 300 `hartpool bench`
+# runs each, failing on any stall (tests/stress/long_lived.sh; `make test`
+# runs 30 per board). STRESS_ARGS="--board qemu-virt-sbi --runs 50" narrows
+# it.
+STRESS_BOARDS := qemu-virt qemu-virt-sbi qemu-cluster
+stress: deps-test qemu-cluster
+	$(Q)for b in $(STRESS_BOARDS); do $(MAKE) -s --no-print-directory BOARD=$$b hartpool || exit 1; done
+	$(Q)tests/stress/long_lived.sh $(STRESS_ARGS)
 
 bench: deps-bench
 	$(Q)bench/run.sh
