@@ -87,7 +87,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: debug all run boot test stress-serial fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
+.PHONY: debug all run boot test stress stress-serial fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -227,6 +227,15 @@ stress-serial: deps-test
 	$(Q)$(MAKE) -s BOARD=qemu-virt e2e-tests
 	$(Q)tests/e2e/serial_stress.sh --board sifive-u --count $(STRESS_COUNT)
 	$(Q)tests/e2e/serial_stress.sh --board qemu-virt --count $$(($(STRESS_COUNT) / 3))
+
+# Long-lived 64-hart devices under multi-threaded TCG, 300 `hartpool bench`
+# runs each, failing on any stall (tests/stress/long_lived.sh; `make test`
+# runs 30 per board). STRESS_ARGS="--board qemu-virt-sbi --runs 50" narrows
+# it.
+STRESS_BOARDS := qemu-virt qemu-virt-sbi qemu-cluster
+stress: deps-test qemu-cluster
+	$(Q)for b in $(STRESS_BOARDS); do $(MAKE) -s --no-print-directory BOARD=$$b hartpool || exit 1; done
+	$(Q)tests/stress/long_lived.sh $(STRESS_ARGS)
 
 bench: deps-bench
 	$(Q)bench/run.sh

@@ -22,6 +22,28 @@ static exec_cmd *pending_head, *pending_tail;
 /* Wake-ups owed for instances launched under the lock, done after it. */
 static exec_wake launched[EXEC_MAX_INSTANCES];
 static unsigned launched_num;
+
+/* Launch c's instance from a pass over the pending list. A pass can launch
+ * more instances than there are slots: one that completes meanwhile on
+ * another hart frees its slot before that hart waits for the lock. Past
+ * the table, the last entry wakes every idle hart (a superset of the
+ * wake-ups owed; a hart without work goes back to sleep). */
+static bool launch_pending(exec_cmd *c)
+{
+	if (launched_num < EXEC_MAX_INSTANCES) {
+		if (!exec_pool_try_launch(c, &launched[launched_num]))
+			return false;
+		launched_num++;
+		return true;
+	}
+	exec_wake w;
+	if (!exec_pool_try_launch(c, &w))
+		return false;
+	launched[EXEC_MAX_INSTANCES - 1] =
+		(exec_wake){exec_dev.harts, exec_dev.harts, 0};
+	return true;
+}
+
 /* Harts sleeping in exec_wait(): every completion wakes them all (they
  * re-check their own command), so a completed command is never touched. */
 static hal_hartmask exec_cmd_waiters;
@@ -111,10 +133,13 @@ static int deps_state(exec_cmd *c)
 }
 
 /* Launch or fail every pending command that can go; the lock is held.
- * Only a completion can make another command ready, so only a completion
- * asks for another pass; and once the pool has no free slot, the rest of
- * the pass does not look for one (a burst of hundreds of commands from
- * the mailbox would otherwise cost a slot scan per command per pass). */
+ * Passes come after every event that can let a command go (liveness,
+ * docs/executor.md): a completion (its dependents), an enqueue, and the
+ * pool's slot_free (a slot became usable while a launch wanted one, or a
+ * team instance of another size left). Once the pool has no usable slot,
+ * the rest of the pass does not look for one (a burst of hundreds of
+ * commands from the mailbox would otherwise cost a slot scan per command
+ * per pass): the failed launch asked the pool for a slot_free. */
 static void process_pending(void)
 {
 	bool changed = true;
@@ -152,10 +177,7 @@ static void process_pending(void)
 					complete(c, EXEC_COMPLETE, NULL);
 					gone = completed = true;
 				} else if (!slots_full && !held &&
-					   exec_pool_try_launch(
-						   c,
-						   &launched[launched_num])) {
-					launched_num++;
+					   launch_pending(c)) {
 					c->t_start = hal_timer_now();
 					hal_store_release(&c->status,
 							  (int)EXEC_RUNNING);
@@ -388,6 +410,7 @@ static void on_done(exec_cmd *c, int status, const char *detail,
 	unlock_and_wake();
 }
 
+/* A slot became usable, or a team instance left: launch what can go. */
 static void on_slot_free(void)
 {
 	hal_lock_acquire(&cmd_lock);

@@ -8,16 +8,30 @@
  * different commands interleave. The hart whose chunk makes `done` reach the
  * total completes the command.
  *
- * Slots are reused only when no hart is looking at them (`refs`), so a
- * hart that read a slot's counters never claims from a newer instance.
+ * Slots are reused only when no hart is looking at them: a hart takes a
+ * ref on a slot before it reads the slot's counters and keeps it until it
+ * has claimed (or found nothing), so it never claims from a newer
+ * instance. Claimed groups keep the instance themselves: nobody frees a
+ * slot before its `done` reaches the total, so a hart runs its chunk and
+ * counts it done without a ref (a team's harts keep theirs: teammates
+ * read the team's record after the leader may have taken the team out).
  * This file owns the slots' whole lifecycle: exec_pool_try_launch()
  * publishes one (under the command layer's lock), and the hart that
- * completes an instance (or takes its last team out) frees it, while it
- * still holds its ref, then reports through exec_pool_events (pool.h).
+ * completes an instance (or takes its last team out) frees it, then
+ * reports through exec_pool_events (pool.h).
  *
- * One file of ~650 lines on purpose: the slot invariants (state, refs,
- * teams_left, the active mask) are argued across publish, claim, team
- * entry and free, and a reader checks them in one place.
+ * Liveness (docs/executor.md): a slot is usable when its `use` word is 0
+ * (not active, no refs). Only two AMOs make it 0: the one that clears the
+ * active bit of a slot nobody looks at, and the release of the last ref
+ * of a freed slot. A launch that finds no usable slot sets `slot_wanted`,
+ * fences and looks again; the hart whose AMO made a word 0 fences and, if
+ * a slot is wanted, has the command layer look at its pending list again
+ * (slot_usable). One of the two always sees the other, so no command
+ * waits for a slot that is free.
+ *
+ * One file of ~750 lines on purpose: the slot invariants (the use word,
+ * teams_left, the active mask, the wanted flag) are argued across publish,
+ * claim, team entry and free, and a reader checks them in one place.
  *
  * Layering: the pool calls down into work-group execution (wg.h: the
  * exec_ucall a chunk runs) and kernel context (kctx.h: enter/run/leave,
@@ -86,15 +100,19 @@ typedef struct pool_launch {
 	unsigned schedule;
 } pool_launch;
 
-enum { INST_FREE = 0, INST_ACTIVE = 1 };
+/* A slot's `use` word: SLOT_ACTIVE while it holds an instance, plus
+ * SLOT_REF per hart looking at it; 0 is free and unreferenced (usable).
+ * One word, so taking or dropping a ref also says whether the slot is
+ * active, and a launch reads "usable" in one load. */
+#define SLOT_ACTIVE 1u
+#define SLOT_REF 2u
 enum { TEAM_UNDECIDED = 0, TEAM_IN = 1, TEAM_OUT = 2 };
 
 typedef struct exec_instance {
 	/* Hot counters first, each on its own cache line. */
-	size_t next __attribute__((aligned(64))); /* next group to claim */
-	size_t done __attribute__((aligned(64))); /* groups finished */
-	unsigned state __attribute__((aligned(64)));
-	unsigned refs; /* harts looking at this slot */
+	size_t next __attribute__((aligned(64)));  /* next group to claim */
+	size_t done __attribute__((aligned(64)));  /* groups finished */
+	unsigned use __attribute__((aligned(64))); /* SLOT_ACTIVE + refs */
 	unsigned seq;  /* launch order (teams join the oldest first) */
 	unsigned need; /* EXEC_CAP_* a hart must have to run it */
 	exec_krec kr;  /* faults, time limit, kernel view (kctx.h) */
@@ -115,6 +133,10 @@ typedef struct pool_hart {
 	unsigned rotor; /* next instance slot to look at */
 	exec_ucall *u;	/* its call into kernel code (kernel-visible) */
 	exec_hart_stats stats;
+	/* In exec_pool_idle's look for work, the hart is registered for
+	 * wake-ups: a pass it owes the command layer waits until it is
+	 * out of it (slot_usable). */
+	bool idle_scan, pass_owed;
 } pool_hart;
 
 static exec_instance exec_slots[EXEC_MAX_INSTANCES];
@@ -127,9 +149,14 @@ static unsigned exec_seq;
  * skips the team pass (two AMOs per active slot per visit). */
 unsigned exec_team_active;
 /* Slots that may be active (bit i: exec_slots[i]): a hint that spares the
- * scans a look at every slot; the slot's state stays the authority. Set
- * before a slot is published, cleared after it is freed. */
+ * scans a look at every slot; the slot's use word stays the authority.
+ * Set before a slot is published, cleared before its active bit is (a
+ * launch looks only outside the mask, so a slot is never usable unseen).
+ */
 static unsigned exec_active_mask;
+/* 1: a launch found no usable slot since a hart last took the flag
+ * (slot_usable; liveness, above). */
+static unsigned slot_wanted;
 static pool_team_bars *pool_bars; /* dev.harts entries */
 static unsigned pool_bars_size;	  /* their team size, 0: none yet */
 
@@ -138,14 +165,44 @@ static pool_hart *self(void)
 	return &pool_harts[hal_hart_idx()];
 }
 
-/* The slot is no longer active: its state becomes FREE, and the hint
- * mask drops it. The caller holds a ref, so nobody launches into the slot
- * before the caller is done with it. */
-static void slot_free(exec_instance *inst)
+/* A slot just became usable (its use word went to 0) and a command may
+ * wait for one. The fence orders the caller's AMO on the word before its
+ * read of the flag, as slot_find_wanted() orders its store of the flag
+ * before its reads of the words: of a launch that finds nothing and a
+ * hart that makes a slot usable, one sees the other. Whoever takes the
+ * flag has the command layer look at its pending list again. Rare: a
+ * faulted instance, a team instance, or a look that lost a race. */
+static __attribute__((noinline)) void slot_usable(void)
 {
-	hal_store_release(&inst->state, (unsigned)INST_FREE);
+	hal_fence();
+	if (!hal_load_relaxed(&slot_wanted) || !hal_swap(&slot_wanted, 0u))
+		return;
+	pool_hart *h = self();
+	/* Not from inside exec_pool_idle's look: the pass may sleep on the
+	 * command lock, which takes the IPI the idle hart registered for,
+	 * and the hart would then sleep on without it. */
+	if (h->idle_scan)
+		h->pass_owed = true;
+	else
+		pool_ev->slot_free();
+}
+
+/* Stop looking at a slot; the last look at a freed slot makes it usable. */
+static inline void slot_unref(exec_instance *s)
+{
+	if (hal_fetch_add(&s->use, -SLOT_REF) == SLOT_REF)
+		slot_usable();
+}
+
+/* The instance is over: the hint mask drops the slot, then its active bit
+ * goes. True if that made it usable (nobody was looking); the caller then
+ * owes the command layer a look at its pending list: slot_usable(), or the
+ * `done` callback that follows. */
+static bool slot_free(exec_instance *inst)
+{
 	hal_fetch_and(&exec_active_mask,
 		      ~(1u << (unsigned)(inst - exec_slots)));
+	return hal_fetch_and(&inst->use, ~SLOT_ACTIVE) == SLOT_ACTIVE;
 }
 
 void exec_pool_init(unsigned harts, const exec_pool_events *ev)
@@ -175,7 +232,10 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 			hal_heap_alloc_private(harts * sizeof(exec_team), 64);
 		s->kr.kv = hal_heap_alloc(sizeof(exec_kview), 64);
 	}
+	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++)
+		hal_store_relaxed(&exec_slots[i].use, 0u);
 	hal_store_relaxed(&exec_active_mask, 0u);
+	hal_store_relaxed(&slot_wanted, 0u);
 	hal_store_release(&exec_stop, 0u);
 }
 
@@ -243,7 +303,7 @@ bool exec_pool_team_held(unsigned team_size)
 		return false;
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++) {
 		const exec_instance *s = &exec_slots[i];
-		if (hal_load_acquire(&s->state) != INST_FREE &&
+		if ((hal_load_acquire(&s->use) & SLOT_ACTIVE) &&
 		    s->l->team_size > 1 && s->l->team_size != team_size)
 			return true;
 	}
@@ -300,23 +360,36 @@ static __attribute__((noinline)) void launch_extra(exec_instance *inst,
 	}
 }
 
-bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
+/* A usable slot (free, nobody looking at it), or NULL. Only slots outside
+ * the active hint can be free (a slot leaves it before it is freed). */
+static inline __attribute__((always_inline)) exec_instance *slot_find(void)
 {
-	exec_instance *inst = NULL;
-	/* Only slots outside the active hint can be free (a slot leaves it
-	 * after it is freed); one with refs may not be reused yet. */
 	unsigned maybe = ~hal_load_acquire(&exec_active_mask) &
 			 ((1u << EXEC_MAX_INSTANCES) - 1);
 	while (maybe) {
 		exec_instance *s = &exec_slots[hal_ctzl(maybe)];
 		maybe &= maybe - 1;
-		if (hal_load_acquire(&s->state) == INST_FREE &&
-		    hal_load_acquire(&s->refs) == 0) {
-			inst = s;
-			break;
-		}
+		if (hal_load_acquire(&s->use) == 0)
+			return s;
 	}
-	if (!inst)
+	return NULL;
+}
+
+/* No usable slot: say that one is wanted, then look again. A slot that
+ * became usable before the fence is found now; the hart that makes one
+ * usable after it finds the flag (slot_usable). Out of line: the pool is
+ * full. */
+static __attribute__((noinline)) exec_instance *slot_find_wanted(void)
+{
+	hal_store_relaxed(&slot_wanted, 1u);
+	hal_fence();
+	return slot_find();
+}
+
+bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
+{
+	exec_instance *inst = slot_find();
+	if (!inst && !(inst = slot_find_wanted()))
 		return false;
 	inst->launch = (pool_launch){c->launch.total_groups, c->launch.chunk,
 				     c->launch.team_size, c->launch.schedule};
@@ -325,7 +398,7 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->next = 0;
 	inst->done = 0;
 	/* kr.info is written whole when a trap records a fault, and read
-	 * only then (instance_done). */
+	 * only then (instance_done_rare). */
 	inst->kr.fault = 0;
 	inst->kr.detail = NULL;
 	inst->kr.deadline = 0;
@@ -361,7 +434,8 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	else
 		*w = (exec_wake){l->total_groups, exec_dev.harts, inst->need};
 	hal_fetch_or(&exec_active_mask, 1u << (unsigned)(inst - exec_slots));
-	hal_store_release(&inst->state, (unsigned)INST_ACTIVE);
+	/* An AMO, not a store: a stale look may hold a ref meanwhile. */
+	hal_fetch_or(&inst->use, SLOT_ACTIVE);
 	return true;
 }
 
@@ -379,7 +453,10 @@ void exec_pool_wake(const exec_wake *w)
 		}
 }
 
-/* A team is out of a team instance; the last one out frees the slot. */
+/* A team is out of a team instance; the last one out frees the slot and
+ * has the command layer look again (a team instance of another size may
+ * wait for it: exec_pool_team_held). The caller looks at the slot (holds
+ * a ref), so its slot_unref() is what makes the slot usable. */
 static void team_out(exec_instance *inst)
 {
 	if (hal_fetch_add(&inst->teams_left, -1u) == 1) {
@@ -418,19 +495,31 @@ static bool team_enter(exec_instance *inst, exec_team *tm, unsigned me)
 	return true;
 }
 
-/* The last group finished: the slot is freed now unless it is a team
- * instance's (that one stays until every team is out of it, team_out),
- * and the command layer hears of it. */
-static void instance_done(exec_instance *inst)
+/* The last group of a team instance, or of one that faulted, finished:
+ * the command layer hears of it. A team instance's slot stays until every
+ * team is out of it (team_out); a fault's text and place live in the
+ * slot, so that slot goes after `done` has taken them, and then the pass
+ * over the pending list is owed (slot_usable). Out of line: rare. */
+static __attribute__((noinline)) void instance_done_rare(exec_instance *inst)
 {
 	const exec_krec *r = &inst->kr;
+	bool team = inst->l->team_size > 1;
+	if (team) {
+		/* Teams that never looked need not come any more. */
+		for (unsigned k = 0; k < inst->workers; k++) {
+			unsigned d = TEAM_UNDECIDED;
+			if (hal_cas(&inst->teams[k].decided, &d,
+				    (unsigned)TEAM_OUT))
+				team_out(inst);
+		}
+	}
 	int status = r->fault ? r->fault : EXEC_COMPLETE;
 	const exec_fault_info *where = r->detail && r->detail == r->text
 					       ? &r->info /* caught by a trap */
 					       : NULL;
-	if (inst->l->team_size <= 1)
-		slot_free(inst);
 	pool_ev->done(inst->cmd, status, r->detail, where);
+	if (!team && slot_free(inst))
+		slot_usable();
 }
 
 /* Take every group not yet claimed (after a fault); returns how many (the
@@ -445,20 +534,24 @@ static size_t cancel_rest(exec_instance *inst)
 	return 0;
 }
 
+/* Count n groups done; the hart whose count reaches the total completes
+ * the instance. Unless it does, the slot is not the caller's to read after
+ * the count (the claimed groups were all that kept it: it may be free and
+ * launched again), so the total is read first. Without a fault, a
+ * one-hart-per-group instance's slot is freed before `done`, so the pass
+ * over the pending list that `done` makes can launch into it at once. */
 static void count_done(exec_instance *inst, size_t n)
 {
-	if (hal_fetch_add(&inst->done, n) + n != inst->l->total_groups)
+	size_t total = inst->l->total_groups;
+	if (hal_fetch_add(&inst->done, n) + n != total)
 		return;
-	if (inst->l->team_size > 1) {
-		/* Teams that never looked need not come any more. */
-		for (unsigned k = 0; k < inst->workers; k++) {
-			unsigned d = TEAM_UNDECIDED;
-			if (hal_cas(&inst->teams[k].decided, &d,
-				    (unsigned)TEAM_OUT))
-				team_out(inst);
-		}
+	if (inst->l->team_size > 1 || inst->kr.fault) {
+		instance_done_rare(inst);
+		return;
 	}
-	instance_done(inst);
+	exec_cmd *c = inst->cmd;
+	slot_free(inst);
+	pool_ev->done(c, EXEC_COMPLETE, NULL, NULL);
 }
 
 /* Kernel code runs in kernel context (kctx.c): a trap in it comes back
@@ -502,7 +595,6 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 	exec_team_bind(NULL);
 }
 
-/* One chunk of a one-hart-per-group instance; false if none was left. */
 /* Static schedule: this hart's block, once. */
 static bool static_block(exec_instance *inst, size_t *start, size_t *end)
 {
@@ -539,28 +631,40 @@ static size_t static_cancel(exec_instance *inst)
 	return n;
 }
 
-static bool run_chunk(exec_instance *inst, pool_hart *h)
+/* Claim a chunk of a one-hart-per-group instance; false if none was left.
+ * The caller looks at the slot (holds a ref). */
+static bool claim_chunk(exec_instance *inst, size_t *start, size_t *end)
 {
 	const pool_launch *l = inst->l;
-	size_t total = l->total_groups, start, end;
-	if (l->schedule == EXEC_SCHED_STATIC) {
-		if (!static_block(inst, &start, &end))
-			return false;
-	} else {
-		size_t next = hal_load_relaxed(&inst->next);
-		if (next >= total)
-			return false;
-		size_t chunk = l->chunk;
-		if (l->schedule == EXEC_SCHED_GUIDED) {
-			chunk = (total - next) / (2 * (size_t)inst->workers);
-			if (chunk < 1)
-				chunk = 1;
-		}
-		start = hal_fetch_add(&inst->next, chunk);
-		if (start >= total)
-			return false;
-		end = total - start < chunk ? total : start + chunk;
+	size_t total = l->total_groups;
+	if (l->schedule == EXEC_SCHED_STATIC)
+		return static_block(inst, start, end);
+	size_t next = hal_load_relaxed(&inst->next);
+	if (next >= total)
+		return false;
+	size_t chunk = l->chunk;
+	if (l->schedule == EXEC_SCHED_GUIDED) {
+		chunk = (total - next) / (2 * (size_t)inst->workers);
+		if (chunk < 1)
+			chunk = 1;
 	}
+	*start = hal_fetch_add(&inst->next, chunk);
+	if (*start >= total)
+		return false;
+	*end = total - *start < chunk ? total : *start + chunk;
+	return true;
+}
+
+/* Claim a chunk and run it; false if none was left. Called with a ref on
+ * the slot, which goes right after the claim: the claimed groups keep the
+ * instance until count_done() counts them. */
+static bool run_chunk(exec_instance *inst, pool_hart *h)
+{
+	size_t start, end;
+	bool claimed = claim_chunk(inst, &start, &end);
+	slot_unref(inst);
+	if (!claimed)
+		return false;
 	void *lm = inst->k->local_mem_bytes ? exec_wg_local_mem(hal_hart_idx())
 					    : NULL;
 	/* Per-hart work for the benchmarks (one HINT instruction each; the
@@ -576,7 +680,7 @@ static bool run_chunk(exec_instance *inst, pool_hart *h)
 	 * count as done without running. */
 	size_t cancelled = 0;
 	if (hal_load_relaxed(&inst->kr.fault))
-		cancelled = l->schedule == EXEC_SCHED_STATIC
+		cancelled = inst->l->schedule == EXEC_SCHED_STATIC
 				    ? static_cancel(inst)
 				    : cancel_rest(inst);
 	count_done(inst, end - start + cancelled);
@@ -647,7 +751,8 @@ static bool team_capable(unsigned need, unsigned first, unsigned t)
 	return true;
 }
 
-/* Does `inst` have work for hart `me`? The caller holds a ref. */
+/* Does `inst` have work for hart `me`? The caller looks at the slot (a
+ * ref). */
 static bool has_work(const exec_instance *inst, unsigned me)
 {
 	const pool_launch *l = inst->l;
@@ -696,16 +801,15 @@ static __attribute__((noinline)) bool team_scan(bool run)
 		unsigned i = (unsigned)hal_ctzl(mask);
 		mask &= mask - 1;
 		exec_instance *s = &exec_slots[i];
-		hal_fetch_add(&s->refs, 1u);
-		if (hal_load_acquire(&s->state) == INST_ACTIVE &&
+		if ((hal_fetch_add(&s->use, SLOT_REF) & SLOT_ACTIVE) &&
 		    s->l->team_size > 1 && has_work(s, me) &&
 		    (!team_inst || s->seq < team_inst->seq)) {
 			if (team_inst)
-				hal_fetch_add(&team_inst->refs, -1u);
+				slot_unref(team_inst);
 			team_inst = s;
 			continue;
 		}
-		hal_fetch_add(&s->refs, -1u);
+		slot_unref(s);
 	}
 	if (!team_inst)
 		return false;
@@ -717,7 +821,7 @@ static __attribute__((noinline)) bool team_scan(bool run)
 		h->stats.instances++;
 		run_team(team_inst, me);
 	}
-	hal_fetch_add(&team_inst->refs, -1u);
+	slot_unref(team_inst);
 	return true;
 }
 
@@ -740,12 +844,13 @@ static bool pool_scan(bool run)
 		mask &= mask - 1;
 		unsigned i = (r + k) % EXEC_MAX_INSTANCES;
 		exec_instance *s = &exec_slots[i];
-		hal_fetch_add(&s->refs, 1u);
-		bool did = false;
-		if (hal_load_acquire(&s->state) == INST_ACTIVE &&
-		    s->l->team_size <= 1 && has_work(s, me))
-			did = !run || run_chunk(s, h);
-		hal_fetch_add(&s->refs, -1u);
+		/* The ref's AMO also says whether the slot is active. */
+		bool did = (hal_fetch_add(&s->use, SLOT_REF) & SLOT_ACTIVE) &&
+			   s->l->team_size <= 1 && has_work(s, me);
+		if (did && run)
+			did = run_chunk(s, h); /* drops the ref */
+		else
+			slot_unref(s);
 		if (did) {
 			if (run && h->rotor != i + 1) {
 				h->rotor = i + 1;
@@ -768,9 +873,10 @@ bool exec_pool_cancel(exec_cmd *c, int status, const char *detail)
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES && !found; i++) {
 		exec_instance *s = &exec_slots[i];
 		/* A ref: the slot is not reused while we look (count_done
-		 * may free it, which it does while we still hold it). */
-		hal_fetch_add(&s->refs, 1u);
-		if (hal_load_acquire(&s->state) == INST_ACTIVE && s->cmd == c) {
+		 * may end the instance; the slot is usable after our
+		 * slot_unref then). */
+		if ((hal_fetch_add(&s->use, SLOT_REF) & SLOT_ACTIVE) &&
+		    s->cmd == c) {
 			found = true;
 			exec_kctx_cancel(&s->kr, status, detail);
 			/* Static blocks are claimed by bits, not `next`: the
@@ -784,7 +890,7 @@ bool exec_pool_cancel(exec_cmd *c, int status, const char *detail)
 			if (n)
 				count_done(s, n);
 		}
-		hal_fetch_add(&s->refs, -1u);
+		slot_unref(s);
 	}
 	return found;
 }
@@ -794,19 +900,30 @@ bool exec_pool_cancel(exec_cmd *c, int status, const char *detail)
 void exec_pool_idle(hal_hartmask *waiters, const int *word, uint64_t deadline)
 {
 	unsigned me = hal_hart_idx();
+	pool_hart *h = self();
 	hal_sleep_prepare();
 	hal_hartmask_set(&exec_idle, me);
 	if (waiters)
 		hal_hartmask_set(waiters, me);
-	if (!pool_scan(false) && !hal_load_acquire(&exec_stop) &&
+	/* Between registering and sleeping nothing may wait on anything
+	 * else (its sleep would take the IPI this one is registered for):
+	 * a pass over the pending list owed from the look comes after. */
+	h->idle_scan = true;
+	bool work = pool_scan(false);
+	h->idle_scan = false;
+	if (!work && !h->pass_owed && !hal_load_acquire(&exec_stop) &&
 	    !(word && hal_load_acquire(word) <= 0)) {
-		self()->stats.sleeps++;
+		h->stats.sleeps++;
 		EXEC_TRACE_SPAN(HP_TRACE_SLEEP, NULL, 0, 1, 0,
 				deadline == UINT64_MAX
 					? hal_sleep()
 					: hal_sleep_until(deadline));
 	}
 	hal_hartmask_test_clear(&exec_idle, me);
+	if (h->pass_owed) {
+		h->pass_owed = false;
+		pool_ev->slot_free();
+	}
 }
 
 void exec_idle_until(uint64_t deadline)

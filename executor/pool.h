@@ -17,16 +17,21 @@
 
 /* How the pool reports up (the only calls from the pool into the command
  * layer). Both run on the hart that made the change, outside any pool
- * lock; the slot of a completed instance is already free, and it is not
- * reused before `done` returns. */
+ * lock. Each must look at the pending list (launch what can go): that is
+ * how no command waits for a slot while one is free (docs/executor.md,
+ * Liveness). */
 typedef struct exec_pool_events {
 	/* The last group of c's instance finished: `status` is
 	 * EXEC_COMPLETE or the first fault, `detail` its text or NULL,
-	 * `fault` where a trap hit (or NULL). */
+	 * `fault` where a trap hit (or NULL). Without a fault the slot is
+	 * free already, so the pass over the pending list may launch into
+	 * it; a faulted instance's slot holds `detail` and `fault`, and is
+	 * freed only after `done` returns. */
 	void (*done)(exec_cmd *c, int status, const char *detail,
 		     const exec_fault_info *fault);
-	/* A team instance's slot became free after its command completed:
-	 * pending commands may launch now. */
+	/* A slot became usable while a launch wanted one, or a team
+	 * instance's slot became free (a team instance of another size may
+	 * wait for that): pending commands may launch now. */
 	void (*slot_free)(void);
 } exec_pool_events;
 
@@ -44,7 +49,8 @@ typedef struct {
 
 /* Publish c's instance in a free slot (false: none free) and say whom to
  * wake for it; exec_pool_wake() wakes them. The caller serialises launches
- * (cmd.c's lock) and wakes after releasing it. */
+ * (cmd.c's lock) and wakes after releasing it. After a false, the pool
+ * calls exec_pool_events.slot_free once a slot is usable. */
 bool exec_pool_try_launch(exec_cmd *c, exec_wake *w);
 void exec_pool_wake(const exec_wake *w);
 /* A team instance of team_size must wait: one of another team size still

@@ -9,7 +9,9 @@
 #   4. exact per-hart instruction counts through the TCG plugin
 #      (tests/count_check.sh), firmware on every board and user mode,
 #   5. end-to-end tests: the hartpool CLI and libhartpool against the
-#      firmware in QEMU through the mailbox (tests/e2e/e2e.sh).
+#      firmware in QEMU through the mailbox (tests/e2e/e2e.sh),
+#   6. stress: long-lived 64-hart devices under multi-threaded TCG, 30
+#      `hartpool bench` runs each, no stall allowed (tests/stress/).
 # Environment: HP_TEST_BOARDS (default: every board but the template),
 # HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180),
 # HP_FUZZ_SECONDS (per fuzz target, default 20).
@@ -232,6 +234,13 @@ timed "plugin count exact (qemu-riscv64 user mode, 3 threads)" "$out/count-user.
 echo "== end-to-end tests (host tools against the firmware in QEMU)"
 for t in $(tests/e2e/e2e.sh list); do
 	timed "e2e $t" "$out/e2e-$t.log" timeout "$tmo" tests/e2e/e2e.sh run "$t"
+done
+
+echo "== stress (long-lived 64-hart devices, multi-threaded TCG: tests/stress/long_lived.sh)"
+for b in qemu-virt qemu-virt-sbi qemu-cluster; do
+	case " $(echo $boards) " in *" $b "*) ;; *) continue ;; esac
+	timed "stress $b: 30 bench runs on one 64-hart device, MTTCG" "$out/stress-$b.log" \
+		timeout 900 tests/stress/long_lived.sh --quick --board "$b"
 done
 
 echo "== OpenCL"

@@ -13,11 +13,6 @@ QEMU_MAX_HARTS    := 128
 QEMU_MAX_HARTS_WHY := OpenSBI 1.1 handles at most 128 harts
 # Debian's U-Boot 2023.01 prints nothing at all with 82 harts or more.
 QEMU_UBOOT_MAX_HARTS := 81
-# Single-threaded TCG: under multi-threaded TCG every SBI call and IPI
-# round trip through M-mode costs host-thread hand-overs (64 harts boot in
-# 3.3 s instead of 0.44 s), and a rare timer wake-up was lost there
-# (docs/boards/qemu-virt-sbi.md).
-QEMU_ACCEL        := single
 QEMU_UBOOT        := /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 QEMU_MEM          := 2G
 QEMU_MEM_MIN      := 512M

@@ -22,6 +22,7 @@ static struct host_hart {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int pending;
+	int asleep; /* blocked in hal_sleep() (pending may be set since) */
 	pthread_t thread;
 	void (*fn)(void *);
 	void *arg;
@@ -30,6 +31,10 @@ static struct host_hart {
 
 static unsigned host_hart_num;
 static unsigned long host_sleeps;
+/* Harts that may still act: running, or asleep with an IPI posted (the
+ * sender counts the sleeper back in when it posts, under its mutex), so 0
+ * means every hart sleeps in hal_sleep() and none will wake by itself. */
+static unsigned host_awake;
 
 unsigned hal_hart_num(void)
 {
@@ -59,6 +64,8 @@ void hal_ipi_send(unsigned idx)
 {
 	struct host_hart *h = &harts[idx];
 	pthread_mutex_lock(&h->mu);
+	if (h->asleep && !h->pending)
+		__atomic_fetch_add(&host_awake, 1, __ATOMIC_SEQ_CST);
 	h->pending = 1;
 	pthread_cond_signal(&h->cv);
 	pthread_mutex_unlock(&h->mu);
@@ -83,8 +90,11 @@ void hal_sleep(void)
 	pthread_mutex_lock(&h->mu);
 	if (!h->pending) {
 		__atomic_fetch_add(&host_sleeps, 1, __ATOMIC_RELAXED);
+		h->asleep = 1;
+		__atomic_fetch_sub(&host_awake, 1, __ATOMIC_SEQ_CST);
 		while (!h->pending)
 			pthread_cond_wait(&h->cv, &h->mu);
+		h->asleep = 0;
 	}
 	pthread_mutex_unlock(&h->mu);
 }
@@ -114,11 +124,27 @@ unsigned long hal_host_sleeps(void)
 	return __atomic_load_n(&host_sleeps, __ATOMIC_RELAXED);
 }
 
+bool hal_host_asleep(unsigned idx)
+{
+	struct host_hart *h = &harts[idx];
+	pthread_mutex_lock(&h->mu);
+	bool r = h->asleep && !h->pending;
+	pthread_mutex_unlock(&h->mu);
+	return r;
+}
+
+bool hal_host_quiescent(void)
+{
+	return __atomic_load_n(&host_awake, __ATOMIC_SEQ_CST) == 0;
+}
+
 static void *host_hart_main(void *p)
 {
 	struct host_hart *h = p;
 	hal_tls_hart_idx = h->idx;
 	h->fn(h->arg);
+	/* A hart that has returned never acts again. */
+	__atomic_fetch_sub(&host_awake, 1, __ATOMIC_SEQ_CST);
 	return NULL;
 }
 
@@ -128,9 +154,11 @@ void hal_host_single(void)
 	pthread_mutex_init(&h->mu, NULL);
 	pthread_cond_init(&h->cv, NULL);
 	h->pending = 0;
+	h->asleep = 0;
 	h->idx = 0;
 	hal_tls_hart_idx = 0;
 	host_hart_num = 1;
+	host_awake = 1;
 }
 
 void hal_host_run(unsigned num, void (*fn)(void *arg), void *arg)
@@ -140,11 +168,13 @@ void hal_host_run(unsigned num, void (*fn)(void *arg), void *arg)
 		exit(2);
 	}
 	host_hart_num = num;
+	__atomic_store_n(&host_awake, num, __ATOMIC_SEQ_CST);
 	for (unsigned i = 0; i < num; i++) {
 		struct host_hart *h = &harts[i];
 		pthread_mutex_init(&h->mu, NULL);
 		pthread_cond_init(&h->cv, NULL);
 		h->pending = 0;
+		h->asleep = 0;
 		h->fn = fn;
 		h->arg = arg;
 		h->idx = i;

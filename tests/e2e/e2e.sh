@@ -248,9 +248,13 @@ t_faults() {
 	for board in qemu-virt qemu-virt32 qemu-virt-sbi; do
 		up --board "$board" --harts 4
 		acc="access fault" code=0x80001000 mis="store/AMO"
-		# Under OpenSBI 1.1 a misaligned AMO comes back from its
-		# misaligned-access emulation as a load misalignment.
-		[ "$board" != qemu-virt-sbi ] || acc="page fault" code=0x80201000 mis="load"
+		[ "$board" != qemu-virt-sbi ] || acc="page fault" code=0x80201000
+		# QEMU's single-threaded TCG runs an AMO as a load and a store,
+		# so a misaligned one traps as a misaligned load; multi-threaded
+		# TCG runs it as a host atomic and gives the ISA's cause,
+		# store/AMO. (Not OpenSBI's doing: the M-mode boards do the same.)
+		tr '\0' ' ' <"/proc/$(cat "${conn#shm:}.pid")/cmdline" | grep -q 'thread=single' &&
+			mis="load"
 		for k in "fault_illegal:illegal instruction" \
 			"fault_load:load $acc at .* address 0x90004000" \
 			"fault_store:store/AMO $acc at .* address $code" \

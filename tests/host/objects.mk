@@ -22,6 +22,9 @@ host-test-test_loader-srcs := tests/host/test_loader.c
 # Timelines: the JSON writer and the device-side recorder.
 host-tests += test_trace
 host-test-test_trace-srcs := tests/host/test_trace.c host/lib/trace_json.c
+# No command left pending while harts idle (docs/executor.md, Liveness).
+host-tests += test_liveness
+host-test-test_liveness-srcs := tests/host/test_liveness.c
 
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
