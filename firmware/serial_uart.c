@@ -63,6 +63,8 @@ static void uart_write(uint64_t addr, const void *src, size_t len)
 	/* Before the next request is served: the host's next write (a ring
 	 * header after a packet body) must reach other harts after this. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* A session the link's host claimed is the link's. */
+	dispatch_link_wrote(addr, src, len);
 }
 
 static void uart_send(const uint8_t *wire, size_t n)
@@ -85,6 +87,7 @@ static serial_agent_ops uart_ops = {
 	.mbox_addr = dispatch_mbox_addr,
 	.now_us = uart_now_us,
 	.watch = mbox_complete_watch,
+	.new_host = dispatch_link_new_host,
 };
 
 void serial_agent_init(void)

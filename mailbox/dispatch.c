@@ -167,10 +167,28 @@ uint64_t dispatch_mbox_addr(void)
 	return D.mbox_addr;
 }
 
+/* The serial link's host: the tokens it claimed sessions with (the link
+ * has one host at a time; a new one ends these sessions). */
+static struct {
+	uint64_t tokens[HP_MBOX_SESSIONS];
+	unsigned n;
+} L;
+
+static bool link_token(uint64_t t)
+{
+	for (unsigned i = 0; t && i < L.n; i++)
+		if (L.tokens[i] == t)
+			return true;
+	return false;
+}
+
 bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write)
 {
-	if (mbox_inside(addr, len, mbox_heap_base(), mbox_heap_size()))
-		return true;
+	/* Buffers: the link's own sessions'. */
+	if (mbox_inside(addr, len, mbox_heap_base(), mbox_heap_size())) {
+		int s = mbox_heap_owner(addr, len);
+		return s >= 0 && link_token(mbox_session_token((unsigned)s));
+	}
 	if (!write)
 		return mbox_inside(addr, len, D.mbox_addr, D.mbox_size);
 	uint64_t h = D.mbox_addr;
@@ -178,8 +196,33 @@ bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write)
 			sizeof(hp_mbox_header) -
 				offsetof(hp_mbox_header, stop_request)))
 		return true;
-	return mbox_session_host_owned(addr, len) ||
-	       mbox_queue_host_owned(addr, len);
+	/* A free session or queue (a claim), or one of the link's own. */
+	int s = mbox_session_at(addr, len, NULL);
+	if (s >= 0) {
+		uint64_t owner = mbox_session_owner((unsigned)s);
+		return !owner || link_token(owner);
+	}
+	uint64_t owner;
+	return mbox_queue_at(addr, len, &owner) >= 0 &&
+	       (!owner || link_token(owner));
+}
+
+void dispatch_link_wrote(uint64_t addr, const void *src, uint64_t len)
+{
+	bool owner_word;
+	int s = mbox_session_at(addr, len, &owner_word);
+	if (s < 0 || !owner_word)
+		return;
+	uint64_t t;
+	memcpy(&t, src, sizeof(t));
+	if (t && !link_token(t) && L.n < HP_MBOX_SESSIONS)
+		L.tokens[L.n++] = t;
+}
+
+void dispatch_link_new_host(void)
+{
+	dispatch_end_sessions(mbox_session_of_tokens(L.tokens, L.n));
+	L.n = 0;
 }
 
 int dispatch_init(const dispatch_config *cfg)
@@ -188,6 +231,7 @@ int dispatch_init(const dispatch_config *cfg)
 		return HP_OUT_OF_RESOURCES;
 	D.mbox_addr = cfg->mbox_addr;
 	D.mbox_size = cfg->mbox_size;
+	L.n = 0;
 	D.poll_us = cfg->poll_us ? cfg->poll_us : DISPATCH_POLL_US;
 	D.doorbell = cfg->features & HP_DEV_HAS_DOORBELL;
 	/* The bound of a sleep only matters for a host that does not ring. */

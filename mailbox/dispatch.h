@@ -72,12 +72,19 @@ void dispatch_end_sessions(uint32_t mask);
 void dispatch_stopped(void);
 
 /**
- * May the host read (@p write false) or write (@p write true) the @p len
- * bytes at device address @p addr? The buffer heap, the mailbox for
- * reading, and of the mailbox for writing only what the host owns. The
+ * May the serial link's host read (@p write false) or write (@p write true)
+ * the @p len bytes at device address @p addr? Buffers of the sessions the
+ * link's host opened; the mailbox for reading; for writing the header's
+ * host words, free sessions and queues (claims) and the link's own. The
  * serial agent checks every access it does for the host with this.
  */
 bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write);
+/** The serial agent wrote @p len bytes from @p src at @p addr for the
+ * link's host: a session it claimed is the link's from now on. */
+void dispatch_link_wrote(uint64_t addr, const void *src, uint64_t len);
+/** A new host on the serial link: the sessions of the last one end (it
+ * died, or gave up: nobody else can end them, no host can check it). */
+void dispatch_link_new_host(void);
 
 /** Device address of the mailbox header. */
 uint64_t dispatch_mbox_addr(void);

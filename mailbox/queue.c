@@ -368,7 +368,7 @@ bool mbox_queue_all_complete(void)
 	return true;
 }
 
-bool mbox_queue_host_owned(uint64_t addr, uint64_t len)
+int mbox_queue_at(uint64_t addr, uint64_t len, uint64_t *owner)
 {
 	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
 		const mbox_queue *q = &Q.q[k];
@@ -377,8 +377,11 @@ bool mbox_queue_host_owned(uint64_t addr, uint64_t len)
 		    mbox_inside(addr, len, (uintptr_t)q->ring,
 				HP_MBOX_RING_SIZE * sizeof(hp_packet)) ||
 		    mbox_inside(addr, len, (uintptr_t)q->kernarg,
-				HP_MBOX_RING_SIZE * sizeof(hp_kernarg)))
-			return true;
+				HP_MBOX_RING_SIZE * sizeof(hp_kernarg))) {
+			if (owner)
+				*owner = mbox_ld64(&q->shm->owner);
+			return (int)k;
+		}
 	}
-	return false;
+	return -1;
 }

@@ -41,8 +41,9 @@ void mbox_queue_release_session(uint64_t token);
 /** Is every command read so far complete? */
 bool mbox_queue_all_complete(void);
 
-/** Does [addr, addr + len) lie in what the host writes of a queue: the
- * host-owned words of its descriptor, its packets, its kernarg blocks? */
-bool mbox_queue_host_owned(uint64_t addr, uint64_t len);
+/** The queue in whose host-written part [addr, addr + len) lies (the
+ * host-owned words of its descriptor, its packets, its kernarg blocks),
+ * or -1; *owner (may be NULL) gets its owner word. */
+int mbox_queue_at(uint64_t addr, uint64_t len, uint64_t *owner);
 
 #endif

@@ -129,6 +129,8 @@ static void hello(serial_agent *a, uint8_t seq, const uint8_t *p, size_t len)
 	 * resynchronised. Per-host state (sessions) starts here. */
 	if (!a->session || host != a->host)
 		a->hosts++;
+	if (a->session && host != a->host && a->ops->new_host)
+		a->ops->new_host();
 	/* Whatever the last host left in flight is gone: its frames, the
 	 * WAIT it asked for, the replies held for it. */
 	if (a->waiting && a->ops->watch)

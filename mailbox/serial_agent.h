@@ -41,6 +41,10 @@ typedef struct serial_agent_ops {
 	 * the agent holds its replies to the host's receive window (HELLO)
 	 * and sends on as the host's CREDIT frames come. */
 	bool tx_waits;
+	/** Optional: a HELLO with another host's id replaced the link's
+	 * host (the last one died, or gave up): what that host had on the
+	 * device ends (its sessions). */
+	void (*new_host)(void);
 } serial_agent_ops;
 
 /** An ACK is sent once this many frames are unacknowledged, or ... */

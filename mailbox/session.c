@@ -159,19 +159,6 @@ uint64_t mbox_session_token(unsigned s)
 	return S.tab[s].state == HP_SESSION_FREE ? 0 : S.tab[s].dev_owner;
 }
 
-uint32_t mbox_session_serial_others(uint64_t keep)
-{
-	uint32_t m = 0;
-	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++) {
-		const hp_mbox_session *t = &S.tab[s];
-		if (t->state == HP_SESSION_OPEN &&
-		    (hal_load_relaxed(&t->host_flags) & HP_SESSION_SERIAL) &&
-		    t->dev_owner != keep)
-			m |= 1u << s;
-	}
-	return m;
-}
-
 void mbox_session_queue_bound(unsigned s, int delta)
 {
 	S.s[s].queues += (unsigned)delta;
@@ -196,14 +183,35 @@ void mbox_session_cancelled(unsigned s, unsigned n)
 	S.s[s].cancelled += n;
 }
 
-bool mbox_session_host_owned(uint64_t addr, uint64_t len)
+int mbox_session_at(uint64_t addr, uint64_t len, bool *owner_word)
 {
 	uint64_t base = (uintptr_t)S.tab;
 	if (addr < base || addr - base >= HP_MBOX_SESSIONS * sizeof(*S.tab))
-		return false;
+		return MBOX_NO_SESSION;
+	unsigned s = (unsigned)((addr - base) / sizeof(*S.tab));
 	uint64_t off = (addr - base) % sizeof(*S.tab);
-	return len <= offsetof(hp_mbox_session, state) &&
-	       off <= offsetof(hp_mbox_session, state) - len;
+	if (len > offsetof(hp_mbox_session, state) ||
+	    off > offsetof(hp_mbox_session, state) - len)
+		return MBOX_NO_SESSION;
+	if (owner_word)
+		*owner_word = off == 0 && len >= sizeof(S.tab[s].owner);
+	return (int)s;
+}
+
+uint64_t mbox_session_owner(unsigned s)
+{
+	return mbox_ld64(&S.tab[s].owner);
+}
+
+uint32_t mbox_session_of_tokens(const uint64_t *tokens, unsigned n)
+{
+	uint32_t m = 0;
+	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
+		for (unsigned i = 0; i < n; i++)
+			if (S.tab[s].state == HP_SESSION_OPEN && tokens[i] &&
+			    S.tab[s].dev_owner == tokens[i])
+				m |= 1u << s;
+	return m;
 }
 
 unsigned mbox_session_domain(unsigned s)

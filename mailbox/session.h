@@ -43,10 +43,6 @@ int mbox_session_find(uint64_t owner);
 bool mbox_session_ending(unsigned s);
 /** The token session @p s serves (0: none). */
 uint64_t mbox_session_token(unsigned s);
-/** Sessions opened over a serial link whose token is not @p keep (a new
- * host said HELLO on the link). */
-uint32_t mbox_session_serial_others(uint64_t keep);
-
 /** A queue was bound to session @p s, or unbound from it. */
 void mbox_session_queue_bound(unsigned s, int delta);
 /** A command of session @p s was read / completed (any hart). */
@@ -55,9 +51,14 @@ void mbox_session_cmd_done(unsigned s);
 /** Commands of session @p s ended by its ending. */
 void mbox_session_cancelled(unsigned s, unsigned n);
 
-/** Does [addr, addr + len) lie in the host-owned words of one session
- * (owner to the end of host_reserved)? */
-bool mbox_session_host_owned(uint64_t addr, uint64_t len);
+/** The session whose host-owned words (owner to the end of
+ * host_reserved) hold [addr, addr + len), or MBOX_NO_SESSION; *owner_word
+ * (may be NULL) says whether the range covers its owner word whole. */
+int mbox_session_at(uint64_t addr, uint64_t len, bool *owner_word);
+/** Session @p s's owner word as the host last wrote it. */
+uint64_t mbox_session_owner(unsigned s);
+/** Open sessions whose token is one of @p tokens[0..n). */
+uint32_t mbox_session_of_tokens(const uint64_t *tokens, unsigned n);
 
 /** The isolation domain of session @p s's kernels (executor/exec.h). */
 unsigned mbox_session_domain(unsigned s);

@@ -126,5 +126,11 @@ secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')
 # The device still serves after all of it.
 "$HP" run wg_count --global 99,5 --check --connect "$ser" >/dev/null 2>&1 || { failed=$((failed + 1)); echo "FAIL: the device after the run"; }
 "$HP" run wg_count --global 99,5 --check --connect "$conn" >/dev/null 2>&1 || { failed=$((failed + 1)); echo "FAIL: shm after the run"; }
+# Nothing a killed host held is left: each one's session ended when the
+# next host said HELLO on the link (docs/sessions.md); only info's own
+# session is open, no buffer is allocated.
+use=$("$HP" info --connect "$conn" 2>&1)
+grep -q "^sessions: 1 of " <<<"$use" && grep -qx "buffers: 0 of [0-9]*" <<<"$use" ||
+	{ failed=$((failed + 1)); echo "FAIL: killed hosts' sessions left: $(grep -E '^(sessions|session [0-9]|buffers):' <<<"$use" | tr '\n' ' ')"; }
 echo "serial stress on $board: $count commands ($killed killed mid-command, $finished_early ended before their kill), $failed failed ($stalls stalls); $frames frames sent, $again of them again, $credits CREDITs; ${secs} s"
 [ "$failed" = 0 ]

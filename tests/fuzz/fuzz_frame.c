@@ -114,8 +114,9 @@ static uint64_t now_us(void)
 	return t += 1000;
 }
 
-static const serial_agent_ops ops = {access_ok, mem_read, mem_write, send_reply,
-				     mbox_addr, now_us,	  NULL,	     false};
+static const serial_agent_ops ops = {access_ok,	 mem_read,  mem_write,
+				     send_reply, mbox_addr, now_us,
+				     NULL,	 false,	    NULL};
 
 static void idle(void)
 {

@@ -380,7 +380,7 @@ static void send_keep(const uint8_t *wire, size_t n)
  * a window when the HELLO asks for one. */
 static const serial_agent_ops keep_ops = {mem_ok,    mem_read,	mem_write,
 					  send_keep, mbox_addr, now_us,
-					  watch,     false};
+					  watch,     false,	NULL};
 
 /* Feed a frame to the agent; the replies it sent are decoded into r. */
 static void ask(serial_agent *a, uint8_t type, uint8_t seq, const void *p,
@@ -853,7 +853,7 @@ static void test_agent_credit(void)
 	/* A UART that waits: no window, whatever the host asks. */
 	static const serial_agent_ops waits = {mem_ok,	  mem_read,  mem_write,
 					       send_keep, mbox_addr, now_us,
-					       watch,	  true};
+					       watch,	  true,	     NULL};
 	serial_agent_setup(&a, &waits);
 	hello_p(p, HP_SERIAL_VERSION, 7, 64);
 	ask(&a, HP_MSG_HELLO, 0, p, HP_MSG_HELLO_LEN, &r);
@@ -1047,10 +1047,10 @@ static void *device_main(void *arg)
 	static serial_agent a;
 	static const serial_agent_ops ops = {mem_ok,	mem_read,  mem_write,
 					     send_sock, mbox_addr, real_us,
-					     NULL,	true};
+					     NULL,	true,	   NULL};
 	static const serial_agent_ops lossy = {mem_ok,	   mem_read,  mem_write,
 					       send_lossy, mbox_addr, real_us,
-					       NULL,	   false};
+					       NULL,	   false,     NULL};
 	bool agent = dv->mode <= DEV_STALE;
 	hp_frame_dec d = {0}, hellos = {0};
 	uint8_t buf[1500];
