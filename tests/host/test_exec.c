@@ -107,16 +107,20 @@ static void fpu_body(void *arg)
 	int rc = fpu_launch(&hp_kernel_fpu_harts, &fa, sizeof(fa), all);
 	FCHECK(rc == (int)*want_team_refused, "team of %u: %s", n,
 	       hp_error_name(rc));
-	/* Integer kernels run everywhere, hart 0 too. */
+	/* Integer kernels run everywhere: under the static schedule every
+	 * worker, those without an FPU too, runs its own block (whichever
+	 * harts the host's scheduler happens to run first). */
 	uint64_t out = (uintptr_t)int_rec;
 	unsigned on_without = 0;
-	for (unsigned t = 0; t < 50 && !on_without; t++) {
-		exec_range r = {.work_dim = 1, .global = {FPU_ITEMS}};
-		rc = fpu_launch(&hp_kernel_int_harts, &out, sizeof(out), r);
-		FCHECK(rc == 0, "int_harts: %s", hp_error_name(rc));
-		for (unsigned j = 0; j < FPU_ITEMS; j++)
-			on_without += !fpu_of[int_rec[j]];
-	}
+	exec_range ir = {.work_dim = 1,
+			 .global = {FPU_ITEMS},
+			 .local = {4},
+			 .local_given = true,
+			 .schedule = EXEC_SCHED_STATIC};
+	rc = fpu_launch(&hp_kernel_int_harts, &out, sizeof(out), ir);
+	FCHECK(rc == 0, "int_harts: %s", hp_error_name(rc));
+	for (unsigned j = 0; j < FPU_ITEMS; j++)
+		on_without += !fpu_of[int_rec[j]];
 	FCHECK(on_without > 0,
 	       "integer kernels never ran on a hart without an FPU");
 	exec_shutdown();
