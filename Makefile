@@ -159,10 +159,11 @@ fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
 # ---- libhartpool and the hartpool CLI --------------------------------------
 # -fPIC: libhartpool is also linked into libhartpool-icd.so.
 HOSTTOOL_CFLAGS := -O2 -g -std=gnu11 $(WARN) -pthread -fPIC -Ihost/include -Ihost/lib \
-                   -Iinclude -I. \
+                   -Ihost/workloads -Iinclude -I. \
                    -DHP_ROOT='"$(CURDIR)"'
 host-lib-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-lib-srcs))
 host-cli-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-cli-srcs))
+host-workloads-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-workloads-srcs))
 
 $(HOST_O)/tool/%.c.o: %.c
 	@echo "  HOSTCC  $<"
@@ -173,7 +174,12 @@ $(HOST_O)/libhartpool.a: $(host-lib-objs)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool.a
+$(HOST_O)/libhartpool-workloads.a: $(host-workloads-objs)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
+		$(HOST_O)/libhartpool.a
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -pthread -o $@ $^ -lm
 
