@@ -46,8 +46,11 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # over it and write whatever lies below, so firmware frames stay under half
 # of it, and none has a variable size.
 FRAME_MAX := 2048
+# A board whose code lies in a small ROM (icicle-kit's 128 KiB eNVM) sets
+# BOARD_OPT := -Os in its board.mk.
+BOARD_OPT ?= -O2
 CFLAGS := -march=$(BOARD_ARCH) -mabi=$(BOARD_ABI) -mcmodel=medany \
-          --specs=picolibc.specs -O2 -g -std=gnu11 $(WARN) \
+          --specs=picolibc.specs $(BOARD_OPT) -g -std=gnu11 $(WARN) \
           -Wframe-larger-than=$(FRAME_MAX) -Wvla -Walloca \
           -ffunction-sections -fdata-sections -fno-tree-loop-distribute-patterns \
           $(BOARD_DEFS) $(INCLUDES)

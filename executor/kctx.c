@@ -126,7 +126,7 @@ static void record(kctx_hart *h, int code, unsigned long cause,
  * the hart resumes in M-mode. */
 static hal_jmp_buf *stop(kctx_hart *h)
 {
-	h->kinst = NULL;
+	hal_store_relaxed(&h->kinst, NULL);
 	h->u->user = false;
 	return &h->jmp;
 }
@@ -296,7 +296,7 @@ void exec_kctx_arena_guard(uintptr_t guard)
 static inline hal_jmp_buf *enter(kctx_hart *h, exec_krec *r, exec_ucall *u)
 {
 	h->kcur = r;
-	h->kinst = r;
+	hal_store_relaxed(&h->kinst, r);
 	h->u = u;
 	bool user = exec_dev.isolation && h->ustack && h->iso_ok;
 	h->iso_on = user;
@@ -402,7 +402,7 @@ void exec_kctx_leave(hal_jmp_buf *at)
 	int code = hal_load_relaxed(&h->kcur->kv->fault);
 	if (code)
 		take_kv_fault(h->kcur, user, code);
-	h->kinst = NULL;
+	hal_store_relaxed(&h->kinst, NULL);
 	h->kcur = NULL;
 }
 

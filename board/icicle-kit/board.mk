@@ -11,6 +11,8 @@ BOARD_XLEN        := 64
 BOARD_MAX_HARTS   := 5
 BOARD_STACK_SIZE  := 16384
 BOARD_SUB_GROUP_SIZE := 8
+# Code and read-only data run from the 128 KiB eNVM: built for size.
+BOARD_OPT         := -Os
 # hal/reset_mhartid.S: the harts start at the eNVM's first byte with no
 # hart id in a0 and no device tree.
 BOARD_HAL_SRCS    := hal/reset_mhartid.S hal/ipi_clint.c hal/timer_clint.c \
