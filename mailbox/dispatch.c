@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The mailbox dispatcher (DESIGN §1, include/hartpool/mbox.h; dispatch.h):
+ * The mailbox dispatcher (docs/mailbox.md, include/hartpool/mbox.h; dispatch.h):
  * lays out the mailbox at boot and serves it. One hart reads packets; the
  * work is split by job, each file calling only downward:
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * hartpool: the command-line host tool (DESIGN §4). Every command either
+ * hartpool: the command-line host tool (docs/mailbox.md, the CLI). Every command either
  * boots a device in QEMU for its own use (--board, --harts) or talks to a
  * running one (--connect shm:PATH | serial:DEV[,baud=N]). Failures print
  * "hartpool: HP_NAME: message" on stderr and exit 1.
