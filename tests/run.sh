@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test tier and ends with the line "N passed, N failed":
-#   1. format check (clang-format) and the layering check
+#   1. format check (clang-format), the layering check
 #      (scripts/check-layers: no include cycle, no include the wrong way
-#      between folders) with its own test (tests/layers/test.sh),
+#      between folders; with the host built, no call cycle and no call the
+#      wrong way between host files) with its own test (tests/layers/test.sh),
+#      and the host's sizes (scripts/check-sizes),
 #   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, and
 #      libFuzzer targets for a bounded time,
 #   3. on-target tests in QEMU on every board (tests/target/tests.list),
@@ -74,6 +76,7 @@ timed "clang-format check" "$out/format.log" make -s format-check
 echo "== layers"
 timed "layering check (scripts/check-layers)" "$out/layers.log" scripts/check-layers
 timed "layering check finds planted faults (tests/layers)" "$out/layers-test.log" tests/layers/test.sh
+timed "sizes: host files <= 700 lines, functions <= 100 (scripts/check-sizes)" "$out/sizes.log" scripts/check-sizes host
 
 echo "== host unit tests"
 dtb=build/host/dtb
@@ -245,6 +248,7 @@ done
 
 echo "== OpenCL"
 timed "build OpenCL library and ICD" "$out/build-opencl.log" make -s -j"$jobs" opencl
+timed "host calls: no wrong-way call, no call cycle (check-layers --objects)" "$out/layers-calls.log" scripts/check-layers --objects build/host
 for t in $(tests/opencl/opencl.sh list); do
 	timed "opencl $t" "$out/opencl-$t.log" timeout "$tmo" tests/opencl/opencl.sh run "$t"
 done

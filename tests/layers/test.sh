@@ -180,4 +180,21 @@ hmod=${hdr%.h}
 expect 1 "wrong way: $core:$line: #include <$fw> ($fw): executor may not include firmware" \
 	"include cycle: " "$hmod -> executor/planted" "executor/planted -> $hmod: executor/planted.h:1: #include \"$(basename "$hdr")\""
 
+# scripts/check-sizes: a file over 700 lines, a function over 100 lines,
+# and the two that pass (exactly 100 lines; a table of cases marked so).
+what="sizes: limits"
+sz=$tmp/sizes
+mkdir -p "$sz/ok" "$sz/long" "$sz/table" "$sz/file"
+body() { awk -v n="$2" -v name="$1" 'BEGIN { print "int " name "(void)"; print "{"; for (i = 0; i < n; i++) print "\tstep();"; print "}" }'; }
+body ok 100 >"$sz/ok/a.c"
+body long 101 >"$sz/long/a.c"
+{ echo '/* check-sizes: a table of cases */'; body table 150; } >"$sz/table/a.c"
+for i in 1 2 3 4 5 6 7 8; do body "f$i" 85; done >"$sz/file/a.c"
+out=$("$root/scripts/check-sizes" "$sz/ok" "$sz/table") || fail "check-sizes refused 100 lines or a marked table: $out"
+out=$("$root/scripts/check-sizes" "$sz/long") && fail "check-sizes let a 101-line function pass"
+case $out in *"long() has 101 lines"*) ;; *) fail "check-sizes did not name long(): $out" ;; esac
+out=$("$root/scripts/check-sizes" "$sz/file") && fail "check-sizes let a 704-line file pass"
+case $out in *"704 lines (at most 700)"*) ;; *) fail "check-sizes did not name the file: $out" ;; esac
+n=$((n + 4))
+
 echo "layers self-test: $n planted trees and the real one: every check behaved"
