@@ -73,6 +73,7 @@ include tests/target/objects.mk
 include tests/host/objects.mk
 include bench/objects.mk
 include host/objects.mk
+include host/boards/objects.mk
 include tests/e2e/objects.mk
 # Benchmark tooling with its own rules: the TCG plugin that counts
 # instructions per hart, and the OpenMP peer programs.
@@ -182,7 +183,7 @@ $(HOST_O)/libhartpool-workloads.a: $(host-workloads-objs)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
-		$(HOST_O)/libhartpool.a
+		$(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -pthread -o $@ $^ -lm
 
