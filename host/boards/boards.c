@@ -99,8 +99,7 @@ static void find_data_dir(void)
 	if (beside("/proc/self/exe"))
 		return;
 	env = getenv("HARTPOOL_ROOT");
-	snprintf(data_dir, sizeof(data_dir), "%s",
-		 env && *env ? env : HP_ROOT);
+	snprintf(data_dir, sizeof(data_dir), "%s", env && *env ? env : HP_ROOT);
 }
 
 const char *hp_data_dir(void)

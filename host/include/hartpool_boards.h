@@ -21,16 +21,16 @@
 
 /** One board: its board.mk's variables after make has read it. */
 typedef struct hp_board_info {
-	const char *name;	    /**< the folder under board/ */
-	char mode;		    /**< 'M', or 'S' (BOARD_PRIV: under SBI) */
-	const char *arch;	    /**< BOARD_ARCH: -march of the code */
-	const char *abi;	    /**< BOARD_ABI: -mabi */
-	const char *lib_arch;	    /**< BOARD_LIB_ARCH: picks the multilib */
-	unsigned xlen;		    /**< BOARD_XLEN: 32 or 64 */
-	unsigned max_harts;	    /**< BOARD_MAX_HARTS */
-	unsigned sub_group_size;    /**< BOARD_SUB_GROUP_SIZE */
-	unsigned stack_size;	    /**< BOARD_STACK_SIZE, bytes per hart */
-	const char *image;	    /**< BOARD_IMAGE: "" or "booti" */
+	const char *name;	 /**< the folder under board/ */
+	char mode;		 /**< 'M', or 'S' (BOARD_PRIV: under SBI) */
+	const char *arch;	 /**< BOARD_ARCH: -march of the code */
+	const char *abi;	 /**< BOARD_ABI: -mabi */
+	const char *lib_arch;	 /**< BOARD_LIB_ARCH: picks the multilib */
+	unsigned xlen;		 /**< BOARD_XLEN: 32 or 64 */
+	unsigned max_harts;	 /**< BOARD_MAX_HARTS */
+	unsigned sub_group_size; /**< BOARD_SUB_GROUP_SIZE */
+	unsigned stack_size;	 /**< BOARD_STACK_SIZE, bytes per hart */
+	const char *image;	 /**< BOARD_IMAGE: "" or "booti" */
 	/* How QEMU boots it (qemu/hp-qemu; defaults of qemu/query.mk). */
 	const char *qemu_system;    /**< QEMU_SYSTEM: "" if not modelled */
 	const char *qemu_machine;   /**< QEMU_MACHINE */
@@ -40,15 +40,15 @@ typedef struct hp_board_info {
 	const char *qemu_smp;	    /**< QEMU_SMP: "" or the fixed harts */
 	const char *qemu_max_harts; /**< QEMU_MAX_HARTS */
 	const char *qemu_max_harts_why; /**< QEMU_MAX_HARTS_WHY */
-	const char *qemu_uboot;		/**< QEMU_UBOOT: U-Boot of --boot uboot */
+	const char *qemu_uboot; /**< QEMU_UBOOT: U-Boot of --boot uboot */
 	const char *qemu_uboot_max_harts; /**< QEMU_UBOOT_MAX_HARTS */
 	const char *qemu_exit;		  /**< QEMU_EXIT: "" or semihosting */
-	const char *qemu_accel;		  /**< QEMU_ACCEL: auto, single, multi */
-	const char *qemu_patched;	  /**< QEMU_PATCHED: "" or 1 */
-	const char *qemu_doorbell;	  /**< QEMU_DOORBELL: "" or 1 */
-	const char *qemu_mem;		  /**< QEMU_MEM: default DRAM */
-	const char *qemu_mem_min;	  /**< QEMU_MEM_MIN */
-	const char *qemu_mem_max;	  /**< QEMU_MEM_MAX */
+	const char *qemu_accel;	   /**< QEMU_ACCEL: auto, single, multi */
+	const char *qemu_patched;  /**< QEMU_PATCHED: "" or 1 */
+	const char *qemu_doorbell; /**< QEMU_DOORBELL: "" or 1 */
+	const char *qemu_mem;	   /**< QEMU_MEM: default DRAM */
+	const char *qemu_mem_min;  /**< QEMU_MEM_MIN */
+	const char *qemu_mem_max;  /**< QEMU_MEM_MAX */
 	/** Every variable as {NAME, VALUE} pairs, {NULL, NULL} at the end. */
 	const char *const (*vars)[2];
 } hp_board_info;
@@ -57,7 +57,7 @@ typedef struct hp_board_info {
 const hp_board_info *hp_board_find(const char *name);
 /** How many boards there are (board/template is not one). */
 size_t hp_board_count(void);
-/** Board @p i (0..hp_board_count()-1, by name), or NULL. */
+/** Board @p i (0..hp_board_count()-1, in the order of board/), or NULL. */
 const hp_board_info *hp_board_at(size_t i);
 /** Variable @p key (BOARD_ARCH, QEMU_MEM, ...) of @p b, or NULL if the
  * table has no such variable. */

@@ -13,9 +13,9 @@
  */
 #include "qemu.h"
 #include "backoff.h"
-#include <hartpool_boards.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <hartpool_boards.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -245,11 +245,12 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	snprintf(fw, sizeof(fw), "%s/build/%s/hartpool.elf", data, board);
 	snprintf(launcher, sizeof(launcher), "%s/qemu/hp-qemu", data);
 	if (access(fw, R_OK) != 0)
-		return qfail(err, errlen, HP_INVALID_VALUE,
-			     "no firmware for board '%s' at %s (`make BOARD=%s` "
-			     "in the source tree builds it, `make install "
-			     "BOARD=%s` installs it)",
-			     board, fw, board, board);
+		return qfail(
+			err, errlen, HP_INVALID_VALUE,
+			"no firmware for board '%s' at %s (`make BOARD=%s` "
+			"in the source tree builds it, `make install "
+			"BOARD=%s` installs it)",
+			board, fw, board, board);
 	if (harts > 512)
 		return qfail(err, errlen, HP_INVALID_VALUE,
 			     "--harts must be 1..512, not %u", harts);

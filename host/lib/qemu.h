@@ -36,7 +36,8 @@ typedef struct hp_qemu {
  * guest RAM file is there (the device may still be booting). The firmware
  * is build/BOARD/hartpool.elf under hp_data_dir() (hartpool_boards.h:
  * an installed share/hartpool, or the source tree), and hp-qemu gets the
- * board's QEMU settings from the board table; o->boot "uboot" boots build/BOARD/sdcard.img
+ * board's QEMU settings from the board table; o->boot "uboot" boots
+ * build/BOARD/sdcard.img
  * (`make image`) through the board's U-Boot instead.
  * HP_INVALID_VALUE for a board not in the table (the message lists them)
  * or not modelled by QEMU, no firmware, a harts count out of range or options
