@@ -4,7 +4,9 @@
 # make generates the table from every board/<B>/board.mk (board/template
 # is not a board): for each board it reads board.mk itself, with
 # qemu/query.mk's defaults, and prints the variables (host/boards/vars.mk)
-# into build/host/boards.txt (installed as share/hartpool/boards.txt);
+# into build/host/boards.txt (installed as share/hartpool/boards.txt),
+# in an empty environment: a variable exported where make runs (QEMU_ACCEL,
+# ...) is no board's setting;
 # host/boards/gen-table.awk makes build/host/boards_table.c of it.
 host-boards-names := $(filter-out template,$(patsubst board/%/board.mk,%,\
                        $(sort $(wildcard board/*/board.mk))))
@@ -17,7 +19,7 @@ $(HOST_O)/boards.txt: $(wildcard board/*/board.mk board/*.mk) qemu/query.mk \
 	@echo "  GEN     $@"
 	@mkdir -p $(dir $@)
 	$(Q)for b in $(host-boards-names); do \
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(MAKE) -s --no-print-directory \
+		env -i PATH="$$PATH" $(MAKE) -s --no-print-directory \
 			-f board/$$b/board.mk -f qemu/query.mk -f host/boards/vars.mk \
 			board-vars BOARD_NAME=$$b || exit 1; \
 	done > $@.tmp && mv $@.tmp $@

@@ -144,8 +144,14 @@ static void board_env(const hp_board_info *b, char env[BOARD_ENV_N][320])
 		{"QEMU_PATCHED", b->qemu_patched},
 		{"QEMU_DOORBELL", b->qemu_doorbell},
 	};
-	for (unsigned i = 0; i < BOARD_ENV_N; i++)
-		snprintf(env[i], 320, "%s=%s", v[i].key, v[i].val);
+	/* QEMU_ACCEL: a board.mk that leaves it out takes the environment's
+	 * (docs/qemu.md; QEMU_ACCEL=multi hartpool up ...). */
+	const char *accel = getenv("QEMU_ACCEL");
+	bool env_accel = accel && *accel && !strcmp(b->qemu_accel, "auto");
+	for (unsigned i = 0; i < BOARD_ENV_N; i++) {
+		bool a = env_accel && !strcmp(v[i].key, "QEMU_ACCEL");
+		snprintf(env[i], 320, "%s=%s", v[i].key, a ? accel : v[i].val);
+	}
 }
 
 /* Our environment without what board_env() sets, then @p add: the child's,
