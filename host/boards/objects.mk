@@ -15,7 +15,7 @@ host-boards-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-boards-srcs)) \
                     $(HOST_O)/tool/boards_table.c.o
 
 $(HOST_O)/boards.txt: $(wildcard board/*/board.mk board/*.mk) qemu/query.mk \
-		host/boards/vars.mk
+		host/boards/vars.mk host/boards/objects.mk
 	@echo "  GEN     $@"
 	@mkdir -p $(dir $@)
 	$(Q)for b in $(host-boards-names); do \
