@@ -99,7 +99,27 @@ static void find_data_dir(void)
 	if (beside("/proc/self/exe"))
 		return;
 	env = getenv("HARTPOOL_ROOT");
-	snprintf(data_dir, sizeof(data_dir), "%s", env && *env ? env : HP_ROOT);
+	if (env && *env) {
+		snprintf(data_dir, sizeof(data_dir), "%s", env);
+		return;
+	}
+	/* The source tree this was built in, while it is there; else the
+	 * usual prefixes (a user's program linked with an installed
+	 * libhartpool.a is in neither PREFIX/bin nor PREFIX/lib). */
+	static const char *const dirs[] = {"/usr/local/share/hartpool",
+					   "/usr/share/hartpool"};
+	const char *dir = HP_ROOT;
+	if (access(HP_ROOT "/build/host/boards.txt", R_OK))
+		for (unsigned i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+			char probe[PATH_MAX];
+			snprintf(probe, sizeof(probe), "%s/boards.txt",
+				 dirs[i]);
+			if (!access(probe, R_OK)) {
+				dir = dirs[i];
+				break;
+			}
+		}
+	snprintf(data_dir, sizeof(data_dir), "%s", dir);
 }
 
 const char *hp_data_dir(void)

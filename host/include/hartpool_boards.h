@@ -70,9 +70,10 @@ char *hp_board_names(char *buf, size_t n);
  * Where the tools' data is: $HARTPOOL_DATA if set; else
  * PREFIX/share/hartpool beside the installed library or program
  * (PREFIX/lib/libhartpool-icd.so, PREFIX/bin/hartpool) when it holds
- * boards.txt; else $HARTPOOL_ROOT, else the source tree the tools were
- * built in. It has the source tree's layout for what it holds:
- * build/BOARD/hartpool.elf, build/opencl/ABI/hpcl.bc, include/,
+ * boards.txt; else $HARTPOOL_ROOT; else the source tree the tools were
+ * built in while it has its build, else /usr/local/share/hartpool or
+ * /usr/share/hartpool if there. It has the source tree's layout for what it
+ * holds: build/BOARD/hartpool.elf, build/opencl/ABI/hpcl.bc, include/,
  * linker/object.ld, qemu/hp-qemu (docs/install.md).
  */
 const char *hp_data_dir(void);
