@@ -18,7 +18,7 @@
 #   build/BOARD/hartpool.elf          firmware of each board built,
 #   build/opencl/ABI/hpcl.bc          the OpenCL built-in library,
 #   include/hartpool/, linker/object.ld   what `hartpool build` compiles
-#   qemu/hp-qemu                      and links with, the QEMU launcher
+#   qemu/hp-qemu, qemu/build.sh       and links with, the QEMU launcher
 # PREFIX/etc/OpenCL/vendors/hartpool.icd   names lib/libhartpool-icd.so
 set -euo pipefail
 
@@ -85,6 +85,12 @@ done
 put linker/object.ld share/hartpool/linker/object.ld
 put qemu/hp-qemu share/hartpool/qemu/hp-qemu 755
 put qemu/query.mk share/hartpool/qemu/query.mk
+# qemu-cluster's patched QEMU: build.sh --print-path finds the build cached
+# by `make qemu-cluster` (its key hashes build.sh and the patches).
+put qemu/build.sh share/hartpool/qemu/build.sh 755
+for p in qemu/patches/*.patch; do
+	[ -f "$p" ] && put "$p" "share/hartpool/$p"
+done
 mkdir -p "$root/etc/OpenCL/vendors"
 echo "$prefix/lib/libhartpool-icd.so" >"$root/etc/OpenCL/vendors/hartpool.icd"
 files+=(etc/OpenCL/vendors/hartpool.icd)
