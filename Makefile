@@ -3,6 +3,7 @@
 #
 #   make [BOARD=qemu-virt] [HARTS=8] [V=1] all | run | test | bench | clean
 #   make hartpool      the host CLI (build/host/hartpool) and the firmware
+#   make install [PREFIX=/usr/local] [DESTDIR=]   and make uninstall
 #
 # `make test` builds and runs every tier for every board (tests/run.sh).
 
@@ -73,6 +74,7 @@ include tests/target/objects.mk
 include tests/host/objects.mk
 include bench/objects.mk
 include host/objects.mk
+include host/boards/objects.mk
 include tests/e2e/objects.mk
 # Benchmark tooling with its own rules: the TCG plugin that counts
 # instructions per hart, and the OpenMP peer programs.
@@ -182,7 +184,7 @@ $(HOST_O)/libhartpool-workloads.a: $(host-workloads-objs)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
-		$(HOST_O)/libhartpool.a
+		$(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -pthread -o $@ $^ -lm
 
@@ -192,6 +194,20 @@ opencl: opencl-lib icd icd-asan $(HOST_O)/hartpool
 
 # `make hartpool`: the CLI and the firmware it boots.
 hartpool: $(HOST_O)/hartpool $(FIRMWARE)
+
+# `make install [PREFIX=/usr/local] [DESTDIR=...]`: the CLI, the host
+# libraries and headers, the ICD and its vendor file, and the data the
+# tools find through hp_data_dir (PREFIX/share/hartpool: the board table,
+# the firmware of BOARD and of every other board built, the OpenCL
+# built-in library, kernel headers); `make uninstall` removes exactly what
+# install put there (scripts/install.sh, docs/install.md).
+PREFIX ?= /usr/local
+.PHONY: install uninstall
+install: $(HOST_O)/hartpool $(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a \
+		$(HOST_O)/libhartpool-icd.so $(HOST_O)/boards.txt opencl-lib $(FIRMWARE)
+	$(Q)scripts/install.sh install "$(PREFIX)" "$(DESTDIR)"
+uninstall:
+	$(Q)scripts/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
 
 # `make image`: the files a board boots from, next to its ELF: hartpool.bin,
 # and for booti boards a uImage, boot.scr and sdcard.img (docs/images.md).

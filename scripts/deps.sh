@@ -39,6 +39,7 @@ need_test=(
 	"ocl-icd-opencl-dev:libOpenCL.so for the OpenCL host test programs"
 	"opencl-headers:the OpenCL API headers (CL/cl.h, CL/cl_icd.h)"
 	"clinfo:lists OpenCL platforms and devices (an ICD test)"
+	"strace:the install test (no file of the source tree touched by installed tools)"
 	"clpeak:OpenCL peak benchmarks (an ICD test, reduced)"
 	"python3-pyopencl:PyOpenCL, whose example programs run as ICD tests"
 	"python-pyopencl-doc:the PyOpenCL example programs and its test_clmath.py"

@@ -27,12 +27,13 @@ $(HOST_O)/icd/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(ICD_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool.a host/icd/icd.map
+$(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool.a \
+		$(HOST_O)/libhartpool-boards.a host/icd/icd.map
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -shared -fPIC -pthread -Wl,-Bsymbolic \
 		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-objs) \
 		-Wl,--whole-archive $(HOST_O)/libhartpool.a \
-		-Wl,--no-whole-archive -lm
+		$(HOST_O)/libhartpool-boards.a -Wl,--no-whole-archive -lm
 
 $(HOST_O)/hartpool.icd: $(HOST_O)/libhartpool-icd.so
 	@echo "  GEN     $@"
@@ -52,12 +53,19 @@ icd: $(HOST_O)/libhartpool-icd.so $(HOST_O)/hartpool.icd $(icd-progs) hartpool o
 # (tests/opencl/icd.part.sh: t_icd_asan).
 .PHONY: icd-asan
 ICD_ASAN := $(HOST_O)/asan-icd
-icd-asan-objs := $(patsubst %,$(ICD_ASAN)/%.o,$(icd-srcs) $(host-lib-srcs))
+icd-asan-objs := $(patsubst %,$(ICD_ASAN)/%.o,$(icd-srcs) $(host-lib-srcs) \
+                   $(host-boards-srcs)) $(ICD_ASAN)/boards_table.c.o
 
 $(ICD_ASAN)/%.c.o: %.c
 	@echo "  ASANCC  $<"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(ICD_CFLAGS) $(HOST_SAN_asan) -MMD -MP -c -o $@ $<
+
+$(ICD_ASAN)/boards_table.c.o: $(HOST_O)/boards_table.c host/boards/table.h \
+		host/include/hartpool_boards.h
+	@echo "  ASANCC  $<"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(ICD_CFLAGS) $(HOST_SAN_asan) -Ihost/boards -c -o $@ $<
 
 $(ICD_ASAN)/libhartpool-icd.so: $(icd-asan-objs) host/icd/icd.map
 	@echo "  HOSTLD  $@"

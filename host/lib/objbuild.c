@@ -25,6 +25,7 @@
 #include <hartpool/frame.h>
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>
+#include <hartpool_boards.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -58,36 +59,19 @@ int hpb_err(const char *fmt, ...)
 
 const char *hpb_root(void)
 {
-	const char *r = getenv("HARTPOOL_ROOT");
-	return r && *r ? r : HP_ROOT;
+	return hp_data_dir();
 }
 
-/* KEY := VALUE of board/B/board.mk. */
+/* Variable KEY of board B, from the table make generated from
+ * board/B/board.mk (hartpool_boards.h). */
 bool hpb_board_var(const char *board, const char *key, char *out, size_t n)
 {
-	char path[1024], line[512];
-	snprintf(path, sizeof(path), "%s/board/%s/board.mk", hpb_root(), board);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	const hp_board_info *b = hp_board_find(board);
+	const char *v = b ? hp_board_var(b, key) : NULL;
+	if (!v || !*v)
 		return false;
-	bool found = false;
-	size_t kl = strlen(key);
-	while (!found && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, kl) ||
-		    (line[kl] != ' ' && line[kl] != ':'))
-			continue;
-		char *v = strstr(line, ":=");
-		if (!v)
-			continue;
-		v += 2;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		size_t l = strcspn(v, " \t\n#");
-		snprintf(out, n, "%.*s", (int)l, v);
-		found = l > 0;
-	}
-	fclose(f);
-	return found;
+	snprintf(out, n, "%s", v);
+	return true;
 }
 
 int hpb_run(char *const argv[])
@@ -729,8 +713,8 @@ int hpb_board_get(const char *board, hpb_board *o)
 	if (!hpb_board_var(board, "BOARD_ARCH", o->arch, sizeof(o->arch)) ||
 	    !hpb_board_var(board, "BOARD_ABI", o->abi, sizeof(o->abi)) ||
 	    !hpb_board_var(board, "BOARD_XLEN", xlen_s, sizeof(xlen_s)))
-		return err("no board '%s' (%s/board/%s/board.mk)", board,
-			   hpb_root(), board);
+		return err("no board '%s' (the boards: %s)", board,
+			   hp_board_names((char[512]){0}, 512));
 	o->xlen = (unsigned)atoi(xlen_s);
 	/* The ISA that selects the picolibc/libgcc multilib for linking. */
 	if (!hpb_board_var(board, "BOARD_LIB_ARCH", o->libarch,

@@ -21,9 +21,10 @@ extern __thread FILE *hpb_log;
 
 /** "hartpool: HP_INVALID_BINARY: build: ..." to the log; returns 1. */
 int hpb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/** The source tree: $HARTPOOL_ROOT, else where libhartpool was built. */
+/** Where the data is: hp_data_dir() (hartpool_boards.h). */
 const char *hpb_root(void);
-/** KEY := VALUE of board/B/board.mk. */
+/** Variable KEY of board B (hartpool_boards.h: the table make
+ * generates from board/B/board.mk). */
 bool hpb_board_var(const char *board, const char *key, char *out, size_t n);
 
 /** A board's ISA for building kernels. */

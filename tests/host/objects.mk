@@ -45,5 +45,6 @@ fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c mailbox/loader.c \
                          common/frame.c
 # The OpenCL metadata parser of libhartpool (seeds: tests/fuzz/corpus/clmeta).
 fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clc.c \
-                         host/lib/objbuild.c common/error.c common/frame.c
-fuzz-fuzz_clmeta-flags := -Ihost/include -Ihost/lib -DHP_ROOT='"."'
+                         host/lib/objbuild.c common/error.c common/frame.c \
+                         host/boards/boards.c build/host/boards_table.c
+fuzz-fuzz_clmeta-flags := -Ihost/include -Ihost/lib -Ihost/boards -DHP_ROOT='"."'
