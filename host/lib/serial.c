@@ -35,14 +35,9 @@
  * every byte before it. A run against QEMU then costs what the real link
  * would. On a tty the line itself does that.
  *
- * Environment, for tests: HP_SERIAL_GARBAGE=N writes N bytes of line noise
- * before every request frame: random bytes, many 0xC0, 0xC1 and 0xDB, and
- * cut-off copies of the frame with a byte changed. The device must skip
- * them all and still answer the frame that follows. The noise is the same
- * from run to run (fixed seed). HP_SERIAL_DROP=N corrupts one frame sent
- * in N (one byte changed: the device drops it) and loses one reply taken
- * in N, at random (fixed seed), so the window's retransmission is
- * exercised.
+ * The link has no fault injection of its own: the tests put line noise and
+ * corrupted frames on the line from outside (tests/e2e/serial_relay.c,
+ * tests/common/serial_faults.h; docs/design.md, 60).
  */
 #include "backoff.h"
 #include "transport.h"
@@ -119,13 +114,6 @@ typedef struct {
 	hp_console_fn console;
 	void *ctx;
 	pthread_mutex_t mu; /* one call at a time */
-	unsigned garbage;   /* HP_SERIAL_GARBAGE */
-	uint8_t *noise;
-	uint64_t rng;
-	/* HP_SERIAL_DROP: one frame sent in `drop` is corrupted on the way,
-	 * one reply in `drop` is lost (at random, the same from run to run:
-	 * a fixed period could hit the same frame of every go-back). */
-	unsigned drop;
 	FILE *trace; /* HP_SERIAL_TRACE: a line per frame, or NULL */
 	hp_frame_dec dec;
 	size_t rx_pos, rx_len;
@@ -402,45 +390,6 @@ static int write_all(serial *s, const uint8_t *p, size_t n)
 	return rc;
 }
 
-static uint64_t rnd(serial *s)
-{
-	/* xorshift64* */
-	s->rng ^= s->rng >> 12;
-	s->rng ^= s->rng << 25;
-	s->rng ^= s->rng >> 27;
-	return s->rng * 0x2545F4914F6CDD1DULL;
-}
-
-/* HP_SERIAL_GARBAGE: noise before the request frame in s->wire. */
-static int send_noise(serial *s, size_t frame_len)
-{
-	static const uint8_t marks[] = {HP_FRAME_START, HP_FRAME_END,
-					HP_FRAME_ESC};
-	uint8_t *p = s->noise;
-	size_t left = s->garbage;
-	while (left) {
-		uint64_t r = rnd(s);
-		unsigned kind = r % 8;
-		if (kind == 0 && frame_len > 2) {
-			/* The start and some body, never the end marker,
-			 * with one byte changed. */
-			size_t cut = 2 + (r >> 8) % (frame_len - 2);
-			cut = cut < left ? cut : left;
-			memcpy(p, s->wire, cut);
-			if (cut > 1)
-				p[1 + (r >> 32) % (cut - 1)] ^=
-					(uint8_t)(1 + (r >> 48) % 255);
-			p += cut;
-			left -= cut;
-		} else {
-			*p++ = kind >= 1 && kind <= 3 ? marks[kind - 1]
-						      : (uint8_t)(r >> 8);
-			left--;
-		}
-	}
-	return write_all(s, s->noise, s->garbage);
-}
-
 static void text(serial *s, size_t from, size_t to)
 {
 	if (to > from && s->console)
@@ -528,8 +477,8 @@ static int64_t wire_ms(serial *s, uint64_t bytes)
 }
 
 /* HP_SERIAL_TRACE=FILE: a line per frame sent or taken (ms since the
- * link opened, direction, type, seq, payload bytes, and what the test
- * injection did to it), for finding out why a link stalls. */
+ * link opened, direction, type, seq, payload bytes), for finding out why
+ * a link stalls. */
 __attribute__((format(printf, 2, 3))) static void trace(serial *s,
 							const char *fmt, ...)
 {
@@ -544,32 +493,19 @@ __attribute__((format(printf, 2, 3))) static void trace(serial *s,
 	va_end(ap);
 }
 
-/* Send the frame in s->wire (@p n bytes): with noise before it
- * (HP_SERIAL_GARBAGE), and now and then corrupted (HP_SERIAL_DROP).
- * @p seq: a BATCH's, or -1 for a HELLO, -2 for a CREDIT. */
+/* Send the frame in s->wire (@p n bytes). @p seq: a BATCH's, or -1 for a
+ * HELLO, -2 for a CREDIT. */
 static int transmit(serial *s, size_t n, bool again, int seq)
 {
 	/* A CREDIT is no request: its bytes count, not it. */
 	s->t.frames_out += seq != -2;
 	s->t.retries += again;
-	int rc = s->garbage ? send_noise(s, n) : 0;
-	bool hit = !rc && s->drop && rnd(s) % s->drop == 0;
 	if (seq == -2)
-		trace(s, "out credit %u %zu bytes%s", (unsigned)s->taken, n,
-		      hit ? " (corrupted)" : "");
+		trace(s, "out credit %u %zu bytes", (unsigned)s->taken, n);
 	else
-		trace(s, "out seq %d %s %zu bytes%s", seq,
-		      again ? "again" : "new", n, hit ? " (corrupted)" : "");
-	if (hit) {
-		/* One body byte changed, never into a marker: the device
-		 * drops it on its CRC, as a line hit would. */
-		uint8_t saved = s->wire[n / 2];
-		s->wire[n / 2] = saved == 0x55 ? 0xAA : 0x55;
-		rc = write_all(s, s->wire, n);
-		s->wire[n / 2] = saved;
-		return rc;
-	}
-	return rc ? rc : write_all(s, s->wire, n);
+		trace(s, "out seq %d %s %zu bytes", seq,
+		      again ? "again" : "new", n);
+	return write_all(s, s->wire, n);
 }
 
 /* ---- the window ---- */
@@ -782,7 +718,7 @@ static int64_t silence_ms(serial *s)
 	int64_t wait = 0;
 	for (unsigned i = 0; i < s->fl_count; i++) {
 		const flight *f = fl_at(s, i);
-		bytes += s->garbage + HP_FRAME_WIRE_MAX(f->len) +
+		bytes += HP_FRAME_WIRE_MAX(f->len) +
 			 HP_FRAME_WIRE_MAX(HP_ZRLE_MAX(f->dst_len) + 8);
 		wait = f->wait_ms > wait ? f->wait_ms : wait;
 	}
@@ -796,12 +732,8 @@ static int take_replies(serial *s)
 {
 	int rc = 0;
 	while (!rc && next_frame(s)) {
-		bool lost = s->drop && rnd(s) % s->drop == 0;
-		trace(s, "in type %u seq %u len %zu%s", (unsigned)s->dec.type,
-		      (unsigned)s->dec.seq, (size_t)s->dec.len,
-		      lost ? " (lost)" : "");
-		if (lost)
-			continue; /* lost on the way (HP_SERIAL_DROP) */
+		trace(s, "in type %u seq %u len %zu", (unsigned)s->dec.type,
+		      (unsigned)s->dec.seq, (size_t)s->dec.len);
 		if (s->dec.type & HP_MSG_REPLY)
 			rc = on_reply(s);
 	}
@@ -1085,7 +1017,6 @@ static void serial_close(hp_transport *t)
 	pthread_mutex_destroy(&s->mu);
 	if (s->trace)
 		fclose(s->trace);
-	free(s->noise);
 	free(s);
 }
 
@@ -1207,8 +1138,8 @@ static int hello_request(serial *s)
 	hp_put_le32(req + 8, s->rx_window);
 	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_HELLO,
 				   s->hello_seq, req, sizeof(req));
-	int64_t line = wire_ms(
-		s, s->garbage + n + HP_FRAME_WIRE_MAX(HP_MSG_HELLO_ACK_LEN));
+	int64_t line =
+		wire_ms(s, n + HP_FRAME_WIRE_MAX(HP_MSG_HELLO_ACK_LEN));
 	int64_t t0 = now_ms(), budget = 0;
 	for (int i = 0; i < TRIES; i++)
 		budget += ((int64_t)FIRST_TIMEOUT_MS << i) + line;
@@ -1317,26 +1248,11 @@ int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
 	const char *dev = s->dev;
 	pthread_mutex_init(&s->mu, NULL);
 	hp_frame_dec_init(&s->dec);
-
-	s->rng = 0x9E3779B97F4A7C15ULL;
-	const char *dr = getenv("HP_SERIAL_DROP");
-	s->drop = dr && *dr ? (unsigned)strtoul(dr, NULL, 10) : 0;
 	const char *tr = getenv("HP_SERIAL_TRACE");
 	if (tr && *tr)
 		s->trace = fopen(tr, "a");
-	const char *g = getenv("HP_SERIAL_GARBAGE");
-	if (g && *g) {
-		s->garbage = (unsigned)strtoul(g, NULL, 10);
-		s->rng = 0x9E3779B97F4A7C15ULL;
-		s->noise = malloc(s->garbage ? s->garbage : 1);
-		if (!s->noise)
-			rc = fail(s, HP_OUT_OF_RESOURCES,
-				  "out of host memory (%u bytes of "
-				  "HP_SERIAL_GARBAGE)",
-				  s->garbage);
-	}
 	struct stat st;
-	if (!rc && stat(dev, &st))
+	if (stat(dev, &st))
 		rc = fail(s, HP_DEVICE_NOT_FOUND, "%s: %s", dev,
 			  strerror(errno));
 	if (!rc)
