@@ -49,9 +49,8 @@ static void noise(serial_faults *f, serial_faults_out out, void *ctx)
 			f->frame[where] = saved;
 			k = cut;
 		} else {
-			buf[at++] = kind >= 1 && kind <= 3
-					    ? marks[kind - 1]
-					    : (uint8_t)(r >> 8);
+			buf[at++] = kind >= 1 && kind <= 3 ? marks[kind - 1]
+							   : (uint8_t)(r >> 8);
 			if (at == sizeof(buf)) {
 				out(ctx, buf, at);
 				at = 0;

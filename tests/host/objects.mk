@@ -14,10 +14,13 @@ host-test-test_ndrange-srcs := tests/host/test_ndrange.c
 host-test-test_exec-srcs := tests/host/test_exec.c
 host-test-test_dispatch-srcs := tests/host/test_dispatch.c
 # (common/frame.c and mailbox/serial_agent.c come with host-common-srcs)
+# (and the host side of the link, host/lib/serial*.c)
 host-test-test_frame-srcs := tests/host/test_frame.c host/lib/serial.c \
+                             host/lib/serial_link.c host/lib/serial_line.c \
+                             host/lib/serial_frame.c host/lib/serial_spec.c \
                              tests/common/serial_faults.c
 # The serial link's connect string and pacing arithmetic.
-host-test-test_serial-srcs := tests/host/test_serial.c host/lib/serial.c
+host-test-test_serial-srcs := tests/host/test_serial.c host/lib/serial_spec.c
 # (mailbox/loader.c and common/ come with host-common-srcs)
 host-test-test_loader-srcs := tests/host/test_loader.c
 # Timelines: the JSON writer and the device-side recorder.

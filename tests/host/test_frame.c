@@ -3,7 +3,7 @@
  * The serial transport: the frame codec (round trips at every payload
  * size, every single-byte corruption, garbage, cut-off frames, 0xC0
  * restarts, text between frames), the agent core's answers, and the host
- * side (host/lib/serial.c) end to end against the agent core in a thread
+ * side (host/lib/serial*.c) end to end against the agent core in a thread
  * over a Unix socket: 100 KB written and read back exactly, with replies
  * lost (retransmission), console text between frames, line noise and
  * corrupted frames on the way (tests/common/serial_faults.h, in the device
@@ -14,13 +14,13 @@
 #include "transport.h"
 #include <hartpool/error.h>
 #include <mailbox/serial_agent.h>
-#include <tests/common/serial_faults.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <tests/common/serial_faults.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -868,7 +868,7 @@ static void test_agent_credit(void)
 	sent_len = 0;
 }
 
-/* ---- host/lib/serial.c against the agent over a Unix socket ---------- */
+/* ---- host/lib/serial*.c against the agent over a Unix socket --------- */
 
 static char sock_dir[] = "/tmp/hp-test-frame-XXXXXX";
 static char sock_path[64];
@@ -1002,10 +1002,10 @@ enum dev_mode {
 typedef struct {
 	int listen_fd;
 	enum dev_mode mode;
-	unsigned dropped; /* by the agent's decoder */
+	unsigned dropped;   /* by the agent's decoder */
 	unsigned corrupted; /* frames the line corrupted, both ways */
-	unsigned held;	  /* replies the agent held for the host's window */
-	unsigned hosts;	  /* sessions new hosts started */
+	unsigned held;	    /* replies the agent held for the host's window */
+	unsigned hosts;	    /* sessions new hosts started */
 } device;
 
 /* A fake device: answers the first frame in its own way. */
@@ -1087,9 +1087,9 @@ static void *device_main(void *arg)
 	static const serial_agent_ops ops = {mem_ok,	  mem_read,  mem_write,
 					     send_faulty, mbox_addr, real_us,
 					     NULL,	  true,	     NULL};
-	static const serial_agent_ops lossy = {mem_ok,	    mem_read,  mem_write,
-					       send_faulty, mbox_addr, real_us,
-					       NULL,	    false,     NULL};
+	static const serial_agent_ops lossy = {
+		mem_ok,	 mem_read, mem_write, send_faulty, mbox_addr,
+		real_us, NULL,	   false,     NULL};
 	bool agent = dv->mode <= DEV_STALE;
 	hp_frame_dec d = {0};
 	uint8_t buf[1500];
@@ -1237,9 +1237,9 @@ static void test_link(unsigned noise, const char *opts)
 	pthread_mutex_unlock(&mem_mu);
 
 	/* The host counted every byte the device read and sent (console
-	 * text too; the noise is the line's, after the host), and the frames: 101 pieces of 1 KiB each way,
-	 * the refused ones, HELLO; each 37th reply was lost, so some went
-	 * again. */
+	 * text too; the noise is the line's, after the host), and the frames:
+	 * 101 pieces of 1 KiB each way, the refused ones, HELLO; each 37th
+	 * reply was lost, so some went again. */
 	uint64_t out_bytes = t->bytes_out, in_bytes = t->bytes_in;
 	uint64_t frames = t->frames_out, retries = t->retries;
 	CHECK_EQ(t->baud, opts[0] ? 4000000 : 0);
