@@ -33,7 +33,7 @@ host-test-test_liveness-srcs := tests/host/test_liveness.c
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
 fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch fuzz_ndrange fuzz_loader \
-                fuzz_clmeta
+                fuzz_clmeta fuzz_serial_frame
 fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c
 fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c common/frame.c \
                         mailbox/serial_agent.c
@@ -51,3 +51,9 @@ fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c mailbox/loader.c \
 fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clc.c \
                          host/lib/objbuild.c common/error.c common/frame.c
 fuzz-fuzz_clmeta-flags := -Ihost/include -Ihost/lib -DHP_ROOT='"."'
+# What the serial link's frames hold and its connect string, on the host
+# (host/lib/serial_frame.c, serial_spec.c: pure functions).
+fuzz-fuzz_serial_frame-srcs := tests/fuzz/fuzz_serial_frame.c \
+                               host/lib/serial_frame.c \
+                               host/lib/serial_spec.c common/frame.c
+fuzz-fuzz_serial_frame-flags := -Ihost/include -Ihost/lib
