@@ -501,6 +501,86 @@ static void op_wait(batch_t *b, uint64_t addr, uint64_t min, size_t len,
 	b->n += hp_varint_put(b->p + b->n, ms);
 }
 
+/* ---- the tests' line faults (tests/common/serial_faults.h) ----------- */
+
+static uint8_t fault_out[2][64 * 1024];
+static size_t fault_len[2];
+
+static void fault_put(void *ctx, const uint8_t *p, size_t n)
+{
+	unsigned k = (unsigned)(uintptr_t)ctx;
+	CHECK(fault_len[k] + n <= sizeof(fault_out[k]));
+	if (fault_len[k] + n <= sizeof(fault_out[k]))
+		memcpy(fault_out[k] + fault_len[k], p, n);
+	fault_len[k] += n;
+}
+
+/* 200 frames with console text between them through the faults, whole
+ * and in pieces of 1 to 50 bytes: the same bytes either way (the seed
+ * alone decides); every frame not corrupted decoded, in order; without
+ * noise the bytes as many as before and the text unchanged, with noise
+ * @p noise more before each frame. */
+static void test_faults(unsigned noise, unsigned drop)
+{
+	static uint8_t in[48 * 1024];
+	size_t n = 0;
+	char text[8192];
+	size_t text_len = 0;
+	for (unsigned i = 0; i < 200; i++) {
+		uint8_t payload[300];
+		size_t len = rnd() % sizeof(payload);
+		fill(payload, len);
+		int k = snprintf((char *)in + n, 16, "t%u\n", i);
+		memcpy(text + text_len, in + n, (size_t)k);
+		text_len += (size_t)k;
+		n += (size_t)k;
+		n += hp_frame_encode(in + n, sizeof(in) - n, HP_MSG_BATCH,
+				     (uint8_t)i, payload, len);
+	}
+	serial_faults f;
+	uint64_t corrupted = 0;
+	for (unsigned way = 0; way < 2; way++) {
+		serial_faults_init(&f, noise, drop, 7);
+		fault_len[way] = 0;
+		for (size_t at = 0, k; at < n; at += k) {
+			k = way ? 1 + rnd() % 50 : n;
+			k = k < n - at ? k : n - at;
+			serial_faults_feed(&f, in + at, k, fault_put,
+					   (void *)(uintptr_t)way);
+		}
+		serial_faults_flush(&f, fault_put, (void *)(uintptr_t)way);
+		CHECK_EQ(f.frames, noise || drop ? 200 : 0);
+		CHECK_EQ(f.noise_bytes, 200 * noise);
+		corrupted = f.corrupted;
+	}
+	CHECK_EQ(fault_len[0], fault_len[1]);
+	CHECK(!memcmp(fault_out[0], fault_out[1], fault_len[0]));
+	CHECK_EQ(fault_len[0], n + 200 * noise);
+	CHECK(drop ? corrupted > 200 / drop / 2 && corrupted < 400 / drop
+		   : corrupted == 0);
+	hp_frame_dec d;
+	hp_frame_dec_init(&d);
+	unsigned ok = 0, last = 0;
+	bool order = true;
+	size_t seen = 0;
+	bool same_text = true;
+	for (size_t i = 0; i < fault_len[0]; i++) {
+		enum hp_frame_event ev = hp_frame_feed(&d, fault_out[0][i]);
+		if (ev == HP_FRAME_OK) {
+			order = order && (!ok || d.seq > last);
+			last = d.seq;
+			ok++;
+		} else if (ev == HP_FRAME_TEXT && !noise) {
+			same_text = same_text && seen < text_len &&
+				    text[seen] == (char)fault_out[0][i];
+			seen++;
+		}
+	}
+	CHECK_EQ(ok, 200 - corrupted);
+	CHECK(order);
+	CHECK(noise || (same_text && seen == text_len));
+}
+
 static void test_codecs(void)
 {
 	/* Varints: every length, and the malformed. */
@@ -1467,6 +1547,10 @@ int main(void)
 	test_corruption();
 	test_resync();
 	test_codecs();
+	test_faults(0, 0);
+	test_faults(0, 5);
+	test_faults(40, 0);
+	test_faults(24, 4);
 	test_agent();
 	test_agent_credit();
 
