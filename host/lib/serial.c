@@ -35,13 +35,16 @@
  * every byte before it. A run against QEMU then costs what the real link
  * would. On a tty the line itself does that.
  *
+ * This file is the transport's top (open, HELLO, the operations); the
+ * window, the line and the frames' contents are in the files serial.h
+ * lists.
+ *
  * The link has no fault injection of its own: the tests put line noise and
  * corrupted frames on the line from outside (tests/e2e/serial_relay.c,
  * tests/common/serial_faults.h; docs/design.md, 60).
  */
 #include "serial.h"
 #include "backoff.h"
-#include <errno.h>
 #include <hartpool/error.h>
 #include <stdlib.h>
 #include <string.h>

@@ -44,7 +44,7 @@ static void sleep_until(uint64_t t_ns)
 		;
 }
 
-/* ---- the link ---- */
+/* ---- bytes out and in ---- */
 
 static int send_all(serial *s, const uint8_t *p, size_t n)
 {
