@@ -10,7 +10,9 @@ host-lib-srcs := host/lib/open.c host/lib/clc.c host/lib/objbuild.c \
                  host/lib/object.c host/lib/buffer.c \
                  host/lib/queue.c host/lib/session.c host/lib/device.c \
                  host/lib/qemu.c \
-                 host/lib/shm.c host/lib/serial.c \
+                 host/lib/shm.c host/lib/serial.c host/lib/serial_link.c \
+                 host/lib/serial_line.c host/lib/serial_frame.c \
+                 host/lib/serial_spec.c \
                  $(common-srcs)
 host-workloads-srcs := host/workloads/table.c host/workloads/diag.c \
                        host/workloads/lib_dense.c host/workloads/lib_seq.c \

@@ -18,3 +18,14 @@ $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests)): $(HOST_O)/e2e/%: \
 	@echo "  HOSTLD  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -pthread -o $@ $(filter %.o,$^) $(filter %.a,$^)
+
+# The faulty line of the serial link's e2e tests (line noise, corrupted
+# frames): a relay between a host and QEMU's UART socket, on its own.
+$(HOST_O)/e2e/serial_relay: tests/e2e/serial_relay.c \
+		tests/common/serial_faults.c tests/common/serial_faults.h \
+		include/hartpool/frame.h
+	@echo "  HOSTCC  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O2 -g -std=gnu11 $(WARN) -Iinclude -o $@ \
+		$(filter %.c,$^)
+e2e-tests: $(HOST_O)/e2e/serial_relay
