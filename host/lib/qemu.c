@@ -228,13 +228,12 @@ static int start_failed(hp_qemu *q, int status, const char *board,
 		     msg[0] ? msg : "no message", errf);
 }
 
-int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
+/* The board, its firmware and the hart count, checked before anything
+ * starts; fw gets the firmware's path. */
+static int boot_check(const char *board, unsigned harts,
+		      const hp_board_info **bip, char *fw, size_t fwlen,
+		      char *err, size_t errlen)
 {
-	static unsigned seq;
-	const char *board = o->board ? o->board : "qemu-virt";
-	unsigned harts = o->harts;
-	char fw[512], launcher[512], harts_s[16], mem_s[24], path[256],
-		sock[300], log[300], errf[300];
 	const hp_board_info *bi = hp_board_find(board);
 	if (!bi) {
 		char names[512];
@@ -248,8 +247,7 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 			     "in its board.mk): connect to the board itself",
 			     board);
 	const char *data = hp_data_dir();
-	snprintf(fw, sizeof(fw), "%s/build/%s/hartpool.elf", data, board);
-	snprintf(launcher, sizeof(launcher), "%s/qemu/hp-qemu", data);
+	snprintf(fw, fwlen, "%s/build/%s/hartpool.elf", data, board);
 	if (access(fw, R_OK) != 0)
 		return qfail(
 			err, errlen, HP_INVALID_VALUE,
@@ -260,6 +258,22 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	if (harts > 512)
 		return qfail(err, errlen, HP_INVALID_VALUE,
 			     "--harts must be 1..512, not %u", harts);
+	*bip = bi;
+	return 0;
+}
+
+int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
+{
+	static unsigned seq;
+	const char *board = o->board ? o->board : "qemu-virt";
+	unsigned harts = o->harts;
+	char fw[512], launcher[512], harts_s[16], mem_s[24], path[256],
+		sock[300], log[300], errf[300];
+	const hp_board_info *bi = NULL;
+	int rc = boot_check(board, harts, &bi, fw, sizeof(fw), err, errlen);
+	if (rc)
+		return rc;
+	snprintf(launcher, sizeof(launcher), "%s/qemu/hp-qemu", hp_data_dir());
 	snprintf(harts_s, sizeof(harts_s), "%u", harts);
 	snprintf(mem_s, sizeof(mem_s), "%llu", (unsigned long long)o->mem_size);
 	snprintf(path, sizeof(path), "/dev/shm/hartpool-%d-%u", (int)getpid(),
