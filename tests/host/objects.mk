@@ -44,6 +44,6 @@ fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c
 fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c mailbox/loader.c \
                          common/frame.c
 # The OpenCL metadata parser of libhartpool (seeds: tests/fuzz/corpus/clmeta).
-fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clc.c \
-                         host/lib/objbuild.c common/error.c common/frame.c
+fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clmeta.c \
+                         common/error.c common/frame.c
 fuzz-fuzz_clmeta-flags := -Ihost/include -Ihost/lib -DHP_ROOT='"."'
