@@ -270,6 +270,12 @@ deps:
 deps-test:
 	$(Q)scripts/deps.sh test
 
+# The kernel build pipeline (host/build) needs LLVM's C API: llvm-19-dev.
+.PHONY: deps-build
+deps-build:
+	$(Q)scripts/deps.sh build
+$(host-build-objs): | deps-build
+
 C_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*')
 
 format:

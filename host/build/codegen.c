@@ -6,13 +6,15 @@
  * firmware's), position-independent code (TLS through __tls_get_addr),
  * the medany code model (every reference PC-relative) and -O2 (-O0 with
  * -cl-opt-disable); the object goes to the job's folder
- * (LLVMTargetMachineEmitToFile). The link stage's optimizer runs with the
- * same target machine.
+ * (LLVMTargetMachineEmitToFile), after the -O2 pipeline once more, as
+ * clang -O2 -c of the linked bitcode ran it. The link stage's optimizer
+ * runs with the same target machine.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 #include "job.h"
 #include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -60,6 +62,22 @@ int cl_target_machine(cl_job *j)
 int stage_codegen(cl_job *j)
 {
 	char *msg = NULL;
+	/* clang -O2 -c of the linked bitcode ran its -O2 pipeline once more
+	 * before the code generator: so does this stage (the same objects) */
+	if (!j->opts.opt_disable) {
+		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+		LLVMErrorRef e =
+			LLVMRunPasses(j->mod, "default<O2>", j->tm, po);
+		LLVMDisposePassBuilderOptions(po);
+		if (e) {
+			msg = LLVMGetErrorMessage(e);
+			fprintf(j->mf, "error: the optimizer: %s\n", msg);
+			LLVMDisposeErrorMessage(msg);
+			return hp_fail(HP_BUILD_PROGRAM_FAILURE,
+				       "optimizing the program failed "
+				       "(build log)");
+		}
+	}
 	if (LLVMTargetMachineEmitToFile(j->tm, j->mod, j->obj, LLVMObjectFile,
 					&msg)) {
 		fprintf(j->mf, "error: code generation: %s\n", msg ? msg : "");

@@ -116,7 +116,8 @@ int cl_meta_object(cl_job *j)
 	unsigned fabi = b->abi[strlen(b->abi) - 1] == 'd'   ? HPK_FLOAT_DOUBLE
 			: b->abi[strlen(b->abi) - 1] == 'f' ? HPK_FLOAT_SINGLE
 							    : HPK_FLOAT_SOFT;
-	int rc = t.oom || hpb_meta_object(b->xlen, fabi, t.s, &j->hpk, &j->size);
+	int rc =
+		t.oom || hpb_meta_object(b->xlen, fabi, t.s, &j->hpk, &j->size);
 	free(t.s);
 	return rc ? hp_fail(HP_OUT_OF_RESOURCES,
 			    "out of memory for a kernel object")
@@ -183,7 +184,8 @@ static int desc_compile(cl_job *j)
 static int object_link(cl_job *j)
 {
 	char elfp[1200];
-	snprintf(elfp, sizeof(elfp), "%s", j->o->elf_path ? j->o->elf_path : "");
+	snprintf(elfp, sizeof(elfp), "%s",
+		 j->o->elf_path ? j->o->elf_path : "");
 	if (!j->o->elf_path)
 		snprintf(elfp, sizeof(elfp), "%s/program.elf", j->tmp);
 	const char *objs[] = {j->obj, j->desco};
@@ -196,7 +198,8 @@ static int object_link(cl_job *j)
 	all_local[na] = NULL;
 	size_t en;
 	uint8_t *e = NULL;
-	int rc = hpb_link(&j->b, objs, 2, elfp) || !(e = hpb_slurp(elfp, &en)) ||
+	int rc = hpb_link(&j->b, objs, 2, elfp) ||
+		 !(e = hpb_slurp(elfp, &en)) ||
 		 hpb_convert(e, en, j->b.xlen, all_local, &j->hpk, &j->size);
 	free(e);
 	if (!j->o->elf_path)

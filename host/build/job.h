@@ -69,8 +69,8 @@ typedef struct cl_job {
 	char libbc[1200]; /* the built-in library's bitcode */
 	char tmp[32];	  /* the job's folder, "" if none */
 	char src[1200], bc[1200], obj[1200], descc[1200], desco[1200];
-	sbuf log;  /* the messages of the read stage, for hp_fail */
-	FILE *mf;  /* the build log (hpb_log while the job runs) */
+	sbuf log; /* the messages of the read stage, for hp_fail */
+	FILE *mf; /* the build log (hpb_log while the job runs) */
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;
 	LLVMTargetMachineRef tm;

@@ -93,7 +93,8 @@ static unsigned reach_of(const fgraph *g, LLVMValueRef callee)
 		r |= REACH_WG;
 	for (size_t q = 0; q < g->n; q++)
 		if (g->f[q].f == callee)
-			r |= g->f[q].reach | (g->f[q].kernel ? REACH_KERNEL : 0);
+			r |= g->f[q].reach |
+			     (g->f[q].kernel ? REACH_KERNEL : 0);
 	return r;
 }
 
@@ -133,7 +134,8 @@ static int graph_build(LLVMModuleRef m, fgraph *g)
 			continue;
 		fnode *n = &g->f[g->n++];
 		n->f = f;
-		n->kernel = LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
+		n->kernel =
+			LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
 	}
 	for (bool changed = true; changed;) {
 		changed = false;
@@ -149,7 +151,8 @@ static int graph_build(LLVMModuleRef m, fgraph *g)
 static LLVMValueRef md_get(LLVMContextRef ctx, LLVMValueRef fn,
 			   const char *kind)
 {
-	unsigned id = LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind));
+	unsigned id =
+		LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind));
 	size_t n = 0;
 	LLVMValueMetadataEntry *e = LLVMGlobalCopyAllMetadata(fn, &n);
 	LLVMValueRef v = NULL;
@@ -414,14 +417,14 @@ static bool uses_other_locals(const fgraph *g, LLVMValueRef fn)
 }
 
 /* Kernel @p f: its parameters, argument metadata and block layout. */
-static int kernel_read(cl_job *j, const fgraph *g, const fnode *f,
-		       cl_kernel *k)
+static int kernel_read(cl_job *j, const fgraph *g, const fnode *f, cl_kernel *k)
 {
 	const char *name = vname(f->f);
 	memset(k, 0, sizeof(*k));
 	if (strlen(name) > HP_CL_NAME_MAX) {
-		sb_add(&j->log, "error: kernel name '%s' longer than %u bytes\n",
-		       name, HP_CL_NAME_MAX);
+		sb_add(&j->log,
+		       "error: kernel name '%s' longer than %u bytes\n", name,
+		       HP_CL_NAME_MAX);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
 	snprintf(k->name, sizeof(k->name), "%s", name);

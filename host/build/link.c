@@ -110,11 +110,10 @@ int stage_link(cl_job *j)
 			       "(build log)");
 	internalize(j);
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-	LLVMErrorRef e = LLVMRunPasses(j->mod,
-				       j->opts.opt_disable
-					       ? "globaldce,always-inline"
-					       : "default<O2>",
-				       j->tm, po);
+	LLVMErrorRef e = LLVMRunPasses(
+		j->mod,
+		j->opts.opt_disable ? "globaldce,always-inline" : "default<O2>",
+		j->tm, po);
 	LLVMDisposePassBuilderOptions(po);
 	char *msg = NULL;
 	if (e) {
@@ -125,7 +124,8 @@ int stage_link(cl_job *j)
 			       "optimizing the program failed (build log)");
 	}
 	if (LLVMVerifyModule(j->mod, LLVMReturnStatusAction, &msg)) {
-		fprintf(j->mf, "error: the linked module: %s\n", msg ? msg : "");
+		fprintf(j->mf, "error: the linked module: %s\n",
+			msg ? msg : "");
 		LLVMDisposeMessage(msg);
 		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
 			       "the linked IR does not verify (build log)");

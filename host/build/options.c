@@ -195,8 +195,8 @@ void cl_features(const hpb_board *b, char *out, size_t n)
 		const char *l = *c == 'g' ? "mafd" : c;
 		for (size_t k = 0; k < (*c == 'g' ? 4u : 1u); k++)
 			if (strchr("mafdc", l[k]) && at + 8 < n)
-				at += (size_t)snprintf(out + at, n - at,
-						       "+%c,", l[k]);
+				at += (size_t)snprintf(out + at, n - at, "+%c,",
+						       l[k]);
 	}
 	snprintf(out + at, n - at, "-relax");
 }

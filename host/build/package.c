@@ -608,4 +608,3 @@ int hpb_meta_object(unsigned xlen, unsigned float_abi, const char *meta,
 	*outn = h.file_size;
 	return 0;
 }
-

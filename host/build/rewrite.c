@@ -138,8 +138,8 @@ static LLVMValueRef body_build(ir *x, const cl_kernel *k)
 	LLVMValueRef av[HP_CL_ARGS_MAX + 1];
 	for (unsigned i = 0; i < n; i++)
 		av[i] = arg_value(x, k, i, LLVMGetParam(f, 0));
-	LLVMValueRef call = LLVMBuildCall2(
-		x->b, LLVMGlobalGetValueType(k->fn), k->fn, av, n, "");
+	LLVMValueRef call = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(k->fn),
+					   k->fn, av, n, "");
 	LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(k->fn));
 	call_attrs(x, call, k->fn, n);
 	LLVMBuildRetVoid(x->b);
@@ -163,9 +163,9 @@ static void entry_build(ir *x, const cl_kernel *k, LLVMValueRef desc,
 	LLVMSetAlignment(lm, 4);
 	if (x->xlen == 64)
 		lm = LLVMBuildZExt(x->b, lm, x->i64, "");
-	LLVMValueRef av[] = {LLVMGetParam(f, 0), LLVMGetParam(f, 1),
-			     row ? LLVMGetParam(f, 2) : LLVMConstInt(x->sz, 1, 0),
-			     lm, body};
+	LLVMValueRef av[] = {
+		LLVMGetParam(f, 0), LLVMGetParam(f, 1),
+		row ? LLVMGetParam(f, 2) : LLVMConstInt(x->sz, 1, 0), lm, body};
 	LLVMBuildCall2(x->b, x->run_t, x->run, av, 5, "");
 	LLVMBuildRetVoid(x->b);
 }

@@ -33,6 +33,31 @@ static char *field(char **p)
 	return s ? s : (char *)"";
 }
 
+/* Each kernel's own __local bytes: its descriptor (name pointers are
+ * image offsets: the image is linked at 0). */
+static void static_local(const hpk_header *hp, const uint8_t *img,
+			 hp_cl_kernel *ks, unsigned nk)
+{
+	hpk_header h = *hp;
+	unsigned word = h.xlen == 32 ? 4 : 8;
+	size_t dsz = HP_KDESC_SIZE(h.xlen);
+	for (uint32_t d = 0; d + dsz <= h.kernels_size; d += dsz) {
+		const uint8_t *desc = img + h.kernels_offset + d;
+		uint64_t np = 0;
+		uint32_t lm;
+		memcpy(&np, desc, word);
+		memcpy(&lm, desc + HP_KDESC_LOCAL_MEM(h.xlen), 4);
+		if (np >= h.image_file_size)
+			continue;
+		const char *nm = (const char *)img + np;
+		size_t left = h.image_file_size - np;
+		for (unsigned i = 0; i < nk; i++)
+			if (strnlen(nm, left) < left &&
+			    !strcmp(nm, ks[i].device_name))
+				ks[i].static_local = lm;
+	}
+}
+
 int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 {
 	hpk_header h;
@@ -106,25 +131,8 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 		}
 	}
 	free(text);
-	/* each kernel's own __local bytes: its descriptor (name pointers are
-	 * image offsets: the image is linked at 0) */
-	unsigned word = h.xlen == 32 ? 4 : 8;
-	size_t dsz = HP_KDESC_SIZE(h.xlen);
-	for (uint32_t d = 0; !rc && d + dsz <= h.kernels_size; d += dsz) {
-		const uint8_t *desc = img + h.kernels_offset + d;
-		uint64_t np = 0;
-		uint32_t lm;
-		memcpy(&np, desc, word);
-		memcpy(&lm, desc + HP_KDESC_LOCAL_MEM(h.xlen), 4);
-		if (np >= h.image_file_size)
-			continue;
-		const char *nm = (const char *)img + np;
-		size_t left = h.image_file_size - np;
-		for (unsigned i = 0; i < p->num_kernels; i++)
-			if (strnlen(nm, left) < left &&
-			    !strcmp(nm, ks[i].device_name))
-				ks[i].static_local = lm;
-	}
+	if (!rc)
+		static_local(&h, img, ks, p->num_kernels);
 	if (rc) {
 		free(ks);
 		free(p);
