@@ -16,6 +16,20 @@
 #include <string.h>
 #include <unistd.h>
 
+/* LLVM's messages (the linker's, the code generator's) go to the build
+ * log; without a handler an error would end the process. */
+static void diag(LLVMDiagnosticInfoRef di, void *arg)
+{
+	cl_job *j = arg;
+	LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+	if (sev != LLVMDSError && sev != LLVMDSWarning)
+		return; /* remarks and notes: the optimizer's, not asked for */
+	char *d = LLVMGetDiagInfoDescription(di);
+	fprintf(j->mf, "%s: %s\n", sev == LLVMDSError ? "error" : "warning",
+		d ? d : "");
+	LLVMDisposeMessage(d);
+}
+
 /* The options, the compiler, the board, the library, the job's folder. */
 static int job_setup(cl_job *j)
 {
@@ -50,6 +64,7 @@ static int job_setup(cl_job *j)
 	snprintf(j->descc, sizeof(j->descc), "%s/desc.c", j->tmp);
 	snprintf(j->desco, sizeof(j->desco), "%s/desc.o", j->tmp);
 	j->ctx = LLVMContextCreate();
+	LLVMContextSetDiagnosticHandler(j->ctx, diag, j);
 	return 0;
 }
 
