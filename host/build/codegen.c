@@ -6,8 +6,9 @@
  * firmware's), position-independent code (TLS through __tls_get_addr),
  * the medany code model (every reference PC-relative) and -O2 (-O0 with
  * -cl-opt-disable); the object goes to the job's folder
- * (LLVMTargetMachineEmitToFile), after the -O2 pipeline once more, as
- * clang -O2 -c of the linked bitcode ran it. The link stage's optimizer
+ * (LLVMTargetMachineEmitToFile), after the pipeline once more (-O2, or
+ * the always-inliner with -cl-opt-disable), as clang -c of the linked
+ * bitcode ran it. The link stage's optimizer
  * runs with the same target machine.
  */
 #define _GNU_SOURCE
@@ -62,21 +63,21 @@ int cl_target_machine(cl_job *j)
 int stage_codegen(cl_job *j)
 {
 	char *msg = NULL;
-	/* clang -O2 -c of the linked bitcode ran its -O2 pipeline once more
-	 * before the code generator: so does this stage (the same objects) */
-	if (!j->opts.opt_disable) {
-		LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-		LLVMErrorRef e =
-			LLVMRunPasses(j->mod, "default<O2>", j->tm, po);
-		LLVMDisposePassBuilderOptions(po);
-		if (e) {
-			msg = LLVMGetErrorMessage(e);
-			fprintf(j->mf, "error: the optimizer: %s\n", msg);
-			LLVMDisposeErrorMessage(msg);
-			return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-				       "optimizing the program failed "
-				       "(build log)");
-		}
+	/* clang -c of the linked bitcode ran its pipeline once more before
+	 * the code generator (at -O0 the always-inliner, which now inlines
+	 * the bodies __hpcl_run's inlining made direct calls): so does this
+	 * stage, the objects are the same */
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef e = LLVMRunPasses(
+		j->mod, j->opts.opt_disable ? "always-inline" : "default<O2>",
+		j->tm, po);
+	LLVMDisposePassBuilderOptions(po);
+	if (e) {
+		msg = LLVMGetErrorMessage(e);
+		fprintf(j->mf, "error: the optimizer: %s\n", msg);
+		LLVMDisposeErrorMessage(msg);
+		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
+			       "optimizing the program failed (build log)");
 	}
 	if (LLVMTargetMachineEmitToFile(j->tm, j->mod, j->obj, LLVMObjectFile,
 					&msg)) {
