@@ -1,11 +1,11 @@
 # The host library (libhartpool), the kernels' workloads and the `hartpool`
-# CLI. The library boots devices in QEMU (qemu.c) or connects to running
+# CLI (the kernel build pipeline: host/build/objects.mk). The library boots devices in QEMU (qemu.c) or connects to running
 # ones and speaks the mailbox protocol over the shm and serial transports;
 # the workloads (libhartpool-workloads.a) are the kernels' test data and
 # host references (with ref/) for `run --check`, the demo and the tests;
 # the CLI is its commands. The lists go from the top (what a program or the
 # user calls) down to what everything uses (host/lib/internal.h).
-host-lib-srcs := host/lib/open.c host/lib/clc.c host/lib/objbuild.c \
+host-lib-srcs := host/lib/open.c host/lib/clmeta.c \
                  host/lib/trace.c host/lib/trace_json.c \
                  host/lib/object.c host/lib/buffer.c \
                  host/lib/queue.c host/lib/session.c host/lib/device.c \

@@ -48,10 +48,9 @@ fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c
 fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c mailbox/loader.c \
                          common/frame.c
 # The OpenCL metadata parser of libhartpool (seeds: tests/fuzz/corpus/clmeta).
-fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clc.c \
-                         host/lib/objbuild.c common/error.c common/frame.c \
-                         host/boards/boards.c build/host/boards_table.c
-fuzz-fuzz_clmeta-flags := -Ihost/include -Ihost/lib -Ihost/boards -DHP_ROOT='"."'
+fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clmeta.c \
+                         common/error.c common/frame.c
+fuzz-fuzz_clmeta-flags := -Ihost/include -Ihost/lib -DHP_ROOT='"."'
 # What the serial link's frames hold and its connect string, on the host
 # (host/lib/serial_frame.c, serial_spec.c: pure functions).
 fuzz-fuzz_serial_frame-srcs := tests/fuzz/fuzz_serial_frame.c \
