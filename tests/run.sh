@@ -251,9 +251,11 @@ timed "build OpenCL library and ICD" "$out/build-opencl.log" make -s -j"$jobs" o
 timed "host calls: no wrong-way call, no call cycle (check-layers --objects)" "$out/layers-calls.log" scripts/check-layers --objects build/host
 for t in $(tests/opencl/opencl.sh list); do
 	# boards_build builds for every board, install boots three devices
-	# under strace (tests/opencl/boards.part.sh, install.part.sh).
+	# under strace (tests/opencl/boards.part.sh, install.part.sh);
+	# PyOpenCL's test_clmath builds and runs about 30 math programs
+	# (150 s alone on a 2-core host).
 	lim=$tmo
-	case "$t" in boards_build | install) lim=$((tmo * 3)) ;; esac
+	case "$t" in boards_build | install | pyopencl_test_clmath) lim=$((tmo * 3)) ;; esac
 	timed "opencl $t" "$out/opencl-$t.log" timeout "$lim" tests/opencl/opencl.sh run "$t"
 done
 
