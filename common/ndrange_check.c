@@ -58,10 +58,11 @@ int hp_nd_check_global(const hp_nd_limits *l, unsigned w,
 	}
 	for (unsigned d = 0; offset && d < w; d++)
 		if (offset[d] > size_max - global[d])
-			return say(why, n, HP_INVALID_GLOBAL_OFFSET,
-				   "offset %llu + global size %llu in dimension "
-				   "%u is above the device's size_t (%u bits)",
-				   ull(offset[d]), ull(global[d]), d, bits);
+			return say(
+				why, n, HP_INVALID_GLOBAL_OFFSET,
+				"offset %llu + global size %llu in dimension "
+				"%u is above the device's size_t (%u bits)",
+				ull(offset[d]), ull(global[d]), d, bits);
 	return 0;
 }
 
