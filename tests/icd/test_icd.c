@@ -945,6 +945,57 @@ static void test_ndrange(void)
 	CHECK_EQ(clEnqueueTask(q, kf, 0, NULL, NULL),
 		 CL_INVALID_WORK_GROUP_SIZE);
 	CHECK_EQ(clEnqueueTask(q, ka, 0, NULL, NULL), CL_SUCCESS);
+	/* a required size is a 3-tuple: 8,8,1 is no launch of work_dim 1 */
+	const char *src88 = "kernel __attribute__((reqd_work_group_size(8, "
+			    "8, 1))) void sq(global int *o) { }\n";
+	cl_program p88 = program_built(c, src88, NULL);
+	cl_kernel k88 = clCreateKernel(p88, "sq", &err);
+	CHECK_EQ(err, CL_SUCCESS);
+	CHECK_EQ(clSetKernelArg(k88, 0, sizeof(cl_mem), NULL), CL_SUCCESS);
+	size_t g64[2] = {64, 64}, l88[2] = {8, 8};
+	CHECK_EQ(clEnqueueNDRangeKernel(q, k88, 1, NULL, g64, l88, 0, NULL,
+					NULL),
+		 CL_INVALID_WORK_GROUP_SIZE);
+	CHECK_EQ(clEnqueueNDRangeKernel(q, k88, 2, NULL, g64, l88, 0, NULL,
+					NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(clReleaseKernel(k88), CL_SUCCESS);
+	CHECK_EQ(clReleaseProgram(p88), CL_SUCCESS);
+
+	/* a sweep: whatever the ICD accepts, the fake's device (the same
+	 * rules, judged again at the device's end) runs without error */
+	static const size_t gs[] = {1, 3, 8, 64, 250, 1024};
+	static const size_t ls[] = {0, 1, 2, 4, 8, 16, 64, 128, 300};
+	unsigned seed = 12345, accepted = 0, rejected = 0;
+	for (int i = 0; i < 300; i++) {
+		size_t gg[3], ll[3];
+		cl_uint dim = 1 + (seed >> 16) % 3;
+		seed = seed * 1103515245u + 12345u;
+		bool with_local = (seed >> 16) & 1;
+		for (int d = 0; d < 3; d++) {
+			seed = seed * 1103515245u + 12345u;
+			gg[d] = gs[(seed >> 16) % 6];
+			seed = seed * 1103515245u + 12345u;
+			ll[d] = ls[(seed >> 16) % 9];
+		}
+		cl_event e = NULL;
+		cl_kernel kk = (seed >> 20) & 1 ? ka : k;
+		cl_int rc = clEnqueueNDRangeKernel(q, kk, dim, NULL, gg,
+						   with_local ? ll : NULL, 0,
+						   NULL, &e);
+		if (rc == CL_SUCCESS) {
+			accepted++;
+			CHECK_EQ(ev_status(e), CL_COMPLETE);
+			CHECK_EQ(clReleaseEvent(e), CL_SUCCESS);
+		} else {
+			rejected++;
+			CHECK(rc == CL_INVALID_WORK_GROUP_SIZE ||
+			      rc == CL_INVALID_WORK_ITEM_SIZE);
+			CHECK(e == NULL);
+		}
+	}
+	CHECK(accepted > 50 && rejected > 50);
+
 	/* every range the ICD let through the fake's device accepted too */
 	cl_event ev;
 	CHECK_EQ(
