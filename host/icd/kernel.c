@@ -710,7 +710,7 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueNDRangeKernel(
 	rc = CL_INVALID_CONTEXT;
 	if (k->prog->ctx != q->ctx)
 		goto out;
-	char why[160];
+	char why[160]; /* the rule's sentence (the device's own words) */
 	if ((rc = icd_check_wait(q->ctx, nw, w)) ||
 	    (rc = ndrange_make(k, dim, offset, global, local, &r, why,
 			       sizeof(why))))
