@@ -349,27 +349,21 @@ setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
 		     (unsigned)k->local_mem_bytes, (unsigned)r->local_extra,
 		     (unsigned)dev->local_mem_size);
 	hp_nd_limits lim = {.max_work_dim = 3,
-			    .address_bits = dev->address_bits};
-	for (unsigned d = 0; d < 3; d++)
-		lim.max_item[d] = dev->max_work_item_sizes[d];
-	int rc = hp_nd_check_global(&lim, r->work_dim, r->global, r->offset,
-				    why, why_size);
-	if (rc)
-		return failed(out, rc);
-	unsigned w = r->work_dim;
-
-	/* Normalise to 3 dimensions: size 1 and offset 0 beyond work_dim. */
-	/* Element by element: an initialiser list becomes a memcpy from
-	 * .rodata, and this runs for every command. */
+			    .address_bits = dev->address_bits,
+			    .max_item = dev->max_work_item_sizes};
+	/* Normalised to 3 dimensions: size 1 and offset 0 beyond work_dim
+	 * (the check writes the others). Element by element: an initialiser
+	 * list becomes a memcpy from .rodata, and this runs for every
+	 * command. */
 	uint64_t g[3], off[3];
 	for (unsigned d = 0; d < 3; d++)
 		g[d] = 1, off[d] = 0;
-	bool empty = false;
-	for (unsigned d = 0; d < w; d++) {
-		g[d] = r->global[d];
-		off[d] = r->offset[d];
-		empty |= g[d] == 0;
-	}
+	int rc = hp_nd_check_global(&lim, r->work_dim, r->global, r->offset, g,
+				    off, why, why_size);
+	if (rc)
+		return failed(out, rc);
+	unsigned w = r->work_dim;
+	bool empty = !g[0] || !g[1] || !g[2];
 
 	/* The effective reqd_work_group_size: the range's override, else the
 	 * kernel's. Compared as a 3-tuple. */

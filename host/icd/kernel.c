@@ -665,10 +665,10 @@ static cl_int ndrange_make(cl_kernel k, cl_uint dim, const size_t *offset,
 	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
 	hp_nd_limits lim = {.max_work_dim = di->max_work_dim,
 			    .address_bits = di->address_bits,
+			    .max_item = di->max_work_item_sizes,
 			    .max_group = wgs};
-	memcpy(lim.max_item, di->max_work_item_sizes, sizeof(lim.max_item));
-	cl_int rc = hp_nd_check_global(&lim, dim, r->global, r->offset, why,
-				       why_size);
+	cl_int rc = hp_nd_check_global(&lim, dim, r->global, r->offset, NULL,
+				       NULL, why, why_size);
 	if (rc)
 		return rc;
 	size_t reqd[3];

@@ -519,13 +519,13 @@ int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 		hp_nd_limits lim = {
 			.max_work_dim = q->d->info.max_work_dim,
 			.address_bits = q->d->info.address_bits,
+			.max_item = q->d->info.max_work_item_sizes,
 			.max_group = k->work_group_size,
 		};
-		memcpy(lim.max_item, q->d->info.max_work_item_sizes,
-		       sizeof(lim.max_item));
 		char why[112];
 		status = hp_nd_check_global(&lim, r->work_dim, r->global,
-					    r->offset, why, sizeof(why));
+					    r->offset, NULL, NULL, why,
+					    sizeof(why));
 		if (!status && r->local_given) {
 			uint64_t e[3] = {1, 1, 1}, g[3] = {1, 1, 1};
 			for (unsigned i = 0; i < r->work_dim; i++)
