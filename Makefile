@@ -85,6 +85,7 @@ include tests/e2e/objects.mk
 # library libhartpool-icd.so (host/icd); docs/opencl.md.
 include kernels/opencl/objects.mk
 include host/icd/objects.mk
+include tests/icd/objects.mk
 
 fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs) $(executor-srcs) \
              $(mailbox-srcs) $(common-srcs) $(firmware-srcs) $(kernels-srcs) \
@@ -227,7 +228,8 @@ image: $(FIRMWARE)
 # stress test also runs bench/serial_link)
 e2e-tests: hartpool $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests)) $(HOST_O)/bench/serial_link
 
-host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v)/$(t)))
+host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v)/$(t))) \
+            icd-unit-tests
 
 # ---- running ---------------------------------------------------------------
 # The demo: boot the board in QEMU, run dependent kernels through the

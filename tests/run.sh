@@ -5,8 +5,9 @@
 #      between folders; with the host built, no call cycle and no call the
 #      wrong way between host files) with its own test (tests/layers/test.sh),
 #      and the host's sizes (scripts/check-sizes),
-#   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, and
-#      libFuzzer targets for a bounded time,
+#   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, the
+#      ICD's unit tests over a fake libhartpool (tests/icd/) in the same
+#      three builds, and libFuzzer targets for a bounded time,
 #   3. on-target tests in QEMU on every board (tests/target/tests.list),
 #   4. exact per-hart instruction counts through the TCG plugin
 #      (tests/count_check.sh), firmware on every board and user mode,
@@ -103,6 +104,13 @@ timed "dump QEMU device trees for test_fdt" "$out/dtb.log" gen_dtbs
 for t in $(make -s --no-print-directory print-host-tests); do
 	for v in plain asan tsan; do
 		timed "host $t ($v)" "$out/host-$t-$v.log" timeout "$tmo" "build/host/$v/$t" "$dtb"
+	done
+done
+# The ICD's unit tests: host/icd/ over a fake libhartpool, no device
+# (tests/icd/, docs/icd.md); built by `make host-tests`.
+for t in $(make -s --no-print-directory print-icd-unit-tests-run); do
+	for v in plain asan tsan; do
+		timed "icd unit $t ($v)" "$out/icd-unit-$t-$v.log" timeout "$tmo" "build/host/$v/$t"
 	done
 done
 

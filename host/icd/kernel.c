@@ -3,6 +3,7 @@
  * firmware's built-in kernels as raw bytes), info queries, and
  * clEnqueueNDRangeKernel / clEnqueueTask. */
 #include "icd.h"
+#include <hartpool/ndrange_check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -644,55 +645,50 @@ static bool uniform_required(cl_kernel k)
 }
 
 /* The launch's NDRange from the API's arguments, checked as OpenCL 3.0
- * asks (clEnqueueNDRangeKernel) against the device and the kernel. A global
- * size of 0 is an empty launch (2.1 and later); the sizes and their
- * product must be representable in the device's size_t. */
+ * asks (clEnqueueNDRangeKernel) against the device and the kernel, by the
+ * rules the firmware checks too (include/hartpool/ndrange_check.h: the
+ * same HP_ code, which is the CL code, and the same sentence in @p why).
+ * A global size of 0 is an empty launch (2.1 and later). */
 static cl_int ndrange_make(cl_kernel k, cl_uint dim, const size_t *offset,
 			   const size_t *global, const size_t *local,
-			   hp_ndrange *r)
+			   hp_ndrange *r, char *why, size_t why_size)
 {
 	const hp_device_info *di = &icd_device.info;
-	if (dim < 1 || dim > di->max_work_dim || dim > 3)
-		return CL_INVALID_WORK_DIMENSION;
-	if (!global)
+	if (dim >= 1 && dim <= 3 && !global)
 		return CL_INVALID_GLOBAL_WORK_SIZE;
 	*r = (hp_ndrange){.work_dim = dim};
-	uint64_t lim = di->address_bits >= 64 ? UINT64_MAX
-					      : (1ull << di->address_bits) - 1;
-	uint64_t items = 1;
-	for (cl_uint i = 0; i < dim; i++) {
-		if (global[i] > lim)
-			return CL_INVALID_GLOBAL_WORK_SIZE;
-		if (global[i] && items > lim / global[i])
-			return CL_INVALID_GLOBAL_WORK_SIZE; /* the product */
-		items *= global[i] ? global[i] : 1;
+	for (cl_uint i = 0; global && i < dim && i < 3; i++) {
 		r->global[i] = global[i];
 		r->offset[i] = offset ? offset[i] : 0;
-		if (r->offset[i] > lim - r->global[i])
-			return CL_INVALID_GLOBAL_OFFSET;
 	}
 	uint32_t wgs = 0;
 	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
+	hp_nd_limits lim = {.max_work_dim = di->max_work_dim,
+			    .address_bits = di->address_bits,
+			    .max_item = di->max_work_item_sizes,
+			    .max_group = wgs};
+	cl_int rc = hp_nd_check_global(&lim, dim, r->global, r->offset, NULL,
+				       NULL, why, why_size);
+	if (rc)
+		return rc;
 	size_t reqd[3];
 	kernel_reqd(k, reqd);
 	bool has_reqd = reqd[0] || reqd[1] || reqd[2];
 	r->uniform = uniform_required(k);
 	if (!local)
 		return has_reqd ? CL_INVALID_WORK_GROUP_SIZE : CL_SUCCESS;
-	uint64_t group = 1;
-	for (cl_uint i = 0; i < dim; i++) {
-		if (!local[i])
-			return CL_INVALID_WORK_GROUP_SIZE;
-		if (local[i] > di->max_work_item_sizes[i])
-			return CL_INVALID_WORK_ITEM_SIZE;
-		if ((r->uniform && global[i] % local[i]) ||
-		    (has_reqd && local[i] != (reqd[i] ? reqd[i] : 1)))
-			return CL_INVALID_WORK_GROUP_SIZE;
-		r->local[i] = local[i];
-		group *= local[i];
+	uint64_t g[3] = {1, 1, 1}, e[3] = {1, 1, 1};
+	uint32_t req[3];
+	for (cl_uint i = 0; i < 3; i++) {
+		if (i < dim)
+			g[i] = global[i], e[i] = local[i];
+		req[i] = has_reqd ? (reqd[i] ? (uint32_t)reqd[i] : 1) : 0;
 	}
-	if (group > wgs)
-		return CL_INVALID_WORK_GROUP_SIZE;
+	if ((rc = hp_nd_check_local(&lim, dim, g, e, req, r->uniform, why,
+				    why_size)))
+		return rc;
+	for (cl_uint i = 0; i < dim; i++)
+		r->local[i] = local[i];
 	r->local_given = true;
 	return CL_SUCCESS;
 }
@@ -714,8 +710,10 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueNDRangeKernel(
 	rc = CL_INVALID_CONTEXT;
 	if (k->prog->ctx != q->ctx)
 		goto out;
+	char why[160]; /* the rule's sentence (the device's own words) */
 	if ((rc = icd_check_wait(q->ctx, nw, w)) ||
-	    (rc = ndrange_make(k, dim, offset, global, local, &r)))
+	    (rc = ndrange_make(k, dim, offset, global, local, &r, why,
+			       sizeof(why))))
 		goto out;
 	rc = CL_OUT_OF_HOST_MEMORY;
 	if (!(c = calloc(1, sizeof(*c))) ||

@@ -43,7 +43,8 @@ fuzz-fuzz_dispatch-srcs := tests/fuzz/fuzz_dispatch.c hal/host/hal_host.c \
                            $(hal-portable-srcs) $(executor-srcs) $(mailbox-srcs) \
                            $(common-srcs) $(kernels-srcs)
 # NDRange validation alone.
-fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c
+fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c \
+                        common/ndrange_check.c
 # The kernel-object loader (seeds: valid objects test_loader writes).
 fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c mailbox/loader.c \
                          common/frame.c
