@@ -6,24 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool icd_valid_program(cl_program p)
-{
-	return icd_obj_valid(p, MAGIC_PROGRAM);
-}
-
-static cl_program prog_new(cl_context c, enum prog_kind kind)
-{
-	cl_program p = icd_obj_new(MAGIC_PROGRAM, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->ctx = c;
-	p->kind = kind;
-	p->status = CL_BUILD_NONE;
-	p->bin_type = CL_PROGRAM_BINARY_TYPE_NONE;
-	icd_ctx_hold(c);
-	return p;
-}
-
 static void prog_unload(cl_program p)
 {
 	if (p->loaded)
@@ -37,41 +19,41 @@ static void prog_unload(cl_program p)
 	p->num_kernels = 0;
 }
 
-static void prog_free(cl_program p)
+/* The program goes once it is released and its kernels are gone. */
+static void prog_destroy(struct icd_object *o)
 {
-	if (p->release_cb)
-		p->release_cb(p, p->release_data);
+	cl_program p = (cl_program)o;
 	prog_unload(p);
 	free(p->source);
 	free(p->hpk);
 	free(p->log);
 	free(p->options);
-	cl_context c = p->ctx;
-	icd_obj_free(p, sizeof(*p));
-	icd_ctx_drop(c);
 }
 
-void icd_program_retain(cl_program p)
+const struct icd_kind icd_kind_program = {
+	.magic = MAGIC_PROGRAM,
+	.size = sizeof(struct _cl_program),
+	.destroy = prog_destroy,
+};
+
+static cl_program prog_new(cl_context c, enum prog_kind kind)
 {
-	p->refs++;
+	cl_program p = icd_obj_new(&icd_kind_program);
+	if (!p)
+		return NULL;
+	p->ctx = c;
+	p->kind = kind;
+	p->status = CL_BUILD_NONE;
+	p->bin_type = CL_PROGRAM_BINARY_TYPE_NONE;
+	icd_obj_parent(p, c);
+	return p;
 }
 
-/* The program goes once it is released and its kernels are gone. */
-void icd_program_release(cl_program p)
+/* A program that was not handed out (its creation failed). */
+static void prog_free(cl_program p)
 {
-	if (icd_obj_unref(p))
-		prog_free(p);
-}
-
-void icd_program_hold(cl_program p)
-{
-	p->holds++;
-}
-
-void icd_program_drop(cl_program p)
-{
-	if (icd_obj_unhold(p))
-		prog_free(p);
+	prog_destroy((struct icd_object *)p);
+	icd_obj_discard(p);
 }
 
 ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithSource(cl_context c,
@@ -270,11 +252,11 @@ out:
 	return p;
 }
 
-ICD_REFCOUNT_CALL(clRetainProgram, cl_program, icd_valid_program,
-		  icd_program_retain, CL_INVALID_PROGRAM)
+ICD_REFCOUNT_CALL(clRetainProgram, cl_program, MAGIC_PROGRAM, icd_retain,
+		  CL_INVALID_PROGRAM)
 
-ICD_REFCOUNT_CALL(clReleaseProgram, cl_program, icd_valid_program,
-		  icd_program_release, CL_INVALID_PROGRAM)
+ICD_REFCOUNT_CALL(clReleaseProgram, cl_program, MAGIC_PROGRAM, icd_release,
+		  CL_INVALID_PROGRAM)
 
 ICD_EXPORT cl_int CL_API_CALL clSetProgramReleaseCallback(
 	cl_program p, void(CL_CALLBACK *fn)(cl_program, void *), void *data)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Handles (docs/icd.md, "Objects"). Every context, queue, buffer, program,
+/* Objects (docs/icd.md, "Objects"): handles and generic lifetimes. Every context, queue, buffer, program,
  * kernel and event comes from icd_obj_new and is recognised by
  * icd_obj_valid: a look-up of the pointer in a table of the live objects,
  * then its kind. A value that is no handle is never dereferenced.
@@ -11,7 +11,7 @@
  * other dead objects of its kind before it becomes a new object of that
  * kind. Until then every use of the released handle is CL_INVALID_*.
  * Called with the lock held. */
-#include "icd.h"
+#include "core.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,21 +110,22 @@ struct icd_dead {
 
 static struct {
 	struct icd_dead *first, *last;
-	size_t num, size;
+	size_t num;
 } dead[KINDS];
 
-static bool kind_ok(uint32_t kind)
+static bool magic_ok(uint32_t magic)
 {
-	return kind >= MAGIC_CONTEXT && kind <= MAGIC_EVENT;
+	return magic >= MAGIC_CONTEXT && magic <= MAGIC_EVENT;
 }
 
-void *icd_obj_new(uint32_t kind, size_t size)
+void *icd_obj_new(const struct icd_kind *kind)
 {
-	if (!kind_ok(kind) || size < sizeof(struct icd_dead))
+	size_t size = kind->size;
+	if (!magic_ok(kind->magic) || size < sizeof(struct icd_dead))
 		return NULL;
-	__typeof__(dead[0]) *d = &dead[kind - MAGIC_CONTEXT];
+	__typeof__(dead[0]) *d = &dead[kind->magic - MAGIC_CONTEXT];
 	struct icd_object *o;
-	if (d->num > ICD_QUARANTINE && d->size == size) {
+	if (d->num > ICD_QUARANTINE) {
 		struct icd_dead *x = d->first;
 		d->first = x->next;
 		if (!d->first)
@@ -135,8 +136,9 @@ void *icd_obj_new(uint32_t kind, size_t size)
 		o = &x->head;
 	} else if (!(o = calloc(1, size)))
 		return NULL;
-	o->dispatch = &icd_dispatch;
-	o->magic = kind;
+	o->dispatch = icd_dispatch_table;
+	o->magic = kind->magic;
+	o->ops = kind;
 	o->refs = 1;
 	if (!live_add(o)) {
 		free(o);
@@ -145,47 +147,45 @@ void *icd_obj_new(uint32_t kind, size_t size)
 	return o;
 }
 
-bool icd_obj_unref(void *o)
+void icd_obj_parent(void *o, void *parent)
 {
 	struct icd_object *x = o;
-	if (--x->refs)
-		return false;
-	icd_obj_kill(x);
-	return !x->holds;
+	unsigned i = x->parents[0] ? 1 : 0;
+	icd_hold(parent);
+	x->parents[i] = parent;
 }
 
-bool icd_obj_unhold(void *o)
-{
-	struct icd_object *x = o;
-	return !--x->holds && !x->refs;
-}
-
-bool icd_obj_valid(const void *h, uint32_t kind)
+bool icd_obj_valid(const void *h, uint32_t magic)
 {
 	size_t at;
 	return h && live_find(h, &at) &&
-	       ((const struct icd_object *)h)->magic == kind;
+	       ((const struct icd_object *)h)->magic == magic;
 }
 
-void icd_obj_kill(void *obj)
+/* No longer a valid handle (its memory still in use by the ICD). */
+static void obj_kill(struct icd_object *o)
 {
 	size_t at;
-	if (live_find(obj, &at))
+	if (live_find(o, &at))
 		live_del(at);
 }
 
-void icd_obj_free(void *obj, size_t size)
+/* Kill (if not yet) and give the memory to the quarantine of its kind. */
+static void obj_free(struct icd_object *o)
 {
-	struct icd_dead *x = obj;
-	uint32_t kind = x->head.magic;
-	icd_obj_kill(obj);
-	if (!kind_ok(kind))
+	struct icd_dead *x = (struct icd_dead *)o;
+	uint32_t magic = o->magic;
+	size_t size = o->ops->size;
+	obj_kill(o);
+	if (!magic_ok(magic))
 		return; /* not ours (cannot happen): leave it */
-	__typeof__(dead[0]) *d = &dead[kind - MAGIC_CONTEXT];
-	/* keep the dispatch pointer: the loader reads it */
+	__typeof__(dead[0]) *d = &dead[magic - MAGIC_CONTEXT];
+	/* keep the dispatch pointer and the kind: the loader reads the one */
 	memset((char *)x + sizeof(x->head), 0, size - sizeof(x->head));
 	x->head.magic = MAGIC_DEAD;
 	x->head.refs = x->head.holds = 0;
+	x->head.parents[0] = x->head.parents[1] = NULL;
+	x->head.destructors = NULL;
 	x->next = NULL;
 	if (d->last)
 		d->last->next = x;
@@ -193,14 +193,123 @@ void icd_obj_free(void *obj, size_t size)
 		d->first = x;
 	d->last = x;
 	d->num++;
-	d->size = size;
 	POISON((char *)x + sizeof(*x), size - sizeof(*x));
 }
 
-cl_int icd_check(const void *h, uint32_t kind, cl_int ok, cl_int invalid)
+static void destructors_run(struct icd_object *o)
+{
+	struct icd_destructor *d = o->destructors;
+	o->destructors = NULL;
+	for (struct icd_destructor *nx; d; d = nx) {
+		nx = d->next;
+		d->fn(o, d->data);
+		free(d);
+	}
+}
+
+/* The last reference and hold are gone: the application's callbacks, the
+ * kind's own clean-up, the memory, then the parents (which may go too). */
+static void obj_destroy(struct icd_object *o)
+{
+	destructors_run(o);
+	if (o->ops->destroy)
+		o->ops->destroy(o);
+	struct icd_object *p0 = o->parents[0], *p1 = o->parents[1];
+	obj_free(o);
+	if (p0)
+		icd_drop(p0);
+	if (p1)
+		icd_drop(p1);
+}
+
+void icd_obj_discard(void *o)
+{
+	struct icd_object *x = o;
+	x->refs = x->holds = 0;
+	x->destructors = NULL;
+	struct icd_object *p0 = x->parents[0], *p1 = x->parents[1];
+	obj_free(x);
+	if (p0)
+		icd_drop(p0);
+	if (p1)
+		icd_drop(p1);
+}
+
+void icd_retain(void *o)
+{
+	((struct icd_object *)o)->refs++;
+}
+
+void icd_release(void *o)
+{
+	struct icd_object *x = o;
+	if (x->refs == 1 && x->ops->close) {
+		/* still a valid handle while it closes (a queue finishes) */
+		x->holds++;
+		x->ops->close(x);
+		x->refs = 0;
+		obj_kill(x);
+		icd_drop(x);
+		return;
+	}
+	if (--x->refs)
+		return;
+	obj_kill(x);
+	if (!x->holds)
+		obj_destroy(x);
+}
+
+void icd_hold(void *o)
+{
+	((struct icd_object *)o)->holds++;
+}
+
+void icd_drop(void *o)
+{
+	struct icd_object *x = o;
+	if (!--x->holds && !x->refs)
+		obj_destroy(x);
+}
+
+cl_int icd_destructor_push(void *o, void(CL_CALLBACK *fn)(void *, void *),
+			   void *data)
+{
+	struct icd_object *x = o;
+	struct icd_destructor *d;
+	if (!(d = calloc(1, sizeof(*d))))
+		return CL_OUT_OF_HOST_MEMORY;
+	d->fn = fn;
+	d->data = data;
+	d->next = x->destructors;
+	x->destructors = d;
+	return CL_SUCCESS;
+}
+
+cl_int icd_hold_add(struct icd_hold *h, void *o)
+{
+	struct icd_object **n = realloc(h->objs, (h->num + 1) * sizeof(*n));
+	if (!n)
+		return CL_OUT_OF_HOST_MEMORY;
+	h->objs = n;
+	icd_hold(o);
+	h->objs[h->num++] = o;
+	return CL_SUCCESS;
+}
+
+void icd_hold_drop(struct icd_hold *h)
+{
+	/* copy first: a drop may run callbacks that enqueue */
+	struct icd_hold x = *h;
+	memset(h, 0, sizeof(*h));
+	for (unsigned i = 0; i < x.num; i++)
+		icd_drop(x.objs[i]);
+	free(x.objs);
+}
+
+cl_int icd_check(const void *h, uint32_t magic, cl_int ok, cl_int invalid)
 {
 	icd_lock();
-	bool v = icd_obj_valid(h, kind);
+	bool v = icd_obj_valid(h, magic);
 	icd_unlock();
 	return v ? ok : invalid;
 }
