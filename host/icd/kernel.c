@@ -109,37 +109,45 @@ ICD_EXPORT cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name,
 	return k;
 }
 
+static cl_int check_all(cl_program p, cl_uint n, const cl_kernel *out)
+{
+	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
+		"%p is not a live program", (void *)p);
+	FAIL_IF(!prog_built(p), CL_INVALID_PROGRAM_EXECUTABLE,
+		"the program is not built (status %d)", p->status);
+	FAIL_IF(out && n < p->num_kernels, CL_INVALID_VALUE,
+		"room for %u kernels, the program has %u", n, p->num_kernels);
+	return CL_SUCCESS;
+}
+
+static cl_int make_all(cl_program p, cl_kernel *out)
+{
+	cl_int rc = CL_SUCCESS;
+	cl_uint i = 0;
+	for (const char *s = p->kernel_names; *s && !rc; i++) {
+		char name[64];
+		size_t l = strcspn(s, ";");
+		snprintf(name, sizeof(name), "%.*s", (int)l, s);
+		rc = kernel_make(p, name, &out[i]);
+		s += l + (s[l] == ';');
+	}
+	if (rc)
+		while (i-- > 1)
+			icd_release(out[i - 1]);
+	return rc;
+}
+
 ICD_EXPORT cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint n,
 						       cl_kernel *out,
 						       cl_uint *num)
 {
 	icd_lock();
-	cl_int rc = CL_INVALID_PROGRAM;
-	if (!icd_valid_program(p))
-		goto out;
-	rc = CL_INVALID_PROGRAM_EXECUTABLE;
-	if (!prog_built(p))
-		goto out;
-	rc = CL_INVALID_VALUE;
-	if (out && n < p->num_kernels)
-		goto out;
-	rc = CL_SUCCESS;
-	if (out) {
-		cl_uint i = 0;
-		for (const char *s = p->kernel_names; *s && !rc; i++) {
-			char name[64];
-			size_t l = strcspn(s, ";");
-			snprintf(name, sizeof(name), "%.*s", (int)l, s);
-			rc = kernel_make(p, name, &out[i]);
-			s += l + (s[l] == ';');
-		}
-		if (rc)
-			while (i-- > 1)
-				icd_release(out[i - 1]);
-	}
+	cl_int rc = check_all(p, n, out);
+	if (!rc && out)
+		rc = make_all(p, out);
 	if (!rc && num)
 		*num = p->num_kernels;
-out:
+	icd_fail_deliver(icd_ctx_of(p), rc);
 	icd_unlock();
 	return rc;
 }
@@ -150,16 +158,13 @@ ICD_REFCOUNT_CALL(clRetainKernel, cl_kernel, MAGIC_KERNEL, icd_retain,
 ICD_REFCOUNT_CALL(clReleaseKernel, cl_kernel, MAGIC_KERNEL, icd_release,
 		  CL_INVALID_KERNEL)
 
-ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
+static cl_int clone(cl_kernel src, cl_kernel *out)
 {
-	icd_lock();
-	cl_kernel k = NULL;
-	cl_int err = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(src))
-		goto out;
-	err = CL_OUT_OF_HOST_MEMORY;
-	if (!(k = icd_obj_new(&icd_kind_kernel)))
-		goto out;
+	FAIL_IF(!icd_valid_kernel(src), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)src);
+	cl_kernel k = icd_obj_new(&icd_kind_kernel);
+	if (!k)
+		return CL_OUT_OF_HOST_MEMORY;
 	/* everything after the head (dispatch, kind, references, parents) */
 	memcpy((char *)k + sizeof(struct icd_object),
 	       (const char *)src + sizeof(struct icd_object),
@@ -175,8 +180,16 @@ ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
 		}
 	icd_obj_parent(k, k->prog);
 	k->prog->kernels_attached++;
-	err = CL_SUCCESS;
-out:
+	*out = k;
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
+{
+	icd_lock();
+	cl_kernel k = NULL;
+	cl_int err = clone(src, &k);
+	icd_fail_deliver(icd_ctx_of(src), err);
 	icd_unlock();
 	if (errp)
 		*errp = err;
@@ -199,79 +212,91 @@ static cl_int arg_mem(const void *value, struct icd_arg_mem *am, uint64_t *addr)
 	return CL_SUCCESS;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i,
-					     size_t size, const void *value)
+/* Built-in kernels: raw bytes; an 8-byte value that is a live cl_mem
+ * becomes its device address. */
+static cl_int set_raw(cl_kernel k, cl_uint i, size_t size, const void *value)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	if (!k->meta) {
-		/* built-in: raw bytes; an 8-byte value that is a live cl_mem
-		 * becomes its device address */
-		rc = CL_INVALID_ARG_INDEX;
-		if (i >= ICD_RAW_ARGS)
-			goto out;
-		rc = CL_INVALID_ARG_SIZE;
-		if (!size || size > HP_MBOX_ARGS_MAX)
-			goto out;
-		uint8_t *b = malloc(size);
-		rc = CL_OUT_OF_HOST_MEMORY;
-		if (!b)
-			goto out;
-		if (!value)
-			memset(b, 0, size);
-		else
-			memcpy(b, value, size);
-		k->arg_mem[i] = (struct icd_arg_mem){0};
-		uint64_t a;
-		if (value && size == sizeof(cl_mem) &&
-		    !arg_mem(value, &k->arg_mem[i], &a) && a)
-			memcpy(b, &a, 8);
-		free(k->raw[i]);
-		k->raw[i] = b;
-		k->raw_size[i] = (uint32_t)size;
-		if (i + 1 > k->raw_count)
-			k->raw_count = i + 1;
-		rc = CL_SUCCESS;
-		goto out;
-	}
-	rc = CL_INVALID_ARG_INDEX;
-	if (i >= k->meta->num_args)
-		goto out;
+	FAIL_IF(i >= ICD_RAW_ARGS, CL_INVALID_ARG_INDEX,
+		"argument %u of a built-in kernel (at most %u)", i,
+		ICD_RAW_ARGS);
+	FAIL_IF(!size || size > HP_MBOX_ARGS_MAX, CL_INVALID_ARG_SIZE,
+		"argument %u: size %zu is not in 1..%u", i, size,
+		(unsigned)HP_MBOX_ARGS_MAX);
+	uint8_t *b = malloc(size);
+	if (!b)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (!value)
+		memset(b, 0, size);
+	else
+		memcpy(b, value, size);
+	k->arg_mem[i] = (struct icd_arg_mem){0};
+	uint64_t a;
+	if (value && size == sizeof(cl_mem) &&
+	    !arg_mem(value, &k->arg_mem[i], &a) && a)
+		memcpy(b, &a, 8);
+	free(k->raw[i]);
+	k->raw[i] = b;
+	k->raw_size[i] = (uint32_t)size;
+	if (i + 1 > k->raw_count)
+		k->raw_count = i + 1;
+	return CL_SUCCESS;
+}
+
+/* OpenCL C kernels: by the argument's metadata. */
+static cl_int set_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
+{
+	FAIL_IF(i >= k->meta->num_args, CL_INVALID_ARG_INDEX,
+		"argument %u of '%s', which has %u", i, k->name,
+		k->meta->num_args);
 	const hp_cl_arg *a = &k->meta->args[i];
 	uint64_t addr;
 	switch (a->addr_space) {
 	case HP_CL_LOCAL:
-		rc = CL_INVALID_ARG_VALUE;
-		if (value)
-			goto out;
-		rc = CL_INVALID_ARG_SIZE;
-		if (!size || size > icd_device.info.local_mem_size)
-			goto out;
+		FAIL_IF(value, CL_INVALID_ARG_VALUE,
+			"__local argument %u (%s) with a value", i, a->name);
+		FAIL_IF(!size || size > icd_device.info.local_mem_size,
+			CL_INVALID_ARG_SIZE,
+			"__local argument %u (%s): %zu bytes, not in 1..%llu", i,
+			a->name, size,
+			(unsigned long long)icd_device.info.local_mem_size);
 		k->local_size[i] = (uint32_t)size;
 		break;
 	case HP_CL_GLOBAL:
-	case HP_CL_CONSTANT:
-		rc = CL_INVALID_ARG_SIZE;
-		if (size != sizeof(cl_mem))
-			goto out;
-		if ((rc = arg_mem(value, &k->arg_mem[i], &addr)))
-			goto out;
+	case HP_CL_CONSTANT: {
+		FAIL_IF(size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+			"buffer argument %u (%s): size %zu, not %zu", i,
+			a->name, size, sizeof(cl_mem));
+		cl_int rc = arg_mem(value, &k->arg_mem[i], &addr);
+		FAIL_IF(rc, CL_INVALID_MEM_OBJECT,
+			"argument %u (%s): %p is not a live buffer", i, a->name,
+			value ? (void *)*(const cl_mem *)value : NULL);
 		memcpy(k->args + a->offset, &addr, 8);
 		break;
+	}
 	default:
-		rc = CL_INVALID_ARG_VALUE;
-		if (!value)
-			goto out;
-		rc = CL_INVALID_ARG_SIZE;
-		if (size != a->size)
-			goto out;
+		FAIL_IF(!value, CL_INVALID_ARG_VALUE,
+			"argument %u (%s) without a value", i, a->name);
+		FAIL_IF(size != a->size, CL_INVALID_ARG_SIZE,
+			"argument %u (%s): size %zu, not %u", i, a->name, size,
+			(unsigned)a->size);
 		memcpy(k->args + a->offset, value, size);
 	}
 	k->set |= 1ull << i;
-	rc = CL_SUCCESS;
-out:
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i,
+					     size_t size, const void *value)
+{
+	icd_lock();
+	cl_int rc;
+	if (!icd_valid_kernel(k))
+		rc = icd_fail(CL_INVALID_KERNEL, "CL_INVALID_KERNEL", __func__,
+			      "%p is not a live kernel", (void *)k);
+	else
+		rc = k->meta ? set_arg(k, i, size, value)
+			     : set_raw(k, i, size, value);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
@@ -293,14 +318,12 @@ ICD_EXPORT cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k,
 			 CL_INVALID_KERNEL);
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
-					      size_t size, void *value,
-					      size_t *ret)
+static cl_int kernel_info(cl_kernel k, cl_kernel_info param, size_t size,
+			  void *value, size_t *ret)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
+	cl_int rc;
+	FAIL_IF(!icd_valid_kernel(k), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)k);
 	switch (param) {
 	case CL_KERNEL_FUNCTION_NAME:
 		rc = icd_info(k->name, strlen(k->name) + 1, size, value, ret);
@@ -326,28 +349,33 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
 		break;
 	}
 	default:
-		rc = CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no kernel info 0x%x", (unsigned)param);
 	}
-out:
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
+					      size_t size, void *value,
+					      size_t *ret)
+{
+	icd_lock();
+	cl_int rc = kernel_info(k, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
-						 cl_kernel_arg_info param,
-						 size_t size, void *value,
-						 size_t *ret)
+static cl_int arg_info(cl_kernel k, cl_uint i, cl_kernel_arg_info param,
+		       size_t size, void *value, size_t *ret)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	rc = CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-	if (!k->meta)
-		goto out;
-	rc = CL_INVALID_ARG_INDEX;
-	if (i >= k->meta->num_args)
-		goto out;
+	cl_int rc;
+	FAIL_IF(!icd_valid_kernel(k), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)k);
+	FAIL_IF(!k->meta, CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+		"'%s' is a built-in kernel: no argument info", k->name);
+	FAIL_IF(i >= k->meta->num_args, CL_INVALID_ARG_INDEX,
+		"argument %u of '%s', which has %u", i, k->name,
+		k->meta->num_args);
 	const hp_cl_arg *a = &k->meta->args[i];
 	switch (param) {
 	case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
@@ -393,9 +421,20 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
 		rc = icd_info(a->name, strlen(a->name) + 1, size, value, ret);
 		break;
 	default:
-		rc = CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no argument info 0x%x",
+		     (unsigned)param);
 	}
-out:
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
+						 cl_kernel_arg_info param,
+						 size_t size, void *value,
+						 size_t *ret)
+{
+	icd_lock();
+	cl_int rc = arg_info(k, i, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
@@ -422,17 +461,19 @@ static uint32_t kernel_sg(cl_kernel k)
 		       : 1;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetKernelWorkGroupInfo(
-	cl_kernel k, cl_device_id d, cl_kernel_work_group_info param,
-	size_t size, void *value, size_t *ret)
+static cl_int check_kernel_device(cl_kernel k, cl_device_id d)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	rc = CL_INVALID_DEVICE;
-	if (d && !icd_valid_device(d))
-		goto out;
+	FAIL_IF(!icd_valid_kernel(k), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)k);
+	FAIL_IF(d && !icd_valid_device(d), CL_INVALID_DEVICE,
+		"%p is not hartpool's device", (void *)d);
+	return CL_SUCCESS;
+}
+
+static cl_int work_group_info(cl_kernel k, cl_kernel_work_group_info param,
+			      size_t size, void *value, size_t *ret)
+{
+	cl_int rc;
 	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
 	switch (param) {
 	case CL_KERNEL_WORK_GROUP_SIZE: {
@@ -470,34 +511,40 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelWorkGroupInfo(
 		break;
 	}
 	default:
-		rc = CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no work-group info 0x%x",
+		     (unsigned)param);
 	}
-out:
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+	cl_kernel k, cl_device_id d, cl_kernel_work_group_info param,
+	size_t size, void *value, size_t *ret)
+{
+	icd_lock();
+	cl_int rc = check_kernel_device(k, d);
+	if (!rc)
+		rc = work_group_info(k, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetKernelSubGroupInfo(
-	cl_kernel k, cl_device_id d, cl_kernel_sub_group_info param,
-	size_t in_size, const void *in, size_t size, void *value, size_t *ret)
+static cl_int sub_group_info(cl_kernel k, cl_kernel_sub_group_info param,
+			     size_t in_size, const void *in, size_t size,
+			     void *value, size_t *ret)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	rc = CL_INVALID_DEVICE;
-	if (d && !icd_valid_device(d))
-		goto out;
 	size_t sg = kernel_sg(k), v;
 	uint32_t wgs = 0;
 	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
-	rc = CL_INVALID_VALUE;
 	switch (param) {
 	case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
 	case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
-		if (!in || !in_size || in_size % sizeof(size_t) ||
-		    in_size > 3 * sizeof(size_t))
-			goto out;
+		FAIL_IF(!in || !in_size || in_size % sizeof(size_t) ||
+				in_size > 3 * sizeof(size_t),
+			CL_INVALID_VALUE,
+			"input %p of %zu bytes is not 1 to 3 size_t", in,
+			in_size);
 		size_t items = 1;
 		for (size_t i = 0; i < in_size / sizeof(size_t); i++)
 			items *= ((const size_t *)in)[i];
@@ -505,33 +552,42 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelSubGroupInfo(
 			v = items < sg ? items : sg;
 		else
 			v = (items + sg - 1) / sg;
-		rc = icd_info(&v, sizeof(v), size, value, ret);
-		break;
+		return icd_info(&v, sizeof(v), size, value, ret);
 	}
 	case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
-		if (!in || in_size != sizeof(size_t))
-			goto out;
+		FAIL_IF(!in || in_size != sizeof(size_t), CL_INVALID_VALUE,
+			"input %p of %zu bytes is not one size_t", in,
+			in_size);
 		size_t n = *(const size_t *)in, dims = size / sizeof(size_t);
 		size_t out3[3] = {n * sg <= wgs ? n * sg : 0, 1, 1};
-		if (value && (!dims || dims > 3 || size % sizeof(size_t)))
-			goto out;
+		FAIL_IF(value && (!dims || dims > 3 || size % sizeof(size_t)),
+			CL_INVALID_VALUE,
+			"output of %zu bytes is not 1 to 3 size_t", size);
 		if (!value)
 			dims = 1;
-		rc = icd_info(out3, dims * sizeof(size_t), size, value, ret);
-		break;
+		return icd_info(out3, dims * sizeof(size_t), size, value, ret);
 	}
 	case CL_KERNEL_MAX_NUM_SUB_GROUPS:
 		v = (wgs + sg - 1) / sg;
-		rc = icd_info(&v, sizeof(v), size, value, ret);
-		break;
+		return icd_info(&v, sizeof(v), size, value, ret);
 	case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
 		v = 0;
-		rc = icd_info(&v, sizeof(v), size, value, ret);
-		break;
+		return icd_info(&v, sizeof(v), size, value, ret);
 	default:
-		break;
+		FAIL(CL_INVALID_VALUE, "no sub-group info 0x%x",
+		     (unsigned)param);
 	}
-out:
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelSubGroupInfo(
+	cl_kernel k, cl_device_id d, cl_kernel_sub_group_info param,
+	size_t in_size, const void *in, size_t size, void *value, size_t *ret)
+{
+	icd_lock();
+	cl_int rc = check_kernel_device(k, d);
+	if (!rc)
+		rc = sub_group_info(k, param, in_size, in, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }

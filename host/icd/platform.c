@@ -54,8 +54,9 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint n,
 						     cl_platform_id *p,
 						     cl_uint *num)
 {
-	if ((!n && p) || (!p && !num))
-		return CL_INVALID_VALUE;
+	FAIL_IF((!n && p) || (!p && !num), CL_INVALID_VALUE,
+		"num_entries %u, platforms %p, num_platforms %p", n, (void *)p,
+		(void *)num);
 	if (p)
 		p[0] = &icd_platform;
 	if (num)
@@ -74,8 +75,8 @@ ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p,
 						size_t size, void *value,
 						size_t *ret)
 {
-	if (p && p != &icd_platform)
-		return CL_INVALID_PLATFORM;
+	FAIL_IF(p && p != &icd_platform, CL_INVALID_PLATFORM,
+		"%p is not hartpool's platform", (void *)p);
 	char buf[1024];
 	cl_name_version nv[16];
 	size_t n;
@@ -105,7 +106,8 @@ ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p,
 	case CL_PLATFORM_NUMERIC_VERSION:
 		ICD_INFO_T(cl_version, CL_MAKE_VERSION(3, 0, 0));
 	default:
-		return CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no platform info 0x%x",
+		     (unsigned)param);
 	}
 }
 
@@ -113,23 +115,26 @@ ICD_EXPORT cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p,
 					     cl_device_type type, cl_uint n,
 					     cl_device_id *out, cl_uint *num)
 {
-	if (p && p != &icd_platform)
-		return CL_INVALID_PLATFORM;
-	if ((!n && out) || (!out && !num))
-		return CL_INVALID_VALUE;
+	FAIL_IF(p && p != &icd_platform, CL_INVALID_PLATFORM,
+		"%p is not hartpool's platform", (void *)p);
+	FAIL_IF((!n && out) || (!out && !num), CL_INVALID_VALUE,
+		"num_entries %u, devices %p, num_devices %p", n, (void *)out,
+		(void *)num);
 	const cl_device_type known = CL_DEVICE_TYPE_DEFAULT |
 				     CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
 				     CL_DEVICE_TYPE_ACCELERATOR |
 				     CL_DEVICE_TYPE_CUSTOM;
-	if (type != CL_DEVICE_TYPE_ALL && (!type || (type & ~known)))
-		return CL_INVALID_DEVICE_TYPE;
-	if (!(type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_ACCELERATOR)))
-		return CL_DEVICE_NOT_FOUND;
+	FAIL_IF(type != CL_DEVICE_TYPE_ALL && (!type || (type & ~known)),
+		CL_INVALID_DEVICE_TYPE, "device type 0x%llx",
+		(unsigned long long)type);
+	FAIL_IF(!(type & (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_ACCELERATOR)),
+		CL_DEVICE_NOT_FOUND,
+		"device type 0x%llx: hartpool's is an accelerator",
+		(unsigned long long)type);
 	icd_lock();
 	cl_int rc = icd_device_open();
 	icd_unlock();
-	if (rc)
-		return CL_DEVICE_NOT_FOUND;
+	FAIL_IF(rc, CL_DEVICE_NOT_FOUND, "the device did not open (%d)", rc);
 	if (out)
 		out[0] = &icd_device;
 	if (num)
@@ -416,7 +421,7 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 	case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
 		ICD_INFO_STR("v0000-01-01-00"); /* not conformance tested */
 	default:
-		return CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no device info 0x%x", (unsigned)param);
 	}
 }
 
@@ -424,8 +429,8 @@ ICD_EXPORT cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d,
 					      cl_device_info param, size_t size,
 					      void *value, size_t *ret)
 {
-	if (!icd_valid_device(d))
-		return CL_INVALID_DEVICE;
+	FAIL_IF(!icd_valid_device(d), CL_INVALID_DEVICE,
+		"%p is not hartpool's device", (void *)d);
 	icd_lock();
 	cl_int rc = icd_device_open();
 	if (!rc)

@@ -56,46 +56,52 @@ static void prog_free(cl_program p)
 	icd_obj_discard(p);
 }
 
+static cl_int check_source(cl_context c, cl_uint n, const char **strs)
+{
+	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
+		"%p is not a live context", (void *)c);
+	FAIL_IF(!n || !strs, CL_INVALID_VALUE, "%u strings at %p", n,
+		(void *)strs);
+	for (cl_uint i = 0; i < n; i++)
+		FAIL_IF(!strs[i], CL_INVALID_VALUE, "string %u is NULL", i);
+	return CL_SUCCESS;
+}
+
+/* The strings concatenated (a length of 0: up to the string's 0). */
+static char *source_join(cl_uint n, const char **strs, const size_t *lens)
+{
+	size_t total = 0, o = 0;
+	for (cl_uint i = 0; i < n; i++)
+		total += lens && lens[i] ? lens[i] : strlen(strs[i]);
+	char *src = malloc(total + 1);
+	for (cl_uint i = 0; src && i < n; i++) {
+		size_t l = lens && lens[i] ? lens[i] : strlen(strs[i]);
+		memcpy(src + o, strs[i], l);
+		o += l;
+	}
+	if (src)
+		src[o] = 0;
+	return src;
+}
+
 ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithSource(cl_context c,
 							    cl_uint n,
 							    const char **strs,
 							    const size_t *lens,
 							    cl_int *errp)
 {
-	cl_int err = CL_SUCCESS;
 	cl_program p = NULL;
 	icd_lock();
-	if (!icd_valid_ctx(c)) {
-		err = CL_INVALID_CONTEXT;
-		goto out;
-	}
-	size_t total = 0;
-	if (!n || !strs)
-		err = CL_INVALID_VALUE;
-	for (cl_uint i = 0; !err && i < n; i++) {
-		if (!strs[i])
-			err = CL_INVALID_VALUE;
-		else
-			total += lens && lens[i] ? lens[i] : strlen(strs[i]);
-	}
-	if (err)
-		goto out;
-	p = prog_new(c, PROG_SOURCE);
-	if (!p || !(p->source = malloc(total + 1))) {
-		if (p)
+	cl_int err = check_source(c, n, strs);
+	if (!err) {
+		p = prog_new(c, PROG_SOURCE);
+		if (p && !(p->source = source_join(n, strs, lens))) {
 			prog_free(p);
-		p = NULL;
-		err = CL_OUT_OF_HOST_MEMORY;
-		goto out;
+			p = NULL;
+		}
+		err = p ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 	}
-	size_t o = 0;
-	for (cl_uint i = 0; i < n; i++) {
-		size_t l = lens && lens[i] ? lens[i] : strlen(strs[i]);
-		memcpy(p->source + o, strs[i], l);
-		o += l;
-	}
-	p->source[o] = 0;
-out:
+	icd_fail_deliver(icd_ctx_of(c), err);
 	icd_unlock();
 	if (errp)
 		*errp = err;
@@ -154,21 +160,29 @@ static cl_int prog_load(cl_program p)
 	return CL_SUCCESS;
 }
 
+static cl_int check_binary(cl_context c, cl_uint n, const cl_device_id *devs,
+			   const size_t *lens, const unsigned char **bins)
+{
+	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
+		"%p is not a live context", (void *)c);
+	FAIL_IF(!n || !devs || !lens || !bins, CL_INVALID_VALUE,
+		"%u devices, devices %p, lengths %p, binaries %p", n,
+		(void *)devs, (void *)lens, (void *)bins);
+	FAIL_IF(n != 1 || !icd_valid_device(devs[0]), CL_INVALID_DEVICE,
+		"%u devices, the first %p: hartpool has one", n,
+		(void *)devs[0]);
+	FAIL_IF(!lens[0] || !bins[0], CL_INVALID_VALUE,
+		"binary %p of %zu bytes", (void *)bins[0], lens[0]);
+	return CL_SUCCESS;
+}
+
 ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithBinary(
 	cl_context c, cl_uint n, const cl_device_id *devs, const size_t *lens,
 	const unsigned char **bins, cl_int *status, cl_int *errp)
 {
-	cl_int err = CL_SUCCESS;
 	cl_program p = NULL;
 	icd_lock();
-	if (!icd_valid_ctx(c))
-		err = CL_INVALID_CONTEXT;
-	else if (!n || !devs || !lens || !bins)
-		err = CL_INVALID_VALUE;
-	else if (n != 1 || !icd_valid_device(devs[0]))
-		err = CL_INVALID_DEVICE;
-	else if (!lens[0] || !bins[0])
-		err = CL_INVALID_VALUE;
+	cl_int err = check_binary(c, n, devs, lens, bins);
 	if (err)
 		goto out;
 	p = prog_new(c, PROG_BINARY);
@@ -180,7 +194,9 @@ ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithBinary(
 	p->hpk_size = lens[0];
 	hp_cl_program *meta;
 	if (hp_cl_program_parse(p->hpk, p->hpk_size, &meta)) {
-		err = CL_INVALID_BINARY;
+		err = icd_fail(CL_INVALID_BINARY, "CL_INVALID_BINARY", __func__,
+			       "%zu bytes are no kernel object: %s", lens[0],
+			       hp_last_error());
 	} else {
 		p->options = strdup(meta->build_options);
 		hp_cl_program_free(meta);
@@ -193,59 +209,71 @@ out:
 		prog_free(p);
 		p = NULL;
 	}
+	icd_fail_deliver(icd_ctx_of(c), err);
 	icd_unlock();
 	if (errp)
 		*errp = err;
 	return p;
 }
 
+/* Is the name @p s (@p l bytes) one of the device's built-in kernels? */
+static bool is_builtin(const char *s, size_t l)
+{
+	const char *b = icd_device.builtins;
+	while (*b) {
+		size_t bl = strcspn(b, ";");
+		if (bl == l && !strncmp(b, s, l))
+			return true;
+		b += bl + (b[bl] == ';');
+	}
+	return false;
+}
+
+/* Every name must be a built-in kernel; their number into @p count. */
+static cl_int check_builtins(cl_context c, cl_uint n, const cl_device_id *devs,
+			     const char *names, cl_uint *count)
+{
+	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
+		"%p is not a live context", (void *)c);
+	FAIL_IF(!n || !devs || !names || !*names, CL_INVALID_VALUE,
+		"%u devices at %p, names %p", n, (void *)devs,
+		(const void *)names);
+	for (cl_uint i = 0; i < n; i++)
+		FAIL_IF(!icd_valid_device(devs[i]), CL_INVALID_DEVICE,
+			"device %u (%p) is not hartpool's", i, (void *)devs[i]);
+	*count = 0;
+	for (const char *s = names; *s;) {
+		size_t l = strcspn(s, ";");
+		FAIL_IF(!l || !is_builtin(s, l), CL_INVALID_VALUE,
+			"'%.*s' is not a built-in kernel (%s)", (int)l, s,
+			icd_device.builtins);
+		(*count)++;
+		s += l + (s[l] == ';');
+	}
+	return CL_SUCCESS;
+}
+
 ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
 	cl_context c, cl_uint n, const cl_device_id *devs, const char *names,
 	cl_int *errp)
 {
-	cl_int err = CL_SUCCESS;
 	cl_program p = NULL;
-	icd_lock();
-	if (!icd_valid_ctx(c))
-		err = CL_INVALID_CONTEXT;
-	else if (!n || !devs || !names || !*names)
-		err = CL_INVALID_VALUE;
-	else
-		for (cl_uint i = 0; i < n; i++)
-			if (!icd_valid_device(devs[i]))
-				err = CL_INVALID_DEVICE;
-	if (err)
-		goto out;
-	/* every name must be a built-in kernel */
 	cl_uint count = 0;
-	for (const char *s = names; *s;) {
-		size_t l = strcspn(s, ";");
-		bool found = false;
-		const char *b = icd_device.builtins;
-		while (*b && !found) {
-			size_t bl = strcspn(b, ";");
-			found = bl == l && !strncmp(b, s, l);
-			b += bl + (b[bl] == ';');
-		}
-		if (!found || !l) {
-			err = CL_INVALID_VALUE;
-			goto out;
-		}
-		count++;
-		s += l + (s[l] == ';');
-	}
-	p = prog_new(c, PROG_BUILTIN);
-	if (!p || !(p->kernel_names = strdup(names))) {
-		err = CL_OUT_OF_HOST_MEMORY;
-		if (p)
-			prog_free(p);
+	icd_lock();
+	cl_int err = check_builtins(c, n, devs, names, &count);
+	if (!err && (p = prog_new(c, PROG_BUILTIN)) &&
+	    !(p->kernel_names = strdup(names))) {
+		prog_free(p);
 		p = NULL;
-		goto out;
 	}
-	p->num_kernels = count;
-	p->status = CL_BUILD_SUCCESS;
-	p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-out:
+	if (!err && !p)
+		err = CL_OUT_OF_HOST_MEMORY;
+	if (p) {
+		p->num_kernels = count;
+		p->status = CL_BUILD_SUCCESS;
+		p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+	}
+	icd_fail_deliver(icd_ctx_of(c), err);
 	icd_unlock();
 	if (errp)
 		*errp = err;
@@ -277,11 +305,11 @@ ICD_EXPORT cl_int CL_API_CALL clSetProgramSpecializationConstant(
 
 static cl_int check_devs(cl_uint n, const cl_device_id *devs)
 {
-	if ((n && !devs) || (!n && devs))
-		return CL_INVALID_VALUE;
+	FAIL_IF((n && !devs) || (!n && devs), CL_INVALID_VALUE,
+		"%u devices at %p", n, (void *)devs);
 	for (cl_uint i = 0; i < n; i++)
-		if (!icd_valid_device(devs[i]))
-			return CL_INVALID_DEVICE;
+		FAIL_IF(!icd_valid_device(devs[i]), CL_INVALID_DEVICE,
+			"device %u (%p) is not hartpool's", i, (void *)devs[i]);
 	return CL_SUCCESS;
 }
 
@@ -354,27 +382,49 @@ static cl_int load_built(cl_program p, cl_int failure)
 	return failure;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
-	cl_program p, cl_uint n, const cl_device_id *devs, const char *opts,
-	void(CL_CALLBACK *notify)(cl_program, void *), void *data)
+static cl_int check_build(cl_program p, cl_uint n, const cl_device_id *devs,
+			  bool notify, void *data)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_PROGRAM;
-	if (!icd_valid_program(p))
-		goto out;
-	if ((rc = check_devs(n, devs)))
-		goto out;
-	rc = CL_INVALID_VALUE;
-	if (!notify && data)
-		goto out;
-	rc = CL_INVALID_OPERATION;
-	if (p->kernels_attached || p->kind == PROG_BUILTIN)
-		goto out;
+	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
+		"%p is not a live program", (void *)p);
+	cl_int rc = check_devs(n, devs);
+	if (rc)
+		return rc;
+	FAIL_IF(!notify && data, CL_INVALID_VALUE,
+		"user data %p without a pfn_notify", data);
+	FAIL_IF(p->kernels_attached, CL_INVALID_OPERATION,
+		"%u kernels of the program exist", p->kernels_attached);
+	return CL_SUCCESS;
+}
+
+/* The build's end: its status, and a failure said with the log's size. */
+static cl_int built(cl_program p, cl_int rc, cl_program_binary_type type)
+{
+	p->status = rc ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
+	if (!rc)
+		p->bin_type = type;
+	if (rc == CL_BUILD_PROGRAM_FAILURE || rc == CL_COMPILE_PROGRAM_FAILURE ||
+	    rc == CL_LINK_PROGRAM_FAILURE)
+		icd_fail(rc,
+			 rc == CL_BUILD_PROGRAM_FAILURE
+				 ? "CL_BUILD_PROGRAM_FAILURE"
+			 : rc == CL_LINK_PROGRAM_FAILURE
+				 ? "CL_LINK_PROGRAM_FAILURE"
+				 : "CL_COMPILE_PROGRAM_FAILURE",
+			 "build",
+			 "the program failed to build: %zu bytes of build log "
+			 "(CL_PROGRAM_BUILD_LOG)",
+			 p->log ? strlen(p->log) : (size_t)0);
+	return rc;
+}
+
+static cl_int build(cl_program p, const char *opts)
+{
+	cl_int rc = CL_SUCCESS;
 	p->status = CL_BUILD_IN_PROGRESS;
 	if (p->kind == PROG_SOURCE) {
 		rc = compile(p, opts);
 	} else {
-		rc = CL_SUCCESS;
 		if (opts) {
 			free(p->options);
 			p->options = strdup(opts);
@@ -384,16 +434,37 @@ ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
 	}
 	if (!rc)
 		rc = load_built(p, CL_BUILD_PROGRAM_FAILURE);
+	return built(p, rc, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+}
+
+ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
+	cl_program p, cl_uint n, const cl_device_id *devs, const char *opts,
+	void(CL_CALLBACK *notify)(cl_program, void *), void *data)
+{
+	icd_lock();
+	cl_int rc = check_build(p, n, devs, notify != NULL, data);
+	if (!rc && p->kind == PROG_BUILTIN)
+		rc = icd_fail(CL_INVALID_OPERATION, "CL_INVALID_OPERATION",
+			      __func__, "a program of built-in kernels");
 	if (!rc) {
-		p->status = CL_BUILD_SUCCESS;
-		p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-	} else
-		p->status = CL_BUILD_ERROR;
-	if (notify)
-		notify(p, data);
-out:
+		rc = build(p, opts);
+		if (notify)
+			notify(p, data);
+	}
+	icd_fail_deliver(icd_ctx_of(p), rc);
 	icd_unlock();
 	return rc;
+}
+
+static cl_int check_compile(cl_program p, cl_uint nh, const cl_program *headers,
+			    const char **hnames)
+{
+	FAIL_IF((nh && (!headers || !hnames)) || (!nh && (headers || hnames)),
+		CL_INVALID_VALUE, "%u headers at %p, names at %p", nh,
+		(void *)headers, (void *)hnames);
+	FAIL_IF(p->kind != PROG_SOURCE, CL_INVALID_OPERATION,
+		"not a program from source");
+	return CL_SUCCESS;
 }
 
 /* Compile: the source is compiled (to check it and produce the log) and
@@ -404,29 +475,84 @@ ICD_EXPORT cl_int CL_API_CALL clCompileProgram(
 	void(CL_CALLBACK *notify)(cl_program, void *), void *data)
 {
 	icd_lock();
-	cl_int rc = CL_INVALID_PROGRAM;
-	if (!icd_valid_program(p))
-		goto out;
-	if ((rc = check_devs(n, devs)))
-		goto out;
-	rc = CL_INVALID_VALUE;
-	if ((!notify && data) || (nh && (!headers || !hnames)) ||
-	    (!nh && (headers || hnames)))
-		goto out;
-	rc = CL_INVALID_OPERATION;
-	if (p->kernels_attached || p->kind != PROG_SOURCE)
-		goto out;
-	rc = compile(p, opts);
+	cl_int rc = check_build(p, n, devs, notify != NULL, data);
+	if (!rc)
+		rc = check_compile(p, nh, headers, hnames);
 	if (!rc) {
-		p->status = CL_BUILD_SUCCESS;
-		p->bin_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-	} else if (rc == CL_BUILD_PROGRAM_FAILURE)
-		rc = CL_COMPILE_PROGRAM_FAILURE;
-	if (notify)
-		notify(p, data);
-out:
+		rc = compile(p, opts);
+		if (rc == CL_BUILD_PROGRAM_FAILURE)
+			rc = CL_COMPILE_PROGRAM_FAILURE;
+		built(p, rc, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+		if (notify)
+			notify(p, data);
+	}
+	icd_fail_deliver(icd_ctx_of(p), rc);
 	icd_unlock();
 	return rc;
+}
+
+static cl_int check_link(cl_context c, cl_uint n, const cl_device_id *devs,
+			 cl_uint ni, const cl_program *in, bool notify,
+			 void *data)
+{
+	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
+		"%p is not a live context", (void *)c);
+	cl_int rc = check_devs(n, devs);
+	if (rc)
+		return rc;
+	FAIL_IF(!ni || !in || (!notify && data), CL_INVALID_VALUE,
+		"%u input programs at %p, user data %p", ni, (void *)in, data);
+	for (cl_uint i = 0; i < ni; i++) {
+		FAIL_IF(!icd_valid_program(in[i]), CL_INVALID_PROGRAM,
+			"input %u (%p) is not a live program", i,
+			(void *)in[i]);
+		FAIL_IF(in[i]->kind != PROG_SOURCE ||
+				in[i]->bin_type !=
+					CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+			CL_INVALID_OPERATION,
+			"input %u is not a compiled program", i);
+	}
+	return CL_SUCCESS;
+}
+
+/* The linked program's source (its inputs' joined) and options (the
+ * compile options of the first input, then the link options). */
+static cl_int link_source(cl_program p, const char *opts, cl_uint ni,
+			  const cl_program *in, char **o)
+{
+	size_t total = 1, olen = opts ? strlen(opts) + 2 : 1;
+	for (cl_uint i = 0; i < ni; i++) {
+		total += strlen(in[i]->source) + 2;
+		olen += strlen(in[i]->options) + 1;
+	}
+	*o = calloc(1, olen);
+	if (!*o || !(p->source = calloc(1, total)))
+		return CL_OUT_OF_HOST_MEMORY;
+	strcat(*o, in[0]->options);
+	for (cl_uint i = 0; i < ni; i++) {
+		strcat(p->source, in[i]->source);
+		strcat(p->source, "\n");
+	}
+	if (opts) {
+		strcat(*o, " ");
+		strcat(*o, opts);
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int link(cl_program p, const char *opts, cl_uint ni,
+		   const cl_program *in)
+{
+	char *o = NULL;
+	cl_int err = link_source(p, opts, ni, in, &o);
+	if (!err)
+		err = compile(p, o);
+	free(o);
+	if (err == CL_BUILD_PROGRAM_FAILURE)
+		err = CL_LINK_PROGRAM_FAILURE;
+	if (!err)
+		err = load_built(p, CL_LINK_PROGRAM_FAILURE);
+	return built(p, err, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
 }
 
 ICD_EXPORT cl_program CL_API_CALL clLinkProgram(
@@ -436,80 +562,33 @@ ICD_EXPORT cl_program CL_API_CALL clLinkProgram(
 {
 	icd_lock();
 	cl_program p = NULL;
-	cl_int err = CL_INVALID_CONTEXT;
-	if (!icd_valid_ctx(c))
-		goto out;
-	if ((err = check_devs(n, devs)))
-		goto out;
-	err = CL_INVALID_VALUE;
-	if (!ni || !in || (!notify && data))
-		goto out;
-	size_t total = 1, olen = opts ? strlen(opts) + 2 : 1;
-	for (cl_uint i = 0; i < ni; i++) {
-		if (!icd_valid_program(in[i])) {
-			err = CL_INVALID_PROGRAM;
-			goto out;
-		}
-		if (in[i]->kind != PROG_SOURCE ||
-		    in[i]->bin_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
-			err = CL_INVALID_OPERATION;
-			goto out;
-		}
-		total += strlen(in[i]->source) + 2;
-		olen += strlen(in[i]->options) + 1;
-	}
-	err = CL_OUT_OF_HOST_MEMORY;
-	p = prog_new(c, PROG_SOURCE);
-	char *o = calloc(1, olen);
-	if (!p || !o || !(p->source = calloc(1, total))) {
-		free(o);
-		goto out;
-	}
-	/* the compile options of the first input, then the link options */
-	strcat(o, in[0]->options);
-	for (cl_uint i = 0; i < ni; i++) {
-		strcat(p->source, in[i]->source);
-		strcat(p->source, "\n");
-	}
-	if (opts) {
-		strcat(o, " ");
-		strcat(o, opts);
-	}
-	err = compile(p, o);
-	free(o);
-	if (err == CL_BUILD_PROGRAM_FAILURE)
-		err = CL_LINK_PROGRAM_FAILURE;
-	if (!err)
-		err = load_built(p, CL_LINK_PROGRAM_FAILURE);
+	cl_int err = check_link(c, n, devs, ni, in, notify != NULL, data);
+	if (!err && !(p = prog_new(c, PROG_SOURCE)))
+		err = CL_OUT_OF_HOST_MEMORY;
 	if (!err) {
-		p->status = CL_BUILD_SUCCESS;
-		p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-	} else
-		p->status = CL_BUILD_ERROR;
-	if (notify)
-		notify(p, data);
-	if (err == CL_INVALID_BUILD_OPTIONS)
-		err = CL_INVALID_LINKER_OPTIONS;
-out:
+		err = link(p, opts, ni, in);
+		if (err != CL_OUT_OF_HOST_MEMORY && notify)
+			notify(p, data);
+		if (err == CL_INVALID_BUILD_OPTIONS)
+			err = CL_INVALID_LINKER_OPTIONS;
+	}
 	if (err && err != CL_LINK_PROGRAM_FAILURE && p) {
 		prog_free(p);
 		p = NULL;
 	}
+	icd_fail_deliver(icd_ctx_of(c), err);
 	icd_unlock();
 	if (errp)
 		*errp = err;
 	return p;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetProgramInfo(cl_program p,
-					       cl_program_info param,
-					       size_t size, void *value,
-					       size_t *ret)
+static cl_int program_info(cl_program p, cl_program_info param, size_t size,
+			   void *value, size_t *ret)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_PROGRAM;
-	if (!icd_valid_program(p))
-		goto out;
+	cl_int rc;
+	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
+		"%p is not a live program", (void *)p);
 	cl_device_id d = &icd_device;
 	cl_uint one = 1;
 	cl_bool no = CL_FALSE;
@@ -540,9 +619,9 @@ ICD_EXPORT cl_int CL_API_CALL clGetProgramInfo(cl_program p,
 		rc = icd_info(&p->hpk_size, sizeof(size_t), size, value, ret);
 		break;
 	case CL_PROGRAM_BINARIES:
-		rc = CL_INVALID_VALUE;
-		if (value && size < sizeof(unsigned char *))
-			break;
+		FAIL_IF(value && size < sizeof(unsigned char *),
+			CL_INVALID_VALUE,
+			"CL_PROGRAM_BINARIES: %zu bytes for one pointer", size);
 		if (value && ((unsigned char **)value)[0] && p->hpk_size)
 			memcpy(((unsigned char **)value)[0], p->hpk,
 			       p->hpk_size);
@@ -567,26 +646,33 @@ ICD_EXPORT cl_int CL_API_CALL clGetProgramInfo(cl_program p,
 		rc = icd_info(&no, sizeof(no), size, value, ret);
 		break;
 	default:
-		rc = CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no program info 0x%x",
+		     (unsigned)param);
 	}
-out:
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetProgramInfo(cl_program p,
+					       cl_program_info param,
+					       size_t size, void *value,
+					       size_t *ret)
+{
+	icd_lock();
+	cl_int rc = program_info(p, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(p), rc);
 	icd_unlock();
 	return rc;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p,
-						    cl_device_id d,
-						    cl_program_build_info param,
-						    size_t size, void *value,
-						    size_t *ret)
+static cl_int build_info(cl_program p, cl_device_id d,
+			 cl_program_build_info param, size_t size, void *value,
+			 size_t *ret)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_PROGRAM;
-	if (!icd_valid_program(p))
-		goto out;
-	rc = CL_INVALID_DEVICE;
-	if (!icd_valid_device(d))
-		goto out;
+	cl_int rc;
+	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
+		"%p is not a live program", (void *)p);
+	FAIL_IF(!icd_valid_device(d), CL_INVALID_DEVICE,
+		"%p is not hartpool's device", (void *)d);
 	switch (param) {
 	case CL_PROGRAM_BUILD_STATUS:
 		rc = icd_info(&p->status, sizeof(p->status), size, value, ret);
@@ -611,9 +697,20 @@ ICD_EXPORT cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p,
 		break;
 	}
 	default:
-		rc = CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no build info 0x%x", (unsigned)param);
 	}
-out:
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetProgramBuildInfo(cl_program p,
+						    cl_device_id d,
+						    cl_program_build_info param,
+						    size_t size, void *value,
+						    size_t *ret)
+{
+	icd_lock();
+	cl_int rc = build_info(p, d, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(p), rc);
 	icd_unlock();
 	return rc;
 }

@@ -90,10 +90,6 @@ bool icd_obj_valid(const void *h, uint32_t magic);
 /** Free an object that was never handed out (a failed creation): no
  * destructors, its parents dropped. */
 void icd_obj_discard(void *o);
-/** Under the lock: @p ok if @p h is a live object of @p magic, else
- * @p invalid (entry points that only check their handle). */
-cl_int icd_check(const void *h, uint32_t magic, cl_int ok, cl_int invalid);
-
 /* Generic lifetimes: retain / release are the application's (clRetainX,
  * clReleaseX), hold / drop the ICD's (an object or a command that uses
  * it). The last of both destroys the object: its destructor callbacks,
@@ -172,9 +168,9 @@ cl_int icd_err(int hp);
 
 /* ---- failures (fail.c) ---- */
 
-/** Record a failed check: the sentence "FN: WHY (NAME)" is kept for the
- * context (icd_fail_deliver) and said on stderr when HARTPOOL_ICD_DEBUG is
- * set. Returns @p code. */
+/** Record a failed check: the sentence "WHY (NAME)" is kept for the
+ * context (icd_fail_deliver) and said on stderr, after @p fn (the checking
+ * function), when HARTPOOL_ICD_DEBUG is set. Returns @p code. */
 cl_int icd_fail(cl_int code, const char *name, const char *fn,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /** Hand the failure recorded by this thread's entry point (if its code is
@@ -183,6 +179,14 @@ cl_int icd_fail(cl_int code, const char *name, const char *fn,
 cl_int icd_fail_deliver(cl_context ctx, cl_int rc);
 /** The sentence of this thread's last failure ("" if none). */
 const char *icd_fail_why(void);
+/** Under the lock: @p ok if @p h is a live object of @p magic, else
+ * @p invalid (entry points that only check their handle: the unsupported
+ * features' and unsupported arguments' ones). A failure is said like a
+ * FAIL_IF's, and delivered to @p h's context. */
+cl_int icd_check_(const void *h, uint32_t magic, cl_int ok, cl_int invalid,
+		  const char *fn);
+#define icd_check(h, magic, ok, invalid)                                      \
+	icd_check_((h), (magic), (ok), (invalid), __func__)
 /** The context of a live object of any kind (NULL for none). */
 cl_context icd_ctx_of(const void *h);
 /** Fail with @p code: record why and return it from the calling function. */

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Failures (docs/icd.md, "Why a call failed"). Every check of the ICD is a
  * FAIL_IF: a failed one records a sentence that names the values it
- * checked ("clCreateBuffer: size 0 is not in 1..1866465280
- * (CL_INVALID_BUFFER_SIZE)"). It goes to stderr when HARTPOOL_ICD_DEBUG is
- * set, and the entry point hands it to its context's pfn_notify (the
- * callback of clCreateContext / clCreateContextFromType) as errinfo. A
- * failure before there is a context (clGetPlatformIDs, clCreateContext's
- * own checks) goes to the debug output only. */
+ * checked ("size 0 is not in 1..1866465280 (CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+ * (CL_INVALID_BUFFER_SIZE)"). It goes to stderr, after the name of the
+ * function that checked, when HARTPOOL_ICD_DEBUG is set, and the entry
+ * point hands it to its context's pfn_notify (the callback of
+ * clCreateContext / clCreateContextFromType) as errinfo. A failure before
+ * there is a context (clGetPlatformIDs, clCreateContext's own checks) goes
+ * to the debug output only. */
 #include "core.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,11 +36,11 @@ cl_int icd_fail(cl_int code, const char *name, const char *fn,
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	snprintf(why, sizeof(why), "%s: %s (%s)", fn, text, name);
+	snprintf(why, sizeof(why), "%s (%s)", text, name);
 	why_code = code;
 	why_pending = true;
 	if (debug_on())
-		fprintf(stderr, "hartpool-icd: %s\n", why);
+		fprintf(stderr, "hartpool-icd: %s: %s\n", fn, why);
 	return code;
 }
 
@@ -74,4 +75,45 @@ cl_int icd_fail_deliver(cl_context ctx, cl_int rc)
 const char *icd_fail_why(void)
 {
 	return why;
+}
+
+static const char *code_name(cl_int code)
+{
+	switch (code) {
+	case CL_INVALID_VALUE:
+		return "CL_INVALID_VALUE";
+	case CL_INVALID_OPERATION:
+		return "CL_INVALID_OPERATION";
+	case CL_INVALID_CONTEXT:
+		return "CL_INVALID_CONTEXT";
+	case CL_INVALID_COMMAND_QUEUE:
+		return "CL_INVALID_COMMAND_QUEUE";
+	case CL_INVALID_MEM_OBJECT:
+		return "CL_INVALID_MEM_OBJECT";
+	case CL_INVALID_PROGRAM:
+		return "CL_INVALID_PROGRAM";
+	case CL_INVALID_KERNEL:
+		return "CL_INVALID_KERNEL";
+	case CL_INVALID_EVENT:
+		return "CL_INVALID_EVENT";
+	default:
+		return "an error";
+	}
+}
+
+cl_int icd_check_(const void *h, uint32_t magic, cl_int ok, cl_int invalid,
+		  const char *fn)
+{
+	icd_lock();
+	bool v = icd_obj_valid(h, magic);
+	cl_int rc = v ? ok : invalid;
+	if (!v)
+		icd_fail(rc, code_name(rc), fn, "%p is not a live handle", h);
+	else if (rc)
+		icd_fail(rc, code_name(rc), fn,
+			 "not supported by the device, or an argument is "
+			 "missing");
+	icd_fail_deliver(icd_ctx_of(h), rc);
+	icd_unlock();
+	return rc;
 }

@@ -305,11 +305,3 @@ void icd_hold_drop(struct icd_hold *h)
 		icd_drop(x.objs[i]);
 	free(x.objs);
 }
-
-cl_int icd_check(const void *h, uint32_t magic, cl_int ok, cl_int invalid)
-{
-	icd_lock();
-	bool v = icd_obj_valid(h, magic);
-	icd_unlock();
-	return v ? ok : invalid;
-}
