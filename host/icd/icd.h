@@ -84,6 +84,13 @@ extern const struct icd_kind icd_kind_context, icd_kind_mem, icd_kind_program,
 cl_int icd_set_destructor(void *o, uint32_t magic,
 			  void(CL_CALLBACK *fn)(void *, void *), void *data);
 
+/* ---- program.c: for program_build.c ---- */
+cl_program icd_prog_new(cl_context c, enum prog_kind kind);
+/** Free a program that was not handed out (its creation failed). */
+void icd_prog_free(cl_program p);
+/** Unload its kernel object, forget its metadata and kernel names. */
+void icd_prog_unload(cl_program p);
+
 /* ---- event.c ---- */
 /** Check a wait list: CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT. */
 cl_int icd_check_wait(cl_context ctx, cl_uint n, const cl_event *w);
