@@ -146,6 +146,9 @@ extern struct _cl_icd_dispatch *icd_dispatch_table;
 void icd_core_init(struct _cl_icd_dispatch *d);
 void icd_lock(void);
 void icd_unlock(void);
+/** This thread's count of taking the lock from outside it: a failure is
+ * delivered only by the entry point that recorded it. */
+extern __thread unsigned icd_lock_gen;
 /** Boot or connect the device if not yet: CL_SUCCESS or an error. */
 cl_int icd_device_open(void);
 bool icd_valid_device(cl_device_id d);

@@ -33,14 +33,20 @@ static void lock_init(void)
 	pthread_mutexattr_destroy(&a);
 }
 
+static __thread unsigned lock_depth;
+__thread unsigned icd_lock_gen;
+
 void icd_lock(void)
 {
 	pthread_once(&lock_once, lock_init);
 	pthread_mutex_lock(&lock_mu);
+	if (!lock_depth++)
+		icd_lock_gen++;
 }
 
 void icd_unlock(void)
 {
+	lock_depth--;
 	pthread_mutex_unlock(&lock_mu);
 }
 

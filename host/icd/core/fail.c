@@ -21,6 +21,7 @@
 static __thread char why[WHY_MAX];
 static __thread cl_int why_code;
 static __thread bool why_pending;
+static __thread unsigned why_gen; /* icd_lock_gen when recorded */
 
 static bool debug_on(void)
 {
@@ -39,6 +40,7 @@ cl_int icd_fail(cl_int code, const char *name, const char *fn,
 	snprintf(why, sizeof(why), "%s (%s)", text, name);
 	why_code = code;
 	why_pending = true;
+	why_gen = icd_lock_gen;
 	if (debug_on())
 		fprintf(stderr, "hartpool-icd: %s: %s\n", fn, why);
 	return code;
@@ -65,7 +67,8 @@ cl_context icd_ctx_of(const void *h)
 
 cl_int icd_fail_deliver(cl_context ctx, cl_int rc)
 {
-	bool mine = why_pending && rc != CL_SUCCESS && rc == why_code;
+	bool mine = why_pending && rc != CL_SUCCESS && rc == why_code &&
+		    why_gen == icd_lock_gen;
 	why_pending = false;
 	if (mine && ctx && icd_obj_valid(ctx, MAGIC_CONTEXT) && ctx->notify)
 		ctx->notify(why, NULL, 0, ctx->notify_data);

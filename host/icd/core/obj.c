@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* Objects (docs/icd.md, "Objects"): handles and generic lifetimes. Every context, queue, buffer, program,
- * kernel and event comes from icd_obj_new and is recognised by
- * icd_obj_valid: a look-up of the pointer in a table of the live objects,
- * then its kind. A value that is no handle is never dereferenced.
+/* Objects (docs/icd.md, "Objects"): handles and generic lifetimes. Every
+ * context, queue, buffer, program, kernel and event comes from icd_obj_new
+ * and is recognised by icd_obj_valid: a look-up of the pointer in a table
+ * of the live objects, then its kind. A value that is no handle is never
+ * dereferenced. When the application's last reference and the ICD's last
+ * hold are gone, the object's destructor callbacks run, then its kind's
+ * destroy, and its parents are dropped the same way.
  *
  * A released object's memory is never given back to malloc: the loader
  * calls through a handle's dispatch pointer before the ICD sees the handle
