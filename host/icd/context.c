@@ -89,8 +89,7 @@ static cl_int check_context(const cl_context_properties *props, cl_uint n,
 		return rc;
 	for (cl_uint i = 0; i < n; i++)
 		FAIL_IF(!icd_valid_device(devs[i]), CL_INVALID_DEVICE,
-			"device %u (%p) is not hartpool's", i,
-			(void *)devs[i]);
+			"device %u (%p) is not hartpool's", i, (void *)devs[i]);
 	return CL_SUCCESS;
 }
 
@@ -314,9 +313,8 @@ static cl_int queue_info(cl_command_queue q, cl_command_queue_info param,
 	case CL_QUEUE_PROPERTIES:
 		return icd_info(&q->props, sizeof(q->props), size, value, ret);
 	case CL_QUEUE_PROPERTIES_ARRAY:
-		return icd_info(q->qprops,
-				q->num_qprops * sizeof(q->qprops[0]), size,
-				value, ret);
+		return icd_info(q->qprops, q->num_qprops * sizeof(q->qprops[0]),
+				size, value, ret);
 	case CL_QUEUE_SIZE:
 		FAIL(CL_INVALID_COMMAND_QUEUE,
 		     "CL_QUEUE_SIZE: not a device-side queue");

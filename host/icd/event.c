@@ -120,8 +120,8 @@ ICD_EXPORT cl_int CL_API_CALL clWaitForEvents(cl_uint n, const cl_event *w)
 static cl_int event_info(cl_event e, cl_event_info param, size_t size,
 			 void *value, size_t *ret)
 {
-	FAIL_IF(!icd_valid_event(e), CL_INVALID_EVENT,
-		"%p is not a live event", (void *)e);
+	FAIL_IF(!icd_valid_event(e), CL_INVALID_EVENT, "%p is not a live event",
+		(void *)e);
 	switch (param) {
 	case CL_EVENT_COMMAND_QUEUE:
 		return icd_info(&e->queue, sizeof(e->queue), size, value, ret);
@@ -137,8 +137,7 @@ static cl_int event_info(cl_event e, cl_event_info param, size_t size,
 		return icd_info(&st, sizeof(st), size, value, ret);
 	}
 	default:
-		FAIL(CL_INVALID_VALUE, "no event info 0x%x",
-			(unsigned)param);
+		FAIL(CL_INVALID_VALUE, "no event info 0x%x", (unsigned)param);
 	}
 }
 
@@ -156,8 +155,8 @@ ICD_EXPORT cl_int CL_API_CALL clGetEventInfo(cl_event e, cl_event_info param,
 static cl_int profiling_info(cl_event e, cl_profiling_info param, size_t size,
 			     void *value, size_t *ret)
 {
-	FAIL_IF(!icd_valid_event(e), CL_INVALID_EVENT,
-		"%p is not a live event", (void *)e);
+	FAIL_IF(!icd_valid_event(e), CL_INVALID_EVENT, "%p is not a live event",
+		(void *)e);
 	FAIL_IF(!e->queue || !(e->queue->props & CL_QUEUE_PROFILING_ENABLE),
 		CL_PROFILING_INFO_NOT_AVAILABLE,
 		"the event's queue does not profile");
@@ -181,7 +180,7 @@ static cl_int profiling_info(cl_event e, cl_profiling_info param, size_t size,
 		break;
 	default:
 		FAIL(CL_INVALID_VALUE, "no profiling info 0x%x",
-			(unsigned)param);
+		     (unsigned)param);
 	}
 	return icd_info(&t, sizeof(t), size, value, ret);
 }
@@ -250,8 +249,8 @@ ICD_EXPORT cl_int CL_API_CALL clSetUserEventStatus(cl_event e, cl_int st)
 
 static cl_int check_callback(cl_event e, cl_int type, bool fn)
 {
-	FAIL_IF(!icd_valid_event(e), CL_INVALID_EVENT,
-		"%p is not a live event", (void *)e);
+	FAIL_IF(!icd_valid_event(e), CL_INVALID_EVENT, "%p is not a live event",
+		(void *)e);
 	FAIL_IF(!fn, CL_INVALID_VALUE, "no callback function");
 	FAIL_IF(type != CL_COMPLETE && type != CL_SUBMITTED &&
 			type != CL_RUNNING,

@@ -71,8 +71,7 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel, cl_device_id,
 					   cl_kernel_sub_group_info, size_t,
 					   const void *, size_t, void *,
 					   size_t *);
-cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *,
-					  cl_uint *);
+cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint, cl_platform_id *, cl_uint *);
 
 /* the kinds of the objects the API files make (queues and events: the
  * core's) */
@@ -108,7 +107,8 @@ struct icd_ndrange_limits {
 	unsigned max_work_dim;
 	unsigned address_bits;
 	uint64_t max_work_item_sizes[3];
-	uint64_t max_work_group_size; /**< the kernel's (hp_kernel_work_group_size) */
+	uint64_t max_work_group_size; /**< the kernel's
+					 (hp_kernel_work_group_size) */
 	size_t reqd[3];		      /**< reqd_work_group_size; 0s: none */
 	bool uniform;		      /**< uniform work-groups required */
 };

@@ -256,8 +256,8 @@ static cl_int set_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
 			"__local argument %u (%s) with a value", i, a->name);
 		FAIL_IF(!size || size > icd_device.info.local_mem_size,
 			CL_INVALID_ARG_SIZE,
-			"__local argument %u (%s): %zu bytes, not in 1..%llu", i,
-			a->name, size,
+			"__local argument %u (%s): %zu bytes, not in 1..%llu",
+			i, a->name, size,
 			(unsigned long long)icd_device.info.local_mem_size);
 		k->local_size[i] = (uint32_t)size;
 		break;
@@ -556,8 +556,7 @@ static cl_int sub_group_info(cl_kernel k, cl_kernel_sub_group_info param,
 	}
 	case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
 		FAIL_IF(!in || in_size != sizeof(size_t), CL_INVALID_VALUE,
-			"input %p of %zu bytes is not one size_t", in,
-			in_size);
+			"input %p of %zu bytes is not one size_t", in, in_size);
 		size_t n = *(const size_t *)in, dims = size / sizeof(size_t);
 		size_t out3[3] = {n * sg <= wgs ? n * sg : 0, 1, 1};
 		FAIL_IF(value && (!dims || dims > 3 || size % sizeof(size_t)),

@@ -27,7 +27,7 @@ static cl_int args_hold(cl_kernel k, unsigned n, struct icd_hold *hold)
 }
 
 static cl_int kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
-		       uint32_t *local_bytes, struct icd_hold *hold)
+			  uint32_t *local_bytes, struct icd_hold *hold)
 {
 	memset(out, 0, HP_MBOX_ARGS_MAX);
 	*local_bytes = 0;
@@ -54,7 +54,8 @@ static cl_int kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
 	uint32_t loc = 0;
 	for (unsigned i = 0; i < k->meta->num_args; i++) {
 		FAIL_IF(!(k->set & (1ull << i)), CL_INVALID_KERNEL_ARGS,
-			"argument %u (%s) is not set", i, k->meta->args[i].name);
+			"argument %u (%s) is not set", i,
+			k->meta->args[i].name);
 		if (k->meta->args[i].addr_space != HP_CL_LOCAL)
 			continue;
 		loc = (loc + 63u) & ~63u;
@@ -122,8 +123,7 @@ static cl_int ndrange(cl_kernel k, cl_uint dim, const size_t *offset,
 
 /* The launch command: its argument block, the kernel and the buffers its
  * arguments name held. */
-static cl_int launch_cmd(cl_kernel k, const hp_ndrange *r,
-			 struct icd_cmd **out)
+static cl_int launch_cmd(cl_kernel k, const hp_ndrange *r, struct icd_cmd **out)
 {
 	struct icd_cmd *c = icd_cmd_new(CMD_NDRANGE);
 	*out = NULL;
@@ -135,13 +135,13 @@ static cl_int launch_cmd(cl_kernel k, const hp_ndrange *r,
 	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
 	uint64_t kbytes = mk ? mk->local_mem_bytes : 0;
 	if (!rc && lbytes + kbytes > icd_device.info.local_mem_size)
-		rc = icd_fail(CL_OUT_OF_RESOURCES, "CL_OUT_OF_RESOURCES",
-			      "clEnqueueNDRangeKernel",
-			      "__local arguments of %u bytes and the kernel's "
-			      "%llu exceed the device's local memory %llu",
-			      lbytes, (unsigned long long)kbytes,
-			      (unsigned long long)
-				      icd_device.info.local_mem_size);
+		rc = icd_fail(
+			CL_OUT_OF_RESOURCES, "CL_OUT_OF_RESOURCES",
+			"clEnqueueNDRangeKernel",
+			"__local arguments of %u bytes and the kernel's "
+			"%llu exceed the device's local memory %llu",
+			lbytes, (unsigned long long)kbytes,
+			(unsigned long long)icd_device.info.local_mem_size);
 	if (!rc)
 		rc = icd_cmd_use(c, k);
 	if (rc) {

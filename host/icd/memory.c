@@ -89,8 +89,9 @@ static cl_mem buffer_new(cl_context c, cl_mem_flags flags, size_t size,
 			hp_buffer_free(icd_device.hp, m->addr);
 		icd_obj_discard(m);
 		*err = icd_fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,
-				"CL_MEM_OBJECT_ALLOCATION_FAILURE", "clCreateBuffer",
-				"%zu bytes: %s", size, hp_last_error());
+				"CL_MEM_OBJECT_ALLOCATION_FAILURE",
+				"clCreateBuffer", "%zu bytes: %s", size,
+				hp_last_error());
 		return NULL;
 	}
 	if (!(flags & ACCESS))
@@ -139,14 +140,15 @@ ICD_EXPORT cl_mem CL_API_CALL clCreateBufferWithProperties(
 /* A sub-buffer's flags may narrow its buffer's, never widen them. */
 static bool sub_flags_ok(cl_mem_flags p, cl_mem_flags f)
 {
-	return !(((p & CL_MEM_WRITE_ONLY) &&
-		  (f & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
-		 ((p & CL_MEM_READ_ONLY) &&
-		  (f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
-		 ((p & CL_MEM_HOST_WRITE_ONLY) && (f & CL_MEM_HOST_READ_ONLY)) ||
-		 ((p & CL_MEM_HOST_READ_ONLY) && (f & CL_MEM_HOST_WRITE_ONLY)) ||
-		 ((p & CL_MEM_HOST_NO_ACCESS) &&
-		  (f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))));
+	return !(
+		((p & CL_MEM_WRITE_ONLY) &&
+		 (f & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+		((p & CL_MEM_READ_ONLY) &&
+		 (f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+		((p & CL_MEM_HOST_WRITE_ONLY) && (f & CL_MEM_HOST_READ_ONLY)) ||
+		((p & CL_MEM_HOST_READ_ONLY) && (f & CL_MEM_HOST_WRITE_ONLY)) ||
+		((p & CL_MEM_HOST_NO_ACCESS) &&
+		 (f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))));
 }
 
 static cl_int check_sub(cl_mem p, cl_mem_flags flags,
@@ -160,14 +162,13 @@ static cl_int check_sub(cl_mem p, cl_mem_flags flags,
 	FAIL_IF((flags & ~(ACCESS | HOST_ACCESS)) || !one_bit(flags & ACCESS) ||
 			!one_bit(flags & HOST_ACCESS) ||
 			!sub_flags_ok(p->flags, flags),
-		CL_INVALID_VALUE,
-		"flags 0x%llx do not fit the buffer's 0x%llx",
+		CL_INVALID_VALUE, "flags 0x%llx do not fit the buffer's 0x%llx",
 		(unsigned long long)flags, (unsigned long long)p->flags);
 	FAIL_IF(!r->size, CL_INVALID_BUFFER_SIZE, "region size 0");
 	FAIL_IF(r->origin > p->size || r->size > p->size - r->origin,
 		CL_INVALID_VALUE,
-		"region %zu + %zu is outside the buffer's %zu bytes",
-		r->origin, r->size, p->size);
+		"region %zu + %zu is outside the buffer's %zu bytes", r->origin,
+		r->size, p->size);
 	FAIL_IF(r->origin % HP_MBOX_BUFFER_ALIGN,
 		CL_MISALIGNED_SUB_BUFFER_OFFSET,
 		"origin %zu is not a multiple of %u", r->origin,

@@ -326,8 +326,7 @@ static cl_int program_info(cl_program p, cl_program_info param, size_t size,
 		rc = icd_info(&no, sizeof(no), size, value, ret);
 		break;
 	default:
-		FAIL(CL_INVALID_VALUE, "no program info 0x%x",
-		     (unsigned)param);
+		FAIL(CL_INVALID_VALUE, "no program info 0x%x", (unsigned)param);
 	}
 	return rc;
 }

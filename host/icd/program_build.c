@@ -145,8 +145,8 @@ static cl_int built(cl_program p, cl_int rc, cl_program_binary_type type)
 	p->status = rc ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
 	if (!rc)
 		p->bin_type = type;
-	if (rc == CL_BUILD_PROGRAM_FAILURE || rc == CL_COMPILE_PROGRAM_FAILURE ||
-	    rc == CL_LINK_PROGRAM_FAILURE)
+	if (rc == CL_BUILD_PROGRAM_FAILURE ||
+	    rc == CL_COMPILE_PROGRAM_FAILURE || rc == CL_LINK_PROGRAM_FAILURE)
 		icd_fail(rc,
 			 rc == CL_BUILD_PROGRAM_FAILURE
 				 ? "CL_BUILD_PROGRAM_FAILURE"
@@ -324,4 +324,3 @@ ICD_EXPORT cl_program CL_API_CALL clLinkProgram(
 		*errp = err;
 	return p;
 }
-

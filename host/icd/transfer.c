@@ -18,8 +18,8 @@ static cl_int check_cmd(cl_command_queue q, cl_mem m, cl_uint nw,
 	FAIL_IF(!icd_valid_mem(m), CL_INVALID_MEM_OBJECT,
 		"%p is not a live buffer", (void *)m);
 	FAIL_IF(m->ctx != q->ctx, CL_INVALID_CONTEXT,
-		"the buffer's context %p is not the queue's %p",
-		(void *)m->ctx, (void *)q->ctx);
+		"the buffer's context %p is not the queue's %p", (void *)m->ctx,
+		(void *)q->ctx);
 	return icd_check_wait(q->ctx, nw, w);
 }
 
@@ -71,7 +71,8 @@ static cl_int rw(cl_command_queue q, cl_mem m, cl_bool block, size_t off,
 			      "ptr is NULL");
 	if (!rc && !(rc = check_range(m, off, size)) &&
 	    !(rc = check_host_access(m, read))) {
-		struct icd_cmd *c = cmd_on(read ? CMD_READ : CMD_WRITE, m, NULL);
+		struct icd_cmd *c =
+			cmd_on(read ? CMD_READ : CMD_WRITE, m, NULL);
 		if (c)
 			c->u.rw = (struct icd_cmd_rw){m, off, size, ptr};
 		rc = icd_enqueue(q, c, nw, w,
@@ -137,8 +138,8 @@ static cl_int rect_norm(struct icd_rect *r, const size_t *o0, const size_t *o1,
 	for (int s = 0; s < 2; s++) {
 		r->rp[s] = rp[s] ? rp[s] : reg[0];
 		size_t slice;
-		FAIL_IF(r->rp[s] < reg[0] ||
-				__builtin_mul_overflow(reg[1], r->rp[s], &slice),
+		FAIL_IF(r->rp[s] < reg[0] || __builtin_mul_overflow(
+						     reg[1], r->rp[s], &slice),
 			CL_INVALID_VALUE,
 			"row pitch %zu is below the row's %zu bytes", r->rp[s],
 			reg[0]);
@@ -247,7 +248,8 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueCopyBufferRect(
 	    !(rc = check_copy_rect(src, dst, &r, end))) {
 		struct icd_cmd *c = cmd_on(CMD_COPY_RECT, src, dst);
 		if (c)
-			c->u.copy_rect = (struct icd_cmd_copy_rect){src, dst, r};
+			c->u.copy_rect =
+				(struct icd_cmd_copy_rect){src, dst, r};
 		rc = icd_enqueue(q, c, nw, w, CL_COMMAND_COPY_BUFFER_RECT,
 				 false, ev);
 	}
@@ -344,8 +346,9 @@ clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint n, const cl_mem *ms,
 	if (!n || !ms || (flags & ~known))
 		rc = icd_valid_queue(q)
 			     ? icd_fail(CL_INVALID_VALUE, "CL_INVALID_VALUE",
-					__func__, "%u buffers at %p, flags 0x%llx",
-					n, (const void *)ms,
+					__func__,
+					"%u buffers at %p, flags 0x%llx", n,
+					(const void *)ms,
 					(unsigned long long)flags)
 			     : CL_INVALID_COMMAND_QUEUE;
 	for (cl_uint i = 0; i < n && ms && !rc; i++)
@@ -368,9 +371,8 @@ static cl_int check_map(cl_mem m, cl_map_flags flags, size_t off, size_t size)
 	cl_int rc = check_range(m, off, size);
 	if (rc)
 		return rc;
-	FAIL_IF((flags & ~known) ||
-			((flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
-			 (flags & (CL_MAP_READ | CL_MAP_WRITE))),
+	FAIL_IF((flags & ~known) || ((flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+				     (flags & (CL_MAP_READ | CL_MAP_WRITE))),
 		CL_INVALID_VALUE, "map flags 0x%llx",
 		(unsigned long long)flags);
 	FAIL_IF((m->flags & CL_MEM_HOST_NO_ACCESS) ||
@@ -403,9 +405,9 @@ static cl_int map(cl_command_queue q, cl_mem m, cl_bool block,
 		free(mp);
 		return CL_OUT_OF_HOST_MEMORY;
 	}
-	c->u.map = (struct icd_cmd_map){
-		m, off, size, base + off,
-		!(flags & CL_MAP_WRITE_INVALIDATE_REGION)};
+	c->u.map =
+		(struct icd_cmd_map){m, off, size, base + off,
+				     !(flags & CL_MAP_WRITE_INVALIDATE_REGION)};
 	cl_int rc = icd_enqueue(q, c, nw, w, CL_COMMAND_MAP_BUFFER, block, ev);
 	if (rc) {
 		free(mp);
@@ -446,8 +448,7 @@ static cl_int find_map(cl_mem m, const void *ptr, struct icd_map ***at)
 	struct icd_map **pp = &m->maps;
 	while (*pp && (*pp)->ptr != ptr)
 		pp = &(*pp)->next;
-	FAIL_IF(!*pp, CL_INVALID_VALUE, "%p is no mapping of the buffer",
-		ptr);
+	FAIL_IF(!*pp, CL_INVALID_VALUE, "%p is no mapping of the buffer", ptr);
 	*at = pp;
 	return CL_SUCCESS;
 }
@@ -459,8 +460,8 @@ static cl_int unmap(cl_command_queue q, cl_mem m, struct icd_map **pp,
 	struct icd_cmd *c = cmd_on(CMD_UNMAP, m, NULL);
 	if (!c)
 		return CL_OUT_OF_HOST_MEMORY;
-	c->u.map = (struct icd_cmd_map){m, mp->off, mp->size, mp->ptr,
-					mp->write};
+	c->u.map =
+		(struct icd_cmd_map){m, mp->off, mp->size, mp->ptr, mp->write};
 	*pp = mp->next;
 	free(mp);
 	m->map_count--;

@@ -37,7 +37,7 @@ t_icd_errors() { icd_prog errors; }
 # HARTPOOL_ICD_DEBUG=1 only
 t_icd_notify() {
 	local out
-	out=$(env -u HARTPOOL_ICD_DEBUG OCL_ICD_VENDORS=$PWD/build/host/hartpool.icd \
+	out=$(env -u HARTPOOL_ICD_DEBUG OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
 		timeout 120 build/host/opencl/notify 2>&1) || fail "notify: $out"
 	echo "$out"
 	grep -q "^hartpool-icd:" <<<"$out" && fail "debug output without HARTPOOL_ICD_DEBUG"
@@ -45,7 +45,7 @@ t_icd_notify() {
 }
 t_icd_debug() {
 	local out
-	out=$(HARTPOOL_ICD_DEBUG=1 OCL_ICD_VENDORS=$PWD/build/host/hartpool.icd \
+	out=$(HARTPOOL_ICD_DEBUG=1 OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
 		timeout 120 build/host/opencl/notify 2>&1 >/dev/null) || fail "notify: $out"
 	echo "$out"
 	grep -q "^hartpool-icd: .*size 0 is not in 1\.\..*(CL_INVALID_BUFFER_SIZE)" \

@@ -106,8 +106,7 @@ static cl_int run_fill(struct icd_cmd *c, const hp_event *deps, unsigned n)
 static cl_int run_marker(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	hp_queue *hq = c->ev->queue->hq;
-	return on_device(c, n ? hp_enqueue_barrier_and(hq, deps, n,
-						       &c->ev->dev)
+	return on_device(c, n ? hp_enqueue_barrier_and(hq, deps, n, &c->ev->dev)
 			      : hp_enqueue_marker(hq, &c->ev->dev));
 }
 

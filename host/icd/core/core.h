@@ -32,7 +32,7 @@ struct icd_object;
 struct icd_kind {
 	uint32_t magic;
 	size_t size;
-	void (*close)(struct icd_object *o); /**< NULL: nothing */
+	void (*close)(struct icd_object *o);   /**< NULL: nothing */
 	void (*destroy)(struct icd_object *o); /**< NULL: nothing */
 };
 
@@ -174,8 +174,8 @@ cl_int icd_err(int hp);
 /** Record a failed check: the sentence "WHY (NAME)" is kept for the
  * context (icd_fail_deliver) and said on stderr, after @p fn (the checking
  * function), when HARTPOOL_ICD_DEBUG is set. Returns @p code. */
-cl_int icd_fail(cl_int code, const char *name, const char *fn,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+cl_int icd_fail(cl_int code, const char *name, const char *fn, const char *fmt,
+		...) __attribute__((format(printf, 4, 5)));
 /** Hand the failure recorded by this thread's entry point (if its code is
  * @p rc) to @p ctx's pfn_notify, when @p ctx is a live context with one.
  * Returns @p rc. */
@@ -188,7 +188,7 @@ const char *icd_fail_why(void);
  * FAIL_IF's, and delivered to @p h's context. */
 cl_int icd_check_(const void *h, uint32_t magic, cl_int ok, cl_int invalid,
 		  const char *fn);
-#define icd_check(h, magic, ok, invalid)                                      \
+#define icd_check(h, magic, ok, invalid)                                       \
 	icd_check_((h), (magic), (ok), (invalid), __func__)
 /** The context of a live object of any kind (NULL for none). */
 cl_context icd_ctx_of(const void *h);

@@ -270,4 +270,3 @@ __attribute__((destructor)) static void icd_fini(void)
 		icd_device.hp = NULL;
 	}
 }
-

@@ -29,8 +29,8 @@ static bool debug_on(void)
 	return d && *d && strcmp(d, "0");
 }
 
-cl_int icd_fail(cl_int code, const char *name, const char *fn,
-		const char *fmt, ...)
+cl_int icd_fail(cl_int code, const char *name, const char *fn, const char *fmt,
+		...)
 {
 	char text[WHY_MAX - 96];
 	va_list ap;

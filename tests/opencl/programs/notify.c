@@ -20,8 +20,7 @@ static void CL_CALLBACK notify(const char *errinfo, const void *pi, size_t cb,
 	printf("notify: %s\n", last);
 }
 
-static void want(const char *what, const char *a, const char *b,
-		 const char *c)
+static void want(const char *what, const char *a, const char *b, const char *c)
 {
 	CHECK(calls > 0, "%s: pfn_notify not called", what);
 	CHECK(strstr(last, a) && strstr(last, b) && strstr(last, c),
@@ -73,11 +72,10 @@ int main(void)
 
 	/* a read past the buffer's end */
 	int buf[8];
-	err = clEnqueueReadBuffer(q, m, CL_TRUE, 250, sizeof(buf), buf, 0,
-				  NULL, NULL);
+	err = clEnqueueReadBuffer(q, m, CL_TRUE, 250, sizeof(buf), buf, 0, NULL,
+				  NULL);
 	CHECK(err == CL_INVALID_VALUE, "read past the end: %d", err);
-	want("read past the end", "32 bytes at 250", "256",
-	     "CL_INVALID_VALUE");
+	want("read past the end", "32 bytes at 250", "256", "CL_INVALID_VALUE");
 
 	/* an argument index past the kernel's arguments */
 	err = clSetKernelArg(k, 5, sizeof(m), &m);
