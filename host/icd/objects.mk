@@ -18,7 +18,7 @@ ICD_CFLAGS = $(HOSTTOOL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=300 \
               -DCL_USE_DEPRECATED_OPENCL_2_1_APIS \
               -DCL_USE_DEPRECATED_OPENCL_2_2_APIS \
               -fvisibility=hidden
-icd-srcs := $(wildcard host/icd/*.c)
+icd-srcs := $(wildcard host/icd/*.c host/icd/core/*.c)
 icd-objs := $(patsubst %,$(HOST_O)/icd/%.o,$(icd-srcs))
 icd-progs := $(patsubst tests/opencl/programs/%.c,$(HOST_O)/opencl/%,\
                $(wildcard tests/opencl/programs/*.c))
