@@ -24,7 +24,11 @@ static void check_(int ok, const char *what, int line, long long got,
 }
 
 /* A condition. */
-#define CHECK(c) check_(!!(c), #c, __LINE__, !!(c), 1)
+#define CHECK(c)                                                               \
+	do {                                                                   \
+		int ok_ = !!(c); /* once: c may have side effects */           \
+		check_(ok_, #c, __LINE__, ok_, 1);                             \
+	} while (0)
 /* An expression's value (an error code, a count). */
 #define CHECK_EQ(expr, want)                                                   \
 	do {                                                                   \
