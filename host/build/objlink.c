@@ -3,9 +3,10 @@
  * The link stage of a kernel object and `hartpool build` of C sources:
  *
  * 1. Compile each source with the RISC-V cross compiler for the board
- *    (its -march/-mabi from the board table, hartpool_boards.h), -mcmodel=medany (every
- *    reference PC-relative), -mno-relax (no gp-relative accesses: gp is the
- *    firmware's), -DHP_KERNEL_OBJECT (API calls through the table).
+ *    (its -march/-mabi from the board table, hartpool_boards.h),
+ * -mcmodel=medany (every reference PC-relative), -mno-relax (no gp-relative
+ * accesses: gp is the firmware's), -DHP_KERNEL_OBJECT (API calls through the
+ * table).
  * 2. Link at address 0 with linker/object.ld, picolibc and libgcc, keeping
  *    the relocations (--emit-relocs). That ELF is kept next to the object
  *    (NAME.elf) for gdb: `add-symbol-file NAME.elf -o LOAD_ADDRESS`.

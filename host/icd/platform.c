@@ -162,6 +162,7 @@ clCreateSubDevices(cl_device_id d, const cl_device_partition_property *props,
 	return CL_INVALID_VALUE; /* not partitionable */
 }
 
+/* check-sizes: a table of cases (one per clGetDeviceInfo query) */
 static cl_int device_info(cl_device_info param, size_t size, void *value,
 			  size_t *ret)
 {
