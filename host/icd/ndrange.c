@@ -22,7 +22,10 @@ cl_int icd_ndrange_check(const struct icd_ndrange_limits *lim, cl_uint dim,
 			 const size_t *local, hp_ndrange *r, char *why,
 			 size_t whylen)
 {
-	if (dim >= 1 && dim <= 3 && !global) {
+	/* Nothing of global or offset is read before work_dim is known good
+	 * (an application passes arrays of work_dim entries). */
+	bool dim_ok = dim >= 1 && dim <= 3 && dim <= lim->max_work_dim;
+	if (dim_ok && !global) {
 		WHY("global_work_size is NULL");
 		return CL_INVALID_GLOBAL_WORK_SIZE;
 	}
@@ -36,7 +39,7 @@ cl_int icd_ndrange_check(const struct icd_ndrange_limits *lim, cl_uint dim,
 			  .max_item = items,
 			  .max_group = lim->max_work_group_size};
 	*r = (hp_ndrange){.work_dim = dim};
-	for (cl_uint i = 0; global && i < dim && i < 3; i++) {
+	for (cl_uint i = 0; dim_ok && i < dim; i++) {
 		r->global[i] = global[i];
 		r->offset[i] = offset ? offset[i] : 0;
 	}
