@@ -50,7 +50,7 @@ t_icd_debug() {
 	echo "$out"
 	grep -q "^hartpool-icd: .*size 0 is not in 1\.\..*(CL_INVALID_BUFFER_SIZE)" \
 		<<<"$out" || fail "no CL_INVALID_BUFFER_SIZE sentence on stderr"
-	grep -q "^hartpool-icd: .*global size 10 .* local size 3 .*(CL_INVALID_WORK_GROUP_SIZE)" \
+	grep -q "^hartpool-icd: .*local size 3 .*global size 10 .*(CL_INVALID_WORK_GROUP_SIZE)" \
 		<<<"$out" || fail "no CL_INVALID_WORK_GROUP_SIZE sentence on stderr"
 	# before a context: the debug output only
 	grep -q "^hartpool-icd: .*device type 0x0 (CL_INVALID_DEVICE_TYPE)" \
