@@ -17,7 +17,7 @@
 #      `hartpool bench` runs each, no stall allowed (tests/stress/).
 # Environment: HP_TEST_BOARDS (default: every board but the template),
 # HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180),
-# HP_FUZZ_SECONDS (per fuzz target, default 20).
+# HP_FUZZ_SECONDS (per fuzz target, default 10).
 # Boards without QEMU_SYSTEM (real hardware QEMU does not model) are
 # build-only: tiers 3 and 4 skip them.
 set -u
@@ -114,7 +114,7 @@ for t in $(make -s --no-print-directory print-icd-unit-tests-run); do
 	done
 done
 
-echo "== fuzzing (${fuzz_secs:=${HP_FUZZ_SECONDS:-20}} s per target)"
+echo "== fuzzing (${fuzz_secs:=${HP_FUZZ_SECONDS:-10}} s per target)"
 fuzz_run() { # TARGET: seeds are tests/fuzz/corpus/NAME for fuzz_NAME if there
 	# is one, else the QEMU trees, cut to the fuzzer's max length
 	local seeds=tests/fuzz/corpus/${1#fuzz_} corpus=build/host/fuzz-corpus/$1
