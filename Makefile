@@ -143,11 +143,27 @@ HOST_SAN_tsan := -fsanitize=thread
 HOST_SAN_plain :=
 HOST_VARIANTS := plain asan tsan
 
+# The portable code is compiled once per variant into an archive that every
+# host test links whole (as if its sources were on the test's command line:
+# kernels register themselves, so nothing may be left out).
+define host-common-rule
+$(HOST_O)/$(1)/obj/%.c.o: %.c
+	@mkdir -p $$(dir $$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(1)) -MMD -MP -c -o $$@ $$<
+$(HOST_O)/$(1)/obj/%.S.o: %.S
+	@mkdir -p $$(dir $$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(1)) -MMD -MP -c -o $$@ $$<
+$(HOST_O)/$(1)/libhostcommon.a: $$(patsubst %,$(HOST_O)/$(1)/obj/%.o,$$(host-common-srcs))
+	@echo "  AR      $$@"
+	$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach v,$(HOST_VARIANTS),$(eval $(call host-common-rule,$(v))))
+
 define host-test-rule
-$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $$(host-common-srcs) $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
+$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $(HOST_O)/$(2)/libhostcommon.a $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
 	@echo "  HOSTCC  $$@"
 	@mkdir -p $$(dir $$@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) $$(host-common-srcs)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) -Wl,--whole-archive $(HOST_O)/$(2)/libhostcommon.a -Wl,--no-whole-archive
 endef
 $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(eval $(call host-test-rule,$(t),$(v)))))
 
