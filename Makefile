@@ -3,6 +3,7 @@
 #
 #   make [BOARD=qemu-virt] [HARTS=8] [V=1] all | run | test | bench | clean
 #   make hartpool      the host CLI (build/host/hartpool) and the firmware
+#   make install [PREFIX=/usr/local] [DESTDIR=]   and make uninstall
 #
 # `make test` builds and runs every tier for every board (tests/run.sh).
 
@@ -73,6 +74,8 @@ include tests/target/objects.mk
 include tests/host/objects.mk
 include bench/objects.mk
 include host/objects.mk
+include host/build/objects.mk
+include host/boards/objects.mk
 include tests/e2e/objects.mk
 # Benchmark tooling with its own rules: the TCG plugin that counts
 # instructions per hart, and the OpenMP peer programs.
@@ -82,6 +85,7 @@ include tests/e2e/objects.mk
 # library libhartpool-icd.so (host/icd); docs/opencl.md.
 include kernels/opencl/objects.mk
 include host/icd/objects.mk
+include tests/icd/objects.mk
 
 fw-objs := $(patsubst %,$(O)/%.o,$(boot-srcs) $(hal-srcs) $(executor-srcs) \
              $(mailbox-srcs) $(common-srcs) $(firmware-srcs) $(kernels-srcs) \
@@ -139,11 +143,27 @@ HOST_SAN_tsan := -fsanitize=thread
 HOST_SAN_plain :=
 HOST_VARIANTS := plain asan tsan
 
+# The portable code is compiled once per variant into an archive that every
+# host test links whole (as if its sources were on the test's command line:
+# kernels register themselves, so nothing may be left out).
+define host-common-rule
+$(HOST_O)/$(1)/obj/%.c.o: %.c
+	@mkdir -p $$(dir $$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(1)) -MMD -MP -c -o $$@ $$<
+$(HOST_O)/$(1)/obj/%.S.o: %.S
+	@mkdir -p $$(dir $$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(1)) -MMD -MP -c -o $$@ $$<
+$(HOST_O)/$(1)/libhostcommon.a: $$(patsubst %,$(HOST_O)/$(1)/obj/%.o,$$(host-common-srcs))
+	@echo "  AR      $$@"
+	$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach v,$(HOST_VARIANTS),$(eval $(call host-common-rule,$(v))))
+
 define host-test-rule
-$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $$(host-common-srcs) $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
+$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $(HOST_O)/$(2)/libhostcommon.a $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
 	@echo "  HOSTCC  $$@"
 	@mkdir -p $$(dir $$@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) $$(host-common-srcs)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) -Wl,--whole-archive $(HOST_O)/$(2)/libhostcommon.a -Wl,--no-whole-archive
 endef
 $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(eval $(call host-test-rule,$(t),$(v)))))
 
@@ -162,10 +182,13 @@ fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
 # ---- libhartpool and the hartpool CLI --------------------------------------
 # -fPIC: libhartpool is also linked into libhartpool-icd.so.
 HOSTTOOL_CFLAGS := -O2 -g -std=gnu11 $(WARN) -pthread -fPIC -Ihost/include -Ihost/lib \
-                   -Iinclude -I. \
+                   -Ihost/build -isystem $(LLVM_INCDIR) \
+                   -Ihost/workloads -Iinclude -I. \
                    -DHP_ROOT='"$(CURDIR)"'
 host-lib-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-lib-srcs))
+host-build-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-build-srcs))
 host-cli-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-cli-srcs))
+host-workloads-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-workloads-srcs))
 
 $(HOST_O)/tool/%.c.o: %.c
 	@echo "  HOSTCC  $<"
@@ -176,9 +199,19 @@ $(HOST_O)/libhartpool.a: $(host-lib-objs)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool.a
+$(HOST_O)/libhartpool-build.a: $(host-build-objs)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_O)/libhartpool-workloads.a: $(host-workloads-objs)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
+		$(HOST_O)/libhartpool-build.a $(HOST_O)/libhartpool.a \
+		$(HOST_O)/libhartpool-boards.a
 	@echo "  HOSTLD  $@"
-	$(Q)$(HOST_CC) -pthread -o $@ $^ -lm
+	$(Q)$(HOST_CC) -pthread -o $@ $^ $(LLVM_LIBS) -lm
 
 # `make opencl`: the OpenCL built-in library (both ISAs) and the ICD.
 .PHONY: opencl
@@ -186,6 +219,20 @@ opencl: opencl-lib icd icd-asan $(HOST_O)/hartpool
 
 # `make hartpool`: the CLI and the firmware it boots.
 hartpool: $(HOST_O)/hartpool $(FIRMWARE)
+
+# `make install [PREFIX=/usr/local] [DESTDIR=...]`: the CLI, the host
+# libraries and headers, the ICD and its vendor file, and the data the
+# tools find through hp_data_dir (PREFIX/share/hartpool: the board table,
+# the firmware of BOARD and of every other board built, the OpenCL
+# built-in library, kernel headers); `make uninstall` removes exactly what
+# install put there (scripts/install.sh, docs/install.md).
+PREFIX ?= /usr/local
+.PHONY: install uninstall
+install: $(HOST_O)/hartpool $(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a \
+		$(HOST_O)/libhartpool-icd.so $(HOST_O)/boards.txt opencl-lib $(FIRMWARE)
+	$(Q)scripts/install.sh install "$(PREFIX)" "$(DESTDIR)"
+uninstall:
+	$(Q)scripts/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
 
 # `make image`: the files a board boots from, next to its ELF: hartpool.bin,
 # and for booti boards a uImage, boot.scr and sdcard.img (docs/images.md).
@@ -197,7 +244,8 @@ image: $(FIRMWARE)
 # stress test also runs bench/serial_link)
 e2e-tests: hartpool $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests)) $(HOST_O)/bench/serial_link
 
-host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v)/$(t)))
+host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v)/$(t))) \
+            icd-unit-tests
 
 # ---- running ---------------------------------------------------------------
 # The demo: boot the board in QEMU, run dependent kernels through the
@@ -256,6 +304,12 @@ deps:
 
 deps-test:
 	$(Q)scripts/deps.sh test
+
+# The kernel build pipeline (host/build) needs LLVM's C API: llvm-19-dev.
+.PHONY: deps-build
+deps-build:
+	$(Q)scripts/deps.sh build
+$(host-build-objs): | deps-build
 
 C_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*')
 

@@ -5,7 +5,8 @@ bench-images := boot compute lock lock_spin wait wait_spin exec_overhead kbench 
 # Host-side benchmark programs, linked with libhartpool (bench/serial.sh).
 bench-host := serial_link
 $(patsubst %,$(HOST_O)/bench/%,$(bench-host)): $(HOST_O)/bench/%: \
-		$(HOST_O)/tool/bench/%.c.o $(HOST_O)/libhartpool.a
+		$(HOST_O)/tool/bench/%.c.o $(HOST_O)/libhartpool.a \
+		$(HOST_O)/libhartpool-boards.a
 	@echo "  HOSTLD  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -pthread -o $@ $^

@@ -4,9 +4,12 @@
  * clEnqueueNDRangeKernel error rules), and each kernel's largest work-group
  * (CL_KERNEL_WORK_GROUP_SIZE). Pure: unit-tested on the host. The rules are
  * documented in docs/ndrange.md. Errors come with a sentence that names
- * the limit and the numbers; it is only formatted on the error path.
+ * the limit and the numbers; it is only formatted on the error path. The
+ * range's own rules (work_dim, sizes, offsets, a local size against the
+ * device and the kernel) are the ICD's too: include/hartpool/ndrange_check.h.
  */
 #include "exec.h"
+#include <hartpool/ndrange_check.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -131,6 +134,28 @@ static void limit_text(const exec_device *dev, const hp_kernel *k,
 		snprintf(buf, n, "the device limit");
 		break;
 	}
+}
+
+/* hp_nd_limits.max_why: the reason behind the kernel's maximum. */
+struct max_why {
+	const exec_device *dev;
+	const hp_kernel *k;
+	enum exec_group_limit by;
+	unsigned team;
+};
+
+static void max_why(const void *ctx, char *buf, size_t n)
+{
+	const struct max_why *m = ctx;
+	limit_text(m->dev, m->k, m->by, m->team, buf, n);
+}
+
+/* An invalid range found by the shared checks: `out` zeroed, as fail()
+ * leaves it. */
+static __attribute__((noinline, cold)) int failed(hp_launch *out, int code)
+{
+	memset(out, 0, sizeof(*out));
+	return code;
 }
 
 /* Largest divisor of g that is <= cap, preferring multiples of s. */
@@ -323,43 +348,22 @@ setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
 		     "arguments exceed the device's %u per work-group",
 		     (unsigned)k->local_mem_bytes, (unsigned)r->local_extra,
 		     (unsigned)dev->local_mem_size);
-	if (r->work_dim < 1 || r->work_dim > 3)
-		FAIL(HP_INVALID_WORK_DIMENSION, "work_dim %u is not 1, 2 or 3",
-		     r->work_dim);
-	unsigned w = r->work_dim;
-
-	/* Normalise to 3 dimensions: size 1 and offset 0 beyond work_dim. */
-	/* Element by element: an initialiser list becomes a memcpy from
-	 * .rodata, and this runs for every command. */
+	hp_nd_limits lim = {.max_work_dim = 3,
+			    .address_bits = dev->address_bits,
+			    .max_item = dev->max_work_item_sizes};
+	/* Normalised to 3 dimensions: size 1 and offset 0 beyond work_dim
+	 * (the check writes the others). Element by element: an initialiser
+	 * list becomes a memcpy from .rodata, and this runs for every
+	 * command. */
 	uint64_t g[3], off[3];
 	for (unsigned d = 0; d < 3; d++)
 		g[d] = 1, off[d] = 0;
-	uint64_t items = 1;
-	bool empty = false;
-	for (unsigned d = 0; d < w; d++) {
-		g[d] = r->global[d];
-		off[d] = r->offset[d];
-		if (g[d] > size_max)
-			FAIL(HP_INVALID_GLOBAL_WORK_SIZE,
-			     "global size %llu in dimension %u is above the "
-			     "device's size_t (%u bits)",
-			     ull(g[d]), d, dev->address_bits);
-		if (g[d] == 0)
-			empty = true;
-		else if (items > size_max / g[d])
-			FAIL(HP_INVALID_GLOBAL_WORK_SIZE,
-			     "more work-items than the device's size_t (%u "
-			     "bits) counts",
-			     dev->address_bits);
-		else
-			items *= g[d];
-	}
-	for (unsigned d = 0; d < w; d++)
-		if (off[d] > size_max - g[d])
-			FAIL(HP_INVALID_GLOBAL_OFFSET,
-			     "offset %llu + global size %llu in dimension %u "
-			     "is above the device's size_t (%u bits)",
-			     ull(off[d]), ull(g[d]), d, dev->address_bits);
+	int rc = hp_nd_check_global(&lim, r->work_dim, r->global, r->offset, g,
+				    off, why, why_size);
+	if (rc)
+		return failed(out, rc);
+	unsigned w = r->work_dim;
+	bool empty = !g[0] || !g[1] || !g[2];
 
 	/* The effective reqd_work_group_size: the range's override, else the
 	 * kernel's. Compared as a 3-tuple. */
@@ -407,51 +411,14 @@ setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
 			e[d] = req[d];
 	}
 	if (r->local_given || has_reqd) {
-		for (unsigned d = 0; d < w; d++)
-			if (e[d] == 0)
-				FAIL(HP_INVALID_WORK_GROUP_SIZE,
-				     "local size 0 in dimension %u", d);
-		/* A required size with a dimension > 1 beyond work_dim cannot
-		 * be launched with this work_dim. */
-		for (unsigned d = w; d < 3; d++)
-			if (e[d] != 1)
-				FAIL(HP_INVALID_WORK_GROUP_SIZE,
-				     "required size %llu in dimension %u, "
-				     "beyond work_dim %u",
-				     ull(e[d]), d, w);
-		if (has_reqd)
-			for (unsigned d = 0; d < 3; d++)
-				if (e[d] != req[d])
-					FAIL(HP_INVALID_WORK_GROUP_SIZE,
-					     "local size %llu,%llu,%llu is not "
-					     "reqd_work_group_size %u,%u,%u",
-					     ull(e[0]), ull(e[1]), ull(e[2]),
-					     (unsigned)req[0], (unsigned)req[1],
-					     (unsigned)req[2]);
-		for (unsigned d = 0; d < 3; d++)
-			if (e[d] > dev->max_work_item_sizes[d])
-				FAIL(HP_INVALID_WORK_ITEM_SIZE,
-				     "local size %llu in dimension %u is above "
-				     "the device's max work-item size %u",
-				     ull(e[d]), d,
-				     (unsigned)dev->max_work_item_sizes[d]);
-		uint64_t prod = e[0] * e[1] * e[2];
-		if (prod > limit) {
-			char lim[80];
-			limit_text(dev, k, by, team, lim, sizeof(lim));
-			FAIL(HP_INVALID_WORK_GROUP_SIZE,
-			     "local size %llu above the kernel's maximum "
-			     "%llu (%s)",
-			     ull(prod), ull(limit), lim);
-		}
-		if (r->uniform)
-			for (unsigned d = 0; d < w; d++)
-				if (g[d] % e[d])
-					FAIL(HP_INVALID_WORK_GROUP_SIZE,
-					     "local size %llu does not divide "
-					     "global size %llu in dimension %u "
-					     "(uniform work-groups)",
-					     ull(e[d]), ull(g[d]), d);
+		lim.max_group = limit;
+		struct max_why mw = {dev, k, by, team};
+		lim.max_why = max_why;
+		lim.max_ctx = &mw;
+		rc = hp_nd_check_local(&lim, w, g, e, has_reqd ? req : NULL,
+				       r->uniform, why, why_size);
+		if (rc)
+			return failed(out, rc);
 	} else if (!empty) {
 		choose_local(dev, r, limit, s, workers / team, g, e);
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The work-pool (DESIGN §1, OpenCL 3.0 3.2.2): up to EXEC_MAX_INSTANCES
+ * The work-pool (docs/executor.md, OpenCL 3.0 3.2.2): up to EXEC_MAX_INSTANCES
  * kernel instances are active at once; every hart pulls work-groups from
  * them with one amoadd per chunk. Chunks are guided: remaining / (2 *
  * workers), at least 1, so they shrink as the instance drains. A hart visits

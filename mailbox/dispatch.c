@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The mailbox dispatcher (DESIGN §1, include/hartpool/mbox.h; dispatch.h):
- * lays out the mailbox at boot and serves it. One hart reads packets; the
- * work is split by job, each file calling only downward:
+ * The mailbox dispatcher (docs/mailbox.md, include/hartpool/mbox.h;
+ * dispatch.h): lays out the mailbox at boot and serves it. One hart reads
+ * packets; the work is split by job, each file calling only downward:
  *
  *   dispatch.c  layout, the serve loop, sessions opening and ending, what
  *               the host may touch

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages hartpool needs, saying what and why, and only
 # those that are missing. Used by `make run` (firmware), `make test` (test), `make debug` (debug),
-# `make bench` (bench) and qemu/build.sh, which builds the patched QEMU of board qemu-cluster (qemu).
+# `make bench` (bench), the kernel build pipeline's objects (build) and qemu/build.sh, which builds the patched QEMU of board qemu-cluster (qemu).
 #
-#   scripts/deps.sh firmware|test|bench|debug|qemu
+#   scripts/deps.sh firmware|build|test|bench|debug|qemu
 set -euo pipefail
 
 need_firmware=(
@@ -14,6 +14,10 @@ need_firmware=(
 	"gcc:host compiler"
 	"libc6-dev:host C library headers"
 	"qemu-system-data:QEMU's OpenSBI (-bios default) for the S-mode board"
+)
+# What the kernel build pipeline of the CLI and the ICD (host/build) links.
+need_build=(
+	"llvm-19-dev:LLVM's C API (llvm-c headers, libLLVM-19) for the kernel build pipeline (host/build)"
 )
 need_test=(
 	"clang-format:the source format check"
@@ -39,6 +43,7 @@ need_test=(
 	"ocl-icd-opencl-dev:libOpenCL.so for the OpenCL host test programs"
 	"opencl-headers:the OpenCL API headers (CL/cl.h, CL/cl_icd.h)"
 	"clinfo:lists OpenCL platforms and devices (an ICD test)"
+	"strace:the install test (no file of the source tree touched by installed tools)"
 	"clpeak:OpenCL peak benchmarks (an ICD test, reduced)"
 	"python3-pyopencl:PyOpenCL, whose example programs run as ICD tests"
 	"python-pyopencl-doc:the PyOpenCL example programs and its test_clmath.py"
@@ -75,12 +80,13 @@ need_bench=(
 )
 
 case "${1:-}" in
-firmware) want=("${need_firmware[@]}") ;;
-test) want=("${need_firmware[@]}" "${need_test[@]}") ;;
+firmware) want=("${need_firmware[@]}" "${need_build[@]}") ;;
+build) want=("${need_build[@]}") ;;
+test) want=("${need_firmware[@]}" "${need_build[@]}" "${need_test[@]}") ;;
 debug) want=("${need_firmware[@]}" "${need_debug[@]}") ;;
 bench) want=("${need_firmware[@]}" ${need_bench[@]+"${need_bench[@]}"}) ;;
 qemu) want=("${need_qemu[@]}") ;;
-*) echo "usage: scripts/deps.sh firmware|test|bench|debug|qemu" >&2; exit 2 ;;
+*) echo "usage: scripts/deps.sh firmware|build|test|bench|debug|qemu" >&2; exit 2 ;;
 esac
 
 find_missing() {

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test tier and ends with the line "N passed, N failed":
-#   1. format check (clang-format) and the layering check
+#   1. format check (clang-format), the layering check
 #      (scripts/check-layers: no include cycle, no include the wrong way
-#      between folders) with its own test (tests/layers/test.sh),
-#   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, and
-#      libFuzzer targets for a bounded time,
+#      between folders; with the host built, no call cycle and no call the
+#      wrong way between host files) with its own test (tests/layers/test.sh),
+#      and the host's sizes (scripts/check-sizes),
+#   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, the
+#      ICD's unit tests over a fake libhartpool (tests/icd/) in the same
+#      three builds, and libFuzzer targets for a bounded time,
 #   3. on-target tests in QEMU on every board (tests/target/tests.list),
 #   4. exact per-hart instruction counts through the TCG plugin
 #      (tests/count_check.sh), firmware on every board and user mode,
@@ -14,7 +17,7 @@
 #      `hartpool bench` runs each, no stall allowed (tests/stress/).
 # Environment: HP_TEST_BOARDS (default: every board but the template),
 # HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180),
-# HP_FUZZ_SECONDS (per fuzz target, default 20).
+# HP_FUZZ_SECONDS (per fuzz target, default 10).
 # Boards without QEMU_SYSTEM (real hardware QEMU does not model) are
 # build-only: tiers 3 and 4 skip them.
 set -u
@@ -74,6 +77,7 @@ timed "clang-format check" "$out/format.log" make -s format-check
 echo "== layers"
 timed "layering check (scripts/check-layers)" "$out/layers.log" scripts/check-layers
 timed "layering check finds planted faults (tests/layers)" "$out/layers-test.log" tests/layers/test.sh
+timed "sizes: host files <= 700 lines, functions <= 100 (scripts/check-sizes)" "$out/sizes.log" scripts/check-sizes host
 
 echo "== host unit tests"
 dtb=build/host/dtb
@@ -102,8 +106,15 @@ for t in $(make -s --no-print-directory print-host-tests); do
 		timed "host $t ($v)" "$out/host-$t-$v.log" timeout "$tmo" "build/host/$v/$t" "$dtb"
 	done
 done
+# The ICD's unit tests: host/icd/ over a fake libhartpool, no device
+# (tests/icd/, docs/icd.md); built by `make host-tests`.
+for t in $(make -s --no-print-directory print-icd-unit-tests-run); do
+	for v in plain asan tsan; do
+		timed "icd unit $t ($v)" "$out/icd-unit-$t-$v.log" timeout "$tmo" "build/host/$v/$t"
+	done
+done
 
-echo "== fuzzing (${fuzz_secs:=${HP_FUZZ_SECONDS:-20}} s per target)"
+echo "== fuzzing (${fuzz_secs:=${HP_FUZZ_SECONDS:-10}} s per target)"
 fuzz_run() { # TARGET: seeds are tests/fuzz/corpus/NAME for fuzz_NAME if there
 	# is one, else the QEMU trees, cut to the fuzzer's max length
 	local seeds=tests/fuzz/corpus/${1#fuzz_} corpus=build/host/fuzz-corpus/$1
@@ -245,8 +256,15 @@ done
 
 echo "== OpenCL"
 timed "build OpenCL library and ICD" "$out/build-opencl.log" make -s -j"$jobs" opencl
+timed "host calls: no wrong-way call, no call cycle (check-layers --objects)" "$out/layers-calls.log" scripts/check-layers --objects build/host
 for t in $(tests/opencl/opencl.sh list); do
-	timed "opencl $t" "$out/opencl-$t.log" timeout "$tmo" tests/opencl/opencl.sh run "$t"
+	# boards_build builds for every board, install boots three devices
+	# under strace (tests/opencl/boards.part.sh, install.part.sh);
+	# PyOpenCL's test_clmath builds and runs about 30 math programs
+	# (150 s alone on a 2-core host).
+	lim=$tmo
+	case "$t" in boards_build | install | pyopencl_test_clmath) lim=$((tmo * 3)) ;; esac
+	timed "opencl $t" "$out/opencl-$t.log" timeout "$lim" tests/opencl/opencl.sh run "$t"
 done
 
 echo

@@ -2,11 +2,12 @@
 /*
  * `hartpool build`: kernel sources -> a kernel object (.hpk,
  * docs/kernel-objects.md). C sources (against hartpool/kernel.h) build with
- * the cross gcc (host/lib/objbuild.c); OpenCL C sources (.cl) with clang-19
- * through hp_cl_build (host/lib/clc.c, docs/opencl.md).
+ * the cross gcc (host/build/objlink.c); OpenCL C sources (.cl) with clang-19
+ * through hp_cl_build (host/build/clc.c, docs/opencl.md).
  */
 #include "build.h"
 #include <hartpool.h>
+#include <hartpool_boards.h>
 #include <hartpool_cl.h>
 #include <objbuild.h>
 #include <stdio.h>
@@ -161,6 +162,15 @@ int cmd_build(const cli_command *self, int argc, char **argv)
 	}
 	if (!ns || !out) {
 		cli_help(stderr, self);
+		return 1;
+	}
+	if (!hp_board_find(board)) {
+		char names[512];
+		fprintf(stderr,
+			"hartpool: %s: build: no board '%s': the boards are "
+			"%s\n",
+			hp_error_name(HP_INVALID_VALUE), board,
+			hp_board_names(names, sizeof(names)));
 		return 1;
 	}
 	if (ncl && ncl != ns)

@@ -6,6 +6,7 @@
  * JSON strings.
  */
 #include "cli.h"
+#include <hartpool_boards.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,7 +282,7 @@ void cli_gdb_hint(const cli_opts *o, const char *kfile, uint64_t addr)
 	fprintf(stderr,
 		"hartpool: attach gdb with:\n  gdb-multiarch "
 		"%s/build/%s/hartpool.elf -ex 'target remote :%s'",
-		HP_ROOT, board, gdb_port());
+		hp_data_dir(), board, gdb_port());
 	if (kfile) {
 		/* The symbols: NAME.elf of `hartpool build`, beside NAME.hpk.
 		 */

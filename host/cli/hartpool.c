@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * hartpool: the command-line host tool (DESIGN §4). Every command either
- * boots a device in QEMU for its own use (--board, --harts) or talks to a
- * running one (--connect shm:PATH | serial:DEV[,baud=N]). Failures print
- * "hartpool: HP_NAME: message" on stderr and exit 1.
+ * hartpool: the command-line host tool (docs/mailbox.md, the CLI). Every
+ * command either boots a device in QEMU for its own use (--board, --harts) or
+ * talks to a running one (--connect shm:PATH | serial:DEV[,baud=N]). Failures
+ * print "hartpool: HP_NAME: message" on stderr and exit 1.
  *
  * This file is the command table: each command with its options (groups
  * that commands share), its help and its handler (info.c, run.c, bench.c,

@@ -243,6 +243,70 @@ static int trace_write(hp_device *d, const char *path)
 	return 0;
 }
 
+/* What `run` prints about one launch: JSON or a few lines. `check` is 0
+ * equal, 1 mismatch, an HP_ error if the check could not run; it means
+ * something only when `checked`. */
+static void run_report(const cli_opts *o, const workload_ctx *c, double us,
+		       bool checked, int check)
+{
+	const hp_event_info *i = &c->info;
+	const char *st = i->status ? hp_error_name(i->status) : "OK";
+	/* A command the device refused (or a failed dependency aborted) never
+	 * ran: it has no local size, groups or device times to show. */
+	bool launched = !i->status || i->groups || i->local[0];
+	if (o->json) {
+		printf("{\"kernel\": ");
+		cli_json_str(o->kernel, SIZE_MAX);
+		printf(", \"status\": \"%s\", \"detail\": ", st);
+		cli_json_str(i->detail, sizeof(i->detail));
+		printf(", \"launched\": %s, \"global\": [%llu, %llu, %llu], ",
+		       launched ? "true" : "false",
+		       (unsigned long long)c->r.global[0],
+		       (unsigned long long)c->r.global[1],
+		       (unsigned long long)c->r.global[2]);
+		if (launched)
+			printf("\"local\": [%u, %u, %u], \"groups\": %llu, "
+			       "\"device_us\": %.1f, \"queue_us\": %.1f, ",
+			       i->local[0], i->local[1], i->local[2],
+			       (unsigned long long)i->groups,
+			       i->end_us - i->start_us,
+			       i->start_us - i->queued_us);
+		printf("\"round_trip_us\": %.1f, \"repeat\": %lu, "
+		       "\"check\": \"%s\", \"compared\": %llu}\n",
+		       us, o->repeat,
+		       !checked	    ? "skipped"
+		       : check == 0 ? "OK"
+		       : check > 0  ? "MISMATCH"
+				    : "ERROR",
+		       (unsigned long long)c->compared);
+	} else {
+		char g[80], l[40] = "";
+		global_str(&c->r, g, sizeof(g));
+		for (unsigned k = 0; k < 3 && (!k || k < c->r.work_dim); k++) {
+			size_t b = strlen(l);
+			snprintf(l + b, sizeof(l) - b, "%s%u", k ? "x" : "",
+				 i->local[k]);
+		}
+		if (!launched) {
+			printf("run %s: global %s: %s - %s\n", o->kernel, g, st,
+			       i->detail);
+		} else {
+			printf("run %s: global %s, local %s, %llu groups: "
+			       "%s%s%s\n",
+			       o->kernel, g, l, (unsigned long long)i->groups,
+			       st, i->status ? " - " : "", i->detail);
+			printf("time: %.1f us on the device, %.1f us queued, "
+			       "%.1f us round trip%s\n",
+			       i->end_us - i->start_us,
+			       i->start_us - i->queued_us, us,
+			       o->repeat > 1 ? " (mean)" : "");
+		}
+		if (checked && check == 0)
+			printf("check: OK (%llu values)\n",
+			       (unsigned long long)c->compared);
+	}
+}
+
 static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 {
 	workload_ctx c;
@@ -290,61 +354,7 @@ static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 		check = wl->check(&c);
 		checked = true;
 	}
-	const char *st = i->status ? hp_error_name(i->status) : "OK";
-	/* A command the device refused (or a failed dependency aborted) never
-	 * ran: it has no local size, groups or device times to show. */
-	bool launched = !i->status || i->groups || i->local[0];
-	if (o->json) {
-		printf("{\"kernel\": ");
-		cli_json_str(o->kernel, SIZE_MAX);
-		printf(", \"status\": \"%s\", \"detail\": ", st);
-		cli_json_str(i->detail, sizeof(i->detail));
-		printf(", \"launched\": %s, \"global\": [%llu, %llu, %llu], ",
-		       launched ? "true" : "false",
-		       (unsigned long long)c.r.global[0],
-		       (unsigned long long)c.r.global[1],
-		       (unsigned long long)c.r.global[2]);
-		if (launched)
-			printf("\"local\": [%u, %u, %u], \"groups\": %llu, "
-			       "\"device_us\": %.1f, \"queue_us\": %.1f, ",
-			       i->local[0], i->local[1], i->local[2],
-			       (unsigned long long)i->groups,
-			       i->end_us - i->start_us,
-			       i->start_us - i->queued_us);
-		printf("\"round_trip_us\": %.1f, \"repeat\": %lu, "
-		       "\"check\": \"%s\", \"compared\": %llu}\n",
-		       us, o->repeat,
-		       !checked	    ? "skipped"
-		       : check == 0 ? "OK"
-		       : check > 0  ? "MISMATCH"
-				    : "ERROR",
-		       (unsigned long long)c.compared);
-	} else {
-		char g[80], l[40] = "";
-		global_str(&c.r, g, sizeof(g));
-		for (unsigned k = 0; k < 3 && (!k || k < c.r.work_dim); k++) {
-			size_t b = strlen(l);
-			snprintf(l + b, sizeof(l) - b, "%s%u", k ? "x" : "",
-				 i->local[k]);
-		}
-		if (!launched) {
-			printf("run %s: global %s: %s - %s\n", o->kernel, g, st,
-			       i->detail);
-		} else {
-			printf("run %s: global %s, local %s, %llu groups: "
-			       "%s%s%s\n",
-			       o->kernel, g, l, (unsigned long long)i->groups,
-			       st, i->status ? " - " : "", i->detail);
-			printf("time: %.1f us on the device, %.1f us queued, "
-			       "%.1f us round trip%s\n",
-			       i->end_us - i->start_us,
-			       i->start_us - i->queued_us, us,
-			       o->repeat > 1 ? " (mean)" : "");
-		}
-		if (checked && check == 0)
-			printf("check: OK (%llu values)\n",
-			       (unsigned long long)c.compared);
-	}
+	run_report(o, &c, us, checked, check);
 	if (!wl && o->print && !i->status && karg_print(&c, o->print_max))
 		return cli_die(HP_INVALID_VALUE, "%s", c.msg);
 	workload_cleanup(&c);

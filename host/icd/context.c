@@ -1,52 +1,23 @@
 // SPDX-License-Identifier: MIT
-/* Contexts and command queues. */
+/* The context and command queue API (queues on the device, their pipeline:
+ * core/queue.c). */
 #include "icd.h"
 #include <stdlib.h>
 #include <string.h>
 
-cl_command_queue *icd_queues;
-size_t icd_num_queues;
-static size_t cap_queues;
-
-bool icd_valid_ctx(cl_context c)
-{
-	return icd_obj_valid(c, MAGIC_CONTEXT);
-}
-bool icd_valid_queue(cl_command_queue q)
-{
-	return icd_obj_valid(q, MAGIC_QUEUE);
-}
-
 /* The context goes once it is released and no object of it is left
  * (OpenCL 3.0, clReleaseContext). */
-static void ctx_destroy(cl_context c)
+static void ctx_destroy(struct icd_object *o)
 {
-	icd_destructors_run(c->destructors, c);
+	(void)o;
 	icd_device.contexts--;
-	icd_obj_free(c, sizeof(*c));
 }
 
-void icd_ctx_retain(cl_context c)
-{
-	c->refs++;
-}
-
-void icd_ctx_release(cl_context c)
-{
-	if (icd_obj_unref(c))
-		ctx_destroy(c);
-}
-
-void icd_ctx_hold(cl_context c)
-{
-	c->holds++;
-}
-
-void icd_ctx_drop(cl_context c)
-{
-	if (icd_obj_unhold(c))
-		ctx_destroy(c);
-}
+const struct icd_kind icd_kind_context = {
+	.magic = MAGIC_CONTEXT,
+	.size = sizeof(struct _cl_context),
+	.destroy = ctx_destroy,
+};
 
 static cl_int check_props(const cl_context_properties *p, size_t *n)
 {
@@ -56,23 +27,27 @@ static cl_int check_props(const cl_context_properties *p, size_t *n)
 	bool seen_plat = false, seen_sync = false;
 	size_t i = 0;
 	for (; p[i]; i += 2) {
-		if (i >= 6)
-			return CL_INVALID_PROPERTY;
+		FAIL_IF(i >= 6, CL_INVALID_PROPERTY,
+			"more than 3 context properties");
 		switch (p[i]) {
 		case CL_CONTEXT_PLATFORM:
-			if (seen_plat)
-				return CL_INVALID_PROPERTY;
+			FAIL_IF(seen_plat, CL_INVALID_PROPERTY,
+				"CL_CONTEXT_PLATFORM given twice");
 			seen_plat = true;
-			if ((cl_platform_id)p[i + 1] != &icd_platform)
-				return CL_INVALID_PLATFORM;
+			FAIL_IF((cl_platform_id)p[i + 1] != &icd_platform,
+				CL_INVALID_PLATFORM,
+				"CL_CONTEXT_PLATFORM %p is not hartpool's %p",
+				(void *)p[i + 1], (void *)&icd_platform);
 			break;
 		case CL_CONTEXT_INTEROP_USER_SYNC:
-			if (seen_sync)
-				return CL_INVALID_PROPERTY;
+			FAIL_IF(seen_sync, CL_INVALID_PROPERTY,
+				"CL_CONTEXT_INTEROP_USER_SYNC given twice");
 			seen_sync = true;
 			break;
 		default:
-			return CL_INVALID_PROPERTY;
+			FAIL(CL_INVALID_PROPERTY,
+			     "context property 0x%lx is not one",
+			     (unsigned long)p[i]);
 		}
 	}
 	*n = i + 1;
@@ -84,24 +59,38 @@ static cl_context ctx_new(const cl_context_properties *props, size_t np,
 						    size_t, void *),
 			  void *data, cl_int *err)
 {
-	cl_int rc = icd_device_open();
-	if (rc) {
-		*err = rc;
-		return NULL;
-	}
-	cl_context c = icd_obj_new(MAGIC_CONTEXT, sizeof(*c));
-	if (!c) {
+	icd_lock();
+	cl_context c = NULL;
+	if (!(*err = icd_device_open()) &&
+	    !(c = icd_obj_new(&icd_kind_context)))
 		*err = CL_OUT_OF_HOST_MEMORY;
-		return NULL;
+	if (c) {
+		if (np)
+			memcpy(c->props, props, np * sizeof(*props));
+		c->num_props = np;
+		c->notify = notify;
+		c->notify_data = data;
+		icd_device.contexts++;
 	}
-	if (np)
-		memcpy(c->props, props, np * sizeof(*props));
-	c->num_props = np;
-	c->notify = notify;
-	c->notify_data = data;
-	icd_device.contexts++;
-	*err = CL_SUCCESS;
+	icd_unlock();
 	return c;
+}
+
+static cl_int check_context(const cl_context_properties *props, cl_uint n,
+			    const cl_device_id *devs, bool notify, void *data,
+			    size_t *np)
+{
+	FAIL_IF(!n || !devs, CL_INVALID_VALUE, "%u devices at %p", n,
+		(void *)devs);
+	FAIL_IF(!notify && data, CL_INVALID_VALUE,
+		"user data %p without a pfn_notify", data);
+	cl_int rc = check_props(props, np);
+	if (rc)
+		return rc;
+	for (cl_uint i = 0; i < n; i++)
+		FAIL_IF(!icd_valid_device(devs[i]), CL_INVALID_DEVICE,
+			"device %u (%p) is not hartpool's", i, (void *)devs[i]);
+	return CL_SUCCESS;
 }
 
 ICD_EXPORT cl_context CL_API_CALL clCreateContext(
@@ -109,21 +98,11 @@ ICD_EXPORT cl_context CL_API_CALL clCreateContext(
 	void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *),
 	void *data, cl_int *errp)
 {
-	cl_int err;
-	cl_context c = NULL;
 	size_t np;
-	if (!n || !devs || (!notify && data))
-		err = CL_INVALID_VALUE;
-	else if ((err = check_props(props, &np)) == CL_SUCCESS) {
-		for (cl_uint i = 0; i < n; i++)
-			if (!icd_valid_device(devs[i]))
-				err = CL_INVALID_DEVICE;
-		if (!err) {
-			icd_lock();
-			c = ctx_new(props, np, notify, data, &err);
-			icd_unlock();
-		}
-	}
+	cl_context c = NULL;
+	cl_int err = check_context(props, n, devs, notify != NULL, data, &np);
+	if (!err)
+		c = ctx_new(props, np, notify, data, &err);
 	if (errp)
 		*errp = err;
 	return c;
@@ -135,28 +114,47 @@ ICD_EXPORT cl_context CL_API_CALL clCreateContextFromType(
 	void *data, cl_int *errp)
 {
 	cl_device_id d;
-	cl_int err;
 	cl_context c = NULL;
 	size_t np;
+	cl_int err = CL_SUCCESS;
 	if (!notify && data)
-		err = CL_INVALID_VALUE;
-	else if ((err = check_props(props, &np)) == CL_SUCCESS &&
-		 (err = clGetDeviceIDs(&icd_platform, type, 1, &d, NULL)) ==
-			 CL_SUCCESS) {
-		icd_lock();
+		err = icd_fail(CL_INVALID_VALUE, "CL_INVALID_VALUE", __func__,
+			       "user data %p without a pfn_notify", data);
+	if (!err && !(err = check_props(props, &np)) &&
+	    !(err = clGetDeviceIDs(&icd_platform, type, 1, &d, NULL)))
 		c = ctx_new(props, np, notify, data, &err);
-		icd_unlock();
-	}
 	if (errp)
 		*errp = err;
 	return c;
 }
 
-ICD_REFCOUNT_CALL(clRetainContext, cl_context, icd_valid_ctx, icd_ctx_retain,
+ICD_REFCOUNT_CALL(clRetainContext, cl_context, MAGIC_CONTEXT, icd_retain,
 		  CL_INVALID_CONTEXT)
 
-ICD_REFCOUNT_CALL(clReleaseContext, cl_context, icd_valid_ctx, icd_ctx_release,
+ICD_REFCOUNT_CALL(clReleaseContext, cl_context, MAGIC_CONTEXT, icd_release,
 		  CL_INVALID_CONTEXT)
+
+static cl_int context_info(cl_context c, cl_context_info param, size_t size,
+			   void *value, size_t *ret)
+{
+	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
+		"%p is not a live context", (void *)c);
+	cl_device_id d = &icd_device;
+	cl_uint one = 1;
+	switch (param) {
+	case CL_CONTEXT_REFERENCE_COUNT:
+		return icd_info(&c->refs, sizeof(cl_uint), size, value, ret);
+	case CL_CONTEXT_NUM_DEVICES:
+		return icd_info(&one, sizeof(one), size, value, ret);
+	case CL_CONTEXT_DEVICES:
+		return icd_info(&d, sizeof(d), size, value, ret);
+	case CL_CONTEXT_PROPERTIES:
+		return icd_info(c->props, c->num_props * sizeof(c->props[0]),
+				size, value, ret);
+	default:
+		FAIL(CL_INVALID_VALUE, "no context info 0x%x", (unsigned)param);
+	}
+}
 
 ICD_EXPORT cl_int CL_API_CALL clGetContextInfo(cl_context c,
 					       cl_context_info param,
@@ -164,133 +162,80 @@ ICD_EXPORT cl_int CL_API_CALL clGetContextInfo(cl_context c,
 					       size_t *ret)
 {
 	icd_lock();
-	cl_int rc = CL_INVALID_CONTEXT;
-	if (!icd_valid_ctx(c))
-		goto out;
-	cl_device_id d = &icd_device;
-	switch (param) {
-	case CL_CONTEXT_REFERENCE_COUNT:
-		rc = icd_info(&c->refs, sizeof(cl_uint), size, value, ret);
-		break;
-	case CL_CONTEXT_NUM_DEVICES: {
-		cl_uint one = 1;
-		rc = icd_info(&one, sizeof(one), size, value, ret);
-		break;
-	}
-	case CL_CONTEXT_DEVICES:
-		rc = icd_info(&d, sizeof(d), size, value, ret);
-		break;
-	case CL_CONTEXT_PROPERTIES:
-		rc = icd_info(c->props, c->num_props * sizeof(c->props[0]),
-			      size, value, ret);
-		break;
-	default:
-		rc = CL_INVALID_VALUE;
-	}
-out:
+	cl_int rc = context_info(c, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(c), rc);
 	icd_unlock();
 	return rc;
 }
 
-cl_int icd_destructor_push(struct icd_destructor **list,
-			   void(CL_CALLBACK *fn)(void *, void *), void *data)
+static cl_int check_destructor(const void *o, uint32_t magic, bool fn)
 {
-	struct icd_destructor *d;
-	if (!fn)
-		return CL_INVALID_VALUE;
-	if (!(d = calloc(1, sizeof(*d))))
-		return CL_OUT_OF_HOST_MEMORY;
-	d->fn = fn;
-	d->data = data;
-	d->next = *list;
-	*list = d;
+	FAIL_IF(!icd_obj_valid(o, magic),
+		magic == MAGIC_CONTEXT ? CL_INVALID_CONTEXT
+				       : CL_INVALID_MEM_OBJECT,
+		"%p is not a live %s", o,
+		magic == MAGIC_CONTEXT ? "context" : "buffer");
+	FAIL_IF(!fn, CL_INVALID_VALUE, "no callback function");
 	return CL_SUCCESS;
 }
 
-void icd_destructors_run(struct icd_destructor *d, void *obj)
+/* clSetContextDestructorCallback, clSetMemObjectDestructorCallback */
+cl_int icd_set_destructor(void *o, uint32_t magic,
+			  void(CL_CALLBACK *fn)(void *, void *), void *data)
 {
-	for (struct icd_destructor *nx; d; d = nx) {
-		nx = d->next;
-		d->fn(obj, d->data);
-		free(d);
-	}
+	icd_lock();
+	cl_int rc = check_destructor(o, magic, fn != NULL);
+	if (!rc)
+		rc = icd_destructor_push(o, fn, data);
+	icd_fail_deliver(icd_ctx_of(o), rc);
+	icd_unlock();
+	return rc;
 }
 
 ICD_EXPORT cl_int CL_API_CALL clSetContextDestructorCallback(
 	cl_context c, void(CL_CALLBACK *fn)(cl_context, void *), void *data)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_CONTEXT;
-	if (icd_valid_ctx(c)) {
-		rc = icd_destructor_push(
-			&c->destructors,
-			(void(CL_CALLBACK *)(void *, void *))(void *)fn, data);
-	}
-	icd_unlock();
-	return rc;
+	return icd_set_destructor(
+		c, MAGIC_CONTEXT,
+		(void(CL_CALLBACK *)(void *, void *))(void *)fn, data);
 }
 
 /* ---- command queues ---- */
+
+static cl_int check_queue_new(cl_context c, cl_device_id d,
+			      cl_command_queue_properties props)
+{
+	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
+		"%p is not a live context", (void *)c);
+	FAIL_IF(!icd_valid_device(d), CL_INVALID_DEVICE,
+		"%p is not hartpool's device", (void *)d);
+	const cl_command_queue_properties known =
+		CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+		CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+		CL_QUEUE_ON_DEVICE_DEFAULT;
+	FAIL_IF(props & ~known, CL_INVALID_VALUE,
+		"queue properties 0x%llx has unknown bits 0x%llx",
+		(unsigned long long)props,
+		(unsigned long long)(props & ~known));
+	FAIL_IF(props & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT),
+		CL_INVALID_QUEUE_PROPERTIES,
+		"device-side queues are not supported (properties 0x%llx)",
+		(unsigned long long)props);
+	return CL_SUCCESS;
+}
 
 static cl_command_queue queue_new(cl_context c, cl_device_id d,
 				  cl_command_queue_properties props,
 				  const cl_queue_properties *qp, size_t nqp,
 				  cl_int *err)
 {
-	if (!icd_valid_ctx(c)) {
-		*err = CL_INVALID_CONTEXT;
-		return NULL;
-	}
-	if (!icd_valid_device(d)) {
-		*err = CL_INVALID_DEVICE;
-		return NULL;
-	}
-	if (props &
-	    ~(cl_command_queue_properties)(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
-					   CL_QUEUE_PROFILING_ENABLE |
-					   CL_QUEUE_ON_DEVICE |
-					   CL_QUEUE_ON_DEVICE_DEFAULT)) {
-		*err = CL_INVALID_VALUE;
-		return NULL;
-	}
-	if (props & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) {
-		*err = CL_INVALID_QUEUE_PROPERTIES;
-		return NULL;
-	}
-	cl_command_queue q = icd_obj_new(MAGIC_QUEUE, sizeof(*q));
-	if (!q) {
-		*err = CL_OUT_OF_HOST_MEMORY;
-		return NULL;
-	}
-	q->in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-	int rc = hp_queue_create(icd_device.hp,
-				 q->in_order ? HP_QUEUE_IN_ORDER : 0, &q->hq);
-	if (rc) {
-		icd_obj_free(q, sizeof(*q));
-		*err = CL_OUT_OF_RESOURCES;
-		return NULL;
-	}
-	hp_queue_set_timeout(q->hq, icd_device.timeout_us);
-	if (icd_num_queues == cap_queues) {
-		size_t nc = cap_queues ? cap_queues * 2 : 16;
-		cl_command_queue *nq = realloc(icd_queues, nc * sizeof(*nq));
-		if (!nq) {
-			hp_queue_release(q->hq);
-			icd_obj_free(q, sizeof(*q));
-			*err = CL_OUT_OF_HOST_MEMORY;
-			return NULL;
-		}
-		icd_queues = nq;
-		cap_queues = nc;
-	}
-	icd_queues[icd_num_queues++] = q;
-	q->ctx = c;
-	q->props = props;
-	if (nqp)
-		memcpy(q->qprops, qp, nqp * sizeof(*qp));
-	q->num_qprops = nqp;
-	icd_ctx_hold(c);
-	*err = CL_SUCCESS;
+	cl_command_queue q = NULL;
+	icd_lock();
+	*err = check_queue_new(c, d, props);
+	if (!*err)
+		*err = icd_queue_new(c, props, qp, nqp, &q);
+	icd_fail_deliver(icd_ctx_of(c), *err);
+	icd_unlock();
 	return q;
 }
 
@@ -299,108 +244,86 @@ clCreateCommandQueue(cl_context c, cl_device_id d,
 		     cl_command_queue_properties props, cl_int *errp)
 {
 	cl_int err;
-	icd_lock();
 	cl_command_queue q = queue_new(c, d, props, NULL, 0, &err);
-	icd_unlock();
 	if (errp)
 		*errp = err;
 	return q;
+}
+
+static cl_int queue_props(const cl_queue_properties *p,
+			  cl_command_queue_properties *props, size_t *n)
+{
+	size_t i = 0;
+	*props = 0;
+	*n = 0;
+	if (!p)
+		return CL_SUCCESS;
+	for (; p[i]; i += 2) {
+		FAIL_IF(i >= 6, CL_INVALID_VALUE,
+			"more than 3 queue properties");
+		FAIL_IF(p[i] == CL_QUEUE_SIZE, CL_INVALID_QUEUE_PROPERTIES,
+			"CL_QUEUE_SIZE is for device-side queues");
+		FAIL_IF(p[i] != CL_QUEUE_PROPERTIES, CL_INVALID_VALUE,
+			"queue property 0x%llx is not one",
+			(unsigned long long)p[i]);
+		*props = p[i + 1];
+	}
+	*n = i + 1;
+	return CL_SUCCESS;
 }
 
 ICD_EXPORT cl_command_queue CL_API_CALL
 clCreateCommandQueueWithProperties(cl_context c, cl_device_id d,
 				   const cl_queue_properties *p, cl_int *errp)
 {
-	cl_int err = CL_SUCCESS;
+	cl_command_queue_properties props;
+	size_t n;
 	cl_command_queue q = NULL;
-	cl_command_queue_properties props = 0;
-	size_t i = 0;
-	if (p) {
-		for (; p[i]; i += 2) {
-			if (i >= 6) {
-				err = CL_INVALID_VALUE;
-				break;
-			}
-			if (p[i] == CL_QUEUE_PROPERTIES)
-				props = p[i + 1];
-			else if (p[i] == CL_QUEUE_SIZE)
-				err = CL_INVALID_QUEUE_PROPERTIES;
-			else
-				err = CL_INVALID_VALUE;
-		}
-		i++;
-	}
-	if (!err) {
-		icd_lock();
-		q = queue_new(c, d, props, p, p ? i : 0, &err);
-		icd_unlock();
-	}
+	icd_lock();
+	cl_int err = queue_props(p, &props, &n);
+	icd_fail_deliver(icd_ctx_of(c), err);
+	icd_unlock();
+	if (!err)
+		q = queue_new(c, d, props, p, n, &err);
 	if (errp)
 		*errp = err;
 	return q;
 }
 
-static void queue_destroy(cl_command_queue q)
-{
-	cl_context c = q->ctx;
-	icd_obj_free(q, sizeof(*q));
-	icd_ctx_drop(c);
-}
+ICD_REFCOUNT_CALL(clRetainCommandQueue, cl_command_queue, MAGIC_QUEUE,
+		  icd_retain, CL_INVALID_COMMAND_QUEUE)
 
-void icd_queue_hold(cl_command_queue q)
-{
-	q->holds++;
-}
+ICD_REFCOUNT_CALL(clReleaseCommandQueue, cl_command_queue, MAGIC_QUEUE,
+		  icd_release, CL_INVALID_COMMAND_QUEUE)
 
-void icd_queue_drop(cl_command_queue q)
+static cl_int queue_info(cl_command_queue q, cl_command_queue_info param,
+			 size_t size, void *value, size_t *ret)
 {
-	if (icd_obj_unhold(q))
-		queue_destroy(q);
-}
-
-static void queue_retain(cl_command_queue q)
-{
-	q->refs++;
-}
-
-/* The application's last reference: finish its commands, give the device
- * queue back; the object goes with the last of its events. */
-static void queue_release(cl_command_queue q)
-{
-	if (q->refs > 1) {
-		q->refs--;
-		return;
+	FAIL_IF(!icd_valid_queue(q), CL_INVALID_COMMAND_QUEUE,
+		"%p is not a live command queue", (void *)q);
+	cl_device_id d = &icd_device;
+	cl_command_queue none = NULL;
+	switch (param) {
+	case CL_QUEUE_CONTEXT:
+		return icd_info(&q->ctx, sizeof(q->ctx), size, value, ret);
+	case CL_QUEUE_DEVICE:
+		return icd_info(&d, sizeof(d), size, value, ret);
+	case CL_QUEUE_REFERENCE_COUNT:
+		return icd_info(&q->refs, sizeof(q->refs), size, value, ret);
+	case CL_QUEUE_PROPERTIES:
+		return icd_info(&q->props, sizeof(q->props), size, value, ret);
+	case CL_QUEUE_PROPERTIES_ARRAY:
+		return icd_info(q->qprops, q->num_qprops * sizeof(q->qprops[0]),
+				size, value, ret);
+	case CL_QUEUE_SIZE:
+		FAIL(CL_INVALID_COMMAND_QUEUE,
+		     "CL_QUEUE_SIZE: not a device-side queue");
+	case CL_QUEUE_DEVICE_DEFAULT:
+		return icd_info(&none, sizeof(none), size, value, ret);
+	default:
+		FAIL(CL_INVALID_VALUE, "no queue info 0x%x", (unsigned)param);
 	}
-	icd_queue_hold(q); /* while it drops its own events */
-	icd_queue_finish(q);
-	for (size_t i = 0; i < q->num_printf_free; i++)
-		hp_buffer_free(icd_device.hp, q->printf_free[i]);
-	free(q->printf_free);
-	q->printf_free = NULL;
-	q->num_printf_free = q->cap_printf_free = 0;
-	free(q->pending);
-	q->pending = NULL;
-	hp_queue_release(q->hq);
-	q->hq = NULL;
-	for (size_t i = 0; i < icd_num_queues; i++)
-		if (icd_queues[i] == q) {
-			icd_queues[i] = icd_queues[--icd_num_queues];
-			break;
-		}
-	icd_obj_unref(q); /* no longer a valid handle */
-	if (q->last)
-		icd_event_drop(q->last);
-	if (q->barrier_ev)
-		icd_event_drop(q->barrier_ev);
-	q->last = q->barrier_ev = NULL;
-	icd_queue_drop(q);
 }
-
-ICD_REFCOUNT_CALL(clRetainCommandQueue, cl_command_queue, icd_valid_queue,
-		  queue_retain, CL_INVALID_COMMAND_QUEUE)
-
-ICD_REFCOUNT_CALL(clReleaseCommandQueue, cl_command_queue, icd_valid_queue,
-		  queue_release, CL_INVALID_COMMAND_QUEUE)
 
 ICD_EXPORT cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
 						    cl_command_queue_info param,
@@ -408,39 +331,8 @@ ICD_EXPORT cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
 						    size_t *ret)
 {
 	icd_lock();
-	cl_int rc = CL_INVALID_COMMAND_QUEUE;
-	if (!icd_valid_queue(q))
-		goto out;
-	cl_device_id d = &icd_device;
-	switch (param) {
-	case CL_QUEUE_CONTEXT:
-		rc = icd_info(&q->ctx, sizeof(q->ctx), size, value, ret);
-		break;
-	case CL_QUEUE_DEVICE:
-		rc = icd_info(&d, sizeof(d), size, value, ret);
-		break;
-	case CL_QUEUE_REFERENCE_COUNT:
-		rc = icd_info(&q->refs, sizeof(q->refs), size, value, ret);
-		break;
-	case CL_QUEUE_PROPERTIES:
-		rc = icd_info(&q->props, sizeof(q->props), size, value, ret);
-		break;
-	case CL_QUEUE_PROPERTIES_ARRAY:
-		rc = icd_info(q->qprops, q->num_qprops * sizeof(q->qprops[0]),
-			      size, value, ret);
-		break;
-	case CL_QUEUE_SIZE:
-		rc = CL_INVALID_COMMAND_QUEUE; /* not a device queue */
-		break;
-	case CL_QUEUE_DEVICE_DEFAULT: {
-		cl_command_queue none = NULL;
-		rc = icd_info(&none, sizeof(none), size, value, ret);
-		break;
-	}
-	default:
-		rc = CL_INVALID_VALUE;
-	}
-out:
+	cl_int rc = queue_info(q, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(q), rc);
 	icd_unlock();
 	return rc;
 }
@@ -463,14 +355,20 @@ ICD_EXPORT cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context c,
 			 CL_INVALID_CONTEXT);
 }
 
+static cl_int check_queue(cl_command_queue q)
+{
+	FAIL_IF(!icd_valid_queue(q), CL_INVALID_COMMAND_QUEUE,
+		"%p is not a live command queue", (void *)q);
+	return CL_SUCCESS;
+}
+
 ICD_EXPORT cl_int CL_API_CALL clFlush(cl_command_queue q)
 {
 	icd_lock();
-	cl_int rc = CL_INVALID_COMMAND_QUEUE;
-	if (icd_valid_queue(q)) {
+	cl_int rc = check_queue(q);
+	if (!rc) {
 		icd_progress();
 		icd_queue_reap(q);
-		rc = CL_SUCCESS;
 	}
 	icd_unlock();
 	return rc;
@@ -479,8 +377,8 @@ ICD_EXPORT cl_int CL_API_CALL clFlush(cl_command_queue q)
 ICD_EXPORT cl_int CL_API_CALL clFinish(cl_command_queue q)
 {
 	icd_lock();
-	cl_int rc = CL_INVALID_COMMAND_QUEUE;
-	if (icd_valid_queue(q))
+	cl_int rc = check_queue(q);
+	if (!rc)
 		rc = icd_queue_finish(q);
 	icd_unlock();
 	return rc;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* The dispatch table every object starts with: the loader calls through
  * it. Entry points of GL, D3D and EGL sharing stay NULL (none of those
- * extensions is reported). */
+ * extensions is reported). The top of the ICD: it names every entry point,
+ * and hands the table to the core when the library is loaded. */
 #include "icd.h"
+#include <string.h>
 
 struct _cl_icd_dispatch icd_dispatch = {
 	.clGetPlatformIDs = clGetPlatformIDs,
@@ -122,3 +124,25 @@ struct _cl_icd_dispatch icd_dispatch = {
 		clCreateCommandQueueWithProperties,
 	.clGetKernelSubGroupInfoKHR = clGetKernelSubGroupInfo,
 };
+
+__attribute__((constructor)) static void dispatch_init(void)
+{
+	icd_core_init(&icd_dispatch);
+}
+
+ICD_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
+{
+	if (name && !strcmp(name, "clIcdGetPlatformIDsKHR"))
+		return (void *)clIcdGetPlatformIDsKHR;
+	if (name && !strcmp(name, "clGetKernelSubGroupInfoKHR"))
+		return (void *)clGetKernelSubGroupInfo;
+	return NULL;
+}
+
+ICD_EXPORT void *CL_API_CALL
+clGetExtensionFunctionAddressForPlatform(cl_platform_id p, const char *name)
+{
+	if (p != &icd_platform)
+		return NULL;
+	return clGetExtensionFunctionAddress(name);
+}

@@ -3,50 +3,28 @@
  * firmware's built-in kernels as raw bytes), info queries, and
  * clEnqueueNDRangeKernel / clEnqueueTask. */
 #include "icd.h"
+#include <hartpool/ndrange_check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool icd_valid_kernel(cl_kernel k)
+static void kernel_destroy(struct icd_object *o)
 {
-	return icd_obj_valid(k, MAGIC_KERNEL);
-}
-
-static void kernel_destroy(cl_kernel k)
-{
+	cl_kernel k = (cl_kernel)o;
 	for (unsigned i = 0; i < ICD_RAW_ARGS; i++)
 		free(k->raw[i]);
 	k->prog->kernels_attached--;
-	cl_program p = k->prog;
-	icd_obj_free(k, sizeof(*k));
-	icd_program_drop(p);
 }
 
-void icd_kernel_retain(cl_kernel k)
-{
-	k->refs++;
-}
-
-void icd_kernel_release(cl_kernel k)
-{
-	if (icd_obj_unref(k))
-		kernel_destroy(k);
-}
-
-void icd_kernel_hold(cl_kernel k)
-{
-	k->holds++;
-}
-
-void icd_kernel_drop(cl_kernel k)
-{
-	if (icd_obj_unhold(k))
-		kernel_destroy(k);
-}
+const struct icd_kind icd_kind_kernel = {
+	.magic = MAGIC_KERNEL,
+	.size = sizeof(struct _cl_kernel),
+	.destroy = kernel_destroy,
+};
 
 static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 {
-	cl_kernel k = icd_obj_new(MAGIC_KERNEL, sizeof(*k));
+	cl_kernel k = icd_obj_new(&icd_kind_kernel);
 	if (!k)
 		return CL_OUT_OF_HOST_MEMORY;
 	int rc;
@@ -64,8 +42,10 @@ static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 	const hp_mbox_kernel *mk =
 		rc ? NULL : hp_kernel_at(icd_device.hp, k->id);
 	if (!mk) {
-		icd_obj_free(k, sizeof(*k));
-		return CL_INVALID_KERNEL_NAME;
+		icd_obj_discard(k);
+		FAIL(CL_INVALID_KERNEL_NAME,
+		     "the device has no kernel '%s': %s", name,
+		     hp_last_error());
 	}
 	k->prog = p;
 	snprintf(k->name, sizeof(k->name), "%s", name);
@@ -74,7 +54,7 @@ static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 		k->args_size = k->meta->args_size;
 	if (k->args_size > HP_MBOX_ARGS_MAX)
 		k->args_size = HP_MBOX_ARGS_MAX;
-	icd_program_hold(p);
+	icd_obj_parent(k, p);
 	p->kernels_attached++;
 	*out = k;
 	return CL_SUCCESS;
@@ -102,29 +82,60 @@ static bool name_in(const char *list, const char *name)
 	return false;
 }
 
+static cl_int check_create(cl_program p, const char *name)
+{
+	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
+		"%p is not a live program", (void *)p);
+	FAIL_IF(!name, CL_INVALID_VALUE, "kernel name is NULL");
+	FAIL_IF(!prog_built(p), CL_INVALID_PROGRAM_EXECUTABLE,
+		"the program is not built (status %d)", p->status);
+	FAIL_IF(!name_in(p->kernel_names, name), CL_INVALID_KERNEL_NAME,
+		"no kernel '%s' in the program (%s)", name,
+		p->kernel_names ? p->kernel_names : "");
+	return CL_SUCCESS;
+}
+
 ICD_EXPORT cl_kernel CL_API_CALL clCreateKernel(cl_program p, const char *name,
 						cl_int *errp)
 {
 	icd_lock();
 	cl_kernel k = NULL;
-	cl_int err = CL_INVALID_PROGRAM;
-	if (!icd_valid_program(p))
-		goto out;
-	err = CL_INVALID_VALUE;
-	if (!name)
-		goto out;
-	err = CL_INVALID_PROGRAM_EXECUTABLE;
-	if (!prog_built(p))
-		goto out;
-	err = CL_INVALID_KERNEL_NAME;
-	if (!name_in(p->kernel_names, name))
-		goto out;
-	err = kernel_make(p, name, &k);
-out:
+	cl_int err = check_create(p, name);
+	if (!err)
+		err = kernel_make(p, name, &k);
+	icd_fail_deliver(icd_ctx_of(p), err);
 	icd_unlock();
 	if (errp)
 		*errp = err;
 	return k;
+}
+
+static cl_int check_all(cl_program p, cl_uint n, const cl_kernel *out)
+{
+	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
+		"%p is not a live program", (void *)p);
+	FAIL_IF(!prog_built(p), CL_INVALID_PROGRAM_EXECUTABLE,
+		"the program is not built (status %d)", p->status);
+	FAIL_IF(out && n < p->num_kernels, CL_INVALID_VALUE,
+		"room for %u kernels, the program has %u", n, p->num_kernels);
+	return CL_SUCCESS;
+}
+
+static cl_int make_all(cl_program p, cl_kernel *out)
+{
+	cl_int rc = CL_SUCCESS;
+	cl_uint i = 0;
+	for (const char *s = p->kernel_names; *s && !rc; i++) {
+		char name[64];
+		size_t l = strcspn(s, ";");
+		snprintf(name, sizeof(name), "%.*s", (int)l, s);
+		rc = kernel_make(p, name, &out[i]);
+		s += l + (s[l] == ';');
+	}
+	if (rc)
+		while (i-- > 1)
+			icd_release(out[i - 1]);
+	return rc;
 }
 
 ICD_EXPORT cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint n,
@@ -132,53 +143,30 @@ ICD_EXPORT cl_int CL_API_CALL clCreateKernelsInProgram(cl_program p, cl_uint n,
 						       cl_uint *num)
 {
 	icd_lock();
-	cl_int rc = CL_INVALID_PROGRAM;
-	if (!icd_valid_program(p))
-		goto out;
-	rc = CL_INVALID_PROGRAM_EXECUTABLE;
-	if (!prog_built(p))
-		goto out;
-	rc = CL_INVALID_VALUE;
-	if (out && n < p->num_kernels)
-		goto out;
-	rc = CL_SUCCESS;
-	if (out) {
-		cl_uint i = 0;
-		for (const char *s = p->kernel_names; *s && !rc; i++) {
-			char name[64];
-			size_t l = strcspn(s, ";");
-			snprintf(name, sizeof(name), "%.*s", (int)l, s);
-			rc = kernel_make(p, name, &out[i]);
-			s += l + (s[l] == ';');
-		}
-		if (rc)
-			while (i-- > 1)
-				icd_kernel_release(out[i - 1]);
-	}
+	cl_int rc = check_all(p, n, out);
+	if (!rc && out)
+		rc = make_all(p, out);
 	if (!rc && num)
 		*num = p->num_kernels;
-out:
+	icd_fail_deliver(icd_ctx_of(p), rc);
 	icd_unlock();
 	return rc;
 }
 
-ICD_REFCOUNT_CALL(clRetainKernel, cl_kernel, icd_valid_kernel,
-		  icd_kernel_retain, CL_INVALID_KERNEL)
+ICD_REFCOUNT_CALL(clRetainKernel, cl_kernel, MAGIC_KERNEL, icd_retain,
+		  CL_INVALID_KERNEL)
 
-ICD_REFCOUNT_CALL(clReleaseKernel, cl_kernel, icd_valid_kernel,
-		  icd_kernel_release, CL_INVALID_KERNEL)
+ICD_REFCOUNT_CALL(clReleaseKernel, cl_kernel, MAGIC_KERNEL, icd_release,
+		  CL_INVALID_KERNEL)
 
-ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
+static cl_int clone(cl_kernel src, cl_kernel *out)
 {
-	icd_lock();
-	cl_kernel k = NULL;
-	cl_int err = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(src))
-		goto out;
-	err = CL_OUT_OF_HOST_MEMORY;
-	if (!(k = icd_obj_new(MAGIC_KERNEL, sizeof(*k))))
-		goto out;
-	/* everything after the head (dispatch, kind, references) */
+	FAIL_IF(!icd_valid_kernel(src), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)src);
+	cl_kernel k = icd_obj_new(&icd_kind_kernel);
+	if (!k)
+		return CL_OUT_OF_HOST_MEMORY;
+	/* everything after the head (dispatch, kind, references, parents) */
 	memcpy((char *)k + sizeof(struct icd_object),
 	       (const char *)src + sizeof(struct icd_object),
 	       sizeof(*k) - sizeof(struct icd_object));
@@ -191,10 +179,18 @@ ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
 			else
 				k->raw_size[i] = 0;
 		}
-	icd_program_hold(k->prog);
+	icd_obj_parent(k, k->prog);
 	k->prog->kernels_attached++;
-	err = CL_SUCCESS;
-out:
+	*out = k;
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
+{
+	icd_lock();
+	cl_kernel k = NULL;
+	cl_int err = clone(src, &k);
+	icd_fail_deliver(icd_ctx_of(src), err);
 	icd_unlock();
 	if (errp)
 		*errp = err;
@@ -217,79 +213,91 @@ static cl_int arg_mem(const void *value, struct icd_arg_mem *am, uint64_t *addr)
 	return CL_SUCCESS;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i,
-					     size_t size, const void *value)
+/* Built-in kernels: raw bytes; an 8-byte value that is a live cl_mem
+ * becomes its device address. */
+static cl_int set_raw(cl_kernel k, cl_uint i, size_t size, const void *value)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	if (!k->meta) {
-		/* built-in: raw bytes; an 8-byte value that is a live cl_mem
-		 * becomes its device address */
-		rc = CL_INVALID_ARG_INDEX;
-		if (i >= ICD_RAW_ARGS)
-			goto out;
-		rc = CL_INVALID_ARG_SIZE;
-		if (!size || size > HP_MBOX_ARGS_MAX)
-			goto out;
-		uint8_t *b = malloc(size);
-		rc = CL_OUT_OF_HOST_MEMORY;
-		if (!b)
-			goto out;
-		if (!value)
-			memset(b, 0, size);
-		else
-			memcpy(b, value, size);
-		k->arg_mem[i] = (struct icd_arg_mem){0};
-		uint64_t a;
-		if (value && size == sizeof(cl_mem) &&
-		    !arg_mem(value, &k->arg_mem[i], &a) && a)
-			memcpy(b, &a, 8);
-		free(k->raw[i]);
-		k->raw[i] = b;
-		k->raw_size[i] = (uint32_t)size;
-		if (i + 1 > k->raw_count)
-			k->raw_count = i + 1;
-		rc = CL_SUCCESS;
-		goto out;
-	}
-	rc = CL_INVALID_ARG_INDEX;
-	if (i >= k->meta->num_args)
-		goto out;
+	FAIL_IF(i >= ICD_RAW_ARGS, CL_INVALID_ARG_INDEX,
+		"argument %u of a built-in kernel (at most %u)", i,
+		ICD_RAW_ARGS);
+	FAIL_IF(!size || size > HP_MBOX_ARGS_MAX, CL_INVALID_ARG_SIZE,
+		"argument %u: size %zu is not in 1..%u", i, size,
+		(unsigned)HP_MBOX_ARGS_MAX);
+	uint8_t *b = malloc(size);
+	if (!b)
+		return CL_OUT_OF_HOST_MEMORY;
+	if (!value)
+		memset(b, 0, size);
+	else
+		memcpy(b, value, size);
+	k->arg_mem[i] = (struct icd_arg_mem){0};
+	uint64_t a;
+	if (value && size == sizeof(cl_mem) &&
+	    !arg_mem(value, &k->arg_mem[i], &a) && a)
+		memcpy(b, &a, 8);
+	free(k->raw[i]);
+	k->raw[i] = b;
+	k->raw_size[i] = (uint32_t)size;
+	if (i + 1 > k->raw_count)
+		k->raw_count = i + 1;
+	return CL_SUCCESS;
+}
+
+/* OpenCL C kernels: by the argument's metadata. */
+static cl_int set_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
+{
+	FAIL_IF(i >= k->meta->num_args, CL_INVALID_ARG_INDEX,
+		"argument %u of '%s', which has %u", i, k->name,
+		k->meta->num_args);
 	const hp_cl_arg *a = &k->meta->args[i];
 	uint64_t addr;
 	switch (a->addr_space) {
 	case HP_CL_LOCAL:
-		rc = CL_INVALID_ARG_VALUE;
-		if (value)
-			goto out;
-		rc = CL_INVALID_ARG_SIZE;
-		if (!size || size > icd_device.info.local_mem_size)
-			goto out;
+		FAIL_IF(value, CL_INVALID_ARG_VALUE,
+			"__local argument %u (%s) with a value", i, a->name);
+		FAIL_IF(!size || size > icd_device.info.local_mem_size,
+			CL_INVALID_ARG_SIZE,
+			"__local argument %u (%s): %zu bytes, not in 1..%llu",
+			i, a->name, size,
+			(unsigned long long)icd_device.info.local_mem_size);
 		k->local_size[i] = (uint32_t)size;
 		break;
 	case HP_CL_GLOBAL:
-	case HP_CL_CONSTANT:
-		rc = CL_INVALID_ARG_SIZE;
-		if (size != sizeof(cl_mem))
-			goto out;
-		if ((rc = arg_mem(value, &k->arg_mem[i], &addr)))
-			goto out;
+	case HP_CL_CONSTANT: {
+		FAIL_IF(size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
+			"buffer argument %u (%s): size %zu, not %zu", i,
+			a->name, size, sizeof(cl_mem));
+		cl_int rc = arg_mem(value, &k->arg_mem[i], &addr);
+		FAIL_IF(rc, CL_INVALID_MEM_OBJECT,
+			"argument %u (%s): %p is not a live buffer", i, a->name,
+			value ? (void *)*(const cl_mem *)value : NULL);
 		memcpy(k->args + a->offset, &addr, 8);
 		break;
+	}
 	default:
-		rc = CL_INVALID_ARG_VALUE;
-		if (!value)
-			goto out;
-		rc = CL_INVALID_ARG_SIZE;
-		if (size != a->size)
-			goto out;
+		FAIL_IF(!value, CL_INVALID_ARG_VALUE,
+			"argument %u (%s) without a value", i, a->name);
+		FAIL_IF(size != a->size, CL_INVALID_ARG_SIZE,
+			"argument %u (%s): size %zu, not %u", i, a->name, size,
+			(unsigned)a->size);
 		memcpy(k->args + a->offset, value, size);
 	}
 	k->set |= 1ull << i;
-	rc = CL_SUCCESS;
-out:
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i,
+					     size_t size, const void *value)
+{
+	icd_lock();
+	cl_int rc;
+	if (!icd_valid_kernel(k))
+		rc = icd_fail(CL_INVALID_KERNEL, "CL_INVALID_KERNEL", __func__,
+			      "%p is not a live kernel", (void *)k);
+	else
+		rc = k->meta ? set_arg(k, i, size, value)
+			     : set_raw(k, i, size, value);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
@@ -311,70 +319,12 @@ ICD_EXPORT cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k,
 			 CL_INVALID_KERNEL);
 }
 
-/* The buffers the arguments name, into @p hold: each still the buffer it
- * was when set (a released handle, or one since reused for another
- * buffer, is CL_INVALID_KERNEL_ARGS). */
-static cl_int args_hold(cl_kernel k, unsigned n, struct icd_hold *hold)
+static cl_int kernel_info(cl_kernel k, cl_kernel_info param, size_t size,
+			  void *value, size_t *ret)
 {
-	for (unsigned i = 0; i < n; i++) {
-		const struct icd_arg_mem *am = &k->arg_mem[i];
-		if (!am->mem)
-			continue;
-		if (!icd_valid_mem(am->mem) || am->mem->serial != am->serial)
-			return CL_INVALID_KERNEL_ARGS;
-		cl_int rc = icd_hold_mem(hold, am->mem);
-		if (rc)
-			return rc;
-	}
-	return CL_SUCCESS;
-}
-
-cl_int icd_kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
-		       uint32_t *local_bytes, struct icd_hold *hold)
-{
-	memset(out, 0, HP_MBOX_ARGS_MAX);
-	*local_bytes = 0;
-	*size = k->args_size;
-	if (!k->meta) {
-		uint32_t off = 0;
-		for (unsigned i = 0; i < k->raw_count; i++) {
-			uint32_t s = k->raw_size[i], al = 1;
-			if (!k->raw[i])
-				return CL_INVALID_KERNEL_ARGS;
-			while (al < s && al < 8)
-				al <<= 1;
-			off = (off + al - 1) & ~(al - 1);
-			if (off + s > k->args_size)
-				return CL_INVALID_KERNEL_ARGS;
-			memcpy(out + off, k->raw[i], s);
-			off += s;
-		}
-		return args_hold(k, k->raw_count, hold);
-	}
-	memcpy(out, k->args, k->args_size);
-	uint32_t loc = 0;
-	for (unsigned i = 0; i < k->meta->num_args; i++) {
-		if (!(k->set & (1ull << i)))
-			return CL_INVALID_KERNEL_ARGS;
-		if (k->meta->args[i].addr_space != HP_CL_LOCAL)
-			continue;
-		loc = (loc + 63u) & ~63u;
-		uint64_t o = loc;
-		memcpy(out + k->meta->args[i].offset, &o, 8);
-		loc += k->local_size[i];
-	}
-	*local_bytes = loc;
-	return args_hold(k, k->meta->num_args, hold);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
-					      size_t size, void *value,
-					      size_t *ret)
-{
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
+	cl_int rc;
+	FAIL_IF(!icd_valid_kernel(k), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)k);
 	switch (param) {
 	case CL_KERNEL_FUNCTION_NAME:
 		rc = icd_info(k->name, strlen(k->name) + 1, size, value, ret);
@@ -400,28 +350,33 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
 		break;
 	}
 	default:
-		rc = CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no kernel info 0x%x", (unsigned)param);
 	}
-out:
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelInfo(cl_kernel k, cl_kernel_info param,
+					      size_t size, void *value,
+					      size_t *ret)
+{
+	icd_lock();
+	cl_int rc = kernel_info(k, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
-						 cl_kernel_arg_info param,
-						 size_t size, void *value,
-						 size_t *ret)
+static cl_int arg_info(cl_kernel k, cl_uint i, cl_kernel_arg_info param,
+		       size_t size, void *value, size_t *ret)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	rc = CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-	if (!k->meta)
-		goto out;
-	rc = CL_INVALID_ARG_INDEX;
-	if (i >= k->meta->num_args)
-		goto out;
+	cl_int rc;
+	FAIL_IF(!icd_valid_kernel(k), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)k);
+	FAIL_IF(!k->meta, CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+		"'%s' is a built-in kernel: no argument info", k->name);
+	FAIL_IF(i >= k->meta->num_args, CL_INVALID_ARG_INDEX,
+		"argument %u of '%s', which has %u", i, k->name,
+		k->meta->num_args);
 	const hp_cl_arg *a = &k->meta->args[i];
 	switch (param) {
 	case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
@@ -467,14 +422,25 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
 		rc = icd_info(a->name, strlen(a->name) + 1, size, value, ret);
 		break;
 	default:
-		rc = CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no argument info 0x%x",
+		     (unsigned)param);
 	}
-out:
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
+						 cl_kernel_arg_info param,
+						 size_t size, void *value,
+						 size_t *ret)
+{
+	icd_lock();
+	cl_int rc = arg_info(k, i, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
 
-static void kernel_reqd(cl_kernel k, size_t out[3])
+void icd_kernel_reqd(cl_kernel k, size_t out[3])
 {
 	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
 	for (int i = 0; i < 3; i++) {
@@ -496,17 +462,19 @@ static uint32_t kernel_sg(cl_kernel k)
 		       : 1;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetKernelWorkGroupInfo(
-	cl_kernel k, cl_device_id d, cl_kernel_work_group_info param,
-	size_t size, void *value, size_t *ret)
+static cl_int check_kernel_device(cl_kernel k, cl_device_id d)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	rc = CL_INVALID_DEVICE;
-	if (d && !icd_valid_device(d))
-		goto out;
+	FAIL_IF(!icd_valid_kernel(k), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)k);
+	FAIL_IF(d && !icd_valid_device(d), CL_INVALID_DEVICE,
+		"%p is not hartpool's device", (void *)d);
+	return CL_SUCCESS;
+}
+
+static cl_int work_group_info(cl_kernel k, cl_kernel_work_group_info param,
+			      size_t size, void *value, size_t *ret)
+{
+	cl_int rc;
 	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
 	switch (param) {
 	case CL_KERNEL_WORK_GROUP_SIZE: {
@@ -518,7 +486,7 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelWorkGroupInfo(
 	}
 	case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
 		size_t r[3];
-		kernel_reqd(k, r);
+		icd_kernel_reqd(k, r);
 		rc = icd_info(r, sizeof(r), size, value, ret);
 		break;
 	}
@@ -544,34 +512,40 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelWorkGroupInfo(
 		break;
 	}
 	default:
-		rc = CL_INVALID_VALUE;
+		FAIL(CL_INVALID_VALUE, "no work-group info 0x%x",
+		     (unsigned)param);
 	}
-out:
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+	cl_kernel k, cl_device_id d, cl_kernel_work_group_info param,
+	size_t size, void *value, size_t *ret)
+{
+	icd_lock();
+	cl_int rc = check_kernel_device(k, d);
+	if (!rc)
+		rc = work_group_info(k, param, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
 
-ICD_EXPORT cl_int CL_API_CALL clGetKernelSubGroupInfo(
-	cl_kernel k, cl_device_id d, cl_kernel_sub_group_info param,
-	size_t in_size, const void *in, size_t size, void *value, size_t *ret)
+static cl_int sub_group_info(cl_kernel k, cl_kernel_sub_group_info param,
+			     size_t in_size, const void *in, size_t size,
+			     void *value, size_t *ret)
 {
-	icd_lock();
-	cl_int rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	rc = CL_INVALID_DEVICE;
-	if (d && !icd_valid_device(d))
-		goto out;
 	size_t sg = kernel_sg(k), v;
 	uint32_t wgs = 0;
 	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
-	rc = CL_INVALID_VALUE;
 	switch (param) {
 	case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
 	case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
-		if (!in || !in_size || in_size % sizeof(size_t) ||
-		    in_size > 3 * sizeof(size_t))
-			goto out;
+		FAIL_IF(!in || !in_size || in_size % sizeof(size_t) ||
+				in_size > 3 * sizeof(size_t),
+			CL_INVALID_VALUE,
+			"input %p of %zu bytes is not 1 to 3 size_t", in,
+			in_size);
 		size_t items = 1;
 		for (size_t i = 0; i < in_size / sizeof(size_t); i++)
 			items *= ((const size_t *)in)[i];
@@ -579,61 +553,48 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelSubGroupInfo(
 			v = items < sg ? items : sg;
 		else
 			v = (items + sg - 1) / sg;
-		rc = icd_info(&v, sizeof(v), size, value, ret);
-		break;
+		return icd_info(&v, sizeof(v), size, value, ret);
 	}
 	case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
-		if (!in || in_size != sizeof(size_t))
-			goto out;
+		FAIL_IF(!in || in_size != sizeof(size_t), CL_INVALID_VALUE,
+			"input %p of %zu bytes is not one size_t", in, in_size);
 		size_t n = *(const size_t *)in, dims = size / sizeof(size_t);
 		size_t out3[3] = {n * sg <= wgs ? n * sg : 0, 1, 1};
-		if (value && (!dims || dims > 3 || size % sizeof(size_t)))
-			goto out;
+		FAIL_IF(value && (!dims || dims > 3 || size % sizeof(size_t)),
+			CL_INVALID_VALUE,
+			"output of %zu bytes is not 1 to 3 size_t", size);
 		if (!value)
 			dims = 1;
-		rc = icd_info(out3, dims * sizeof(size_t), size, value, ret);
-		break;
+		return icd_info(out3, dims * sizeof(size_t), size, value, ret);
 	}
 	case CL_KERNEL_MAX_NUM_SUB_GROUPS:
 		v = (wgs + sg - 1) / sg;
-		rc = icd_info(&v, sizeof(v), size, value, ret);
-		break;
+		return icd_info(&v, sizeof(v), size, value, ret);
 	case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
 		v = 0;
-		rc = icd_info(&v, sizeof(v), size, value, ret);
-		break;
+		return icd_info(&v, sizeof(v), size, value, ret);
 	default:
-		break;
+		FAIL(CL_INVALID_VALUE, "no sub-group info 0x%x",
+		     (unsigned)param);
 	}
-out:
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelSubGroupInfo(
+	cl_kernel k, cl_device_id d, cl_kernel_sub_group_info param,
+	size_t in_size, const void *in, size_t size, void *value, size_t *ret)
+{
+	icd_lock();
+	cl_int rc = check_kernel_device(k, d);
+	if (!rc)
+		rc = sub_group_info(k, param, in_size, in, size, value, ret);
+	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
 
-/* ---- launching ---- */
-
-static cl_int run_kernel(struct icd_cmd *c, const hp_event *deps, unsigned n)
-{
-	cl_command_queue q = c->ev->queue;
-	hp_buffer pb = icd_printf_get(q);
-	hp_ndrange r = c->range;
-	r.printf_buf = pb;
-	r.printf_size = pb ? ICD_PRINTF_SIZE : 0;
-	int rc = hp_enqueue_kernel(q->hq, c->kernel->id, &r, c->args,
-				   c->args_size, deps, n, &c->ev->dev);
-	if (rc) {
-		if (pb)
-			hp_buffer_free(icd_device.hp, pb);
-		return icd_err(rc);
-	}
-	c->ev->printf_buf = pb;
-	c->ev->on_device = true;
-	return CL_SUCCESS;
-}
-
 /* Does the program require uniform work-groups: OpenCL C 1.x (the default
  * -cl-std) or -cl-uniform-work-group-size. */
-static bool uniform_required(cl_kernel k)
+bool icd_kernel_uniform(cl_kernel k)
 {
 	if (!k->meta)
 		return false;
@@ -641,124 +602,4 @@ static bool uniform_required(cl_kernel k)
 	if (strstr(o, "-cl-uniform-work-group-size"))
 		return true;
 	return !strstr(o, "-cl-std=CL2.") && !strstr(o, "-cl-std=CL3.");
-}
-
-/* The launch's NDRange from the API's arguments, checked as OpenCL 3.0
- * asks (clEnqueueNDRangeKernel) against the device and the kernel. A global
- * size of 0 is an empty launch (2.1 and later); the sizes and their
- * product must be representable in the device's size_t. */
-static cl_int ndrange_make(cl_kernel k, cl_uint dim, const size_t *offset,
-			   const size_t *global, const size_t *local,
-			   hp_ndrange *r)
-{
-	const hp_device_info *di = &icd_device.info;
-	if (dim < 1 || dim > di->max_work_dim || dim > 3)
-		return CL_INVALID_WORK_DIMENSION;
-	if (!global)
-		return CL_INVALID_GLOBAL_WORK_SIZE;
-	*r = (hp_ndrange){.work_dim = dim};
-	uint64_t lim = di->address_bits >= 64 ? UINT64_MAX
-					      : (1ull << di->address_bits) - 1;
-	uint64_t items = 1;
-	for (cl_uint i = 0; i < dim; i++) {
-		if (global[i] > lim)
-			return CL_INVALID_GLOBAL_WORK_SIZE;
-		if (global[i] && items > lim / global[i])
-			return CL_INVALID_GLOBAL_WORK_SIZE; /* the product */
-		items *= global[i] ? global[i] : 1;
-		r->global[i] = global[i];
-		r->offset[i] = offset ? offset[i] : 0;
-		if (r->offset[i] > lim - r->global[i])
-			return CL_INVALID_GLOBAL_OFFSET;
-	}
-	uint32_t wgs = 0;
-	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
-	size_t reqd[3];
-	kernel_reqd(k, reqd);
-	bool has_reqd = reqd[0] || reqd[1] || reqd[2];
-	r->uniform = uniform_required(k);
-	if (!local)
-		return has_reqd ? CL_INVALID_WORK_GROUP_SIZE : CL_SUCCESS;
-	uint64_t group = 1;
-	for (cl_uint i = 0; i < dim; i++) {
-		if (!local[i])
-			return CL_INVALID_WORK_GROUP_SIZE;
-		if (local[i] > di->max_work_item_sizes[i])
-			return CL_INVALID_WORK_ITEM_SIZE;
-		if ((r->uniform && global[i] % local[i]) ||
-		    (has_reqd && local[i] != (reqd[i] ? reqd[i] : 1)))
-			return CL_INVALID_WORK_GROUP_SIZE;
-		r->local[i] = local[i];
-		group *= local[i];
-	}
-	if (group > wgs)
-		return CL_INVALID_WORK_GROUP_SIZE;
-	r->local_given = true;
-	return CL_SUCCESS;
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueNDRangeKernel(
-	cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
-	const size_t *global, const size_t *local, cl_uint nw,
-	const cl_event *w, cl_event *ev)
-{
-	icd_lock();
-	hp_ndrange r;
-	struct icd_cmd *c = NULL;
-	cl_int rc = CL_INVALID_COMMAND_QUEUE;
-	if (!icd_valid_queue(q))
-		goto out;
-	rc = CL_INVALID_KERNEL;
-	if (!icd_valid_kernel(k))
-		goto out;
-	rc = CL_INVALID_CONTEXT;
-	if (k->prog->ctx != q->ctx)
-		goto out;
-	if ((rc = icd_check_wait(q->ctx, nw, w)) ||
-	    (rc = ndrange_make(k, dim, offset, global, local, &r)))
-		goto out;
-	rc = CL_OUT_OF_HOST_MEMORY;
-	if (!(c = calloc(1, sizeof(*c))) ||
-	    !(c->args = malloc(HP_MBOX_ARGS_MAX)))
-		goto out;
-	uint32_t lbytes;
-	if ((rc = icd_kernel_pack(k, c->args, &c->args_size, &lbytes,
-				  &c->hold)))
-		goto out;
-	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
-	rc = CL_OUT_OF_RESOURCES;
-	if ((uint64_t)lbytes + (mk ? mk->local_mem_bytes : 0) >
-	    icd_device.info.local_mem_size)
-		goto out;
-	r.local_mem_bytes = lbytes;
-	c->range = r;
-	c->run = run_kernel;
-	c->kernel = c->hold.kernel = k;
-	icd_kernel_hold(k);
-	rc = icd_submit(q, c, nw, w, CL_COMMAND_NDRANGE_KERNEL, ev);
-	c = NULL; /* icd_submit's now */
-out:
-	if (c)
-		icd_cmd_free(c);
-	icd_unlock();
-	return rc;
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k,
-					    cl_uint nw, const cl_event *w,
-					    cl_event *ev)
-{
-	size_t one = 1;
-	return clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, nw, w, ev);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueNativeKernel(
-	cl_command_queue q, void(CL_CALLBACK *fn)(void *), void *args,
-	size_t cb, cl_uint nm, const cl_mem *ml, const void **loc, cl_uint nw,
-	const cl_event *w, cl_event *ev)
-{
-	(void)fn, (void)args, (void)cb, (void)nm, (void)ml, (void)loc;
-	(void)nw, (void)w, (void)ev;
-	return icd_check(q, MAGIC_QUEUE, CL_INVALID_OPERATION,
-			 CL_INVALID_COMMAND_QUEUE);
 }

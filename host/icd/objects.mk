@@ -4,8 +4,9 @@
 #   make icd      build/host/libhartpool-icd.so, build/host/hartpool.icd,
 #                 build/host/opencl/* (tests/opencl/programs/*.c)
 #
-# libhartpool.a goes in whole (the ICD calls every part of it, the OpenCL C
-# compiler host/lib/clc.c included). -Bsymbolic and the version
+# libhartpool.a and the kernel build pipeline libhartpool-build.a (the OpenCL
+# C compiler, host/build) go in whole: the ICD calls every part of them;
+# the pipeline brings libLLVM-19. -Bsymbolic and the version
 # script: the library's cl* calls its own functions, not the loader's.
 .PHONY: icd
 
@@ -17,7 +18,7 @@ ICD_CFLAGS = $(HOSTTOOL_CFLAGS) -DCL_TARGET_OPENCL_VERSION=300 \
               -DCL_USE_DEPRECATED_OPENCL_2_1_APIS \
               -DCL_USE_DEPRECATED_OPENCL_2_2_APIS \
               -fvisibility=hidden
-icd-srcs := $(wildcard host/icd/*.c)
+icd-srcs := $(wildcard host/icd/*.c host/icd/core/*.c)
 icd-objs := $(patsubst %,$(HOST_O)/icd/%.o,$(icd-srcs))
 icd-progs := $(patsubst tests/opencl/programs/%.c,$(HOST_O)/opencl/%,\
                $(wildcard tests/opencl/programs/*.c))
@@ -27,12 +28,14 @@ $(HOST_O)/icd/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(ICD_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool.a host/icd/icd.map
+$(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool-build.a \
+		$(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a host/icd/icd.map
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -shared -fPIC -pthread -Wl,-Bsymbolic \
 		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-objs) \
-		-Wl,--whole-archive $(HOST_O)/libhartpool.a \
-		-Wl,--no-whole-archive -lm
+		-Wl,--whole-archive $(HOST_O)/libhartpool-build.a \
+		$(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a \
+		-Wl,--no-whole-archive $(LLVM_LIBS) -lm
 
 $(HOST_O)/hartpool.icd: $(HOST_O)/libhartpool-icd.so
 	@echo "  GEN     $@"
@@ -52,17 +55,26 @@ icd: $(HOST_O)/libhartpool-icd.so $(HOST_O)/hartpool.icd $(icd-progs) hartpool o
 # (tests/opencl/icd.part.sh: t_icd_asan).
 .PHONY: icd-asan
 ICD_ASAN := $(HOST_O)/asan-icd
-icd-asan-objs := $(patsubst %,$(ICD_ASAN)/%.o,$(icd-srcs) $(host-lib-srcs))
+icd-asan-objs := $(patsubst %,$(ICD_ASAN)/%.o,$(icd-srcs) $(host-build-srcs) \
+                   $(host-lib-srcs) $(host-boards-srcs)) \
+                 $(ICD_ASAN)/boards_table.c.o
 
 $(ICD_ASAN)/%.c.o: %.c
 	@echo "  ASANCC  $<"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(ICD_CFLAGS) $(HOST_SAN_asan) -MMD -MP -c -o $@ $<
 
+$(ICD_ASAN)/boards_table.c.o: $(HOST_O)/boards_table.c host/boards/table.h \
+		host/include/hartpool_boards.h
+	@echo "  ASANCC  $<"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(ICD_CFLAGS) $(HOST_SAN_asan) -Ihost/boards -c -o $@ $<
+
 $(ICD_ASAN)/libhartpool-icd.so: $(icd-asan-objs) host/icd/icd.map
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -shared -fPIC -pthread $(HOST_SAN_asan) -Wl,-Bsymbolic \
-		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-asan-objs) -lm
+		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-asan-objs) \
+		$(LLVM_LIBS) -lm
 
 $(ICD_ASAN)/hartpool.icd: $(ICD_ASAN)/libhartpool-icd.so
 	@echo "  GEN     $@"

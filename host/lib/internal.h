@@ -13,6 +13,7 @@
  *             the device holds
  *   device.c  the link: transport, mailbox header, device memory, errors
  *   qemu.c    the QEMU launcher (qemu.h; knows nothing of the mailbox)
+ *   clmeta.c  hp_cl_program_parse: a kernel object's OpenCL metadata
  * and the transports below all (transport.h: shm.c, serial.c).
  */
 #ifndef HOST_INTERNAL_H
@@ -59,6 +60,13 @@ struct hp_device {
 	/* trace.c: the trace this handle started, or NULL. */
 	struct hp_trace_state *trace;
 };
+
+/* ---- clmeta.c ---- */
+
+/** hp_kernel as the device lays it out: its size and where local_mem_bytes
+ * is (RV64: the host's own layout; RV32: 4-byte pointers). */
+#define HP_KDESC_SIZE(xlen) ((xlen) == 32 ? 56u : 80u)
+#define HP_KDESC_LOCAL_MEM(xlen) ((xlen) == 32 ? 32u : 44u)
 
 /* ---- device.c ---- */
 

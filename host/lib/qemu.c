@@ -4,13 +4,18 @@
  * firmware with its RAM in /dev/shm and its UART on a socket next to it,
  * and watches, stops and cleans up after that process. The limits here are
  * the launcher's own (512 harts, 30 s to start); hp-qemu checks the rest
- * against the board's board.mk (--mem against QEMU_MEM_MIN..QEMU_MEM_MAX,
- * --harts against QEMU_MAX_HARTS and QEMU_SMP, --boot against QEMU_UBOOT).
+ * against the board's settings, which it gets from here: the board table
+ * make generated from board/B/board.mk (hartpool_boards.h), in its
+ * environment (--mem against QEMU_MEM_MIN..QEMU_MEM_MAX, --harts against
+ * QEMU_MAX_HARTS and QEMU_SMP, --boot against QEMU_UBOOT). The firmware
+ * and hp-qemu are under hp_data_dir(): an installed prefix's
+ * share/hartpool, or the source tree (docs/install.md).
  */
 #include "qemu.h"
 #include "backoff.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <hartpool_boards.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,10 +27,6 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#ifndef HP_ROOT
-#define HP_ROOT "."
-#endif
 
 static int qfail(char *err, size_t errlen, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -104,12 +105,6 @@ void hp_qemu_attach(hp_qemu *q, const char *path)
 	q->pid = (pid_t)atoi(buf);
 }
 
-static const char *root_dir(void)
-{
-	const char *r = getenv("HARTPOOL_ROOT");
-	return r && *r ? r : HP_ROOT;
-}
-
 void hp_qemu_remove_files(const hp_qemu *q)
 {
 	static const char *const ext[] = {
@@ -122,11 +117,71 @@ void hp_qemu_remove_files(const hp_qemu *q)
 	}
 }
 
-/* The child: @p argv (hp-qemu) with stdin from /dev/null and its output in
- * @p errf; it goes when we go, unless detached. Only calls that are safe
- * after fork() in a threaded process. Does not return. */
+/* The settings hp-qemu takes from the environment (qemu/hp-qemu,
+ * HP_QEMU_BOARD_ENV), from board @p b. */
+#define BOARD_ENV_N 18
+static void board_env(const hp_board_info *b, char env[BOARD_ENV_N][320])
+{
+	const struct {
+		const char *key, *val;
+	} v[BOARD_ENV_N] = {
+		{"HP_QEMU_BOARD_ENV", "1"},
+		{"QEMU_SYSTEM", b->qemu_system},
+		{"QEMU_MACHINE", b->qemu_machine},
+		{"QEMU_CPU", b->qemu_cpu},
+		{"QEMU_MEM", b->qemu_mem},
+		{"QEMU_MEM_MIN", b->qemu_mem_min},
+		{"QEMU_MEM_MAX", b->qemu_mem_max},
+		{"QEMU_BIOS", b->qemu_bios},
+		{"QEMU_LOAD", b->qemu_load},
+		{"QEMU_SMP", b->qemu_smp},
+		{"QEMU_MAX_HARTS", b->qemu_max_harts},
+		{"QEMU_MAX_HARTS_WHY", b->qemu_max_harts_why},
+		{"QEMU_UBOOT", b->qemu_uboot},
+		{"QEMU_UBOOT_MAX_HARTS", b->qemu_uboot_max_harts},
+		{"QEMU_EXIT", b->qemu_exit},
+		{"QEMU_ACCEL", b->qemu_accel},
+		{"QEMU_PATCHED", b->qemu_patched},
+		{"QEMU_DOORBELL", b->qemu_doorbell},
+	};
+	/* QEMU_ACCEL: a board.mk that leaves it out takes the environment's
+	 * (docs/qemu.md; QEMU_ACCEL=multi hartpool up ...). */
+	const char *accel = getenv("QEMU_ACCEL");
+	bool env_accel = accel && *accel && !strcmp(b->qemu_accel, "auto");
+	for (unsigned i = 0; i < BOARD_ENV_N; i++) {
+		bool a = env_accel && !strcmp(v[i].key, "QEMU_ACCEL");
+		snprintf(env[i], 320, "%s=%s", v[i].key, a ? accel : v[i].val);
+	}
+}
+
+/* Our environment without what board_env() sets, then @p add: the child's,
+ * built before fork() (malloc'd; NULL if out of memory). */
+static char **child_env(char add[][320], unsigned nadd)
+{
+	extern char **environ;
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **e = malloc((n + nadd + 1) * sizeof(*e));
+	if (!e)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "QEMU_", 5) &&
+		    strncmp(environ[i], "HP_QEMU_BOARD_ENV=", 18))
+			e[k++] = environ[i];
+	for (unsigned i = 0; i < nadd; i++)
+		e[k++] = add[i];
+	e[k] = NULL;
+	return e;
+}
+
+/* The child: @p argv (hp-qemu) with environment @p envp, stdin from
+ * /dev/null and its output in @p errf; it goes when we go, unless detached.
+ * Only calls that are safe after fork() in a threaded process. Does not
+ * return. */
 static void exec_launcher(bool detach, const char *errf,
-			  const char *const *argv)
+			  const char *const *argv, char **envp)
 {
 	if (detach)
 		setsid();
@@ -140,7 +195,7 @@ static void exec_launcher(bool detach, const char *errf,
 		dup2(out, 1);
 		dup2(out, 2);
 	}
-	execv(argv[0], (char *const *)argv);
+	execve(argv[0], (char *const *)argv, envp);
 	_exit(127);
 }
 
@@ -173,6 +228,40 @@ static int start_failed(hp_qemu *q, int status, const char *board,
 		     msg[0] ? msg : "no message", errf);
 }
 
+/* The board, its firmware and the hart count, checked before anything
+ * starts; fw gets the firmware's path. */
+static int boot_check(const char *board, unsigned harts,
+		      const hp_board_info **bip, char *fw, size_t fwlen,
+		      char *err, size_t errlen)
+{
+	const hp_board_info *bi = hp_board_find(board);
+	if (!bi) {
+		char names[512];
+		return qfail(err, errlen, HP_INVALID_VALUE,
+			     "no board '%s': the boards are %s", board,
+			     hp_board_names(names, sizeof(names)));
+	}
+	if (!bi->qemu_system[0])
+		return qfail(err, errlen, HP_INVALID_VALUE,
+			     "board '%s' does not boot in QEMU (no QEMU_SYSTEM "
+			     "in its board.mk): connect to the board itself",
+			     board);
+	const char *data = hp_data_dir();
+	snprintf(fw, fwlen, "%s/build/%s/hartpool.elf", data, board);
+	if (access(fw, R_OK) != 0)
+		return qfail(
+			err, errlen, HP_INVALID_VALUE,
+			"no firmware for board '%s' at %s (`make BOARD=%s` "
+			"in the source tree builds it, `make install "
+			"BOARD=%s` installs it)",
+			board, fw, board, board);
+	if (harts > 512)
+		return qfail(err, errlen, HP_INVALID_VALUE,
+			     "--harts must be 1..512, not %u", harts);
+	*bip = bi;
+	return 0;
+}
+
 int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 {
 	static unsigned seq;
@@ -180,16 +269,11 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	unsigned harts = o->harts;
 	char fw[512], launcher[512], harts_s[16], mem_s[24], path[256],
 		sock[300], log[300], errf[300];
-	snprintf(fw, sizeof(fw), "%s/build/%s/hartpool.elf", root_dir(), board);
-	snprintf(launcher, sizeof(launcher), "%s/qemu/hp-qemu", root_dir());
-	if (access(fw, R_OK) != 0)
-		return qfail(err, errlen, HP_INVALID_VALUE,
-			     "no firmware for board '%s' at %s (run `make "
-			     "BOARD=%s` in %s)",
-			     board, fw, board, root_dir());
-	if (harts > 512)
-		return qfail(err, errlen, HP_INVALID_VALUE,
-			     "--harts must be 1..512, not %u", harts);
+	const hp_board_info *bi = NULL;
+	int rc = boot_check(board, harts, &bi, fw, sizeof(fw), err, errlen);
+	if (rc)
+		return rc;
+	snprintf(launcher, sizeof(launcher), "%s/qemu/hp-qemu", hp_data_dir());
 	snprintf(harts_s, sizeof(harts_s), "%u", harts);
 	snprintf(mem_s, sizeof(mem_s), "%llu", (unsigned long long)o->mem_size);
 	snprintf(path, sizeof(path), "/dev/shm/hartpool-%d-%u", (int)getpid(),
@@ -230,14 +314,23 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	argv[na++] = fw;
 	argv[na] = NULL;
 
+	char benv[BOARD_ENV_N][320];
+	board_env(bi, benv);
+	char **envp = child_env(benv, BOARD_ENV_N);
+	if (!envp)
+		return qfail(err, errlen, HP_OUT_OF_RESOURCES,
+			     "cannot start QEMU: out of memory");
 	pid_t pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		free(envp);
 		return qfail(err, errlen, HP_OUT_OF_RESOURCES,
 			     "cannot start QEMU: fork: %s (host processes or "
 			     "memory)",
 			     strerror(errno));
+	}
 	if (pid == 0)
-		exec_launcher(o->detach, errf, argv);
+		exec_launcher(o->detach, errf, argv, envp);
+	free(envp);
 	q->pid = pid;
 	q->spawned = true;
 	q->detach = o->detach;

@@ -34,10 +34,13 @@ typedef struct hp_qemu {
  * @p o->harts harts (default 8, or the board's fixed count; at most 512),
  * o->mem_size, o->append, o->boot and o->detach in QEMU; return once the
  * guest RAM file is there (the device may still be booting). The firmware
- * is build/BOARD/hartpool.elf under $HARTPOOL_ROOT, else under the tree
- * this library was built in; o->boot "uboot" boots build/BOARD/sdcard.img
+ * is build/BOARD/hartpool.elf under hp_data_dir() (hartpool_boards.h:
+ * an installed share/hartpool, or the source tree), and hp-qemu gets the
+ * board's QEMU settings from the board table; o->boot "uboot" boots
+ * build/BOARD/sdcard.img
  * (`make image`) through the board's U-Boot instead.
- * HP_INVALID_VALUE for no firmware, a harts count out of range or options
+ * HP_INVALID_VALUE for a board not in the table (the message lists them)
+ * or not modelled by QEMU, no firmware, a harts count out of range or options
  * hp-qemu refuses (its own message); HP_DEVICE_NOT_AVAILABLE when QEMU
  * exits at start; HP_TIMEOUT when it makes no RAM file in 30 s.
  */

@@ -344,119 +344,109 @@ static int fail(char *why, size_t n, int code, const char *s)
 	return code;
 }
 
-int hp_trace_json(const void *buf, size_t size, const hp_trace_meta *m,
-		  FILE *out, hp_trace_stats *st, char *why, size_t why_size)
+/* One conversion's state: the buffer's parts and the events drawn from
+ * it, in the order the steps below fill them. */
+typedef struct {
+	const hp_trace_header *h;
+	const hp_trace_hart *rows;
+	const hp_trace_rec *rec;
+	const hp_trace_meta *m;
+	hp_trace_stats *st;
+	double hz, base;
+	ev *evs;
+	cmd_info *info;
+	qev *qevs;
+	bool *seen;
+	size_t ne, ni, nq;
+	char first_bad[120];
+} tj_job;
+
+static const char *tj_header(tj_job *j, const void *buf, size_t size)
 {
-	hp_trace_stats dummy;
-	if (!st)
-		st = &dummy;
-	memset(st, 0, sizeof(*st));
 	const hp_trace_header *h = buf;
 	if (size < sizeof(*h) || h->magic != HP_TRACE_MAGIC)
-		return fail(why, why_size, HP_INVALID_VALUE,
-			    "not a trace buffer (no HPTRACE1 magic)");
+		return "not a trace buffer (no HPTRACE1 magic)";
 	if (h->version != HP_TRACE_VERSION ||
 	    h->record_size != sizeof(hp_trace_rec))
-		return fail(why, why_size, HP_INVALID_VALUE,
-			    "a trace buffer of another version");
+		return "a trace buffer of another version";
 	uint64_t harts = h->harts, per = h->per_hart;
 	uint64_t room = (size - sizeof(*h)) / sizeof(hp_trace_hart);
 	if (!harts || harts > room || !h->timer_hz ||
 	    (h->t_off && h->t_off < h->t_on))
-		return fail(why, why_size, HP_INVALID_VALUE,
-			    "a trace header that does not fit its buffer");
+		return "a trace header that does not fit its buffer";
 	uint64_t left = size - sizeof(*h) - harts * sizeof(hp_trace_hart);
 	if (per > left / sizeof(hp_trace_rec) / harts)
-		return fail(why, why_size, HP_INVALID_VALUE,
-			    "a trace header that does not fit its buffer");
-	const hp_trace_hart *rows = (const hp_trace_hart *)(h + 1);
-	const hp_trace_rec *rec = (const hp_trace_rec *)(rows + harts);
+		return "a trace header that does not fit its buffer";
+	j->h = h;
+	j->rows = (const hp_trace_hart *)(h + 1);
+	j->rec = (const hp_trace_rec *)(j->rows + harts);
+	j->hz = (double)h->timer_hz;
+	return NULL;
+}
 
-	/* Every record that passes, placed in time. */
-	size_t n = 0;
-	for (uint64_t i = 0; i < harts; i++)
-		n += rows[i].written < per ? rows[i].written : per;
-	ev *evs = calloc(n ? n : 1, sizeof(*evs));
-	cmd_info *info = calloc(n ? n : 1, sizeof(*info));
-	qev *qevs = NULL;
-	if (!evs || !info) {
-		free(evs);
-		free(info);
-		return fail(why, why_size, HP_OUT_OF_RESOURCES,
-			    "no host memory for the trace's events");
-	}
-	double hz = (double)h->timer_hz;
-	double base = m && m->host_on_us ? m->host_on_us : 0;
-	size_t ne = 0, ni = 0;
-	char first_bad[120] = "";
-	bool *seen = calloc(harts, sizeof(bool));
-	if (!seen) {
-		free(evs);
-		free(info);
-		return fail(why, why_size, HP_OUT_OF_RESOURCES,
-			    "no host memory for the trace's events");
-	}
-	for (uint64_t i = 0; i < harts; i++) {
-		uint64_t w = rows[i].written;
-		st->dropped += rows[i].dropped;
+/* Every record that passes its check, placed in time; the packets'
+ * commands, each once. */
+static void tj_records(tj_job *j)
+{
+	const hp_trace_header *h = j->h;
+	uint64_t per = h->per_hart;
+	for (uint64_t i = 0; i < h->harts; i++) {
+		uint64_t w = j->rows[i].written;
+		j->st->dropped += j->rows[i].dropped;
 		if (w > per) { /* the rest of the row cannot be there */
-			st->bad += w - per;
+			j->st->bad += w - per;
 			w = per;
 		}
 		for (uint64_t k = 0; k < w; k++) {
-			const hp_trace_rec *r = &rec[i * per + k];
+			const hp_trace_rec *r = &j->rec[i * per + k];
 			const char *no = hp_trace_rec_check(h, (unsigned)i, r);
 			if (no) {
-				if (!st->bad++)
-					snprintf(first_bad, sizeof(first_bad),
+				if (!j->st->bad++)
+					snprintf(j->first_bad,
+						 sizeof(j->first_bad),
 						 "hart %llu record %llu: %s",
 						 (unsigned long long)i,
 						 (unsigned long long)k, no);
 				continue;
 			}
-			evs[ne++] = (ev){
-				.ts = base +
-				      (double)(r->t - h->t_on) * 1e6 / hz,
-				.dur = (double)r->dur * 1e6 / hz,
+			j->evs[j->ne++] = (ev){
+				.ts = j->base +
+				      (double)(r->t - h->t_on) * 1e6 / j->hz,
+				.dur = (double)r->dur * 1e6 / j->hz,
 				.hart = (unsigned)i,
 				.r = r,
 			};
-			seen[i] = true;
+			j->seen[i] = true;
 			if (r->kind == HP_TRACE_PACKET)
-				info[ni++] = (cmd_info){
+				j->info[j->ni++] = (cmd_info){
 					r->cmd, (uint32_t)r->first, r->aux, 0};
 		}
 	}
-	st->records = ne;
-	qsort(evs, ne, sizeof(*evs), cmp_ev);
-	qsort(info, ni, sizeof(*info), cmp_info);
+	j->st->records = j->ne;
+	qsort(j->evs, j->ne, sizeof(*j->evs), cmp_ev);
+	qsort(j->info, j->ni, sizeof(*j->info), cmp_info);
 	/* A command read twice (a host that reused the index of a slot while
 	 * tracing: too old to tell apart) keeps its first packet. */
 	size_t nu = 0;
-	for (size_t k = 0; k < ni; k++)
-		if (!nu || info[nu - 1].cmd != info[k].cmd)
-			info[nu++] = info[k];
-	ni = nu;
-	for (size_t k = 0; k < ne; k++)
-		if (evs[k].r->kind == HP_TRACE_PACKET) {
-			cmd_info *i =
-				(cmd_info *)find_info(info, ni, evs[k].r->cmd);
-			i->ts = evs[k].ts;
+	for (size_t k = 0; k < j->ni; k++)
+		if (!nu || j->info[nu - 1].cmd != j->info[k].cmd)
+			j->info[nu++] = j->info[k];
+	j->ni = nu;
+	for (size_t k = 0; k < j->ne; k++)
+		if (j->evs[k].r->kind == HP_TRACE_PACKET) {
+			cmd_info *i = (cmd_info *)find_info(j->info, j->ni,
+							    j->evs[k].r->cmd);
+			i->ts = j->evs[k].ts;
 		}
+}
 
-	/* Queue tracks: the completion records' times when given, else the
-	 * packet and completion instants. */
-	size_t nq = 0, qcap = m && m->cmds ? 4 * m->num_cmds : 2 * ne;
-	qevs = calloc(qcap ? qcap : 1, sizeof(*qevs));
-	if (!qevs) {
-		free(evs);
-		free(info);
-		free(seen);
-		return fail(why, why_size, HP_OUT_OF_RESOURCES,
-			    "no host memory for the trace's events");
-	}
-	double on_us = (double)h->t_on * 1e6 / hz;
-	if (m && m->cmds) {
+/* Queue tracks: the completion records' times when given, else the
+ * packet and completion instants. */
+static void tj_queues(tj_job *j)
+{
+	const hp_trace_meta *m = j->m;
+	double on_us = (double)j->h->t_on * 1e6 / j->hz, base = j->base;
+	if (m->cmds) {
 		for (size_t k = 0; k < m->num_cmds; k++) {
 			const hp_trace_cmd *c = &m->cmds[k];
 			if (HP_EVENT_QUEUE(c->cmd) >= HP_MBOX_QUEUES ||
@@ -464,67 +454,75 @@ int hp_trace_json(const void *buf, size_t size, const hp_trace_meta *m,
 				continue;
 			double q = base + c->queued_us - on_us;
 			double e = base + c->end_us - on_us;
-			qevs[nq++] = (qev){q, c->cmd, 'b', 0, c};
-			qevs[nq++] = (qev){e, c->cmd, 'e', 0, c};
+			j->qevs[j->nq++] = (qev){q, c->cmd, 'b', 0, c};
+			j->qevs[j->nq++] = (qev){e, c->cmd, 'e', 0, c};
 			if (c->start_us >= c->queued_us &&
 			    c->start_us <= c->end_us) {
 				double s = base + c->start_us - on_us;
-				qevs[nq++] = (qev){s, c->cmd, 'b', 1, c};
-				qevs[nq++] = (qev){e, c->cmd, 'e', 1, c};
+				j->qevs[j->nq++] = (qev){s, c->cmd, 'b', 1, c};
+				j->qevs[j->nq++] = (qev){e, c->cmd, 'e', 1, c};
 			}
-			st->commands++;
+			j->st->commands++;
 		}
 	} else {
 		/* A life from the packet to its completion, when both are
 		 * in the trace. */
-		for (size_t k = 0; k < ne; k++) {
-			const hp_trace_rec *r = evs[k].r;
+		for (size_t k = 0; k < j->ne; k++) {
+			const hp_trace_rec *r = j->evs[k].r;
 			const cmd_info *i =
 				r->kind == HP_TRACE_DONE
-					? find_info(info, ni, r->cmd)
+					? find_info(j->info, j->ni, r->cmd)
 					: NULL;
-			if (!i || i->ts > evs[k].ts)
+			if (!i || i->ts > j->evs[k].ts)
 				continue;
-			qevs[nq++] = (qev){i->ts, r->cmd, 'b', 0, NULL};
-			qevs[nq++] = (qev){evs[k].ts, r->cmd, 'e', 0, NULL};
-			st->commands++;
+			j->qevs[j->nq++] = (qev){i->ts, r->cmd, 'b', 0, NULL};
+			j->qevs[j->nq++] =
+				(qev){j->evs[k].ts, r->cmd, 'e', 0, NULL};
+			j->st->commands++;
 		}
 	}
-	qsort(qevs, nq, sizeof(*qevs), cmp_qev);
+	qsort(j->qevs, j->nq, sizeof(*j->qevs), cmp_qev);
+}
 
-	writer w = {.f = out, .m = m, .info = info, .ninfo = ni, .first = true};
-	static const hp_trace_meta none;
-	if (!m)
-		w.m = &none;
-	const char *board = w.m->board ? w.m->board : "device";
-	fputs("{\"traceEvents\": [", out);
-	meta(&w, 1, -1, "process_name", "name", "hartpool %.40s (%u harts)",
+/* The tracks' names and order, then every event. */
+static void tj_events(tj_job *j, writer *w, const char *board)
+{
+	const hp_trace_header *h = j->h;
+	meta(w, 1, -1, "process_name", "name", "hartpool %.40s (%u harts)",
 	     board, h->harts);
-	meta(&w, 1, -1, "process_sort_index", "sort_index", "1");
-	for (uint64_t i = 0; i < harts; i++) {
-		if (!seen[i])
+	meta(w, 1, -1, "process_sort_index", "sort_index", "1");
+	for (uint64_t i = 0; i < h->harts; i++) {
+		if (!j->seen[i])
 			continue;
-		st->harts++;
-		meta(&w, 1, (int)i, "thread_name", "name", "hart %u%s",
-		     (unsigned)i, i < w.m->first_worker ? " (dispatcher)" : "");
-		meta(&w, 1, (int)i, "thread_sort_index", "sort_index", "%u",
+		j->st->harts++;
+		meta(w, 1, (int)i, "thread_name", "name", "hart %u%s",
+		     (unsigned)i,
+		     i < j->m->first_worker ? " (dispatcher)" : "");
+		meta(w, 1, (int)i, "thread_sort_index", "sort_index", "%u",
 		     (unsigned)i);
 	}
-	if (nq) {
-		meta(&w, 2, -1, "process_name", "name", "hartpool queues");
-		meta(&w, 2, -1, "process_sort_index", "sort_index", "2");
-		for (size_t k = 0; k < nq; k++)
-			if (!k || HP_EVENT_QUEUE(qevs[k].cmd) !=
-					  HP_EVENT_QUEUE(qevs[k - 1].cmd))
-				meta(&w, 2, (int)HP_EVENT_QUEUE(qevs[k].cmd),
+	if (j->nq) {
+		meta(w, 2, -1, "process_name", "name", "hartpool queues");
+		meta(w, 2, -1, "process_sort_index", "sort_index", "2");
+		for (size_t k = 0; k < j->nq; k++)
+			if (!k || HP_EVENT_QUEUE(j->qevs[k].cmd) !=
+					  HP_EVENT_QUEUE(j->qevs[k - 1].cmd))
+				meta(w, 2, (int)HP_EVENT_QUEUE(j->qevs[k].cmd),
 				     "thread_name", "name", "queue %u",
-				     HP_EVENT_QUEUE(qevs[k].cmd));
+				     HP_EVENT_QUEUE(j->qevs[k].cmd));
 	}
-	for (size_t k = 0; k < ne; k++)
-		write_ev(&w, &evs[k]);
-	for (size_t k = 0; k < nq; k++)
-		write_qev(&w, &qevs[k]);
-	fputs("\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {", out);
+	for (size_t k = 0; k < j->ne; k++)
+		write_ev(w, &j->evs[k]);
+	for (size_t k = 0; k < j->nq; k++)
+		write_qev(w, &j->qevs[k]);
+}
+
+/* otherData: what the trace held, what was dropped or bad, the clocks. */
+static void tj_other(const tj_job *j, FILE *out, const char *board)
+{
+	const hp_trace_header *h = j->h;
+	const hp_trace_stats *st = j->st;
+	const hp_trace_meta *m = j->m;
 	fputs("\"board\": ", out);
 	json_str(out, board, 40);
 	fprintf(out,
@@ -539,27 +537,73 @@ int hp_trace_json(const void *buf, size_t size, const hp_trace_meta *m,
 		(unsigned long long)h->t_off);
 	if (st->bad) {
 		fputs(", \"first_bad_record\": ", out);
-		json_str(out, first_bad, sizeof(first_bad));
+		json_str(out, j->first_bad, sizeof(j->first_bad));
 	}
-	if (base) {
-		fprintf(out,
-			", \"clock\": \"host CLOCK_MONOTONIC us; device time "
-			"placed at the trace start handshake\", "
-			"\"clock_error_us\": %.3f",
-			w.m->host_on_err_us);
-		if (w.m->host_off_us > w.m->host_on_us && h->t_off) {
-			double dev = (double)(h->t_off - h->t_on) * 1e6 / hz;
-			fprintf(out, ", \"device_per_host_time\": %.6f",
-				dev / (w.m->host_off_us - w.m->host_on_us));
-		}
-	} else {
+	if (!j->base) {
 		fputs(", \"clock\": \"device us since the trace start\"", out);
+		return;
 	}
+	fprintf(out,
+		", \"clock\": \"host CLOCK_MONOTONIC us; device time "
+		"placed at the trace start handshake\", "
+		"\"clock_error_us\": %.3f",
+		m->host_on_err_us);
+	if (m->host_off_us > m->host_on_us && h->t_off) {
+		double dev = (double)(h->t_off - h->t_on) * 1e6 / j->hz;
+		fprintf(out, ", \"device_per_host_time\": %.6f",
+			dev / (m->host_off_us - m->host_on_us));
+	}
+}
+
+static void tj_free(tj_job *j)
+{
+	free(j->evs);
+	free(j->info);
+	free(j->qevs);
+	free(j->seen);
+}
+
+int hp_trace_json(const void *buf, size_t size, const hp_trace_meta *m,
+		  FILE *out, hp_trace_stats *st, char *why, size_t why_size)
+{
+	static const hp_trace_meta none;
+	hp_trace_stats dummy;
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
+	tj_job j = {.m = m ? m : &none, .st = st};
+	const char *no = tj_header(&j, buf, size);
+	if (no)
+		return fail(why, why_size, HP_INVALID_VALUE, no);
+	size_t n = 0;
+	for (uint64_t i = 0; i < j.h->harts; i++)
+		n += j.rows[i].written < j.h->per_hart ? j.rows[i].written
+						       : j.h->per_hart;
+	j.base = j.m->host_on_us ? j.m->host_on_us : 0;
+	j.evs = calloc(n ? n : 1, sizeof(*j.evs));
+	j.info = calloc(n ? n : 1, sizeof(*j.info));
+	j.seen = calloc(j.h->harts, sizeof(bool));
+	size_t qcap = j.m->cmds ? 4 * j.m->num_cmds : 2 * n;
+	j.qevs = calloc(qcap ? qcap : 1, sizeof(*j.qevs));
+	if (!j.evs || !j.info || !j.seen || !j.qevs) {
+		tj_free(&j);
+		return fail(why, why_size, HP_OUT_OF_RESOURCES,
+			    "no host memory for the trace's events");
+	}
+	tj_records(&j);
+	tj_queues(&j);
+	writer w = {.f = out,
+		    .m = j.m,
+		    .info = j.info,
+		    .ninfo = j.ni,
+		    .first = true};
+	const char *board = j.m->board ? j.m->board : "device";
+	fputs("{\"traceEvents\": [", out);
+	tj_events(&j, &w, board);
+	fputs("\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {", out);
+	tj_other(&j, out, board);
 	fputs("}}\n", out);
-	free(evs);
-	free(info);
-	free(qevs);
-	free(seen);
+	tj_free(&j);
 	if (ferror(out))
 		return fail(why, why_size, HP_OUT_OF_RESOURCES,
 			    "writing the trace failed");

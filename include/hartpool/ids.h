@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file The record the diagnostic kernel `ids` writes for each work-item,
- * and the CSV columns of `hartpool ids` (DESIGN §4): one uint64_t per
+ * and the CSV columns of `hartpool ids` (docs/mailbox.md): one uint64_t per
  * column, in this order. The kernel writes the record of a work-item at
  * index global_linear_id and adds 1 to counts[global_linear_id].
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file The mailbox protocol between host and device (DESIGN §1): one
+ * @file The mailbox protocol between host and device (docs/mailbox.md): one
  * header for the firmware and the host tools. docs/mailbox.md explains it
  * with pictures; this file is the contract.
  *

@@ -1,7 +1,7 @@
 # End-to-end tests of QEMU's models of real boards with heterogeneous harts
 # (sifive-u, icicle-kit: an E51 monitor hart without FPU and four U54s) and
 # of the FPU rule (docs/design.md, 34). Sourced by tests/e2e/e2e.sh, which
-# provides HP, MBOX, STRESS, fail, expect_error, up and down.
+# provides HP, MBOX, STRESS, fail, expect_error, up, down and relay_up.
 
 # The library kernels with --check, the FPU flags in the kernel table, a
 # float kernel's work-items never on a hart without an FPU, kernel objects,
@@ -72,10 +72,14 @@ boards_device() {
 	# waits for its socket, so it holds nothing.
 	timeout 60 python3 tests/e2e/serial_frames.py "$sock" $([ "$b" != sifive-u ] || echo --holds) ||
 		fail "$b: serial frames"
-	# Frames corrupted and replies lost at random (one in 10 each way):
-	# CREDITs lost too, the window resynchronised; the result exact.
-	HP_SERIAL_DROP=10 "$HP" run vadd --check --connect "serial:$sock" >/dev/null ||
+	# Frames corrupted at random on the way (one in 10 each way, the relay
+	# of tests/e2e/serial_relay.c): CREDITs lost too, the window
+	# resynchronised; the result exact.
+	relay_up "$sock" --drop 10
+	"$HP" run vadd --check --connect "serial:$rsock" >/dev/null ||
 		fail "$b: vadd over serial with frames lost"
+	echo "ok: $b: $(relay_client 1)"
+	relay_down
 	echo "ok: $b: serial link"
 	down
 	# The mailbox tests and a short hostile-mailbox run, each on its own

@@ -13,7 +13,19 @@ $(foreach t,$(e2e-tests),$(eval $(HOST_O)/e2e/$(t): \
 	$(patsubst %,$(HOST_O)/tool/%.o,$(e2e-$(t)-srcs))))
 
 $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests)): $(HOST_O)/e2e/%: \
-		$(HOST_O)/tool/tests/e2e/%.c.o $(e2e-harness-objs) $(HOST_O)/libhartpool.a
+		$(HOST_O)/tool/tests/e2e/%.c.o $(e2e-harness-objs) $(HOST_O)/libhartpool.a \
+		$(HOST_O)/libhartpool-boards.a
 	@echo "  HOSTLD  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -pthread -o $@ $(filter %.o,$^) $(filter %.a,$^)
+
+# The faulty line of the serial link's e2e tests (line noise, corrupted
+# frames): a relay between a host and QEMU's UART socket, on its own.
+$(HOST_O)/e2e/serial_relay: tests/e2e/serial_relay.c \
+		tests/common/serial_faults.c tests/common/serial_faults.h \
+		include/hartpool/frame.h
+	@echo "  HOSTCC  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O2 -g -std=gnu11 $(WARN) -Iinclude -o $@ \
+		$(filter %.c,$^)
+e2e-tests: $(HOST_O)/e2e/serial_relay

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target for hp_cl_program_parse (host/lib/clc.c): the input is a
+ * libFuzzer target for hp_cl_program_parse (host/lib/clmeta.c): the input is a
  * kernel object (.hpk) that claims OpenCL metadata. For half of the inputs
  * (bit 0 of the first byte set) the fuzzer's bytes become the metadata text
  * of a well-formed object built around them, so the text parser is reached

@@ -14,9 +14,13 @@ host-test-test_ndrange-srcs := tests/host/test_ndrange.c
 host-test-test_exec-srcs := tests/host/test_exec.c
 host-test-test_dispatch-srcs := tests/host/test_dispatch.c
 # (common/frame.c and mailbox/serial_agent.c come with host-common-srcs)
-host-test-test_frame-srcs := tests/host/test_frame.c host/lib/serial.c
+# (and the host side of the link, host/lib/serial*.c)
+host-test-test_frame-srcs := tests/host/test_frame.c host/lib/serial.c \
+                             host/lib/serial_link.c host/lib/serial_line.c \
+                             host/lib/serial_frame.c host/lib/serial_spec.c \
+                             tests/common/serial_faults.c
 # The serial link's connect string and pacing arithmetic.
-host-test-test_serial-srcs := tests/host/test_serial.c host/lib/serial.c
+host-test-test_serial-srcs := tests/host/test_serial.c host/lib/serial_spec.c
 # (mailbox/loader.c and common/ come with host-common-srcs)
 host-test-test_loader-srcs := tests/host/test_loader.c
 # Timelines: the JSON writer and the device-side recorder.
@@ -29,7 +33,7 @@ host-test-test_liveness-srcs := tests/host/test_liveness.c
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
 fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch fuzz_ndrange fuzz_loader \
-                fuzz_clmeta
+                fuzz_clmeta fuzz_serial_frame
 fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c
 fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c common/frame.c \
                         mailbox/serial_agent.c
@@ -39,11 +43,18 @@ fuzz-fuzz_dispatch-srcs := tests/fuzz/fuzz_dispatch.c hal/host/hal_host.c \
                            $(hal-portable-srcs) $(executor-srcs) $(mailbox-srcs) \
                            $(common-srcs) $(kernels-srcs)
 # NDRange validation alone.
-fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c
+fuzz-fuzz_ndrange-srcs := tests/fuzz/fuzz_ndrange.c executor/ndrange.c \
+                        common/ndrange_check.c
 # The kernel-object loader (seeds: valid objects test_loader writes).
 fuzz-fuzz_loader-srcs := tests/fuzz/fuzz_loader.c mailbox/loader.c \
                          common/frame.c
 # The OpenCL metadata parser of libhartpool (seeds: tests/fuzz/corpus/clmeta).
-fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clc.c \
-                         host/lib/objbuild.c common/error.c common/frame.c
+fuzz-fuzz_clmeta-srcs := tests/fuzz/fuzz_clmeta.c host/lib/clmeta.c \
+                         common/error.c common/frame.c
 fuzz-fuzz_clmeta-flags := -Ihost/include -Ihost/lib -DHP_ROOT='"."'
+# What the serial link's frames hold and its connect string, on the host
+# (host/lib/serial_frame.c, serial_spec.c: pure functions).
+fuzz-fuzz_serial_frame-srcs := tests/fuzz/fuzz_serial_frame.c \
+                               host/lib/serial_frame.c \
+                               host/lib/serial_spec.c common/frame.c
+fuzz-fuzz_serial_frame-flags := -Ihost/include -Ihost/lib

@@ -3,11 +3,12 @@
  * The serial transport: the frame codec (round trips at every payload
  * size, every single-byte corruption, garbage, cut-off frames, 0xC0
  * restarts, text between frames), the agent core's answers, and the host
- * side (host/lib/serial.c) end to end against the agent core in a thread
+ * side (host/lib/serial*.c) end to end against the agent core in a thread
  * over a Unix socket: 100 KB written and read back exactly, with replies
- * lost (retransmission), console text between frames, line noise from
- * HP_SERIAL_GARBAGE, out-of-bounds accesses refused, a protocol version
- * mismatch and a device that hangs up.
+ * lost (retransmission), console text between frames, line noise and
+ * corrupted frames on the way (tests/common/serial_faults.h, in the device
+ * thread: the product has no fault injection), out-of-bounds accesses
+ * refused, a protocol version mismatch and a device that hangs up.
  */
 #include "check.h"
 #include "transport.h"
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <tests/common/serial_faults.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -499,6 +501,86 @@ static void op_wait(batch_t *b, uint64_t addr, uint64_t min, size_t len,
 	b->n += hp_varint_put(b->p + b->n, ms);
 }
 
+/* ---- the tests' line faults (tests/common/serial_faults.h) ----------- */
+
+static uint8_t fault_out[2][64 * 1024];
+static size_t fault_len[2];
+
+static void fault_put(void *ctx, const uint8_t *p, size_t n)
+{
+	unsigned k = (unsigned)(uintptr_t)ctx;
+	CHECK(fault_len[k] + n <= sizeof(fault_out[k]));
+	if (fault_len[k] + n <= sizeof(fault_out[k]))
+		memcpy(fault_out[k] + fault_len[k], p, n);
+	fault_len[k] += n;
+}
+
+/* 200 frames with console text between them through the faults, whole
+ * and in pieces of 1 to 50 bytes: the same bytes either way (the seed
+ * alone decides); every frame not corrupted decoded, in order; without
+ * noise the bytes as many as before and the text unchanged, with noise
+ * @p noise more before each frame. */
+static void test_faults(unsigned noise, unsigned drop)
+{
+	static uint8_t in[48 * 1024];
+	size_t n = 0;
+	char text[8192];
+	size_t text_len = 0;
+	for (unsigned i = 0; i < 200; i++) {
+		uint8_t payload[300];
+		size_t len = rnd() % sizeof(payload);
+		fill(payload, len);
+		int k = snprintf((char *)in + n, 16, "t%u\n", i);
+		memcpy(text + text_len, in + n, (size_t)k);
+		text_len += (size_t)k;
+		n += (size_t)k;
+		n += hp_frame_encode(in + n, sizeof(in) - n, HP_MSG_BATCH,
+				     (uint8_t)i, payload, len);
+	}
+	serial_faults f;
+	uint64_t corrupted = 0;
+	for (unsigned way = 0; way < 2; way++) {
+		serial_faults_init(&f, noise, drop, 7);
+		fault_len[way] = 0;
+		for (size_t at = 0, k; at < n; at += k) {
+			k = way ? 1 + rnd() % 50 : n;
+			k = k < n - at ? k : n - at;
+			serial_faults_feed(&f, in + at, k, fault_put,
+					   (void *)(uintptr_t)way);
+		}
+		serial_faults_flush(&f, fault_put, (void *)(uintptr_t)way);
+		CHECK_EQ(f.frames, noise || drop ? 200 : 0);
+		CHECK_EQ(f.noise_bytes, 200 * noise);
+		corrupted = f.corrupted;
+	}
+	CHECK_EQ(fault_len[0], fault_len[1]);
+	CHECK(!memcmp(fault_out[0], fault_out[1], fault_len[0]));
+	CHECK_EQ(fault_len[0], n + 200 * noise);
+	CHECK(drop ? corrupted > 200 / drop / 2 && corrupted < 400 / drop
+		   : corrupted == 0);
+	hp_frame_dec d;
+	hp_frame_dec_init(&d);
+	unsigned ok = 0, last = 0;
+	bool order = true;
+	size_t seen = 0;
+	bool same_text = true;
+	for (size_t i = 0; i < fault_len[0]; i++) {
+		enum hp_frame_event ev = hp_frame_feed(&d, fault_out[0][i]);
+		if (ev == HP_FRAME_OK) {
+			order = order && (!ok || d.seq > last);
+			last = d.seq;
+			ok++;
+		} else if (ev == HP_FRAME_TEXT && !noise) {
+			same_text = same_text && seen < text_len &&
+				    text[seen] == (char)fault_out[0][i];
+			seen++;
+		}
+	}
+	CHECK_EQ(ok, 200 - corrupted);
+	CHECK(order);
+	CHECK(noise || (same_text && seen == text_len));
+}
+
 static void test_codecs(void)
 {
 	/* Varints: every length, and the malformed. */
@@ -866,7 +948,7 @@ static void test_agent_credit(void)
 	sent_len = 0;
 }
 
-/* ---- host/lib/serial.c against the agent over a Unix socket ---------- */
+/* ---- host/lib/serial*.c against the agent over a Unix socket --------- */
 
 static char sock_dir[] = "/tmp/hp-test-frame-XXXXXX";
 static char sock_path[64];
@@ -962,6 +1044,26 @@ static void console(void *ctx, const char *s, size_t n)
 	}
 }
 
+/* The line between the host and the device (set before start()): noise
+ * before every frame to the device, and one frame in `drop` corrupted each
+ * way, as tests/e2e/serial_relay.c does in front of QEMU. */
+static unsigned line_noise, line_drop;
+static serial_faults to_dev, to_host;
+
+/* The device's replies through the line's faults to @p send. */
+static void (*reply_send)(const uint8_t *wire, size_t n);
+
+static void reply_out(void *ctx, const uint8_t *p, size_t n)
+{
+	(void)ctx;
+	reply_send(p, n);
+}
+
+static void send_faulty(const uint8_t *wire, size_t n)
+{
+	serial_faults_feed(&to_host, wire, n, reply_out, NULL);
+}
+
 /* DEV_AGENT: the agent on a UART that waits (whole frames, written
  * blocking; every 37th reply lost, every 5th after console text);
  * DEV_LOSSY: on one that drops (send_lossy), holding replies to the
@@ -980,9 +1082,10 @@ enum dev_mode {
 typedef struct {
 	int listen_fd;
 	enum dev_mode mode;
-	unsigned dropped; /* by the agent's decoder */
-	unsigned held;	  /* replies the agent held for the host's window */
-	unsigned hosts;	  /* sessions new hosts started */
+	unsigned dropped;   /* by the agent's decoder */
+	unsigned corrupted; /* frames the line corrupted, both ways */
+	unsigned held;	    /* replies the agent held for the host's window */
+	unsigned hosts;	    /* sessions new hosts started */
 } device;
 
 /* A fake device: answers the first frame in its own way. */
@@ -1041,23 +1144,43 @@ static void stale_replies(const hp_frame_dec *d)
 				     HP_MSG_NAK_LEN));
 }
 
+static serial_agent agent_core;
+static hp_frame_dec hellos;
+
+/* Bytes for the agent, through the line's faults. */
+static void agent_in(void *ctx, const uint8_t *buf, size_t n)
+{
+	const device *dv = ctx;
+	for (size_t i = 0; i < n; i++) {
+		if (dv->mode == DEV_STALE &&
+		    hp_frame_feed(&hellos, buf[i]) == HP_FRAME_OK &&
+		    hellos.type == HP_MSG_HELLO && hellos.len >= 8)
+			stale_replies(&hellos);
+		serial_agent_feed(&agent_core, buf[i]);
+	}
+}
+
 static void *device_main(void *arg)
 {
 	device *dv = arg;
-	static serial_agent a;
-	static const serial_agent_ops ops = {mem_ok,	mem_read,  mem_write,
-					     send_sock, mbox_addr, real_us,
-					     NULL,	true,	   NULL};
-	static const serial_agent_ops lossy = {mem_ok,	   mem_read,  mem_write,
-					       send_lossy, mbox_addr, real_us,
-					       NULL,	   false,     NULL};
+	serial_agent *a = &agent_core;
+	static const serial_agent_ops ops = {mem_ok,	  mem_read,  mem_write,
+					     send_faulty, mbox_addr, real_us,
+					     NULL,	  true,	     NULL};
+	static const serial_agent_ops lossy = {
+		mem_ok,	 mem_read, mem_write, send_faulty, mbox_addr,
+		real_us, NULL,	   false,     NULL};
 	bool agent = dv->mode <= DEV_STALE;
-	hp_frame_dec d = {0}, hellos = {0};
+	hp_frame_dec d = {0};
 	uint8_t buf[1500];
 	ssize_t n;
 	dev_fd = accept(dv->listen_fd, NULL, NULL);
 	CHECK(dev_fd >= 0);
-	serial_agent_setup(&a, dv->mode == DEV_AGENT ? &ops : &lossy);
+	hp_frame_dec_init(&hellos);
+	serial_faults_init(&to_dev, line_noise, line_drop, 1);
+	serial_faults_init(&to_host, 0, line_drop, 2);
+	reply_send = dv->mode == DEV_AGENT ? send_sock : send_lossy;
+	serial_agent_setup(a, dv->mode == DEV_AGENT ? &ops : &lossy);
 	hp_frame_dec_init(&lossy_dec);
 	lossy_frames = 0;
 	dev_dropped = 0;
@@ -1067,29 +1190,26 @@ static void *device_main(void *arg)
 		 * (delayed ACKs, WAITs), every millisecond. */
 		struct pollfd pfd = {.fd = dev_fd, .events = POLLIN};
 		if (poll(&pfd, 1, 1) == 0) {
-			serial_agent_idle(&a);
+			serial_agent_idle(a);
 			continue;
 		}
 		if ((n = read(dev_fd, buf, sizeof(buf))) <= 0)
 			break;
 		__atomic_fetch_add(&dev_rx, (uint64_t)n, __ATOMIC_RELAXED);
-		for (ssize_t i = 0; agent && i < n; i++) {
-			if (dv->mode == DEV_STALE &&
-			    hp_frame_feed(&hellos, buf[i]) == HP_FRAME_OK &&
-			    hellos.type == HP_MSG_HELLO && hellos.len >= 8)
-				stale_replies(&hellos);
-			serial_agent_feed(&a, buf[i]);
-		}
 		if (agent)
-			serial_agent_idle(&a);
+			serial_faults_feed(&to_dev, buf, (size_t)n, agent_in,
+					   dv);
+		if (agent)
+			serial_agent_idle(a);
 		else
 			fake(dv, buf, (size_t)n, &d);
 		if (dv->mode == DEV_HANG_UP && d.stats.frames)
 			break;
 	}
-	dv->dropped = hp_frame_dropped(&a.dec);
-	dv->held = a.held;
-	dv->hosts = a.hosts;
+	dv->dropped = hp_frame_dropped(&a->dec);
+	dv->held = a->held;
+	dv->hosts = a->hosts;
+	dv->corrupted = (unsigned)(to_dev.corrupted + to_host.corrupted);
 	close(dev_fd);
 	return NULL;
 }
@@ -1137,17 +1257,16 @@ static void stop(device *dv, hp_transport *t, pthread_t th)
 	unlink(sock_path);
 }
 
-/* @p opts: "" (as fast as the socket goes) or a baud rate (paced). */
-static void test_link(const char *garbage, const char *opts)
+/* @p noise: bytes of line noise before every frame to the device; @p opts:
+ * "" (as fast as the socket goes) or a baud rate (paced). */
+static void test_link(unsigned noise, const char *opts)
 {
 	static uint8_t out[100 * 1024 + 17], in[sizeof(out)];
 	device dv;
 	pthread_t th;
 	char err[256] = "";
-	if (garbage)
-		setenv("HP_SERIAL_GARBAGE", garbage, 1);
-	else
-		unsetenv("HP_SERIAL_GARBAGE");
+	line_noise = noise;
+	line_drop = 0;
 	hp_transport *t =
 		start_opts(&dv, DEV_AGENT, opts, &th, err, sizeof(err));
 	CHECK(t != NULL);
@@ -1197,10 +1316,10 @@ static void test_link(const char *garbage, const char *opts)
 	CHECK_EQ(mem[16], 0);
 	pthread_mutex_unlock(&mem_mu);
 
-	/* The host counted every byte the device read and sent (noise and
-	 * console text too), and the frames: 101 pieces of 1 KiB each way,
-	 * the refused ones, HELLO; each 37th reply was lost, so some went
-	 * again. */
+	/* The host counted every byte the device read and sent (console
+	 * text too; the noise is the line's, after the host), and the frames:
+	 * 101 pieces of 1 KiB each way, the refused ones, HELLO; each 37th
+	 * reply was lost, so some went again. */
 	uint64_t out_bytes = t->bytes_out, in_bytes = t->bytes_in;
 	uint64_t frames = t->frames_out, retries = t->retries;
 	CHECK_EQ(t->baud, opts[0] ? 4000000 : 0);
@@ -1212,10 +1331,10 @@ static void test_link(const char *garbage, const char *opts)
 	CHECK(frames - retries >= 2 * 101 + 1);
 	CHECK(frames - retries <= 2 * 101 + 20);
 	CHECK(retries >= 1);
-	printf("link%s%s%s: %u replies so far, agent dropped %u frames; "
-	       "%llu bytes out, %llu in, %llu requests, %llu sent again\n",
-	       garbage ? " with noise " : "", garbage ? garbage : "", opts,
-	       replies, dv.dropped, (unsigned long long)out_bytes,
+	printf("link with %u bytes of noise a frame%s: %u replies so far, "
+	       "agent dropped %u frames; %llu bytes out, %llu in, %llu "
+	       "requests, %llu sent again\n",
+	       noise, opts, replies, dv.dropped, (unsigned long long)out_bytes,
 	       (unsigned long long)in_bytes, (unsigned long long)frames,
 	       (unsigned long long)retries);
 	/* The console saw exactly the device's text, in order. */
@@ -1224,26 +1343,28 @@ static void test_link(const char *garbage, const char *opts)
 	CHECK(text_sent_len > 100);
 	/* With noise, the agent dropped many broken frames and still
 	 * answered every request. */
-	CHECK(garbage ? dv.dropped > 100 : dv.dropped == 0);
+	CHECK(noise ? dv.dropped > 100 : dv.dropped == 0);
+	line_noise = 0;
 	memset(mem, 0, sizeof(mem));
 }
 
 /* Many frames in flight (posted writes, as packets are published), with
- * frames corrupted on the way and replies lost (HP_SERIAL_DROP) on top of
- * the device losing every 37th reply: every write applied exactly once
- * and in order, reads exact, and the window went back to resend. */
-static void test_window(const char *drop, enum dev_mode mode)
+ * one frame in @p drop corrupted on the way each way (requests and
+ * CREDITs the device drops, replies the host drops) on top of the device
+ * losing every 37th reply: every write applied exactly once and in order,
+ * reads exact, and the window went back to resend. */
+static void test_window(unsigned drop, enum dev_mode mode)
 {
 	enum { N = 200 };
 	static uint64_t back[N];
 	device dv;
 	pthread_t th;
 	char err[256] = "";
-	unsetenv("HP_SERIAL_GARBAGE");
-	setenv("HP_SERIAL_DROP", drop, 1);
+	line_noise = 0;
+	line_drop = drop;
 	counted_writes = 0;
 	hp_transport *t = start(&dv, mode, &th, err, sizeof(err));
-	unsetenv("HP_SERIAL_DROP");
+	line_drop = 0;
 	CHECK(t != NULL);
 	if (!t)
 		return;
@@ -1280,13 +1401,14 @@ static void test_window(const char *drop, enum dev_mode mode)
 	stop(&dv, t, th);
 	/* Exactly once: N * 2 write ops at COUNTED, none applied twice. */
 	CHECK_EQ(counted_writes, 2 * N);
-	CHECK(drop[0] == '0' || retries > 0);
+	CHECK(!drop || (retries > 0 && dv.corrupted > 0));
 	/* Lost CREDITs (probed again) and silences (RESYNC) never let the
 	 * device overflow its socket. */
 	CHECK_EQ(dev_dropped, 0);
-	printf("window%s, HP_SERIAL_DROP=%s: %u frames sent again, agent "
-	       "dropped %u frames, held %u replies\n",
-	       mode == DEV_LOSSY ? " (lossy UART)" : "", drop,
+	printf("window%s, one frame in %u corrupted each way (%u): %u "
+	       "frames sent again, agent dropped %u frames, held %u "
+	       "replies\n",
+	       mode == DEV_LOSSY ? " (lossy UART)" : "", drop, dv.corrupted,
 	       (unsigned)retries, dv.dropped, dv.held);
 	memset(mem, 0, sizeof(mem));
 }
@@ -1316,7 +1438,6 @@ static void test_lossy(const char *opts, unsigned sleep_us)
 	device dv;
 	pthread_t th;
 	char err[256] = "";
-	unsetenv("HP_SERIAL_GARBAGE");
 	unsigned room = socket_bytes();
 	CHECK_MSG(room >= 192 + 48,
 		  "a Unix socket takes %u one-byte writes: the socket "
@@ -1363,7 +1484,6 @@ static void test_stale(void)
 	pthread_t th;
 	char err[256] = "";
 	uint8_t b[8];
-	unsetenv("HP_SERIAL_GARBAGE");
 	hp_transport *t = start(&dv, DEV_STALE, &th, err, sizeof(err));
 	CHECK_MSG(t != NULL, "%s", err);
 	if (!t) {
@@ -1385,7 +1505,6 @@ static void test_link_errors(void)
 	device dv;
 	pthread_t th;
 	char err[256];
-	unsetenv("HP_SERIAL_GARBAGE");
 
 	hp_transport *t = start(&dv, DEV_VERSION_NAK, &th, err, sizeof(err));
 	CHECK(t == NULL);
@@ -1428,19 +1547,23 @@ int main(void)
 	test_corruption();
 	test_resync();
 	test_codecs();
+	test_faults(0, 0);
+	test_faults(0, 5);
+	test_faults(40, 0);
+	test_faults(24, 4);
 	test_agent();
 	test_agent_credit();
 
 	CHECK(mkdtemp(sock_dir) != NULL);
 	snprintf(sock_path, sizeof(sock_path), "%s/dev", sock_dir);
-	test_link(NULL, "");
-	test_link("200", "");
+	test_link(0, "");
+	test_link(200, "");
 	/* Paced to 4 Mbaud: 0.5 s of line time (no time is checked). */
-	test_link(NULL, ",baud=4000000");
-	test_window("0", DEV_AGENT);
-	test_window("10", DEV_AGENT);
-	test_window("4", DEV_AGENT);
-	test_window("4", DEV_LOSSY);
+	test_link(0, ",baud=4000000");
+	test_window(0, DEV_AGENT);
+	test_window(10, DEV_AGENT);
+	test_window(4, DEV_AGENT);
+	test_window(4, DEV_LOSSY);
 	test_lossy("", 0);
 	test_lossy("", 20000);
 	test_lossy(",baud=2000000", 0);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * NDRange validation and the default local size (executor/ndrange.c):
- * every error of DESIGN §2 with the case that must raise it, offsets at the
- * top of a 32- and a 64-bit size_t, reqd_work_group_size as a 3-tuple,
- * uniform-only mode, and the properties the chosen local size must have.
+ * every error of executor/ndrange.c (docs/ndrange.md) with the case that must
+ * raise it, offsets at the top of a 32- and a 64-bit size_t,
+ * reqd_work_group_size as a 3-tuple, uniform-only mode, and the properties the
+ * chosen local size must have.
  */
 #include "check.h"
 #include <executor/exec.h>

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The serial link's settings and its pacing arithmetic (host/lib/serial.c,
- * transport.h): the connect string after "serial:" (the device, baud=N,
- * flow=), every standard rate taken and anything else refused with
- * HP_INVALID_VALUE and a message that says why; the time bytes take on a
- * line of a rate (8N1: 10 bits a byte), and a line that is busy until the
- * bytes before are through. No clocks: the arithmetic alone.
+ * The serial link's settings and its pacing arithmetic
+ * (host/lib/serial_spec.c, transport.h): the connect string after
+ * "serial:" (the device, baud=N, flow=), every standard rate taken and
+ * anything else refused with HP_INVALID_VALUE and a message that says why;
+ * the time bytes take on a line of a rate (8N1: 10 bits a byte), and a
+ * line that is busy until the bytes before are through. No clocks: the
+ * arithmetic alone.
  */
 #include "check.h"
 #include "transport.h"

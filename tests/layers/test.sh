@@ -30,12 +30,14 @@ fresh() {
 	cp -r "$root/tests/layers/tree" "$t"
 }
 
-# expect STATUS PATTERN...: run the check on $t; its status must be STATUS
-# and its output must have a line matching each (fixed-string) PATTERN.
+# expect STATUS PATTERN...: run the check on $t (with --objects $objs when
+# $objs is set); its status must be STATUS and its output must have a line
+# matching each (fixed-string) PATTERN.
+objs=""
 expect() {
 	local want=$1 out rc p
 	shift
-	out=$("$check" "$t" 2>&1)
+	out=$("$check" ${objs:+--objects "$objs"} "$t" 2>&1)
 	rc=$?
 	[ "$rc" = "$want" ] || fail "$what: exit status $rc, expected $want:"$'\n'"$out"
 	for p in "$@"; do
@@ -91,8 +93,62 @@ expect 1 "wrong way: hal/include/hal/ipi.h:4: #include <board.h> (board/demo/boa
 what="host code includes firmware-only code and the core"
 fresh
 printf '#include <kernels/fault.c>\n#include "../../executor/exec.h"\n' >>"$t/host/lib/device.c"
-expect 1 "wrong way: host/lib/device.c:4: #include <kernels/fault.c> (kernels/fault.c): host may not include kernels/fault.c" \
-	'wrong way: host/lib/device.c:5: #include "../../executor/exec.h" (executor/exec.h): host may not include executor'
+expect 1 "wrong way: host/lib/device.c:3: #include <kernels/fault.c> (kernels/fault.c): host/lib may not include kernels/fault.c" \
+	'wrong way: host/lib/device.c:4: #include "../../executor/exec.h" (executor/exec.h): host/lib may not include executor'
+
+what="the device library includes the ICD"
+fresh
+mkdir -p "$t/host/icd"
+echo '#include <hartpool.h>' >"$t/host/icd/icd.h"
+echo '#include "../icd/icd.h"' >>"$t/host/lib/device.c"
+expect 1 'wrong way: host/lib/device.c:3: #include "../icd/icd.h" (host/icd/icd.h): host/lib may not include host/icd'
+
+# Calls: objects built from planted host files (their includes are fine,
+# their calls are not), checked with --objects.
+compile() { # SRC...: compile each into $objs/<its path>.o
+	local f
+	for f in "$@"; do
+		mkdir -p "$objs/$(dirname "$f")"
+		cc -c -o "$objs/$f.o" "$t/$f" || fail "$what: cc $f"
+	done
+}
+
+what="a call cycle between two files of the device library"
+fresh
+objs=$tmp/objs-$n
+printf 'int lib_b(int);
+int lib_a(int x) { return x ? lib_b(x - 1) : 0; }
+' >"$t/host/lib/a.c"
+printf 'int lib_a(int);
+int lib_b(int x) { return x ? lib_a(x - 1) : 1; }
+' >"$t/host/lib/b.c"
+compile host/lib/a.c host/lib/b.c
+expect 1 "call cycle: host/lib/a.c -> host/lib/b.c -> host/lib/a.c" \
+	"host/lib/a.c -> host/lib/b.c: lib_b" "host/lib/b.c -> host/lib/a.c: lib_a" "1 call cycles"
+
+what="the device library calls the CLI"
+fresh
+objs=$tmp/objs-$n
+mkdir -p "$t/host/cli"
+printf 'int cli_thing(void) { return 1; }
+' >"$t/host/cli/x.c"
+printf 'int cli_thing(void);
+int lib_c(void) { return cli_thing(); }
+' >"$t/host/lib/c.c"
+compile host/cli/x.c host/lib/c.c
+expect 1 "wrong way: host/lib/c.c calls host/cli/x.c (cli_thing): host/lib may not use host/cli"
+
+what="calls that go down only pass"
+fresh
+objs=$tmp/objs-$n
+printf 'int lib_d(void) { return 2; }
+' >"$t/host/lib/d.c"
+printf 'int lib_d(void);
+int cli_main(void) { return lib_d(); }
+' >"$t/host/cli/y.c"
+compile host/lib/d.c host/cli/y.c
+expect 0 "check-layers: OK" "1 calls between files, 0 wrong-way calls, 0 call cycles"
+objs=""
 
 what="an e2e program includes firmware code"
 fresh
@@ -123,5 +179,22 @@ echo '#include "planted.h"' >>"$t/$hdr"
 hmod=${hdr%.h}
 expect 1 "wrong way: $core:$line: #include <$fw> ($fw): executor may not include firmware" \
 	"include cycle: " "$hmod -> executor/planted" "executor/planted -> $hmod: executor/planted.h:1: #include \"$(basename "$hdr")\""
+
+# scripts/check-sizes: a file over 700 lines, a function over 100 lines,
+# and the two that pass (exactly 100 lines; a table of cases marked so).
+what="sizes: limits"
+sz=$tmp/sizes
+mkdir -p "$sz/ok" "$sz/long" "$sz/table" "$sz/file"
+body() { awk -v n="$2" -v name="$1" 'BEGIN { print "int " name "(void)"; print "{"; for (i = 0; i < n; i++) print "\tstep();"; print "}" }'; }
+body ok 100 >"$sz/ok/a.c"
+body long 101 >"$sz/long/a.c"
+{ echo '/* check-sizes: a table of cases */'; body table 150; } >"$sz/table/a.c"
+for i in 1 2 3 4 5 6 7 8; do body "f$i" 85; done >"$sz/file/a.c"
+out=$("$root/scripts/check-sizes" "$sz/ok" "$sz/table") || fail "check-sizes refused 100 lines or a marked table: $out"
+out=$("$root/scripts/check-sizes" "$sz/long") && fail "check-sizes let a 101-line function pass"
+case $out in *"long() has 101 lines"*) ;; *) fail "check-sizes did not name long(): $out" ;; esac
+out=$("$root/scripts/check-sizes" "$sz/file") && fail "check-sizes let a 704-line file pass"
+case $out in *"704 lines (at most 700)"*) ;; *) fail "check-sizes did not name the file: $out" ;; esac
+n=$((n + 4))
 
 echo "layers self-test: $n planted trees and the real one: every check behaved"

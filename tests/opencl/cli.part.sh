@@ -109,8 +109,22 @@ t_cli_build_errors() {
 	printf '__kernel void k(read_only image2d_t i) { }\n' >"$tmp/img.cl"
 	err=$("$HP" build "$tmp/img.cl" -o "$tmp/x.hpk" 2>&1) && fail "an image kernel built"
 	grep -qi "image" <<<"$err" || fail "image: $err"
+	# an error of LLVM's linker (a program defining a run-time function):
+	# a build failure with LLVM's message in the log, not an ended process
+	printf 'void __hpcl_run(void) { }\n__kernel void k(__global int *o) { o[0] = 1; }\n' >"$tmp/dup.cl"
+	err=$("$HP" build "$tmp/dup.cl" -o "$tmp/x.hpk" 2>&1) && fail "a duplicate definition built"
+	grep -q "HP_BUILD_PROGRAM_FAILURE" <<<"$err" || fail "no error name: $err"
+	grep -q "error: .*__hpcl_run.*multiply defined" <<<"$err" || fail "no linker message: $err"
 	rm -rf "$tmp"
 	echo "ok: build and its errors"
+}
+
+# -cl-opt-disable: the pipeline's -O0 path (always-inliner only), run and checked.
+t_cli_opt_disable() {
+	local out
+	out=$(cl_run qemu-virt --kernel-file $K/workgroup.cl --cl-options "-cl-std=CL3.0 -cl-opt-disable" \
+		wg --global 47 --local 10 --karg buf:i32:376 --karg buf:f32:47) || fail "run: $out"
+	python3 $CHK wg 47 10 <<<"$out" || fail "work-group collectives at -O0"
 }
 
 # A kernel name over the device table's 31 bytes: run by its OpenCL name.

@@ -32,6 +32,30 @@ t_icd_builtin() { icd_prog builtin; }
 t_icd_vadd() { icd_prog vadd; }
 t_icd_reduce() { icd_prog reduce; }
 t_icd_errors() { icd_prog errors; }
+# Why a call failed: the sentence of a failed check reaches the context's
+# pfn_notify (notify.c checks it names the values), and stderr with
+# HARTPOOL_ICD_DEBUG=1 only
+t_icd_notify() {
+	local out
+	out=$(env -u HARTPOOL_ICD_DEBUG OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 120 build/host/opencl/notify 2>&1) || fail "notify: $out"
+	echo "$out"
+	grep -q "^hartpool-icd:" <<<"$out" && fail "debug output without HARTPOOL_ICD_DEBUG"
+	grep -q "^notify: OK" <<<"$out" || fail "notify not OK"
+}
+t_icd_debug() {
+	local out
+	out=$(HARTPOOL_ICD_DEBUG=1 OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" \
+		timeout 120 build/host/opencl/notify 2>&1 >/dev/null) || fail "notify: $out"
+	echo "$out"
+	grep -q "^hartpool-icd: .*size 0 is not in 1\.\..*(CL_INVALID_BUFFER_SIZE)" \
+		<<<"$out" || fail "no CL_INVALID_BUFFER_SIZE sentence on stderr"
+	grep -q "^hartpool-icd: .*local size 3 .*global size 10 .*(CL_INVALID_WORK_GROUP_SIZE)" \
+		<<<"$out" || fail "no CL_INVALID_WORK_GROUP_SIZE sentence on stderr"
+	# before a context: the debug output only
+	grep -q "^hartpool-icd: .*device type 0x0 (CL_INVALID_DEVICE_TYPE)" \
+		<<<"$out" || fail "no CL_INVALID_DEVICE_TYPE sentence on stderr"
+}
 t_icd_builtin_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog builtin; }
 t_icd_reduce_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog reduce; }
 # OpenCL C 3.0 through the ICD: ids, sub-groups, atomics, work-group

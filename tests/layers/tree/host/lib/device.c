@@ -1,3 +1,2 @@
 // SPDX-License-Identifier: MIT
 #include <hartpool.h>
-#include <ref/ndref.h>

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * What every workload shares (workloads.h): --arg values, device buffers
- * with host copies, launch sequences, and the table of all workloads that
- * `hartpool run` finds a kernel's workload in.
+ * with host copies, launch sequences.
  */
 #include "workloads.h"
 #include <stdio.h>
@@ -168,52 +167,3 @@ void workload_sequence_info(workload_ctx *c, hp_event_info *last)
 }
 
 /* ---- the table ---- */
-
-const workload *const workloads[] = {
-	&workload_empty,
-	&workload_hello,
-	&workload_ids,
-	&workload_wg_count,
-	&workload_barrier_rotate,
-	&workload_sg_ops,
-	&workload_copy,
-	&workload_fill,
-	&workload_tally,
-	&workload_affine,
-	&workload_add,
-	&workload_spin,
-	&workload_vadd,
-	&workload_saxpy,
-	&workload_sgemm_naive,
-	&workload_sgemm_tiled,
-	&workload_reduce_wg,
-	&workload_reduce_sg,
-	&workload_scan,
-	&workload_histogram,
-	&workload_transpose,
-	&workload_conv2d,
-	&workload_bitonic,
-	&workload_mandelbrot,
-	&workload_fault_illegal,
-	&workload_fault_load,
-	&workload_fault_store,
-	&workload_fault_misaligned,
-	&workload_fault_ebreak,
-	&workload_fault_stack,
-	&workload_fault_kstack,
-	&workload_fault_csr,
-	&workload_fault_data,
-	&workload_fault_mmio,
-	&workload_fault_exec,
-	&workload_fault_ecall,
-	&workload_hang,
-	NULL,
-};
-
-const workload *workload_find(const char *name)
-{
-	for (unsigned i = 0; workloads[i]; i++)
-		if (strcmp(workloads[i]->name, name) == 0)
-			return workloads[i];
-	return NULL;
-}

@@ -5,11 +5,13 @@
  * block (test data from a seed and --arg NAME=VALUE), optionally how to
  * launch it as a sequence, and the host reference that `--check` compares
  * the device's output with. The workloads of the diagnostic kernels are in
- * diag_workloads.c, those of the kernel library in lib_workloads.c; the
- * table of all of them and what they share in workloads.c.
+ * diag.c, those of the kernel library in lib_dense.c and lib_seq.c (with
+ * lib_common.c); the table of all of them in table.c, what they share in
+ * common.c. A library of its own (libhartpool-workloads.a): the CLI and the
+ * tests link it.
  */
-#ifndef HOST_CLI_WORKLOADS_H
-#define HOST_CLI_WORKLOADS_H
+#ifndef HOST_WORKLOADS_WORKLOADS_H
+#define HOST_WORKLOADS_WORKLOADS_H
 
 #include <hartpool.h>
 
@@ -80,9 +82,9 @@ const workload *workload_find(const char *name);
 /** Every workload, in `run --list` order, NULL-terminated. */
 extern const workload *const workloads[];
 
-/** The workloads of the diagnostic kernels (diag_workloads.c,
- * include/hartpool/kernels/diag.h) and of the kernel library
- * (lib_workloads.c, include/hartpool/kernels/lib.h). */
+/** The workloads of the diagnostic kernels (diag.c,
+ * include/hartpool/kernels/diag.h) and of the kernel library (lib_dense.c,
+ * lib_seq.c; include/hartpool/kernels/lib.h). */
 extern const workload workload_empty, workload_hello, workload_ids,
 	workload_wg_count, workload_barrier_rotate, workload_sg_ops,
 	workload_copy, workload_fill, workload_tally, workload_affine,
@@ -96,7 +98,7 @@ extern const workload workload_vadd, workload_saxpy, workload_sgemm_naive,
 	workload_scan, workload_histogram, workload_transpose, workload_conv2d,
 	workload_bitonic, workload_mandelbrot;
 
-/* ---- what every workload uses (workloads.c) ---- */
+/* ---- what every workload uses (common.c) ---- */
 
 /** The text after NAME= of --arg @p name, or NULL. */
 const char *workload_arg_str(const workload_ctx *c, const char *name);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/** @file Building kernel objects: the cross toolchain, the link and the
- * ELF-to-.hpk conversion (objbuild.c), shared by `hartpool build` (C) and
- * hp_cl_build (OpenCL C, clc.c). */
-#ifndef HOST_LIB_OBJBUILD_H
-#define HOST_LIB_OBJBUILD_H
+/** @file The kernel build pipeline's shared parts (host/build): the tools
+ * (tools.c: log, boards, running compilers, files), the link (objlink.c)
+ * and the ELF-to-.hpk conversion (package.c), used by `hartpool build` (C)
+ * and hp_cl_build (OpenCL C, clc.c and the stages of job.h). */
+#ifndef HOST_BUILD_OBJBUILD_H
+#define HOST_BUILD_OBJBUILD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,16 +15,12 @@
  * compiler and linker output included. */
 extern __thread FILE *hpb_log;
 
-/** hp_kernel as the device lays it out: its size and where local_mem_bytes
- * is (RV64: the host's own layout; RV32: 4-byte pointers). */
-#define HPB_KDESC_SIZE(xlen) ((xlen) == 32 ? 56u : 80u)
-#define HPB_KDESC_LOCAL_MEM(xlen) ((xlen) == 32 ? 32u : 44u)
-
 /** "hartpool: HP_INVALID_BINARY: build: ..." to the log; returns 1. */
 int hpb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/** The source tree: $HARTPOOL_ROOT, else where libhartpool was built. */
+/** Where the data is: hp_data_dir() (hartpool_boards.h). */
 const char *hpb_root(void);
-/** KEY := VALUE of board/B/board.mk. */
+/** Variable KEY of board B (hartpool_boards.h: the table make
+ * generates from board/B/board.mk). */
 bool hpb_board_var(const char *board, const char *key, char *out, size_t n);
 
 /** A board's ISA for building kernels. */

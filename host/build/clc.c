@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hp_cl_build: OpenCL C -> kernel object (docs/opencl.md), the stages of
+ * job.h over one job: compile (clang-19 to bitcode), read (the kernels),
+ * rewrite (thread_local __local variables, the entries), link (the
+ * built-in library, internalize, optimize), codegen (the RISC-V object),
+ * package (descriptors, link, conversion). The IR goes through LLVM's C
+ * API only; each stage returns 0 or an HP_ error already set (hp_fail).
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include "job.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* LLVM's messages (the linker's, the code generator's) go to the build
+ * log; without a handler an error would end the process. */
+static void diag(LLVMDiagnosticInfoRef di, void *arg)
+{
+	cl_job *j = arg;
+	LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+	if (sev != LLVMDSError && sev != LLVMDSWarning)
+		return; /* remarks and notes: the optimizer's, not asked for */
+	char *d = LLVMGetDiagInfoDescription(di);
+	fprintf(j->mf, "%s: %s\n", sev == LLVMDSError ? "error" : "warning",
+		d ? d : "");
+	LLVMDisposeMessage(d);
+}
+
+/* The options, the compiler, the board, the library, the job's folder. */
+static int job_setup(cl_job *j)
+{
+	const hp_cl_build_options *o = j->o;
+	int rc = cl_opts_parse(o ? o->options : NULL, &j->opts, &j->log);
+	if (!o || !o->count || !o->sources)
+		return hp_fail(HP_INVALID_VALUE, "no OpenCL C source");
+	if (rc)
+		return hp_fail(rc, "%s",
+			       j->log.s ? j->log.s : "invalid build options");
+	if (!(j->cc = hp_cl_compiler()))
+		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
+			       "no clang-19 (install clang-19; HP_CLANG names "
+			       "another)");
+	if (hpb_board_get(o->board ? o->board : "qemu-virt", &j->b))
+		return hp_fail(HP_INVALID_VALUE, "no board '%s'", o->board);
+	snprintf(j->libbc, sizeof(j->libbc), "%s/build/opencl/%s-%s/hpcl.bc",
+		 hpb_root(), j->b.libarch, j->b.abi);
+	if (access(j->libbc, R_OK))
+		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
+			       "no OpenCL built-in library %s (make opencl)",
+			       j->libbc);
+	snprintf(j->tmp, sizeof(j->tmp), "/tmp/hartpool-cl-XXXXXX");
+	if (!mkdtemp(j->tmp)) {
+		j->tmp[0] = 0;
+		return hp_fail(HP_OUT_OF_RESOURCES, "mkdtemp: %s",
+			       strerror(errno));
+	}
+	snprintf(j->src, sizeof(j->src), "%s/program.cl", j->tmp);
+	snprintf(j->bc, sizeof(j->bc), "%s/program.bc", j->tmp);
+	snprintf(j->obj, sizeof(j->obj), "%s/program.o", j->tmp);
+	snprintf(j->descc, sizeof(j->descc), "%s/desc.c", j->tmp);
+	snprintf(j->desco, sizeof(j->desco), "%s/desc.o", j->tmp);
+	j->ctx = LLVMContextCreate();
+	LLVMContextSetDiagnosticHandler(j->ctx, diag, j);
+	return 0;
+}
+
+static void job_end(cl_job *j)
+{
+	if (j->tmp[0]) {
+		const char *const files[] = {j->src, j->bc, j->obj, j->descc,
+					     j->desco};
+		for (unsigned i = 0; i < 5; i++)
+			unlink(files[i]);
+		rmdir(j->tmp);
+	}
+	if (j->tm)
+		LLVMDisposeTargetMachine(j->tm);
+	if (j->mod)
+		LLVMDisposeModule(j->mod);
+	if (j->ctx)
+		LLVMContextDispose(j->ctx);
+	free(j->log.s);
+	free(j->ks);
+	cl_opts_free(&j->opts);
+}
+
+/* The stages, in order; a program without kernels ends after reading. */
+static int job_run(cl_job *j)
+{
+	int rc;
+	if ((rc = job_setup(j)) || (rc = stage_compile(j)) ||
+	    (rc = stage_read(j)))
+		return rc;
+	if (!j->nk)
+		return cl_meta_object(j);
+	if ((rc = cl_target_machine(j)) || (rc = stage_rewrite(j)) ||
+	    (rc = stage_link(j)) || (rc = stage_codegen(j)) ||
+	    (rc = stage_package(j)))
+		return rc;
+	return 0;
+}
+
+int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
+		char **logp)
+{
+	cl_job j;
+	char *mlog = NULL;
+	size_t mlen = 0;
+	memset(&j, 0, sizeof(j));
+	j.o = o;
+	j.mf = open_memstream(&mlog, &mlen);
+	FILE *saved = hpb_log;
+	hpb_log = j.mf;
+	int rc = job_run(&j);
+	*hpk = rc ? NULL : j.hpk;
+	*size = rc ? 0 : j.size;
+	if (rc)
+		free(j.hpk);
+	job_end(&j);
+	hpb_log = saved;
+	fclose(j.mf);
+	if (logp)
+		*logp = mlog ? mlog : strdup("");
+	else
+		free(mlog);
+	return rc;
+}

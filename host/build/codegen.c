@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The code generation stage: LLVM's RISC-V target (initialized once per
+ * process) as the board wants it: the module's triple, the board's ISA
+ * letters as features, its ABI, no linker relaxation (gp is the
+ * firmware's), position-independent code (TLS through __tls_get_addr),
+ * the medany code model (every reference PC-relative) and -O2 (-O0 with
+ * -cl-opt-disable); the object goes to the job's folder
+ * (LLVMTargetMachineEmitToFile), after the pipeline once more (-O2, or
+ * the always-inliner with -cl-opt-disable), as clang -c of the linked
+ * bitcode ran it. The link stage's optimizer
+ * runs with the same target machine.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include "job.h"
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void riscv_init(void)
+{
+	LLVMInitializeRISCVTargetInfo();
+	LLVMInitializeRISCVTarget();
+	LLVMInitializeRISCVTargetMC();
+	LLVMInitializeRISCVAsmPrinter();
+	LLVMInitializeRISCVAsmParser(); /* the library's inline asm */
+}
+
+int cl_target_machine(cl_job *j)
+{
+	char *msg = NULL, features[64], cpu[32];
+	LLVMTargetRef t;
+	pthread_once(&once, riscv_init);
+	const char *triple = LLVMGetTarget(j->mod);
+	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
+		fprintf(j->mf, "error: target %s: %s\n", triple, msg);
+		LLVMDisposeMessage(msg);
+		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
+			       "LLVM has no RISC-V target (build log)");
+	}
+	cl_features(&j->b, features, sizeof(features));
+	snprintf(cpu, sizeof(cpu), "generic-rv%u", j->b.xlen);
+	LLVMTargetMachineOptionsRef o = LLVMCreateTargetMachineOptions();
+	LLVMTargetMachineOptionsSetCPU(o, cpu);
+	LLVMTargetMachineOptionsSetFeatures(o, features);
+	LLVMTargetMachineOptionsSetABI(o, j->b.abi);
+	LLVMTargetMachineOptionsSetCodeGenOptLevel(
+		o, j->opts.opt_disable ? LLVMCodeGenLevelNone
+				       : LLVMCodeGenLevelDefault);
+	LLVMTargetMachineOptionsSetRelocMode(o, LLVMRelocPIC);
+	LLVMTargetMachineOptionsSetCodeModel(o, LLVMCodeModelMedium);
+	j->tm = LLVMCreateTargetMachineWithOptions(t, triple, o);
+	LLVMDisposeTargetMachineOptions(o);
+	return j->tm ? 0
+		     : hp_fail(HP_COMPILER_NOT_AVAILABLE,
+			       "no RISC-V target machine for %s", triple);
+}
+
+int stage_codegen(cl_job *j)
+{
+	char *msg = NULL;
+	/* clang -c of the linked bitcode ran its pipeline once more before
+	 * the code generator (at -O0 the always-inliner, which now inlines
+	 * the bodies __hpcl_run's inlining made direct calls): so does this
+	 * stage, the objects are the same */
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef e = LLVMRunPasses(
+		j->mod, j->opts.opt_disable ? "always-inline" : "default<O2>",
+		j->tm, po);
+	LLVMDisposePassBuilderOptions(po);
+	if (e) {
+		msg = LLVMGetErrorMessage(e);
+		fprintf(j->mf, "error: the optimizer: %s\n", msg);
+		LLVMDisposeErrorMessage(msg);
+		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
+			       "optimizing the program failed (build log)");
+	}
+	if (LLVMTargetMachineEmitToFile(j->tm, j->mod, j->obj, LLVMObjectFile,
+					&msg)) {
+		fprintf(j->mf, "error: code generation: %s\n", msg ? msg : "");
+		LLVMDisposeMessage(msg);
+		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
+			       "compiling the program failed (build log)");
+	}
+	LLVMDisposeMessage(msg);
+	return 0;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/** @file hp_cl_build as a pipeline of named stages over one job
+ * (docs/opencl.md). clc.c runs them in this order; each stage is in the
+ * file of its concern and returns 0 or an HP_ error (hp_fail):
+ *
+ *   options.c  the build options, clang's extension list (no LLVM)
+ *   compile.c  compile: the sources to LLVM bitcode (clang-19 -c -emit-llvm)
+ *   kernels.c  read: the bitcode into the job's module; the kernels, their
+ *              parameters, argument metadata, block layout, the call graph
+ *   rewrite.c  rewrite: kernel-scope __local variables thread_local; the
+ *              entries unpacking the argument block (IRBuilder)
+ *   link.c     link: the built-in library (LLVMLinkModules2), internalize,
+ *              optimize (LLVMRunPasses), verify
+ *   codegen.c  codegen: the RISC-V object (LLVMTargetMachineEmitToFile)
+ *   desc.c     package: the descriptors and the metadata (C for the cross
+ *              gcc), then objlink.c links and package.c converts
+ *
+ * The IR is read, changed and written only through LLVM's C API.
+ */
+#ifndef HOST_BUILD_JOB_H
+#define HOST_BUILD_JOB_H
+
+#include "objbuild.h"
+#include <hartpool_cl.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- options.c: growable text ---- */
+
+typedef struct {
+	char *s;
+	size_t n, cap;
+	bool oom;
+} sbuf;
+
+void sb_add(sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- the job ---- */
+
+typedef struct {
+	char *words[128]; /* what clang gets as it is (-D, -I, -cl-...) */
+	unsigned n;
+	char std[16];
+	bool opt_disable;
+} cl_opts;
+
+/* What a function reaches through its calls (kernels.c). */
+#define REACH_BARRIER 1u /* a barrier-like built-in: fibers */
+#define REACH_WG 2u	 /* a work-group collective: the runtime's scratch */
+#define REACH_KERNEL 4u	 /* another kernel: its __local variables */
+
+typedef struct {
+	char name[HP_CL_NAME_MAX + 1];
+	LLVMValueRef fn; /* the kernel in the job's module */
+	hp_cl_kernel meta;
+	bool all_local; /* needs every __local variable of the program */
+} cl_kernel;
+
+typedef struct cl_job {
+	const hp_cl_build_options *o;
+	cl_opts opts;
+	hpb_board b;
+	const char *cc;	  /* clang-19 */
+	char libbc[1200]; /* the built-in library's bitcode */
+	char tmp[32];	  /* the job's folder, "" if none */
+	char src[1200], bc[1200], obj[1200], descc[1200], desco[1200];
+	sbuf log; /* the messages of the read stage, for hp_fail */
+	FILE *mf; /* the build log (hpb_log while the job runs) */
+	LLVMContextRef ctx;
+	LLVMModuleRef mod;
+	LLVMTargetMachineRef tm;
+	cl_kernel *ks;
+	unsigned nk;
+	void *hpk; /* the result */
+	size_t size;
+} cl_job;
+
+/* ---- the stages ---- */
+
+int cl_opts_parse(const char *s, cl_opts *o, sbuf *log);
+void cl_opts_free(cl_opts *o);
+/** -cl-ext=-all,+... for the board. */
+void cl_extensions(const hpb_board *b, char *out, size_t n);
+/** "+m,+a,..." of the board's ISA letters (and -relax). */
+void cl_features(const hpb_board *b, char *out, size_t n);
+
+/** kernels.c: parameter @p i's byval type, or NULL. */
+LLVMTypeRef cl_byval_type(LLVMValueRef fn, unsigned i);
+
+/** codegen.c: the job's target machine (after the read stage). */
+int cl_target_machine(cl_job *j);
+
+int stage_compile(cl_job *j);
+int stage_read(cl_job *j);
+int stage_rewrite(cl_job *j);
+int stage_link(cl_job *j);
+int stage_codegen(cl_job *j);
+int stage_package(cl_job *j);
+/** A program without kernels: the object of its metadata only. */
+int cl_meta_object(cl_job *j);
+
+#endif

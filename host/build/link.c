@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The link stage, through LLVM's C API: the built-in library's bitcode
+ * (build/opencl/ARCH-ABI/hpcl.bc) into the job's module (LLVMLinkModules2);
+ * every definition internal except the entries, __tls_get_addr and
+ * hp_api_ptr (what the code generator and the loader need by name, and
+ * what llvm.used keeps); then the optimizer (LLVMRunPasses: default<O2>,
+ * or with -cl-opt-disable only globaldce and always-inline, which the
+ * entries' bodies need) and the verifier.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include "job.h"
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Comdat.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool named(LLVMValueRef v, const char *pre, const char *k)
+{
+	size_t len, pl = strlen(pre);
+	const char *n = LLVMGetValueName2(v, &len);
+	return n && len == pl + strlen(k) && !strncmp(n, pre, pl) &&
+	       !strcmp(n + pl, k);
+}
+
+/* Whether @p v is in the initializer of llvm.used / llvm.compiler.used. */
+static bool in_used(LLVMModuleRef m, LLVMValueRef v)
+{
+	static const char *const lists[] = {"llvm.used", "llvm.compiler.used"};
+	for (unsigned l = 0; l < 2; l++) {
+		LLVMValueRef g = LLVMGetNamedGlobal(m, lists[l]);
+		LLVMValueRef init = g ? LLVMGetInitializer(g) : NULL;
+		for (int i = 0; init && i < LLVMGetNumOperands(init); i++)
+			if (LLVMGetOperand(init, (unsigned)i) == v)
+				return true;
+	}
+	return false;
+}
+
+static bool kept(const cl_job *j, LLVMValueRef v)
+{
+	if (named(v, "", "__tls_get_addr") || named(v, "", "hp_api_ptr"))
+		return true;
+	for (unsigned i = 0; i < j->nk; i++)
+		if (named(v, "hp_kfn_", j->ks[i].name) ||
+		    named(v, "hp_krow_", j->ks[i].name))
+			return true;
+	return in_used(j->mod, v);
+}
+
+/* A definition with outside linkage that is not kept: internal. */
+static void internalize_one(const cl_job *j, LLVMValueRef v)
+{
+	size_t len;
+	const char *n = LLVMGetValueName2(v, &len);
+	LLVMLinkage l = LLVMGetLinkage(v);
+	if (LLVMIsDeclaration(v) || l == LLVMInternalLinkage ||
+	    l == LLVMPrivateLinkage || l == LLVMAppendingLinkage ||
+	    l == LLVMAvailableExternallyLinkage || !strncmp(n, "llvm.", 5) ||
+	    kept(j, v))
+		return;
+	LLVMSetLinkage(v, LLVMInternalLinkage);
+	LLVMSetVisibility(v, LLVMDefaultVisibility);
+	LLVMSetComdat(v, NULL);
+}
+
+static void internalize(const cl_job *j)
+{
+	for (LLVMValueRef f = LLVMGetFirstFunction(j->mod); f;
+	     f = LLVMGetNextFunction(f))
+		internalize_one(j, f);
+	for (LLVMValueRef g = LLVMGetFirstGlobal(j->mod); g;
+	     g = LLVMGetNextGlobal(g))
+		internalize_one(j, g);
+	for (LLVMValueRef a = LLVMGetFirstGlobalAlias(j->mod); a;
+	     a = LLVMGetNextGlobalAlias(a))
+		internalize_one(j, a);
+}
+
+static int link_library(cl_job *j)
+{
+	LLVMMemoryBufferRef buf;
+	LLVMModuleRef lib = NULL;
+	char *msg = NULL;
+	if (LLVMCreateMemoryBufferWithContentsOfFile(j->libbc, &buf, &msg)) {
+		fprintf(j->mf, "error: %s: %s\n", j->libbc, msg ? msg : "");
+		LLVMDisposeMessage(msg);
+		return 1;
+	}
+	int bad = LLVMParseBitcodeInContext2(j->ctx, buf, &lib);
+	LLVMDisposeMemoryBuffer(buf);
+	if (bad) {
+		fprintf(j->mf, "error: %s: not LLVM bitcode\n", j->libbc);
+		return 1;
+	}
+	/* the library goes into the program's module (and is gone) */
+	return LLVMLinkModules2(j->mod, lib) ? 1 : 0;
+}
+
+int stage_link(cl_job *j)
+{
+	if (link_library(j))
+		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
+			       "linking the built-in library failed "
+			       "(build log)");
+	internalize(j);
+	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	LLVMErrorRef e = LLVMRunPasses(
+		j->mod,
+		j->opts.opt_disable ? "globaldce,always-inline" : "default<O2>",
+		j->tm, po);
+	LLVMDisposePassBuilderOptions(po);
+	char *msg = NULL;
+	if (e) {
+		msg = LLVMGetErrorMessage(e);
+		fprintf(j->mf, "error: the optimizer: %s\n", msg);
+		LLVMDisposeErrorMessage(msg);
+		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
+			       "optimizing the program failed (build log)");
+	}
+	if (LLVMVerifyModule(j->mod, LLVMReturnStatusAction, &msg)) {
+		fprintf(j->mf, "error: the linked module: %s\n",
+			msg ? msg : "");
+		LLVMDisposeMessage(msg);
+		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
+			       "the linked IR does not verify (build log)");
+	}
+	LLVMDisposeMessage(msg);
+	return 0;
+}

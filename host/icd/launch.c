@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/* Launching kernels: clEnqueueNDRangeKernel (its size checks: ndrange.c),
+ * clEnqueueTask; the launch's argument block and the buffers it holds. */
+#include "icd.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* The buffers the arguments name, into @p hold: each still the buffer it
+ * was when set (a released handle, or one since reused for another
+ * buffer, is CL_INVALID_KERNEL_ARGS). */
+static cl_int args_hold(cl_kernel k, unsigned n, struct icd_hold *hold)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct icd_arg_mem *am = &k->arg_mem[i];
+		if (!am->mem)
+			continue;
+		FAIL_IF(!icd_valid_mem(am->mem) ||
+				am->mem->serial != am->serial,
+			CL_INVALID_KERNEL_ARGS,
+			"argument %u's buffer %p was released since it was set",
+			i, (void *)am->mem);
+		cl_int rc = icd_hold_add(hold, am->mem);
+		if (rc)
+			return rc;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
+			  uint32_t *local_bytes, struct icd_hold *hold)
+{
+	memset(out, 0, HP_MBOX_ARGS_MAX);
+	*local_bytes = 0;
+	*size = k->args_size;
+	if (!k->meta) {
+		uint32_t off = 0;
+		for (unsigned i = 0; i < k->raw_count; i++) {
+			uint32_t s = k->raw_size[i], al = 1;
+			FAIL_IF(!k->raw[i], CL_INVALID_KERNEL_ARGS,
+				"argument %u is not set", i);
+			while (al < s && al < 8)
+				al <<= 1;
+			off = (off + al - 1) & ~(al - 1);
+			FAIL_IF(off + s > k->args_size, CL_INVALID_KERNEL_ARGS,
+				"argument %u ends at %u, past the kernel's %u "
+				"bytes of arguments",
+				i, off + s, k->args_size);
+			memcpy(out + off, k->raw[i], s);
+			off += s;
+		}
+		return args_hold(k, k->raw_count, hold);
+	}
+	memcpy(out, k->args, k->args_size);
+	uint32_t loc = 0;
+	for (unsigned i = 0; i < k->meta->num_args; i++) {
+		FAIL_IF(!(k->set & (1ull << i)), CL_INVALID_KERNEL_ARGS,
+			"argument %u (%s) is not set", i,
+			k->meta->args[i].name);
+		if (k->meta->args[i].addr_space != HP_CL_LOCAL)
+			continue;
+		loc = (loc + 63u) & ~63u;
+		uint64_t o = loc;
+		memcpy(out + k->meta->args[i].offset, &o, 8);
+		loc += k->local_size[i];
+	}
+	*local_bytes = loc;
+	return args_hold(k, k->meta->num_args, hold);
+}
+
+static cl_int check_launch(cl_command_queue q, cl_kernel k, cl_uint nw,
+			   const cl_event *w)
+{
+	FAIL_IF(!icd_valid_queue(q), CL_INVALID_COMMAND_QUEUE,
+		"%p is not a live command queue", (void *)q);
+	FAIL_IF(!icd_valid_kernel(k), CL_INVALID_KERNEL,
+		"%p is not a live kernel", (void *)k);
+	FAIL_IF(k->prog->ctx != q->ctx, CL_INVALID_CONTEXT,
+		"the kernel's context %p is not the queue's %p",
+		(void *)k->prog->ctx, (void *)q->ctx);
+	return icd_check_wait(q->ctx, nw, w);
+}
+
+static const char *code_name(cl_int rc)
+{
+	switch (rc) {
+	case CL_INVALID_WORK_DIMENSION:
+		return "CL_INVALID_WORK_DIMENSION";
+	case CL_INVALID_GLOBAL_WORK_SIZE:
+		return "CL_INVALID_GLOBAL_WORK_SIZE";
+	case CL_INVALID_GLOBAL_OFFSET:
+		return "CL_INVALID_GLOBAL_OFFSET";
+	case CL_INVALID_WORK_ITEM_SIZE:
+		return "CL_INVALID_WORK_ITEM_SIZE";
+	default:
+		return "CL_INVALID_WORK_GROUP_SIZE";
+	}
+}
+
+/* The launch's NDRange, checked against the device and the kernel. */
+static cl_int ndrange(cl_kernel k, cl_uint dim, const size_t *offset,
+		      const size_t *global, const size_t *local, hp_ndrange *r)
+{
+	const hp_device_info *di = &icd_device.info;
+	uint32_t wgs = 0;
+	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
+	struct icd_ndrange_limits lim = {
+		.max_work_dim = di->max_work_dim,
+		.address_bits = di->address_bits,
+		.max_work_group_size = wgs,
+		.uniform = icd_kernel_uniform(k),
+	};
+	for (int i = 0; i < 3; i++)
+		lim.max_work_item_sizes[i] = di->max_work_item_sizes[i];
+	icd_kernel_reqd(k, lim.reqd);
+	char why[256];
+	cl_int rc = icd_ndrange_check(&lim, dim, offset, global, local, r, why,
+				      sizeof(why));
+	if (rc)
+		return icd_fail(rc, code_name(rc), "clEnqueueNDRangeKernel",
+				"%s", why);
+	return CL_SUCCESS;
+}
+
+/* The launch command: its argument block, the kernel and the buffers its
+ * arguments name held. */
+static cl_int launch_cmd(cl_kernel k, const hp_ndrange *r, struct icd_cmd **out)
+{
+	struct icd_cmd *c = icd_cmd_new(CMD_NDRANGE);
+	*out = NULL;
+	if (!c)
+		return CL_OUT_OF_HOST_MEMORY;
+	struct icd_cmd_ndrange *x = &c->u.ndrange;
+	uint32_t lbytes;
+	cl_int rc = kernel_pack(k, x->args, &x->args_size, &lbytes, &c->hold);
+	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
+	uint64_t kbytes = mk ? mk->local_mem_bytes : 0;
+	if (!rc && lbytes + kbytes > icd_device.info.local_mem_size)
+		rc = icd_fail(
+			CL_OUT_OF_RESOURCES, "CL_OUT_OF_RESOURCES",
+			"clEnqueueNDRangeKernel",
+			"__local arguments of %u bytes and the kernel's "
+			"%llu exceed the device's local memory %llu",
+			lbytes, (unsigned long long)kbytes,
+			(unsigned long long)icd_device.info.local_mem_size);
+	if (!rc)
+		rc = icd_cmd_use(c, k);
+	if (rc) {
+		icd_cmd_free(c);
+		return rc;
+	}
+	x->range = *r;
+	x->range.local_mem_bytes = lbytes;
+	x->kernel = k;
+	*out = c;
+	return CL_SUCCESS;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueNDRangeKernel(
+	cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
+	const size_t *global, const size_t *local, cl_uint nw,
+	const cl_event *w, cl_event *ev)
+{
+	icd_lock();
+	hp_ndrange r;
+	struct icd_cmd *c = NULL;
+	cl_int rc = check_launch(q, k, nw, w);
+	if (!rc)
+		rc = ndrange(k, dim, offset, global, local, &r);
+	if (!rc)
+		rc = launch_cmd(k, &r, &c);
+	if (!rc)
+		rc = icd_enqueue(q, c, nw, w, CL_COMMAND_NDRANGE_KERNEL, false,
+				 ev);
+	icd_fail_deliver(icd_ctx_of(q), rc);
+	icd_unlock();
+	return rc;
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueTask(cl_command_queue q, cl_kernel k,
+					    cl_uint nw, const cl_event *w,
+					    cl_event *ev)
+{
+	size_t one = 1;
+	return clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, nw, w, ev);
+}
+
+ICD_EXPORT cl_int CL_API_CALL clEnqueueNativeKernel(
+	cl_command_queue q, void(CL_CALLBACK *fn)(void *), void *args,
+	size_t cb, cl_uint nm, const cl_mem *ml, const void **loc, cl_uint nw,
+	const cl_event *w, cl_event *ev)
+{
+	(void)fn, (void)args, (void)cb, (void)nm, (void)ml, (void)loc;
+	(void)nw, (void)w, (void)ev;
+	return icd_check(q, MAGIC_QUEUE, CL_INVALID_OPERATION,
+			 CL_INVALID_COMMAND_QUEUE);
+}

@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: MIT
+#include <hartpool.h>
+#include <ref/ndref.h>
