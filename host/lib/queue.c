@@ -15,8 +15,11 @@
 
 /* ---- queues ---- */
 
-/* Claim queue k for us: compare-and-swap on shared memory, or (serial:
- * one host) a plain write. */
+/* Claim queue k for us: compare-and-swap on shared memory; over a serial
+ * link a write, which the device refuses when another session has the
+ * queue, then a read that waits for the write's answer (a write is
+ * posted: its refusal would reach only the next call) and sees the owner
+ * the device holds. */
 static bool claim(hp_device *d, unsigned k, uint64_t seen)
 {
 	uint64_t a = d->hdr.queues + k * sizeof(hp_mbox_queue) +
@@ -27,7 +30,9 @@ static bool claim(hp_device *d, unsigned k, uint64_t seen)
 						   __ATOMIC_ACQ_REL,
 						   __ATOMIC_ACQUIRE);
 	}
-	return hp_dev_write(d, a, &d->token, sizeof(d->token)) == 0;
+	uint64_t now = 0;
+	return hp_dev_write(d, a, &d->token, sizeof(d->token)) == 0 &&
+	       hp_dev_read(d, a, &now, sizeof(now)) == 0 && now == d->token;
 }
 
 int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out)

@@ -135,7 +135,8 @@ void hp_sessions_reap_due(hp_device *d)
 
 /* Claim slot s for our token: compare-and-swap on shared memory; over a
  * serial link a write the device's agent lets through only onto a free
- * slot. */
+ * slot, then a read that waits for its answer (a refused posted write
+ * would fail only the next call) and sees the owner the device holds. */
 static bool claim(hp_device *d, unsigned s)
 {
 	uint64_t zero = 0;
@@ -146,8 +147,11 @@ static bool claim(hp_device *d, unsigned s)
 						   __ATOMIC_ACQ_REL,
 						   __ATOMIC_ACQUIRE);
 	}
+	uint64_t now = 0;
 	return hp_dev_write(d, SESS(d, s, owner), &d->token,
-			    sizeof(d->token)) == 0;
+			    sizeof(d->token)) == 0 &&
+	       hp_dev_read(d, SESS(d, s, owner), &now, sizeof(now)) == 0 &&
+	       now == d->token;
 }
 
 /* Wait until the device serves slot s for us: 0, 1 if it serves someone
