@@ -48,6 +48,20 @@ int hp_dev_read64(hp_device *d, uint64_t addr, uint64_t *v)
 	return hp_dev_read(d, addr, v, sizeof(*v));
 }
 
+bool hp_dev_claim(hp_device *d, uint64_t addr)
+{
+	if (d->t->map) {
+		uint64_t zero = 0;
+		uint64_t *p = (uint64_t *)(d->t->map + (addr - d->t->map_base));
+		return __atomic_compare_exchange_n(p, &zero, d->token, false,
+						   __ATOMIC_ACQ_REL,
+						   __ATOMIC_ACQUIRE);
+	}
+	uint64_t now = 0;
+	return hp_dev_write(d, addr, &d->token, sizeof(d->token)) == 0 &&
+	       hp_dev_read(d, addr, &now, sizeof(now)) == 0 && now == d->token;
+}
+
 int hp_dev_wait(hp_device *d, uint64_t addr, uint64_t min, size_t len)
 {
 	if (!d->t->ops->wait)

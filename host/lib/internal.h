@@ -89,6 +89,13 @@ int hp_dev_open(hp_device *d, const hp_open_options *o);
 int hp_dev_read(hp_device *d, uint64_t addr, void *buf, size_t len);
 int hp_dev_write(hp_device *d, uint64_t addr, const void *buf, size_t len);
 int hp_dev_read64(hp_device *d, uint64_t addr, uint64_t *v);
+/** Claim the owner word at @p addr (a session slot's or a queue's) for
+ * d->token: compare-and-swap from 0 on shared memory; over a serial link
+ * a write, which the device refuses when the word is another session's,
+ * then a read that waits for the write's answer (a write is posted: its
+ * refusal would reach only the next call) and sees the owner the device
+ * holds. */
+bool hp_dev_claim(hp_device *d, uint64_t addr);
 /** On a transport that waits on the device (serial, transport.h): wait
  * there up to HP_DEV_WAIT_MS until the u64 at @p addr is >= @p min; the
  * next reads of the @p len bytes there come with the answer. Elsewhere a

@@ -15,26 +15,6 @@
 
 /* ---- queues ---- */
 
-/* Claim queue k for us: compare-and-swap on shared memory; over a serial
- * link a write, which the device refuses when another session has the
- * queue, then a read that waits for the write's answer (a write is
- * posted: its refusal would reach only the next call) and sees the owner
- * the device holds. */
-static bool claim(hp_device *d, unsigned k, uint64_t seen)
-{
-	uint64_t a = d->hdr.queues + k * sizeof(hp_mbox_queue) +
-		     offsetof(hp_mbox_queue, owner);
-	if (d->t->map) {
-		uint64_t *p = (uint64_t *)(d->t->map + (a - d->t->map_base));
-		return __atomic_compare_exchange_n(p, &seen, d->token, false,
-						   __ATOMIC_ACQ_REL,
-						   __ATOMIC_ACQUIRE);
-	}
-	uint64_t now = 0;
-	return hp_dev_write(d, a, &d->token, sizeof(d->token)) == 0 &&
-	       hp_dev_read(d, a, &now, sizeof(now)) == 0 && now == d->token;
-}
-
 int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out)
 {
 	*out = NULL;
@@ -50,7 +30,9 @@ int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out)
 			int rc = hp_dev_read(d, qa, &mq, sizeof(mq));
 			if (rc)
 				return rc;
-			if (mq.owner != 0 || !claim(d, k, 0))
+			if (mq.owner != 0 ||
+			    !hp_dev_claim(d,
+					  qa + offsetof(hp_mbox_queue, owner)))
 				continue;
 			hp_queue *q = calloc(1, sizeof(*q));
 			if (!q)

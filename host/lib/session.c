@@ -133,29 +133,6 @@ void hp_sessions_reap_due(hp_device *d)
 
 /* ---- opening and closing ---- */
 
-/* Claim slot s for our token: compare-and-swap on shared memory; over a
- * serial link a write the device's agent lets through only onto a free
- * slot, then a read that waits for its answer (a refused posted write
- * would fail only the next call) and sees the owner the device holds. */
-static bool claim(hp_device *d, unsigned s)
-{
-	uint64_t zero = 0;
-	if (d->t->map) {
-		uint64_t *p = (uint64_t *)(d->t->map + (SESS(d, s, owner) -
-							d->t->map_base));
-		return __atomic_compare_exchange_n(p, &zero, d->token, false,
-						   __ATOMIC_ACQ_REL,
-						   __ATOMIC_ACQUIRE);
-	}
-	uint64_t now = 0;
-	return hp_dev_write(d, SESS(d, s, owner), &d->token,
-			    sizeof(d->token)) == 0 &&
-	       hp_dev_read(d, SESS(d, s, owner), &now, sizeof(now)) == 0 &&
-	       now == d->token;
-}
-
-/* Wait until the device serves slot s for us: 0, 1 if it serves someone
- * else or ended it (a lost race: try another slot), or an error. */
 static int wait_open(hp_device *d, unsigned s)
 {
 	uint64_t t0 = hp_now_ns();
@@ -225,7 +202,7 @@ int hp_session_open(hp_device *d)
 			int rc = hp_dev_read64(d, SESS(d, s, owner), &owner);
 			if (rc)
 				return rc;
-			if (owner || !claim(d, s))
+			if (owner || !hp_dev_claim(d, SESS(d, s, owner)))
 				continue;
 			if ((rc = describe(d, s, program_name())))
 				return rc;
