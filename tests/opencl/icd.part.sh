@@ -56,6 +56,12 @@ t_icd_debug() {
 	grep -q "^hartpool-icd: .*device type 0x0 (CL_INVALID_DEVICE_TYPE)" \
 		<<<"$out" || fail "no CL_INVALID_DEVICE_TYPE sentence on stderr"
 }
+# An out-of-order queue's barrier and marker cover every earlier command:
+# 100 rounds of 100 kernel, barrier, slow kernel, barrier-or-marker
+t_icd_ooo_barrier() {
+	icd_env timeout 400 build/host/opencl/ooo_barrier 100 100 ||
+		fail "ooo_barrier failed"
+}
 t_icd_builtin_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog builtin; }
 t_icd_reduce_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog reduce; }
 # OpenCL C 3.0 through the ICD: ids, sub-groups, atomics, work-group

@@ -106,8 +106,12 @@ static cl_int run_fill(struct icd_cmd *c, const hp_event *deps, unsigned n)
 static cl_int run_marker(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	hp_queue *hq = c->ev->queue->hq;
-	return on_device(c, n ? hp_enqueue_barrier_and(hq, deps, n, &c->ev->dev)
-			      : hp_enqueue_marker(hq, &c->ev->dev));
+	/* all_earlier: every earlier packet of the queue (its wait list,
+	 * held commands and the previous barrier, are among them) */
+	return on_device(
+		c, n && !c->all_earlier
+			   ? hp_enqueue_barrier_and(hq, deps, n, &c->ev->dev)
+			   : hp_enqueue_marker(hq, &c->ev->dev));
 }
 
 /* ---- host-side commands ---- */

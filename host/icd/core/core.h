@@ -361,6 +361,9 @@ struct icd_cmd {
 	cl_event *wait;
 	cl_uint num_wait;
 	struct icd_hold hold; /**< every object it names is among them */
+	/** A marker or barrier without a wait list on an out-of-order queue:
+	 * complete after every earlier command of its queue. */
+	bool all_earlier;
 	union {
 		struct icd_cmd_ndrange ndrange;
 		struct icd_cmd_rw rw;

@@ -174,7 +174,7 @@ static cl_int cmd_run(cl_command_queue q, struct icd_cmd *c)
 		cl_int st = icd_event_poll(w);
 		if (st < 0)
 			rc = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-		else if (st > CL_COMPLETE)
+		else if (st > CL_COMPLETE && !c->all_earlier)
 			deps[n++] = w->dev;
 	}
 	c->ev->t_submit = icd_now_ns();
@@ -226,12 +226,16 @@ void icd_progress(void)
 
 /* The command's wait list: the application's, an out-of-order queue's
  * latest barrier, and for an out-of-order queue's marker or barrier
- * without a wait list its held commands. */
+ * without a wait list its held commands. Such a marker covers every
+ * earlier command of the queue, not only the previous barrier: it goes to
+ * the device once the held ones have, as a marker after all of the
+ * queue's earlier packets (all_earlier). */
 static cl_int wait_list(cl_command_queue q, struct icd_cmd *c, cl_uint nw,
 			const cl_event *w)
 {
 	cl_uint extra = 0;
 	bool held_too = !q->in_order && !nw && c->kind == CMD_MARKER;
+	c->all_earlier = held_too;
 	if (held_too)
 		for (struct icd_cmd *h = q->held; h; h = h->next)
 			extra++;
