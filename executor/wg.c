@@ -45,7 +45,7 @@ void exec_wg_init(unsigned harts)
 	 * harts must never race to create it. */
 	for (unsigned i = 0; i < harts; i++) {
 		wg_harts[i].local_mem =
-			hal_heap_alloc(exec_dev.local_mem_size, 64);
+			hal_heap_alloc(exec_dev.local_mem_size, 128);
 	}
 }
 

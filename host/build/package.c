@@ -502,9 +502,10 @@ static int conv_local(conv *c, const char *const *all_local)
 		uint64_t end = tls_end_of(
 			&c->e, &c->st,
 			listed(all_local, y.name + 10) ? NULL : y.name + 10);
-		if (end > UINT32_MAX - 64)
+		if (end > UINT32_MAX - 128)
 			return err("%s: too much __local memory", y.name + 10);
-		uint32_t need = (uint32_t)((end + 63) & ~63ull);
+		/* __local arguments start 128-byte aligned (a long16) */
+		uint32_t need = (uint32_t)((end + 127) & ~127ull);
 		if (need > lm)
 			lm = need;
 		memcpy(c->img + at, &lm, 4);

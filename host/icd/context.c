@@ -43,6 +43,11 @@ static cl_int check_props(const cl_context_properties *p, size_t *n)
 			FAIL_IF(seen_sync, CL_INVALID_PROPERTY,
 				"CL_CONTEXT_INTEROP_USER_SYNC given twice");
 			seen_sync = true;
+			FAIL_IF(p[i + 1] != CL_TRUE && p[i + 1] != CL_FALSE,
+				CL_INVALID_PROPERTY,
+				"CL_CONTEXT_INTEROP_USER_SYNC %ld is neither "
+				"CL_TRUE nor CL_FALSE",
+				(long)p[i + 1]);
 			break;
 		default:
 			FAIL(CL_INVALID_PROPERTY,

@@ -282,7 +282,7 @@ static cl_int set_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
 			(unsigned)a->size);
 		memcpy(k->args + a->offset, value, size);
 	}
-	k->set |= 1ull << i;
+	k->set[i / 64] |= 1ull << (i % 64);
 	return CL_SUCCESS;
 }
 
@@ -559,7 +559,9 @@ static cl_int sub_group_info(cl_kernel k, cl_kernel_sub_group_info param,
 		FAIL_IF(!in || in_size != sizeof(size_t), CL_INVALID_VALUE,
 			"input %p of %zu bytes is not one size_t", in, in_size);
 		size_t n = *(const size_t *)in, dims = size / sizeof(size_t);
-		size_t out3[3] = {n * sg <= wgs ? n * sg : 0, 1, 1};
+		/* no local size gives that many sub-groups: all zeros */
+		bool fits = n && n * sg <= wgs;
+		size_t out3[3] = {fits ? n * sg : 0, fits, fits};
 		FAIL_IF(value && (!dims || dims > 3 || size % sizeof(size_t)),
 			CL_INVALID_VALUE,
 			"output of %zu bytes is not 1 to 3 size_t", size);

@@ -53,12 +53,12 @@ static cl_int kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
 	memcpy(out, k->args, k->args_size);
 	uint32_t loc = 0;
 	for (unsigned i = 0; i < k->meta->num_args; i++) {
-		FAIL_IF(!(k->set & (1ull << i)), CL_INVALID_KERNEL_ARGS,
-			"argument %u (%s) is not set", i,
-			k->meta->args[i].name);
+		FAIL_IF(!(k->set[i / 64] & (1ull << (i % 64))),
+			CL_INVALID_KERNEL_ARGS, "argument %u (%s) is not set",
+			i, k->meta->args[i].name);
 		if (k->meta->args[i].addr_space != HP_CL_LOCAL)
 			continue;
-		loc = (loc + 63u) & ~63u;
+		loc = (loc + 127u) & ~127u; /* a long16 */
 		uint64_t o = loc;
 		memcpy(out + k->meta->args[i].offset, &o, 8);
 		loc += k->local_size[i];

@@ -180,8 +180,9 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 	size_t n;
 	switch (param) {
 	case CL_DEVICE_TYPE:
-		ICD_INFO_T(cl_device_type,
-			   CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_DEFAULT);
+		/* one type (CL_DEVICE_TYPE_DEFAULT is a query, not a type:
+		 * clGetDeviceIDs gives this device for it) */
+		ICD_INFO_T(cl_device_type, CL_DEVICE_TYPE_ACCELERATOR);
 	case CL_DEVICE_VENDOR_ID:
 		ICD_INFO_T(cl_uint, 0);
 	case CL_DEVICE_MAX_COMPUTE_UNITS:
@@ -444,11 +445,13 @@ ICD_EXPORT cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id d,
 						      cl_ulong *dev,
 						      cl_ulong *host)
 {
+	(void)dev;
+	(void)host;
 	if (!icd_valid_device(d))
 		return CL_INVALID_DEVICE;
-	if (!dev || !host)
-		return CL_INVALID_VALUE;
-	return CL_INVALID_OPERATION; /* no shared timer */
+	/* no shared timer (CL_PLATFORM_HOST_TIMER_RESOLUTION 0): that is the
+	 * answer whatever the pointers are */
+	return CL_INVALID_OPERATION;
 }
 
 ICD_EXPORT cl_int CL_API_CALL clGetHostTimer(cl_device_id d, cl_ulong *host)

@@ -213,6 +213,41 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueWriteBufferRect(
 		       (void *)ptr, nw, w, ev, false);
 }
 
+/* Floor of a / b (b > 0). */
+static __int128 floor_div(__int128 a, __int128 b)
+{
+	__int128 q = a / b;
+	return q * b > a ? q - 1 : q;
+}
+
+/* Whether the source and destination boxes of @p r (one buffer, the same
+ * pitches) share a byte: some dx + dy * rp + dz * sp equals the distance
+ * of their origins, |dx| < width, |dy| < height, |dz| < depth. As the
+ * pitches hold whole rows and slices (rp >= width, sp >= rp * height),
+ * dz and then dy have two candidates each. */
+static bool rect_overlap(const struct icd_rect *r)
+{
+	__int128 w = r->reg[0], h = r->reg[1], d = r->reg[2];
+	__int128 rp = r->rp[0], sp = r->sp[0];
+	__int128 delta = (__int128)icd_rect_row(r, 1, 0, 0) -
+			 (__int128)icd_rect_row(r, 0, 0, 0);
+	if (rp < w || sp < rp * h) /* not a box: the bounding ranges */
+		return true;
+	for (__int128 dz = floor_div(delta, sp); dz <= floor_div(delta, sp) + 1;
+	     dz++) {
+		if (dz <= -d || dz >= d)
+			continue;
+		__int128 rest = delta - dz * sp;
+		for (__int128 dy = floor_div(rest, rp);
+		     dy <= floor_div(rest, rp) + 1; dy++) {
+			__int128 dx = rest - dy * rp;
+			if (dy > -h && dy < h && dx > -w && dx < w)
+				return true;
+		}
+	}
+	return false;
+}
+
 static cl_int check_copy_rect(cl_mem src, cl_mem dst, const struct icd_rect *r,
 			      const size_t end[2])
 {
@@ -227,7 +262,8 @@ static cl_int check_copy_rect(cl_mem src, cl_mem dst, const struct icd_rect *r,
 	FAIL_IF(r->rp[0] != r->rp[1] || r->sp[0] != r->sp[1], CL_INVALID_VALUE,
 		"a copy within one buffer with different pitches");
 	size_t s0 = icd_rect_row(r, 0, 0, 0), d0 = icd_rect_row(r, 1, 0, 0);
-	FAIL_IF(s0 < end[1] && d0 < end[0], CL_MEM_COPY_OVERLAP,
+	FAIL_IF(s0 < end[1] && d0 < end[0] && rect_overlap(r),
+		CL_MEM_COPY_OVERLAP,
 		"source %zu..%zu and destination %zu..%zu overlap", s0, end[0],
 		d0, end[1]);
 	return CL_SUCCESS;

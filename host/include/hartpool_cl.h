@@ -39,7 +39,7 @@
 	"cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",   \
 		"cl_khr_global_int32_extended_atomics",                        \
 		"cl_khr_local_int32_base_atomics",                             \
-		"cl_khr_local_int32_extended_atomics", "cl_khr_subgroups"
+		"cl_khr_local_int32_extended_atomics"
 /** on RV64 boards (64-bit AMOs), */
 #define HP_CL_EXTENSIONS_RV64                                                  \
 	"cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"
@@ -48,7 +48,7 @@
 
 /** Arguments of one OpenCL kernel at most (CL_DEVICE_MAX_PARAMETER_SIZE
  * is HP_MBOX_ARGS_MAX bytes). */
-#define HP_CL_ARGS_MAX 64u
+#define HP_CL_ARGS_MAX 128u
 /** __global / __constant pointer arguments of one kernel at most
  * (HPK_BUFFERS_MAX: the device checks each against its buffers). */
 #define HP_CL_BUFFER_ARGS_MAX 8u

@@ -90,7 +90,7 @@
 
 #define HP_MBOX_MAGIC 0x4c4f4f5054524148ull /* "HARTPOOL" */
 /** Incremented on every incompatible change of this file. */
-#define HP_MBOX_VERSION 6u
+#define HP_MBOX_VERSION 7u
 
 /** Queues per device, packets per queue (a power of two). */
 #define HP_MBOX_QUEUES 16u
@@ -99,8 +99,9 @@
 #define HP_MBOX_MAX_WAIT 8u
 /** Dependencies a barrier-AND packet carries. */
 #define HP_MBOX_BARRIER_DEPS 7u
-/** Bytes of kernel arguments (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE). */
-#define HP_MBOX_ARGS_MAX 384u
+/** Bytes of kernel arguments (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE: the
+ * FULL_PROFILE minimum). */
+#define HP_MBOX_ARGS_MAX 1024u
 /** Kernels the device table lists at most (built-in and loaded). */
 #define HP_MBOX_KERNELS_MAX 512u
 /** Kernel objects loaded at once (HP_PKT_LOAD), all sessions. */
@@ -111,7 +112,7 @@
  * least one queue, so no more than queues). */
 #define HP_MBOX_SESSIONS HP_MBOX_QUEUES
 /** Buffer alignment (and the granule of the heap). */
-#define HP_MBOX_BUFFER_ALIGN 64u
+#define HP_MBOX_BUFFER_ALIGN 128u
 /** Longest time limit a dispatch may ask for (hp_kernarg.timeout_us): one
  * hour. */
 #define HP_MBOX_TIMEOUT_MAX_US 3600000000ull
@@ -511,7 +512,7 @@ HP_MBOX_ASSERT_(sizeof(hp_packet_dispatch) == 64, "dispatch packet size");
 HP_MBOX_ASSERT_(sizeof(hp_packet_barrier) == 64, "barrier packet size");
 HP_MBOX_ASSERT_(sizeof(hp_packet_mem) == 64, "memory packet size");
 HP_MBOX_ASSERT_(sizeof(hp_completion) == 256, "completion record size");
-HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 512, "kernarg block size");
+HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 1152, "kernarg block size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_queue) == 128, "queue size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_session) == 160, "session size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_kernel) == 64, "kernel row size");

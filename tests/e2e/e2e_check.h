@@ -29,7 +29,7 @@
 #define E2E_DRAM_BASE UINT64_C(0x80000000)
 #define E2E_MBOX_BASE UINT64_C(0x90000000)
 #define E2E_MBOX_SIZE UINT64_C(0x00400000)
-#define E2E_HEAP_BASE UINT64_C(0x90400000)
+#define E2E_HEAP_BASE UINT64_C(0x90800000)
 
 /* Checks made and failures found so far. */
 extern unsigned e2e_checks, e2e_failures;

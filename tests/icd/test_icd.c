@@ -599,6 +599,31 @@ static void test_queue(void)
 	CHECK_EQ(clFinish(q), CL_SUCCESS);
 	CHECK(!memcmp((const uint8_t *)fake_hp_buffer_mem(m2->addr, NULL) + 128,
 		      in, 64));
+	/* rectangles of one buffer (16 x 16 bytes): disjoint ones whose
+	 * byte ranges interleave copy; ones sharing a byte do not */
+	size_t o0[3] = {0, 0, 0}, o8[3] = {8, 0, 0}, o22[3] = {2, 2, 0};
+	size_t o34[3] = {3, 4, 0}, reg[3] = {4, 4, 1};
+	CHECK_EQ(clEnqueueCopyBufferRect(q, m, m, o0, o8, reg, 16, 256, 16, 256,
+					 0, NULL, NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(clFinish(q), CL_SUCCESS);
+	const uint8_t *mb = fake_hp_buffer_mem(m->addr, NULL);
+	for (int y = 0; y < 4; y++)
+		CHECK(!memcmp(mb + y * 16 + 8, in + y * 16, 4));
+	CHECK_EQ(clEnqueueCopyBufferRect(q, m, m, o0, o22, reg, 16, 256, 16,
+					 256, 0, NULL, NULL),
+		 CL_MEM_COPY_OVERLAP);
+	CHECK_EQ(clEnqueueCopyBufferRect(q, m, m, o34, o0, reg, 16, 256, 16,
+					 256, 0, NULL, NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(clEnqueueCopyBufferRect(q, m, m, o0, o34, reg, 16, 256, 16,
+					 256, 0, NULL, NULL),
+		 CL_SUCCESS);
+	o34[1] = 3;
+	CHECK_EQ(clEnqueueCopyBufferRect(q, m, m, o0, o34, reg, 16, 256, 16,
+					 256, 0, NULL, NULL),
+		 CL_MEM_COPY_OVERLAP);
+	CHECK_EQ(clFinish(q), CL_SUCCESS);
 	/* a buffer of another context */
 	cl_context c2 = ctx_new();
 	cl_mem other = clCreateBuffer(c2, 0, 64, NULL, &err);
@@ -872,7 +897,7 @@ static void test_ndrange(void)
 	CHECK_EQ(ND(0, NULL, g, NULL), CL_INVALID_WORK_DIMENSION);
 	CHECK_EQ(ND(4, NULL, g, NULL), CL_INVALID_WORK_DIMENSION);
 	CHECK_EQ(ND(0, NULL, NULL, NULL), CL_INVALID_WORK_DIMENSION);
-	CHECK_EQ(ND(1, NULL, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+	CHECK_EQ(ND(1, NULL, NULL, NULL), CL_SUCCESS);
 	CHECK_EQ(ND(3, NULL, g, NULL), CL_SUCCESS);
 	CHECK_EQ(ND(3, off, g, l), CL_SUCCESS);
 	size_t big[2] = {(size_t)1 << 32, (size_t)1 << 32};
@@ -883,6 +908,10 @@ static void test_ndrange(void)
 	CHECK_EQ(ND(1, &o1, &two, NULL), CL_SUCCESS);
 	size_t zero[3] = {0, 4, 4};
 	CHECK_EQ(ND(3, NULL, zero, NULL), CL_SUCCESS); /* an empty launch */
+	CHECK_EQ(ND(1, NULL, NULL, NULL), CL_SUCCESS); /* also one */
+	size_t l3x[3] = {3, 3, 3}; /* sizes no group needs */
+	CHECK_EQ(ND(3, NULL, zero, l3x), CL_SUCCESS);
+	CHECK_EQ(ND(4, NULL, NULL, NULL), CL_INVALID_WORK_DIMENSION);
 	size_t l0[3] = {0, 1, 1};
 	CHECK_EQ(ND(3, NULL, g, l0), CL_INVALID_WORK_GROUP_SIZE);
 	size_t lz[3] = {1, 1, 128};
@@ -900,8 +929,9 @@ static void test_ndrange(void)
 		 CL_SUCCESS);
 	CHECK_EQ(clEnqueueNDRangeKernel(q, kr, 1, NULL, g, &r4, 0, NULL, NULL),
 		 CL_INVALID_WORK_GROUP_SIZE);
+	/* no local size: the required one (OpenCL 2.1 and later) */
 	CHECK_EQ(clEnqueueNDRangeKernel(q, kr, 1, NULL, g, NULL, 0, NULL, NULL),
-		 CL_INVALID_WORK_GROUP_SIZE);
+		 CL_SUCCESS);
 	size_t r82[2] = {8, 2};
 	CHECK_EQ(clEnqueueNDRangeKernel(q, kr, 2, NULL, g, r82, 0, NULL, NULL),
 		 CL_INVALID_WORK_GROUP_SIZE);

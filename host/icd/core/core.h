@@ -274,7 +274,7 @@ struct _cl_kernel {
 	const hp_cl_kernel *meta; /**< NULL: a built-in kernel */
 	uint32_t args_size;	  /**< the device's argument block size */
 	uint8_t args[HP_MBOX_ARGS_MAX];
-	uint64_t set;			     /**< bit i: argument i set */
+	uint64_t set[HP_CL_ARGS_MAX / 64];   /**< bit i: argument i set */
 	uint32_t local_size[HP_CL_ARGS_MAX]; /**< __local arguments' sizes */
 	/* built-in kernels: raw argument bytes */
 	uint8_t *raw[ICD_RAW_ARGS];
@@ -481,7 +481,7 @@ cl_int icd_wait_deps(const hp_event *deps, unsigned n);
 cl_int icd_queue_drain(cl_command_queue q);
 hp_buffer icd_printf_get(cl_command_queue q);
 void icd_printf_put(cl_command_queue q, hp_buffer b);
-#define ICD_PRINTF_SIZE (64u * 1024u)
+#define ICD_PRINTF_SIZE (1024u * 1024u)
 /** Idle printf buffers a queue keeps for its next launches. */
 #define ICD_PRINTF_IDLE_MAX 4u
 

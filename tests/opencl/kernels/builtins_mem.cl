@@ -174,7 +174,7 @@ __kernel void bc_async(__global float4 *g, __local float4 *l,
 	prefetch(g, 16);
 	prefetch(gc, 4);
 	int x = gi[get_global_id(0)], s = 0;
-#if __OPENCL_C_VERSION__ >= 200 && defined(cl_khr_subgroups)
+#if __OPENCL_C_VERSION__ >= 200 && defined(__opencl_c_subgroups)
 	s = sub_group_reduce_add(x) + sub_group_scan_inclusive_max(x) +
 		sub_group_broadcast(x, 0) + sub_group_all(x) + sub_group_any(x);
 #ifdef cl_khr_fp64

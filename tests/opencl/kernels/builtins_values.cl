@@ -22,7 +22,7 @@ __kernel void builtins_values(__global float *out_f, __global int *out_i)
 	barrier(CLK_LOCAL_MEM_FENCE);
 	atomic_inc(&count);
 	barrier(CLK_LOCAL_MEM_FENCE);
-#if __OPENCL_C_VERSION__ >= 200 && defined(cl_khr_subgroups)
+#if __OPENCL_C_VERSION__ >= 200 && defined(__opencl_c_subgroups)
 	int sg = sub_group_reduce_add(I(1)) == (int)get_sub_group_size();
 #else
 	int sg = 1;
