@@ -16,6 +16,7 @@ const struct hp_api exec_api = {
 		.yield_wg = hp_yield_wg,
 	.yield_sg = hp_yield_sg,
 #endif
+	.cl_printf = hp_cl_printf,
 #undef API_VOID_
 #undef API_
 };

@@ -67,6 +67,11 @@ int stage_compile(cl_job *j)
 			       "-o",
 			       j->bc};
 	unsigned n = 24;
+	/* the device's OpenCL version (clang defines the C version only) */
+	av[n++] = "-D__OPENCL_VERSION__=300";
+	/* OpenCL C has no C library: printf("text\n") stays printf (not
+	 * puts or putchar, which would pull in picolibc's stdio) */
+	av[n++] = "-fno-builtin";
 	for (unsigned i = 0; i < j->opts.n; i++)
 		av[n++] = j->opts.words[i];
 	/* OpenCL C 3.0 features clang's header declares from macros

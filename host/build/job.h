@@ -53,12 +53,14 @@ typedef struct {
 #define REACH_BARRIER 1u /* a barrier-like built-in: fibers */
 #define REACH_WG 2u	 /* a work-group collective: the runtime's scratch */
 #define REACH_KERNEL 4u	 /* another kernel: its __local variables */
+#define REACH_PRINTF 8u	 /* printf: a fiber needs a larger stack */
 
 typedef struct {
 	char name[HP_CL_NAME_MAX + 1];
 	LLVMValueRef fn; /* the kernel in the job's module */
 	hp_cl_kernel meta;
 	bool all_local; /* needs every __local variable of the program */
+	bool prints;	/* reaches printf */
 } cl_kernel;
 
 typedef struct cl_job {

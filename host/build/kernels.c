@@ -91,6 +91,8 @@ static unsigned reach_of(const fgraph *g, LLVMValueRef callee)
 	unsigned r = barrier_builtin(cn) ? REACH_BARRIER : 0;
 	if (strstr(cn, "work_group_") && !strstr(cn, "barrier"))
 		r |= REACH_WG;
+	if (!strcmp(cn, "printf"))
+		r |= REACH_PRINTF;
 	for (size_t q = 0; q < g->n; q++)
 		if (g->f[q].f == callee)
 			r |= g->f[q].reach |
@@ -464,6 +466,7 @@ static int kernel_read(cl_job *j, const fgraph *g, const fnode *f, cl_kernel *k)
 	md_three(j->ctx, f->f, "intel_reqd_sub_group_size", sg);
 	mk->sub_group_size = sg[0];
 	mk->uses_barriers = (f->reach & REACH_BARRIER) != 0;
+	k->prints = (f->reach & REACH_PRINTF) != 0;
 	/* the work-group collectives' scratch is a runtime variable of the
 	 * same TLS block: such a kernel gets room for all of it too */
 	k->all_local = (f->reach & (REACH_KERNEL | REACH_WG)) != 0 ||

@@ -93,6 +93,12 @@ struct hp_api {
 	void (*yield_wg)(void);
 	/** a0 = fiber: the sub-group barrier. */
 	void (*yield_sg)(void);
+	/** OpenCL C printf (kernels/opencl/printf.c): @p fmt with its
+	 * conversions' values in @p args, one 64-bit word per value and per
+	 * vector element (integers extended to 64 bits, floating-point ones
+	 * as double bits, pointers as addresses); hp_cl_printf(). */
+	void (*cl_printf)(const hp_item *it, const char *fmt,
+			  const uint64_t *args, unsigned n);
 };
 
 /** Stride between the two banks of a sub-group's slots (hp_item.sg_slots):

@@ -417,6 +417,9 @@ void hp_yield_wg(void);
 void hp_yield_sg(void);
 void hp_printf(const hp_item *it, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* OpenCL C printf's formatting (struct hp_api's cl_printf). */
+void hp_cl_printf(const hp_item *it, const char *fmt, const uint64_t *args,
+		  unsigned n);
 #endif
 
 /*

@@ -2,7 +2,8 @@
 /*
  * The run-time core of OpenCL kernels (docs/opencl.md): the entry's enter
  * and leave, kernel-scope __local variables (__tls_get_addr), the
- * work-item functions, barriers, sub-group functions and printf. Built as
+ * work-item functions, barriers and sub-group functions (printf:
+ * printf.c). Built as
  * LLVM bitcode and linked into every OpenCL kernel object; the names are
  * the Itanium-mangled OpenCL built-ins, defined from C.
  */
@@ -233,18 +234,4 @@ int _Z13sub_group_anyi(int p)
 	int r;
 	HPCL_FW(c, r = hp_sub_group_any(c->it, p != 0));
 	return r;
-}
-
-/* ---- printf (OpenCL 3.0 6.15.14): into the command's printf buffer.
- * Vector conversions (%v4f) are not supported: the format goes to the
- * firmware's vprintf as it is. ---- */
-int printf(const char *fmt, ...);
-int printf(const char *fmt, ...)
-{
-	hpcl_ctx *c = hpcl_cur();
-	va_list ap;
-	va_start(ap, fmt);
-	HPCL_FW(c, hp_api_ptr->vprintf(c->it, fmt, ap));
-	va_end(ap);
-	return 0;
 }
