@@ -8,6 +8,7 @@
  * API only; each stage returns 0 or an HP_ error already set (hp_fail).
  */
 #define _GNU_SOURCE
+#include "cache.h"
 #include "internal.h"
 #include "job.h"
 #include <errno.h>
@@ -88,12 +89,31 @@ static void job_end(cl_job *j)
 	cl_opts_free(&j->opts);
 }
 
+/* The object from the build cache, with the log it was built with: 0, or
+ * 1 if it is not there. */
+static int from_cache(cl_job *j)
+{
+	char *log = NULL;
+	if (!j->cached ||
+	    !hpb_cache_get(j->key, &j->hpk, &j->size, &log, j->o->elf_path))
+		return 1;
+	fputs(log, j->mf);
+	free(log);
+	if (j->o->from_cache)
+		*j->o->from_cache = true;
+	return 0;
+}
+
 /* The stages, in order; a program without kernels ends after reading. */
 static int job_run(cl_job *j)
 {
 	int rc;
-	if ((rc = job_setup(j)) || (rc = stage_compile(j)) ||
-	    (rc = stage_read(j)))
+	if ((rc = job_setup(j)))
+		return rc;
+	j->cached = hpb_cache_key(j, j->key);
+	if (!from_cache(j))
+		return 0;
+	if ((rc = stage_compile(j)) || (rc = stage_read(j)))
 		return rc;
 	if (!j->nk)
 		return cl_meta_object(j);
@@ -115,6 +135,8 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 	j.mf = open_memstream(&mlog, &mlen);
 	FILE *saved = hpb_log;
 	hpb_log = j.mf;
+	if (o && o->from_cache)
+		*o->from_cache = false;
 	int rc = job_run(&j);
 	*hpk = rc ? NULL : j.hpk;
 	*size = rc ? 0 : j.size;
@@ -123,6 +145,8 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 	job_end(&j);
 	hpb_log = saved;
 	fclose(j.mf);
+	if (!rc && j.cached && !(o->from_cache && *o->from_cache))
+		hpb_cache_put(j.key, j.hpk, j.size, mlog, o->elf_path);
 	if (logp)
 		*logp = mlog ? mlog : strdup("");
 	else

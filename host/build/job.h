@@ -80,6 +80,8 @@ typedef struct cl_job {
 	unsigned nk;
 	void *hpk; /* the result */
 	size_t size;
+	bool cached; /* key is the job's in the build cache (cache.h) */
+	char key[65];
 } cl_job;
 
 /* ---- the stages ---- */

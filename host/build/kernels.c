@@ -355,15 +355,68 @@ static int arg_read(cl_job *j, cl_kernel *k, LLVMValueRef md[5], unsigned i,
 	return 0;
 }
 
+/* vec_type_hint's type as OpenCL C spells it ("uint4"), from the
+ * kernel's !vec_type_hint {TYPE undef, i32 signed}; "" if none. */
+static void vec_hint(LLVMContextRef ctx, LLVMValueRef fn, char *out, size_t n)
+{
+	out[0] = 0;
+	LLVMValueRef t = md_get(ctx, fn, "vec_type_hint");
+	if (!t || LLVMGetMDNodeNumOperands(t) != 2)
+		return;
+	LLVMValueRef ops[2];
+	LLVMGetMDNodeOperands(t, ops);
+	if (!ops[0] || !ops[1] || !LLVMIsAConstantInt(ops[1]))
+		return;
+	LLVMTypeRef ty = LLVMTypeOf(ops[0]), el = ty;
+	unsigned lanes = 0;
+	if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind) {
+		lanes = LLVMGetVectorSize(ty);
+		el = LLVMGetElementType(ty);
+	}
+	bool is_signed = LLVMConstIntGetZExtValue(ops[1]) != 0;
+	const char *name = NULL;
+	switch (LLVMGetTypeKind(el)) {
+	case LLVMHalfTypeKind:
+		name = "half";
+		break;
+	case LLVMFloatTypeKind:
+		name = "float";
+		break;
+	case LLVMDoubleTypeKind:
+		name = "double";
+		break;
+	case LLVMIntegerTypeKind: {
+		static const char *const ints[] = {"char", "short", "int",
+						   "long"};
+		unsigned w = LLVMGetIntTypeWidth(el);
+		unsigned k = w == 8 ? 0 : w == 16 ? 1 : w == 32 ? 2 : 3;
+		if (w != 8 && w != 16 && w != 32 && w != 64)
+			return;
+		snprintf(out, n, "%s%s", is_signed ? "" : "u", ints[k]);
+		break;
+	}
+	default:
+		return;
+	}
+	if (name)
+		snprintf(out, n, "%s", name);
+	if (lanes)
+		snprintf(out + strlen(out), n - strlen(out), "%u", lanes);
+}
+
 /* The attributes text of the kernel (clGetKernelInfo). */
-static void attr_text(hp_cl_kernel *mk)
+static void attr_text(hp_cl_kernel *mk, const char *vec)
 {
 	size_t al = 0;
-	if (mk->reqd[0])
+	if (vec[0])
 		al += (size_t)snprintf(mk->attributes + al,
 				       sizeof(mk->attributes) - al,
-				       "reqd_work_group_size(%u,%u,%u)",
-				       mk->reqd[0], mk->reqd[1], mk->reqd[2]);
+				       "vec_type_hint(%s)", vec);
+	if (mk->reqd[0])
+		al += (size_t)snprintf(
+			mk->attributes + al, sizeof(mk->attributes) - al,
+			"%sreqd_work_group_size(%u,%u,%u)", al ? " " : "",
+			mk->reqd[0], mk->reqd[1], mk->reqd[2]);
 	if (mk->hint[0])
 		al += (size_t)snprintf(
 			mk->attributes + al, sizeof(mk->attributes) - al,
@@ -471,7 +524,9 @@ static int kernel_read(cl_job *j, const fgraph *g, const fnode *f, cl_kernel *k)
 	 * same TLS block: such a kernel gets room for all of it too */
 	k->all_local = (f->reach & (REACH_KERNEL | REACH_WG)) != 0 ||
 		       uses_other_locals(g, f->f);
-	attr_text(mk);
+	char vec[16];
+	vec_hint(j->ctx, f->f, vec, sizeof(vec));
+	attr_text(mk, vec);
 	return 0;
 }
 

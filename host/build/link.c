@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The link stage, through LLVM's C API: the built-in library's bitcode
- * (build/opencl/ARCH-ABI/hpcl.bc) into the job's module (LLVMLinkModules2);
+ * (build/opencl/ARCH-ABI/hpcl.bc), read lazily, into the job's module
+ * (LLVMLinkModules2: only the definitions the program reaches);
  * every definition internal except the entries, __tls_get_addr and
  * hp_api_ptr (what the code generator and the loader need by name, and
  * what llvm.used keeps); then the optimizer (LLVMRunPasses: default<O2>,
@@ -82,6 +83,46 @@ static void internalize(const cl_job *j)
 		internalize_one(j, a);
 }
 
+/* Only what the program uses, and what that uses, is linked: the linker
+ * takes a linkonce_odr definition only when something refers to it (and
+ * internalize then makes it internal like the rest). __tls_get_addr is
+ * referred to by the code generator, not the IR: it stays. */
+static int lazy_library(cl_job *j, LLVMModuleRef lib)
+{
+	/* a name both define: an error, as the linker would say it (the
+	 * linker keeps a program's definition over a linkonce one) */
+	int clash = 0;
+	for (LLVMValueRef f = LLVMGetFirstFunction(j->mod); f;
+	     f = LLVMGetNextFunction(f)) {
+		size_t len;
+		const char *n = LLVMGetValueName2(f, &len);
+		LLVMValueRef l = LLVMGetNamedFunction(lib, n);
+		if (LLVMIsDeclaration(f) ||
+		    LLVMGetLinkage(f) == LLVMInternalLinkage || !l ||
+		    LLVMIsDeclaration(l))
+			continue;
+		fprintf(j->mf,
+			"error: Linking globals named '%s': symbol multiply "
+			"defined (by the program and the built-in library)\n",
+			n);
+		clash = 1;
+	}
+	if (clash)
+		return 1;
+	for (LLVMValueRef f = LLVMGetFirstFunction(lib); f;
+	     f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f) &&
+		    LLVMGetLinkage(f) == LLVMExternalLinkage &&
+		    !named(f, "", "__tls_get_addr"))
+			LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+	for (LLVMValueRef g = LLVMGetFirstGlobal(lib); g;
+	     g = LLVMGetNextGlobal(g))
+		if (!LLVMIsDeclaration(g) &&
+		    LLVMGetLinkage(g) == LLVMExternalLinkage)
+			LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+	return 0;
+}
+
 static int link_library(cl_job *j)
 {
 	LLVMMemoryBufferRef buf;
@@ -92,10 +133,14 @@ static int link_library(cl_job *j)
 		LLVMDisposeMessage(msg);
 		return 1;
 	}
-	int bad = LLVMParseBitcodeInContext2(j->ctx, buf, &lib);
-	LLVMDisposeMemoryBuffer(buf);
-	if (bad) {
+	/* lazily: a body is read only if it is linked (the module owns the
+	 * buffer now) */
+	if (LLVMGetBitcodeModuleInContext2(j->ctx, buf, &lib)) {
 		fprintf(j->mf, "error: %s: not LLVM bitcode\n", j->libbc);
+		return 1;
+	}
+	if (lazy_library(j, lib)) {
+		LLVMDisposeModule(lib);
 		return 1;
 	}
 	/* the library goes into the program's module (and is gone) */

@@ -12,4 +12,5 @@ host-build-srcs := host/build/clc.c host/build/compile.c \
                    host/build/link.c host/build/codegen.c host/build/desc.c \
                    host/build/options.c \
                    host/build/objlink.c host/build/package.c \
-                   host/build/tools.c
+                   host/build/tools.c host/build/cache.c \
+                   host/build/sha256.c

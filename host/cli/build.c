@@ -83,6 +83,7 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 	else
 		snprintf(elfout, sizeof(elfout), "%s.elf", out);
 	if (!rc) {
+		bool cached = false;
 		hp_cl_build_options o = {
 			.board = board,
 			.options = opts,
@@ -90,6 +91,7 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 			.count = ns,
 			.source_name = ns == 1 ? srcs[0] : NULL,
 			.elf_path = elfout,
+			.from_cache = &cached,
 		};
 		void *hpk = NULL;
 		size_t n = 0;
@@ -107,9 +109,11 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 			if (!rc && !hp_cl_program_parse(hpk, n, &p))
 				fprintf(stderr,
 					"hartpool: built %u kernel%s, %zu "
-					"bytes\n",
+					"bytes%s\n",
 					p->num_kernels,
-					p->num_kernels == 1 ? "" : "s", n);
+					p->num_kernels == 1 ? "" : "s", n,
+					cached ? " (from the build cache)"
+					       : "");
 			hp_cl_program_free(p);
 		}
 		free(log);

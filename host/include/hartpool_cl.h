@@ -133,6 +133,10 @@ typedef struct hp_cl_build_options {
 	 * log names the kernel, its bytes and the limit). 0: not checked
 	 * (the device refuses such an object when it loads it). */
 	uint32_t local_mem_size;
+	/** If not NULL: set to whether the object came from the build cache
+	 * (a file read, no compiler run: docs/opencl.md, "The build
+	 * cache"). */
+	bool *from_cache;
 } hp_cl_build_options;
 
 /** Compile and link: 0 with the kernel object in @p hpk (malloc'd, @p size

@@ -26,6 +26,9 @@ host-test-test_loader-srcs := tests/host/test_loader.c
 # Timelines: the JSON writer and the device-side recorder.
 host-tests += test_trace
 host-test-test_trace-srcs := tests/host/test_trace.c host/lib/trace_json.c
+# The build cache's SHA-256 (host/build/sha256.c).
+host-tests += test_sha256
+host-test-test_sha256-srcs := tests/host/test_sha256.c host/build/sha256.c
 # No command left pending while harts idle (docs/executor.md, Liveness).
 host-tests += test_liveness
 host-test-test_liveness-srcs := tests/host/test_liveness.c

@@ -119,6 +119,40 @@ t_cli_build_errors() {
 	echo "ok: build and its errors"
 }
 
+# The build cache: a second build of the same input is read from it (the
+# same object, ELF and log); other options, another board or a changed
+# source are built; HARTPOOL_CACHE=0 neither reads nor writes it; a build
+# that fails is not kept.
+t_cli_build_cache() {
+	local tmp log
+	tmp=$(mktemp -d)
+	build() { XDG_CACHE_HOME="$tmp/c" "$HP" build "$@" 2>"$tmp/log"; }
+	build $K/cli.cl -o "$tmp/a.hpk" || fail "build: $(cat "$tmp/log")"
+	grep -q "from the build cache" "$tmp/log" && fail "first build from the cache"
+	[ "$(ls "$tmp/c/hartpool/kernels" | grep -c '\.hpk$')" = 1 ] || fail "not kept: $(ls -R "$tmp/c")"
+	build $K/cli.cl -o "$tmp/b.hpk" || fail "second build"
+	grep -q "built 5 kernels, .* (from the build cache)" "$tmp/log" || fail "not cached: $(cat "$tmp/log")"
+	cmp "$tmp/a.hpk" "$tmp/b.hpk" && cmp "$tmp/a.elf" "$tmp/b.elf" || fail "cached object differs"
+	build -cl-opt-disable $K/cli.cl -o "$tmp/c.hpk" || fail "other options"
+	grep -q "from the build cache" "$tmp/log" && fail "other options from the cache"
+	build --board qemu-virt32 $K/cli.cl -o "$tmp/d.hpk" || fail "other board"
+	grep -q "from the build cache" "$tmp/log" && fail "other board from the cache"
+	{ cat $K/cli.cl; echo "// changed"; } >"$tmp/e.cl"
+	build "$tmp/e.cl" -o "$tmp/e.hpk" || fail "changed source"
+	grep -q "from the build cache" "$tmp/log" && fail "changed source from the cache"
+	[ "$(ls "$tmp/c/hartpool/kernels" | grep -c '\.hpk$')" = 4 ] || fail "not 4 kept"
+	HARTPOOL_CACHE=0 XDG_CACHE_HOME="$tmp/n" "$HP" build $K/cli.cl -o "$tmp/f.hpk" 2>"$tmp/log" ||
+		fail "HARTPOOL_CACHE=0"
+	[ ! -e "$tmp/n" ] || fail "HARTPOOL_CACHE=0 wrote $(ls -R "$tmp/n")"
+	printf '__kernel void k(__global int *o) { o[0] = undeclared; }\n' >"$tmp/bad.cl"
+	build "$tmp/bad.cl" -o "$tmp/bad.hpk" && fail "a bad kernel built"
+	build "$tmp/bad.cl" -o "$tmp/bad.hpk" && fail "a bad kernel built from the cache"
+	grep -q "undeclared" "$tmp/log" || fail "no compiler message the second time"
+	[ "$(ls "$tmp/c/hartpool/kernels" | grep -c '\.hpk$')" = 4 ] || fail "a failed build kept"
+	rm -rf "$tmp"
+	echo "ok: the build cache"
+}
+
 # -cl-opt-disable: the pipeline's -O0 path (always-inliner only), run and checked.
 t_cli_opt_disable() {
 	local out
