@@ -15,14 +15,15 @@
 #define EXECUTOR_KVIEW_H
 
 #include "exec.h"
+#include <hartpool/mbox.h>
 
 /* No-access guard below the kernel stack and below the fiber arena
  * (isolation; a power of two). A stack frame larger than the guard could
  * step over it, so firmware and kernel code is built with frames of at
  * most half of it (Makefile FRAME_MAX, -Wframe-larger-than). */
 #define EXEC_GUARD_BYTES 4096
-/* Largest argument block a launch may carry (= the mailbox's). */
-#define EXEC_ARGS_MAX 384
+/* Largest argument block a launch may carry: the mailbox's. */
+#define EXEC_ARGS_MAX HP_MBOX_ARGS_MAX
 
 /* What kernel code needs of the kernel descriptor (the descriptor itself
  * may lie outside kernel-visible memory): three words, not the whole

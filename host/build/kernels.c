@@ -309,10 +309,9 @@ static void arg_meta(LLVMValueRef md[5], unsigned i, hp_cl_arg *a)
 		snprintf(a->name, sizeof(a->name), "%s", v);
 }
 
-/* Argument @p i: its metadata, size, alignment and offset in the block
- * (@p off: where the previous one ended). */
-static int arg_read(cl_job *j, cl_kernel *k, LLVMValueRef md[5], unsigned i,
-		    uint32_t *off)
+/* Argument @p i: its metadata, size and alignment in the block (offsets:
+ * arg_layout). */
+static int arg_read(cl_job *j, cl_kernel *k, LLVMValueRef md[5], unsigned i)
 {
 	hp_cl_arg *a = &k->meta.args[i];
 	LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(k->fn, i));
@@ -345,14 +344,42 @@ static int arg_read(cl_job *j, cl_kernel *k, LLVMValueRef md[5], unsigned i,
 		LLVMDisposeMessage(ts);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
+	/* Pointers are 8-byte words the device checks in place; a struct
+	 * by value is passed as a pointer into the block (its alignment);
+	 * other values are read with unaligned loads (rewrite.c), so they
+	 * need none. */
 	if (align > 64)
 		align = 64;
-	*off = (uint32_t)((*off + align - 1) / align * align);
-	a->offset = *off;
+	if (!a->addr_space && !byval)
+		align = 1;
 	a->size = (uint32_t)size;
 	a->align = (uint32_t)align;
-	*off += (uint32_t)size;
 	return 0;
+}
+
+/* The arguments' offsets: pointers first, then structs by their
+ * alignment, then the other values, each group in order, so that nothing
+ * but a struct's alignment pads the block: it takes what the arguments'
+ * sizes add up to (what OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE counts).
+ * Returns the block's size. */
+static uint32_t arg_layout(hp_cl_kernel *mk)
+{
+	uint32_t off = 0;
+	for (int pass = 0; pass < 8; pass++)
+		for (unsigned i = 0; i < mk->num_args; i++) {
+			hp_cl_arg *a = &mk->args[i];
+			/* pass 0 pointers; 1..6 structs aligned 64..2; 7 the
+			 * rest (alignment 1) */
+			int want = a->addr_space  ? 0
+				   : a->align > 1 ? 7 - __builtin_ctz(a->align)
+						  : 7;
+			if (want != pass)
+				continue;
+			off = (off + a->align - 1) / a->align * a->align;
+			a->offset = off;
+			off += a->size;
+		}
+	return off;
 }
 
 /* vec_type_hint's type as OpenCL C spells it ("uint4"), from the
@@ -499,13 +526,12 @@ static int kernel_read(cl_job *j, const fgraph *g, const fnode *f, cl_kernel *k)
 	LLVMValueRef md[5];
 	for (unsigned i = 0; i < 5; i++)
 		md[i] = md_get(j->ctx, f->f, kinds[i]);
-	uint32_t off = 0;
 	for (unsigned i = 0; i < mk->num_args; i++) {
-		int rc = arg_read(j, k, md, i, &off);
+		int rc = arg_read(j, k, md, i);
 		if (rc)
 			return rc;
 	}
-	mk->args_size = off;
+	mk->args_size = arg_layout(mk);
 	if (mk->args_size > HP_MBOX_ARGS_MAX) {
 		sb_add(&j->log,
 		       "error: kernel %s: arguments take %u bytes, the device "

@@ -74,11 +74,38 @@ static void put_num(ktype t, double d, void *p)
 	put(t, v, p);
 }
 
+/* Where argument @p i of @p size bytes goes: the metadata's place (0, or
+ * -1 with c->msg), or the next one of a C struct (@p at aligned). */
+static int place(workload_ctx *c, const hp_cl_kernel *meta, unsigned i,
+		 size_t size, size_t *at)
+{
+	if (!meta) {
+		*at = (*at + size - 1) & ~(size - 1);
+		return 0;
+	}
+	const hp_cl_arg *g = &meta->args[i];
+	if (g->size != size) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "--karg %u: argument %u (%s %s) takes %u bytes, the "
+			 "value given %zu",
+			 i + 1, i, g->type_name, g->name, g->size, size);
+		return -1;
+	}
+	*at = g->offset;
+	return 0;
+}
+
 int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
-		 void *args, uint32_t *args_size)
+		 const hp_cl_kernel *meta, void *args, uint32_t *args_size)
 {
 	uint8_t *a = args;
 	size_t at = 0, maxal = 1;
+	if (meta && n != meta->num_args) {
+		snprintf(c->msg, sizeof(c->msg),
+			 "kernel '%s' takes %u arguments, --karg gives %u",
+			 meta->name, meta->num_args, n);
+		return HP_INVALID_KERNEL_ARGS;
+	}
 	uint64_t rng =
 		c->seed * 6364136223846793005ull + 1442695040888963407ull;
 	for (unsigned i = 0; i < n; i++) {
@@ -119,7 +146,8 @@ int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 			if (rc)
 				return rc;
 			size = 8;
-			at = (at + 7) & ~(size_t)7;
+			if (place(c, meta, i, size, &at))
+				return HP_INVALID_KERNEL_ARGS;
 			if (at + 8 > HP_MBOX_ARGS_MAX)
 				goto full;
 			memcpy(a + at, &b, 8);
@@ -131,10 +159,12 @@ int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 			if (end == s + 6 || *end || !bytes ||
 			    bytes > (1u << 30))
 				goto bad;
-			uint64_t off = (c->r.local_mem_bytes + 63u) & ~63ull;
+			/* 128-byte aligned: a long16 */
+			uint64_t off = (c->r.local_mem_bytes + 127u) & ~127ull;
 			c->r.local_mem_bytes = (uint32_t)(off + bytes);
 			size = 8;
-			at = (at + 7) & ~(size_t)7;
+			if (place(c, meta, i, size, &at))
+				return HP_INVALID_KERNEL_ARGS;
 			if (at + 8 > HP_MBOX_ARGS_MAX)
 				goto full;
 			memcpy(a + at, &off, 8);
@@ -143,7 +173,8 @@ int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 			if (!colon || type_of(s, (size_t)(colon - s), &t))
 				goto bad;
 			size = types[t].size;
-			at = (at + size - 1) & ~(size - 1);
+			if (place(c, meta, i, size, &at))
+				return HP_INVALID_KERNEL_ARGS;
 			if (at + size > HP_MBOX_ARGS_MAX)
 				goto full;
 			if (put(t, colon + 1, a + at))
@@ -161,7 +192,7 @@ int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 			 s);
 		return HP_INVALID_KERNEL_ARGS;
 	}
-	at = (at + maxal - 1) & ~(maxal - 1);
+	at = meta ? meta->args_size : (at + maxal - 1) & ~(maxal - 1);
 	*args_size = (uint32_t)at;
 	if (c->k && c->k->args_size && c->k->args_size != at) {
 		snprintf(c->msg, sizeof(c->msg),

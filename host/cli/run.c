@@ -307,7 +307,8 @@ static void run_report(const cli_opts *o, const workload_ctx *c, double us,
 	}
 }
 
-static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
+static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj,
+		      const hp_cl_kernel *meta)
 {
 	workload_ctx c;
 	if (run_setup(d, o, o->kernel, obj, &c))
@@ -329,8 +330,9 @@ static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj)
 	uint64_t args[HP_MBOX_ARGS_MAX / 8];
 	memset(args, 0, sizeof(args));
 	uint32_t asz = 0;
-	int rc = wl ? wl->prepare(&c, args, &asz)
-		    : karg_prepare(&c, o->kargs, o->num_kargs, args, &asz);
+	int rc =
+		wl ? wl->prepare(&c, args, &asz)
+		   : karg_prepare(&c, o->kargs, o->num_kargs, meta, args, &asz);
 	if (rc)
 		return prepare_failed(&c, !o->json, rc);
 	double us;
@@ -376,13 +378,34 @@ int run_list(const cli_opts *o)
 	return o->kernel || o->list ? 0 : 1;
 }
 
+/* The OpenCL metadata of kernel @p name in object @p hpk into @p meta:
+ * true if the object was built from OpenCL C and has the kernel (by its
+ * OpenCL name or the device's). */
+static bool cl_meta_of(const void *hpk, size_t n, const char *name,
+		       hp_cl_kernel *meta)
+{
+	hp_cl_program *p = NULL;
+	bool found = false;
+	if (!name || hp_cl_program_parse(hpk, n, &p))
+		return false;
+	for (unsigned i = 0; i < p->num_kernels && !found; i++)
+		if (!strcmp(p->kernels[i].name, name) ||
+		    !strcmp(p->kernels[i].device_name, name)) {
+			*meta = p->kernels[i];
+			found = true;
+		}
+	hp_cl_program_free(p);
+	return found;
+}
+
 /* --kernel-file F.cl: build it for the device (its board when this run
- * booted it, else the default board of its XLEN) and load it. */
-/* --kernel-file F.cl: build it for the device and load it; @p dev_name
+ * booted it, else the default board of its XLEN) and load it; @p dev_name
  * gets the device's name of kernel o->kernel (a name longer than 31 bytes
- * is known there by a shorter one: hartpool_cl.h). */
+ * is known there by a shorter one: hartpool_cl.h), @p meta its metadata
+ * (where --karg puts its arguments). */
 static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
-		   uint64_t *addr, char dev_name[32])
+		   uint64_t *addr, char dev_name[32], hp_cl_kernel *meta,
+		   bool *has_meta)
 {
 	size_t n;
 	char *src = (char *)hpb_slurp(o->kernel_file, &n);
@@ -405,14 +428,9 @@ static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
 	int rc = hp_cl_build(&b, &hpk, &n, &log);
 	if (log && *log && (rc || getenv("HARTPOOL_BUILD_VERBOSE")))
 		fputs(log, stderr);
-	hp_cl_program *p = NULL;
 	snprintf(dev_name, 32, "%.31s", o->kernel ? o->kernel : "");
-	if (!rc && !hp_cl_program_parse(hpk, n, &p))
-		for (unsigned i = 0; o->kernel && i < p->num_kernels; i++)
-			if (!strcmp(p->kernels[i].name, o->kernel))
-				snprintf(dev_name, 32, "%s",
-					 p->kernels[i].device_name);
-	hp_cl_program_free(p);
+	if (!rc && (*has_meta = cl_meta_of(hpk, n, o->kernel, meta)))
+		snprintf(dev_name, 32, "%s", meta->device_name);
 	if (!rc)
 		rc = hp_object_load(d, hpk, n, obj, addr);
 	free(log);
@@ -426,16 +444,26 @@ int cmd_run(hp_device *d, const cli_opts *o)
 	if (!o->kernel_file) {
 		if (o->gdb)
 			cli_gdb_hint(o, NULL, 0);
-		return run_kernel(d, o, NULL);
+		return run_kernel(d, o, NULL, NULL);
 	}
 	hp_object obj;
 	uint64_t addr;
 	size_t fl = strlen(o->kernel_file);
 	char dev_name[32];
 	cli_opts oc = *o; /* a .cl kernel by the device's name */
-	int rc = fl > 3 && !strcmp(o->kernel_file + fl - 3, ".cl")
-			 ? load_cl(d, o, &obj, &addr, dev_name)
-			 : hp_object_load_file(d, o->kernel_file, &obj, &addr);
+	/* a kernel from OpenCL C: its arguments where its metadata says */
+	static hp_cl_kernel meta;
+	bool has_meta = false;
+	int rc;
+	if (fl > 3 && !strcmp(o->kernel_file + fl - 3, ".cl")) {
+		rc = load_cl(d, o, &obj, &addr, dev_name, &meta, &has_meta);
+	} else {
+		size_t n;
+		uint8_t *hpk = hpb_slurp(o->kernel_file, &n);
+		has_meta = hpk && cl_meta_of(hpk, n, o->kernel, &meta);
+		free(hpk);
+		rc = hp_object_load_file(d, o->kernel_file, &obj, &addr);
+	}
 	if (rc)
 		return cli_lib_fail(rc);
 	if (fl > 3 && !strcmp(o->kernel_file + fl - 3, ".cl") && o->kernel)
@@ -449,7 +477,7 @@ int cmd_run(hp_device *d, const cli_opts *o)
 			getchar();
 		}
 	}
-	rc = run_kernel(d, o, &obj);
+	rc = run_kernel(d, o, &obj, has_meta ? &meta : NULL);
 	int rc2 = hp_object_unload(d, obj);
 	if (!rc && rc2)
 		rc = cli_lib_fail(rc2);

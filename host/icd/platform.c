@@ -269,7 +269,10 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 	case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
 		ICD_INFO_T(size_t, 0);
 	case CL_DEVICE_MAX_PARAMETER_SIZE:
-		ICD_INFO_T(size_t, i->max_args_size);
+		/* what OpenCL counts (mbox.h); the block holds more */
+		ICD_INFO_T(size_t, i->max_args_size < HP_MBOX_PARAMETER_SIZE
+					   ? i->max_args_size
+					   : HP_MBOX_PARAMETER_SIZE);
 	case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
 		ICD_INFO_T(cl_uint, HP_MBOX_BUFFER_ALIGN * 8);
 	case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:

@@ -99,9 +99,13 @@
 #define HP_MBOX_MAX_WAIT 8u
 /** Dependencies a barrier-AND packet carries. */
 #define HP_MBOX_BARRIER_DEPS 7u
-/** Bytes of kernel arguments (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE: the
- * FULL_PROFILE minimum). */
-#define HP_MBOX_ARGS_MAX 1024u
+/** Bytes of kernel arguments a launch carries. OpenCL's
+ * CL_DEVICE_MAX_PARAMETER_SIZE is HP_MBOX_PARAMETER_SIZE (the FULL_PROFILE
+ * minimum): arguments that add up to it, pointers counted at the device's
+ * address width, fit with room to spare for what the block adds (every
+ * pointer an 8-byte word, on rv32 too; a struct's alignment). */
+#define HP_MBOX_ARGS_MAX 1536u
+#define HP_MBOX_PARAMETER_SIZE 1024u
 /** Kernels the device table lists at most (built-in and loaded). */
 #define HP_MBOX_KERNELS_MAX 512u
 /** Kernel objects loaded at once (HP_PKT_LOAD), all sessions. */
@@ -512,7 +516,7 @@ HP_MBOX_ASSERT_(sizeof(hp_packet_dispatch) == 64, "dispatch packet size");
 HP_MBOX_ASSERT_(sizeof(hp_packet_barrier) == 64, "barrier packet size");
 HP_MBOX_ASSERT_(sizeof(hp_packet_mem) == 64, "memory packet size");
 HP_MBOX_ASSERT_(sizeof(hp_completion) == 256, "completion record size");
-HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 1152, "kernarg block size");
+HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 1664, "kernarg block size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_queue) == 128, "queue size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_session) == 160, "session size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_kernel) == 64, "kernel row size");
