@@ -105,9 +105,9 @@ static void double_release(ocl_env *o)
 	CL_OK(err);
 	cl_command_queue q = clCreateCommandQueue(ctx, o->dev, 0, &err);
 	CL_OK(err);
-	cl_mem m = clCreateBuffer(ctx, 0, 256, NULL, &err);
+	cl_mem m = clCreateBuffer(ctx, 0, 512, NULL, &err);
 	CL_OK(err);
-	cl_buffer_region r = {64, 64};
+	cl_buffer_region r = {128, 64}; /* CL_DEVICE_MEM_BASE_ADDR_ALIGN */
 	cl_mem sub =
 		clCreateSubBuffer(m, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
 	CL_OK(err);
