@@ -94,7 +94,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: debug all run boot test stress stress-serial fuzz clean deps deps-test deps-bench format format-check hartpool e2e-tests \
+.PHONY: debug all run boot test stress stress-serial fuzz cts clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -287,6 +287,21 @@ STRESS_BOARDS := qemu-virt qemu-virt-sbi qemu-cluster
 stress: deps-test qemu-cluster
 	$(Q)for b in $(STRESS_BOARDS); do $(MAKE) -s --no-print-directory BOARD=$$b hartpool || exit 1; done
 	$(Q)tests/stress/long_lived.sh $(STRESS_ARGS)
+
+# The Khronos OpenCL CTS against the ICD on BOARD (docs/conformance.md):
+# the full tier, each sub-test with a time limit, a table per suite into
+# bench/results/cts-BOARD.md and docs/conformance.md. CTS_DIR: the CTS
+# build (default ../shared/cts); CTS_SUITES="api events" picks suites,
+# CTS_TIER=fast the quick ones, CTS_SCALE=2 doubles every time limit.
+CTS_TIER ?= full
+CTS_SCALE ?= 1
+cts: deps-test
+	$(Q)$(MAKE) -s --no-print-directory BOARD=$(BOARD) hartpool
+	$(Q)$(MAKE) -s --no-print-directory opencl-lib icd
+	$(Q)mkdir -p bench/results
+	$(Q)tests/cts/run.sh --board $(BOARD) --tier $(CTS_TIER) --scale $(CTS_SCALE) \
+		--suites "$(CTS_SUITES)" --out build/cts \
+		--table bench/results/cts-$(BOARD).md --doc docs/conformance.md
 
 bench: deps-bench
 	$(Q)bench/run.sh

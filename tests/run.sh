@@ -14,7 +14,10 @@
 #   5. end-to-end tests: the hartpool CLI and libhartpool against the
 #      firmware in QEMU through the mailbox (tests/e2e/e2e.sh),
 #   6. stress: long-lived 64-hart devices under multi-threaded TCG, 30
-#      `hartpool bench` runs each, no stall allowed (tests/stress/).
+#      `hartpool bench` runs each, no stall allowed (tests/stress/),
+#   7. OpenCL: the ICD's programs, the CLI's OpenCL C, PyOpenCL, clinfo,
+#      clpeak (tests/opencl/), and the Khronos CTS's fast tier
+#      (tests/cts/, docs/conformance.md) when a CTS build is found.
 # Environment: HP_TEST_BOARDS (default: every board but the template),
 # HP_TEST_JOBS (parallel QEMU runs, default nproc), HP_TEST_TIMEOUT (s, 180),
 # HP_FUZZ_SECONDS (per fuzz target, default 10).
@@ -266,6 +269,16 @@ for t in $(tests/opencl/opencl.sh list); do
 	case "$t" in boards_build | install | pyopencl_test_clmath) lim=$((tmo * 3)) ;; esac
 	timed "opencl $t" "$out/opencl-$t.log" timeout "$lim" tests/opencl/opencl.sh run "$t"
 done
+
+echo "== OpenCL conformance: the Khronos CTS's fast tier on qemu-virt (tests/cts/)"
+if tests/cts/run.sh --list-fast >/dev/null 2>&1; then
+	for s in $(python3 tests/cts/cts.py --list-fast); do
+		timed "cts $s (fast tier, qemu-virt)" "$out/cts-$s.log" \
+			tests/cts/run.sh --tier fast --suites "$s" --board qemu-virt --out build/cts-fast
+	done
+else
+	echo "(no CTS build found: CTS_DIR, or ../shared/cts beside the repository; docs/conformance.md)"
+fi
 
 echo
 if [ "$failed" -gt 0 ]; then
