@@ -213,43 +213,43 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueWriteBufferRect(
 		       (void *)ptr, nw, w, ev, false);
 }
 
-/* Floor of a / b (b > 0). */
-static __int128 floor_div(__int128 a, __int128 b)
-{
-	__int128 q = a / b;
-	return q * b > a ? q - 1 : q;
-}
-
 /* Whether the source and destination boxes of @p r (one buffer, the same
- * pitches) share a byte: some dx + dy * rp + dz * sp equals the distance
- * of their origins, |dx| < width, |dy| < height, |dz| < depth. As the
- * pitches hold whole rows and slices (rp >= width, sp >= rp * height),
- * dz and then dy have two candidates each. */
-static bool rect_overlap(const struct icd_rect *r)
+ * pitches) overlap, by the rule of OpenCL's "checking for memory copy
+ * overlap": the boxes intersect in all three coordinates; or a row runs
+ * past the row pitch by more than the other box's x origin (or, with more
+ * than one slice, a slice past the slice's rows by more than the other's
+ * y origin) and the two spans of bytes from first to last intersect. The
+ * pitches are the application's as given (@p rp, @p sp; a 0 stays 0), as
+ * the CTS applies the rule. */
+static bool rect_overlap(const struct icd_rect *r, size_t rp, size_t sp)
 {
-	__int128 w = r->reg[0], h = r->reg[1], d = r->reg[2];
-	__int128 rp = r->rp[0], sp = r->sp[0];
-	__int128 delta = (__int128)icd_rect_row(r, 1, 0, 0) -
-			 (__int128)icd_rect_row(r, 0, 0, 0);
-	if (rp < w || sp < rp * h) /* not a box: the bounding ranges */
+	const size_t *so = r->o[0], *d = r->o[1], *g = r->reg;
+	bool boxes = true;
+	for (int i = 0; i < 3; i++)
+		boxes = boxes && so[i] < d[i] + g[i] && d[i] < so[i] + g[i];
+	if (boxes)
 		return true;
-	for (__int128 dz = floor_div(delta, sp); dz <= floor_div(delta, sp) + 1;
-	     dz++) {
-		if (dz <= -d || dz >= d)
-			continue;
-		__int128 rest = delta - dz * sp;
-		for (__int128 dy = floor_div(rest, rp);
-		     dy <= floor_div(rest, rp) + 1; dy++) {
-			__int128 dx = rest - dy * rp;
-			if (dy > -h && dy < h && dx > -w && dx < w)
-				return true;
-		}
+	size_t extent = g[2] * sp + g[1] * rp + g[0];
+	size_t s0 = so[2] * sp + so[1] * rp + so[0];
+	size_t d0 = d[2] * sp + d[1] * rp + d[0];
+	bool spans = (s0 <= d0 && d0 < s0 + extent) ||
+		     (d0 <= s0 && s0 < d0 + extent);
+	size_t sx = so[0] + g[0] > rp ? so[0] + g[0] - rp : 0;
+	size_t dx = d[0] + g[0] > rp ? d[0] + g[0] - rp : 0;
+	if (((sx && sx > d[0]) || (dx && dx > so[0])) && spans)
+		return true;
+	if (g[2] > 1 && rp) {
+		size_t h = sp / rp;
+		size_t sy = so[1] + g[1] > h ? so[1] + g[1] - h : 0;
+		size_t dy = d[1] + g[1] > h ? d[1] + g[1] - h : 0;
+		if (((sy && sy > d[1]) || (dy && dy > so[1])) && spans)
+			return true;
 	}
 	return false;
 }
 
 static cl_int check_copy_rect(cl_mem src, cl_mem dst, const struct icd_rect *r,
-			      const size_t end[2])
+			      const size_t end[2], size_t rp, size_t sp)
 {
 	FAIL_IF(end[0] > src->size, CL_INVALID_VALUE,
 		"the source rectangle ends at %zu, past the buffer's %zu",
@@ -262,7 +262,7 @@ static cl_int check_copy_rect(cl_mem src, cl_mem dst, const struct icd_rect *r,
 	FAIL_IF(r->rp[0] != r->rp[1] || r->sp[0] != r->sp[1], CL_INVALID_VALUE,
 		"a copy within one buffer with different pitches");
 	size_t s0 = icd_rect_row(r, 0, 0, 0), d0 = icd_rect_row(r, 1, 0, 0);
-	FAIL_IF(s0 < end[1] && d0 < end[0] && rect_overlap(r),
+	FAIL_IF(s0 < end[1] && d0 < end[0] && rect_overlap(r, rp, sp),
 		CL_MEM_COPY_OVERLAP,
 		"source %zu..%zu and destination %zu..%zu overlap", s0, end[0],
 		d0, end[1]);
@@ -281,7 +281,7 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueCopyBufferRect(
 	if (!rc)
 		rc = check_cmd(q, dst, 0, NULL);
 	if (!rc && !(rc = rect_norm(&r, so, dof, reg, rp, sp, end)) &&
-	    !(rc = check_copy_rect(src, dst, &r, end))) {
+	    !(rc = check_copy_rect(src, dst, &r, end, srp, ssp))) {
 		struct icd_cmd *c = cmd_on(CMD_COPY_RECT, src, dst);
 		if (c)
 			c->u.copy_rect =
