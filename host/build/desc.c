@@ -78,7 +78,7 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		bool local_args = false;
 		for (unsigned a = 0; a < k->num_args; a++)
 			local_args |= k->args[a].addr_space == HP_CL_LOCAL;
-		unsigned lm = local_args ? 64u : 0u;
+		unsigned lm = local_args ? 128u : 0u; /* a long16 */
 		if (!k->uses_barriers)
 			sb_add(&o,
 			       "void hp_krow_%s(const hp_item *, const void *, "

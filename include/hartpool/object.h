@@ -36,7 +36,7 @@
 #define HPK_RELOCS_MAX 16384u	  /**< relocations of one object */
 #define HPK_KERNELS_MAX 64u	  /**< kernels of one object */
 #define HPK_BUFFERS_MAX 8u	  /**< buffer arguments of one kernel */
-#define HPK_IMAGE_ALIGN 64u	  /**< largest alignment an image needs */
+#define HPK_IMAGE_ALIGN 128u	  /**< largest alignment an image needs (a long16) */
 #define HPK_STACK_MAX (64u << 10) /**< a kernel's fiber stack_bytes */
 
 /** Float ABI of the code (ELF e_flags bits 1-2 of RISC-V). */
