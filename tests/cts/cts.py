@@ -39,16 +39,15 @@ SUITES = [
     ("printf", "printf/test_printf", 900, 240, "",
      "-mixed_format_random double_limits float_limits length_specifier", "*"),
     ("basic", "basic/test_basic", 2400, 300, "",
-     "fpmath intmath_int intmath_long hiloeo local_arg_def local_kernel_def "
-     "local_kernel_scope pointer_cast if loop vload_global vstore_global "
-     "int2fp fp2int createkernelsinprogram hostptr explicit_s2v constant "
-     "constant_source kernel_call_kernel_function sizeof global_work_offsets "
-     "get_global_offset kernel_memory_alignment_local "
-     "kernel_memory_alignment_global kernel_memory_alignment_constant "
-     "kernel_memory_alignment_private global_linear_id local_linear_id "
-     "get_linear_ids enqueued_local_size barrier wg_barrier arraycopy "
-     "arrayreadwrite work_item_functions kernel_preprocessor_macros "
-     "vec_type_hint",
+     "if local_arg_def local_kernel_def loop pointer_cast enqueue_map_buffer "
+     "vload_global arraycopy get_global_offset kernel_call_kernel_function "
+     "work_item_functions constant_source get_linear_ids "
+     "createkernelsinprogram fp2int int2fp global_work_offsets "
+     "local_kernel_scope kernel_preprocessor_macros arrayreadwrite "
+     "local_linear_id global_linear_id barrier wg_barrier intmath_int "
+     "intmath_long kernel_limit_constants kernel_numeric_constants "
+     "host_numeric_constants hostptr bufferreadwriterect "
+     "kernel_memory_alignment_private",
      "*"),
     ("non_uniform_work_group", "non_uniform_work_group/test_non_uniform_work_group",
      900, 300, "", "*", "*"),
