@@ -4,17 +4,21 @@
 
     cts.py [--tier fast|full] [--board B] [--suites "a b"] [--scale X]
            [--cts DIR] [--icd VENDOR.icd] [--out DIR] [--table FILE]
+           [--doc FILE] [--record OUT/BOARD/suites.json]
 
 Each suite runs as one process over its sub-tests (the CTS harness takes a
 list of names). A sub-test that crashes the process or passes its time limit
 is counted (crash, timeout; "hang" when it printed nothing for a minute) and
 the suite goes on in a new process from the next sub-test, until the suite's
 own limit. Results: OUT/<suite>.log (the raw output), OUT/results.tsv (suite,
-sub-test, result, seconds), and a markdown table per suite (passed, failed,
-crashed, timed out, skipped, not run, time) on stdout and in --table.
+sub-test, result, seconds), OUT/suites.json (the counts per suite), and a
+markdown table per suite (passed, failed, crashed, timed out, skipped, not
+run, time) on stdout and in --table; --doc merges the suites' rows into the
+board's table in a markdown file (--record does that for an earlier run).
 Exit status 1 if any sub-test failed, crashed or timed out.
 """
 import argparse
+import json
 import os
 import re
 import signal
@@ -226,7 +230,14 @@ def main():
     ap.add_argument("--doc", default="",
                     help="a markdown file whose section between <!-- cts "
                     "BOARD --> and <!-- /cts BOARD --> gets the table")
+    ap.add_argument("--record", default="",
+                    help="record OUT/suites.json of an earlier run into --doc "
+                    "and stop")
     a = ap.parse_args()
+    if a.record:
+        with open(a.record) as f:
+            record(a, [(n, c, secs, []) for n, c, secs in json.load(f)])
+        return 0
     if a.list_fast:
         print("\n".join(s[0] for s in SUITES if s[5]))
         return 0
@@ -265,6 +276,8 @@ def main():
               flush=True)
     with open(os.path.join(out, "results.tsv"), "w") as f:
         f.write("suite\tsub-test\tresult\tseconds\n" + "\n".join(tsv) + "\n")
+    with open(os.path.join(out, "suites.json"), "w") as f:
+        json.dump([[n, c, secs] for n, c, secs, _ in rows], f)
     table = ["| suite | passed | failed | crashed | timed out | skipped | "
              "not run | time |", "|---|---|---|---|---|---|---|---|"]
     for name, c, secs, _ in rows:
@@ -276,7 +289,7 @@ def main():
         sum(sum(r[1].values()) for r in rows))
     text = "\n".join(table) + "\n"
     if a.doc:
-        record(a, text, total)
+        record(a, rows)
     if a.table:
         with open(a.table, "w") as f:
             f.write(text)
@@ -285,17 +298,36 @@ def main():
     return 1 if bad else 0
 
 
-def record(a, table, total):
-    """The table into --doc between its board's markers (added at the end
-    when it has none)."""
+def record(a, rows):
+    """The rows into --doc, in the table between the board's markers (made
+    at the end when there is none): a suite run again replaces its row,
+    the others stay."""
     begin, end = "<!-- cts %s -->" % a.board, "<!-- /cts %s -->" % a.board
-    body = "%s\n%s tier on %s, %s; %s.\n\n%s%s" % (
-        begin, a.tier.capitalize(), a.board,
-        time.strftime("%Y-%m-%d"), total, table, end)
     try:
         doc = open(a.doc).read()
     except FileNotFoundError:
         doc = ""
+    old = {}
+    if begin in doc and end in doc:
+        section = doc[doc.index(begin):doc.index(end)]
+        for line in section.splitlines():
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if len(cells) == 9 and cells[0] not in ("suite", "---"):
+                old[cells[0]] = cells
+    for name, c, secs, _ in rows:
+        old[name] = [name, str(c["pass"]), str(c["fail"]), str(c["crash"]),
+                     str(c["timeout"] + c["hang"]), str(c["skip"]),
+                     str(c["not run"]), "%.0f s" % secs,
+                     time.strftime("%Y-%m-%d")]
+    order = [s[0] for s in SUITES]
+    lines = ["| suite | passed | failed | crashed | timed out | skipped | "
+             "not run | time | run |", "|---|---|---|---|---|---|---|---|---|"]
+    for name in sorted(old, key=lambda n: order.index(n) if n in order else 99):
+        lines.append("| " + " | ".join(old[name]) + " |")
+    tot = [sum(int(old[n][i]) for n in old) for i in range(1, 7)]
+    body = "%s\nOn %s: %d passed, %d failed, %d crashed, %d timed out, %d " \
+           "skipped, %d not run.\n\n%s\n%s" % (
+               begin, a.board, *tot, "\n".join(lines), end)
     if begin in doc and end in doc:
         doc = doc[:doc.index(begin)] + body + doc[doc.index(end) + len(end):]
     else:
