@@ -16,9 +16,10 @@
  * on the line at the link's rate, and what a WAIT asked for) go again, all
  * of them from the oldest (go-back-N), twice as long each time, 8 tries
  * in all; a GAP from the device (a frame lost on the way) sends them again
- * at once. Bytes outside frames are the device's console text: they go to
- * the console callback (called while a call is under way; it must not use
- * the transport).
+ * at once, and so does a reply that came broken (its CRC wrong: the device
+ * is there) followed by silence, once a try. Bytes outside frames are the
+ * device's console text: they go to the console callback (called while a
+ * call is under way; it must not use the transport).
  *
  * Flow control (protocol version 3): on a socket the host asks the device
  * for a receive window (SOCKET_WINDOW bytes: QEMU's UART writes a byte at
@@ -346,6 +347,8 @@ static int hello(serial *s)
 	s->credit = ack.credit;
 	s->counting = true;
 	s->taken = s->credited = s->probed = 0;
+	/* Broken frames so far were not replies to this session's frames. */
+	s->rx_dropped = hp_frame_dropped(&s->dec);
 	hp_serial_trace(s,
 			"hello host %08x seq %u window %u: device holds to %u",
 			(unsigned)s->host_id, (unsigned)s->hello_seq,

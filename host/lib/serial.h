@@ -29,6 +29,10 @@
 #define FIRST_TIMEOUT_MS 100
 /* A try's wait for a reply looks at the link this often. */
 #define WAIT_SLICE_MS 10
+/* After a broken frame from the device, this long with nothing from it
+ * and nothing unsent means a reply was lost (longer than the device's
+ * delayed ACK, SERIAL_AGENT_ACK_DELAY_US). */
+#define LOST_SILENCE_MS (2 * WAIT_SLICE_MS)
 /* Baud rate of a tty when the connect string names none (the boards'
  * BOARD_UART_BAUD). */
 #define DEFAULT_BAUD 115200
@@ -107,6 +111,14 @@ typedef struct {
 	 * link last moved (a frame sent, bytes taken or come). */
 	int tries;
 	int64_t try_ms, moved_ms, first_try_ms;
+	/* Frames from the device that came broken (a CRC, length or escape
+	 * wrong, cut off): hp_frame_dropped() of dec when the window last
+	 * looked; one came in this try (a reply lost on the line, the device
+	 * is there); the window went back for one in this try; how many came
+	 * in this run of tries (for the message). */
+	uint32_t rx_dropped;
+	bool rx_lost, lost_back;
+	unsigned lost_replies;
 	/* The first error of the call under way (a READ's or WAIT's), and
 	 * one of a frame nobody waited for (a write refused): the next call
 	 * returns it. */

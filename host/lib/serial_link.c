@@ -4,10 +4,10 @@
  * HP_SERIAL_WINDOW BATCH frames in flight, applied by the device in seq
  * order, each once; their replies (DATA, ACK, NAK, GAP) taken; frames
  * unanswered for too long sent again from the oldest (go-back-N), twice
- * as long each time, TRIES in all; and the device's replies held to the
- * host's receive window acknowledged with CREDITs, RESYNC after a
- * silence. What frames hold is serial_frame.c's; the bytes on the line
- * serial_line.c's.
+ * as long each time, TRIES in all (at once, once a try, after a reply
+ * that came broken); and the device's replies held to the host's receive
+ * window acknowledged with CREDITs, RESYNC after a silence. What frames
+ * hold is serial_frame.c's; the bytes on the line serial_line.c's.
  */
 #include "serial.h"
 #include <hartpool/error.h>
@@ -76,6 +76,8 @@ static void flight_done(serial *s, flight *f)
 	 * from the first try. */
 	s->tries = 0;
 	s->try_ms = FIRST_TIMEOUT_MS;
+	s->lost_back = false;
+	s->lost_replies = 0;
 }
 
 /* Every frame up to @p seq is applied: those without a READ or WAIT are
@@ -124,6 +126,18 @@ static int go_back(serial *s, unsigned from)
 	}
 	s->moved_ms = hp_serial_now_ms();
 	return 0;
+}
+
+/* Broken frames (bad CRC, length or escapes, cut off) that came since the
+ * last look: replies lost on the line. */
+static void count_broken(serial *s)
+{
+	uint32_t n = hp_frame_dropped(&s->dec);
+	if (n == s->rx_dropped)
+		return;
+	s->lost_replies += n - s->rx_dropped;
+	s->rx_dropped = n;
+	s->rx_lost = true;
 }
 
 /* A reply frame (in s->dec). */
@@ -214,12 +228,14 @@ static int take_replies(serial *s)
 {
 	int rc = 0;
 	while (!rc && hp_serial_next_frame(s)) {
+		count_broken(s);
 		hp_serial_trace(s, "in type %u seq %u len %zu",
 				(unsigned)s->dec.type, (unsigned)s->dec.seq,
 				(size_t)s->dec.len);
 		if (s->dec.type & HP_MSG_REPLY)
 			rc = on_reply(s);
 	}
+	count_broken(s);
 	if (!rc && s->credit && s->taken - s->credited >= s->credit / 2)
 		rc = send_credit(s, false);
 	return rc;
@@ -245,22 +261,28 @@ static int pump(serial *s, int ms)
 		if (rc)
 			return rc < 0 ? (s->broken = rc) : take_replies(s);
 		if (s->tries + 1 >= TRIES) {
-			char what[96];
+			char what[96], broken[64] = "";
 			describe(s, fl_at(s, 0), 0, what, sizeof(what));
+			if (s->lost_replies)
+				snprintf(broken, sizeof(broken),
+					 "; %u frames from it came broken",
+					 s->lost_replies);
 			s->broken = hp_serial_fail(
 				s, HP_DEVICE_NOT_AVAILABLE,
 				"no reply from the device on %s after %d "
-				"tries over %.1f s (%s)%s",
+				"tries over %.1f s (%s)%s%s",
 				s->dev, s->tries + 1,
 				(double)(now - s->first_try_ms) / 1000.0, what,
 				hp_serial_unsent(s) > 0
 					? "; it is not taking bytes in"
-					: "");
+					: "",
+				broken);
 			return s->broken;
 		}
 		if (!s->tries++)
 			s->first_try_ms = s->moved_ms;
 		s->try_ms *= 2;
+		s->rx_lost = s->lost_back = false;
 		/* What the device sent and did not come is lost: its window
 		 * counts on from what came. */
 		rc = s->credit ? send_credit(s, true) : 0;
@@ -276,6 +298,22 @@ static int pump(serial *s, int ms)
 	if (ms >= WAIT_SLICE_MS && s->credit && s->taken != s->probed) {
 		s->probed = s->taken;
 		rc = send_credit(s, false);
+		if (rc)
+			return s->broken = rc;
+	}
+	/* Silence after a broken frame, with all sent taken in: that was a
+	 * reply (a DATA, an ACK, a GAP), lost on the line, and the device
+	 * is there. Waiting out the try would cost its time, and one of the
+	 * TRIES, for each reply lost (a READ's answer lost every try, or a
+	 * GAP, said once, lost: the tries ran out); the window goes back now
+	 * instead, once a try (a line that breaks every reply still runs out
+	 * of tries). Without a RESYNC: the broken frame's bytes came. */
+	if (ms >= WAIT_SLICE_MS && s->rx_lost && !s->lost_back &&
+	    hp_serial_now_ms() - s->moved_ms >= LOST_SILENCE_MS &&
+	    hp_serial_unsent(s) <= 0) {
+		s->rx_lost = false;
+		s->lost_back = true;
+		rc = go_back(s, 0);
 		if (rc)
 			return s->broken = rc;
 	}
@@ -304,8 +342,11 @@ int hp_serial_send_batch(serial *s, uint8_t *dst, size_t dst_len,
 	s->batch_len = 0;
 	s->answers += f->answer;
 	if (s->fl_count == 1) {
+		/* (A broken frame before it answered none of the window.) */
 		s->tries = 0;
 		s->try_ms = FIRST_TIMEOUT_MS;
+		s->rx_lost = s->lost_back = false;
+		s->lost_replies = 0;
 	}
 	size_t n = hp_frame_encode(s->wire, sizeof(s->wire), HP_MSG_BATCH,
 				   f->seq, f->payload, f->len);

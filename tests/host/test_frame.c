@@ -12,6 +12,7 @@
  */
 #include "check.h"
 #include "transport.h"
+#include <errno.h>
 #include <hartpool/error.h>
 #include <mailbox/serial_agent.h>
 #include <poll.h>
@@ -994,8 +995,9 @@ static void send_sock(const uint8_t *wire, size_t n)
 }
 
 /* QEMU 7.2's SiFive UART on its socket (DEV_LOSSY): every byte is a
- * write of its own, and one the socket has no room for is dropped. Every
- * 25th frame is followed by a line of console text (between frames: the
+ * write of its own, and one the socket has no room for is dropped
+ * (counted in dev_dropped: what the window must prevent). Every 25th
+ * frame is followed by a line of console text (between frames: the
  * stream is decoded on the way). */
 static uint64_t dev_dropped;
 static hp_frame_dec lossy_dec;
@@ -1006,7 +1008,10 @@ static void lossy_bytes(const uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (send(dev_fd, p + i, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
 			__atomic_fetch_add(&dev_tx, 1, __ATOMIC_RELAXED);
-		else
+		/* (Not when the host is gone: a link that failed sends its
+		 * next calls' frames and closes, and the answers to them
+		 * find no socket; that is no overflow.) */
+		else if (errno == EAGAIN || errno == EWOULDBLOCK)
 			__atomic_fetch_add(&dev_dropped, 1, __ATOMIC_RELAXED);
 	}
 }
@@ -1059,9 +1064,37 @@ static void reply_out(void *ctx, const uint8_t *p, size_t n)
 	reply_send(p, n);
 }
 
+/* test_broken_replies: the next broken_left frames to the host come with
+ * their seq byte changed (their CRC fails), in pieces or whole. */
+static unsigned broken_left;
+static unsigned broken_pos; /* body bytes of the frame so far, from 1 */
+static bool broken_hit;
+
 static void send_faulty(const uint8_t *wire, size_t n)
 {
-	serial_faults_feed(&to_host, wire, n, reply_out, NULL);
+	uint8_t buf[HP_FRAME_WIRE_MAX(HP_FRAME_MAX_PAYLOAD)];
+	if (!__atomic_load_n(&broken_left, __ATOMIC_RELAXED) && !broken_pos) {
+		serial_faults_feed(&to_host, wire, n, reply_out, NULL);
+		return;
+	}
+	CHECK(n <= sizeof(buf));
+	n = n < sizeof(buf) ? n : sizeof(buf);
+	memcpy(buf, wire, n);
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == HP_FRAME_START) {
+			broken_pos = 1;
+			broken_hit = __atomic_load_n(&broken_left,
+						     __ATOMIC_RELAXED) > 0;
+			if (broken_hit)
+				__atomic_fetch_sub(&broken_left, 1,
+						   __ATOMIC_RELAXED);
+		} else if (broken_pos && buf[i] == HP_FRAME_END) {
+			broken_pos = 0;
+		} else if (broken_pos && ++broken_pos == 3 && broken_hit) {
+			buf[i] = buf[i] == 0x55 ? 0xAA : 0x55;
+		}
+	}
+	serial_faults_feed(&to_host, buf, n, reply_out, NULL);
 }
 
 /* DEV_AGENT: the agent on a UART that waits (whole frames, written
@@ -1385,7 +1418,8 @@ static void test_window(unsigned drop, enum dev_mode mode)
 	/* A WAIT on a word already up: answered at once, and the reads of
 	 * its bytes come from its answer (no frame for them). */
 	uint64_t firsts = t->frames_out - t->retries, got[4];
-	CHECK_EQ(t->ops->wait(t, COUNTED + 8, 4, sizeof(got), 50), 0);
+	CHECK_MSG(t->ops->wait(t, COUNTED + 8, 4, sizeof(got), 50) == 0, "%s",
+		  t->err);
 	CHECK_EQ(t->frames_out - t->retries, firsts + 1);
 	uint64_t f1 = t->frames_out;
 	CHECK_EQ(t->ops->read(t, COUNTED + 8, got, 8), 0);
@@ -1393,7 +1427,8 @@ static void test_window(unsigned drop, enum dev_mode mode)
 	CHECK_EQ(t->frames_out, f1);
 	CHECK(got[0] == 5 && got[1] == 8 && got[3] == 14);
 	/* Not up: the word alone, after the time asked for. */
-	CHECK_EQ(t->ops->wait(t, COUNTED + 8, 6, sizeof(got), 20), 0);
+	CHECK_MSG(t->ops->wait(t, COUNTED + 8, 6, sizeof(got), 20) == 0, "%s",
+		  t->err);
 	got[0] = 0;
 	CHECK_EQ(t->ops->read(t, COUNTED + 8, got, 8), 0);
 	CHECK_EQ(got[0], 5);
@@ -1410,6 +1445,60 @@ static void test_window(unsigned drop, enum dev_mode mode)
 	       "replies\n",
 	       mode == DEV_LOSSY ? " (lossy UART)" : "", drop, dv.corrupted,
 	       (unsigned)retries, dv.dropped, dv.held);
+	memset(mem, 0, sizeof(mem));
+}
+
+/* Replies that come broken (hit on the line: their CRC fails) show the
+ * device answering: the host asks for them again at once, not after the
+ * try's time, so a READ and a WAIT whose answers come broken 8 times in a
+ * row (nothing else lost) are answered within TRIES (8) tries. Waiting
+ * out a try for each broken answer had run out of tries ("no reply from
+ * the device ... after 8 tries over 25.6 s"): test_window's one frame in
+ * 4 corrupted each way did that now and then to its last round trips. */
+static void test_broken_replies(enum dev_mode mode)
+{
+	static const uint64_t v[4] = {7, 11, 13, 17};
+	uint64_t got[4] = {0};
+	device dv;
+	pthread_t th;
+	char err[256] = "";
+	line_noise = line_drop = 0;
+	hp_transport *t = start(&dv, mode, &th, err, sizeof(err));
+	CHECK_MSG(t != NULL, "%s", err);
+	if (!t) {
+		stop(&dv, t, th);
+		return;
+	}
+	pthread_mutex_lock(&mem_mu);
+	memcpy(mem + (COUNTED - MEM_BASE), v, sizeof(v));
+	pthread_mutex_unlock(&mem_mu);
+	uint64_t r0 = t->retries;
+	__atomic_store_n(&broken_left, 8, __ATOMIC_RELAXED);
+	CHECK_MSG(t->ops->read(t, COUNTED, got, sizeof(got)) == 0, "%s",
+		  t->err);
+	CHECK(!memcmp(got, v, sizeof(v)));
+	CHECK_EQ(__atomic_load_n(&broken_left, __ATOMIC_RELAXED), 0);
+	uint64_t r1 = t->retries;
+	/* A WAIT on a word already up (answered at once), the same; the
+	 * reads of its bytes come from its answer. */
+	__atomic_store_n(&broken_left, 8, __ATOMIC_RELAXED);
+	CHECK_MSG(t->ops->wait(t, COUNTED, 7, sizeof(got), 50) == 0, "%s",
+		  t->err);
+	memset(got, 0, sizeof(got));
+	CHECK_EQ(t->ops->read(t, COUNTED, got, sizeof(got)), 0);
+	CHECK(!memcmp(got, v, sizeof(v)));
+	CHECK_EQ(__atomic_load_n(&broken_left, __ATOMIC_RELAXED), 0);
+	uint64_t r2 = t->retries;
+	stop(&dv, t, th);
+	/* Each asked for 8 times again at least (more if a reply to them
+	 * was lost besides: DEV_AGENT loses every 37th). */
+	CHECK(r1 - r0 >= 8);
+	CHECK(r2 - r1 >= 8);
+	CHECK_EQ(dev_dropped, 0);
+	printf("broken replies%s: a READ and a WAIT answered broken 8 times "
+	       "each: asked again %llu and %llu times\n",
+	       mode == DEV_LOSSY ? " (lossy UART)" : "",
+	       (unsigned long long)(r1 - r0), (unsigned long long)(r2 - r1));
 	memset(mem, 0, sizeof(mem));
 }
 
@@ -1564,6 +1653,8 @@ int main(void)
 	test_window(10, DEV_AGENT);
 	test_window(4, DEV_AGENT);
 	test_window(4, DEV_LOSSY);
+	test_broken_replies(DEV_AGENT);
+	test_broken_replies(DEV_LOSSY);
 	test_lossy("", 0);
 	test_lossy("", 20000);
 	test_lossy(",baud=2000000", 0);
