@@ -74,6 +74,43 @@ static void put_num(ktype t, double d, void *p)
 	put(t, v, p);
 }
 
+/* A `buf:TYPE:COUNT[:INIT]` argument (@p s after "buf:"): the buffer made,
+ * filled and uploaded into @p b; 0, 1 for a spec that is none, or an HP_
+ * error. */
+static int karg_buffer(workload_ctx *c, const char *s, uint64_t *rng,
+		       hp_buffer *b)
+{
+	const char *cnt = strchr(s, ':');
+	char *end;
+	ktype t;
+	if (!cnt || type_of(s, (size_t)(cnt - s), &t))
+		return 1;
+	uint64_t count = strtoull(cnt + 1, &end, 0);
+	if (end == cnt + 1 || (*end && *end != ':') || !count ||
+	    count > (256ull << 20) / types[t].size)
+		return 1;
+	const char *init = *end ? end + 1 : NULL;
+	int idx = workload_buffer(c, count * types[t].size, b);
+	if (idx < 0)
+		return idx;
+	kbufs[idx].t = t;
+	kbufs[idx].count = count;
+	uint8_t *h = c->host[idx];
+	for (uint64_t k = 0; init && k < count; k++) {
+		void *p = h + k * types[t].size;
+		if (!strcmp(init, "iota")) {
+			put_num(t, (double)k, p);
+		} else if (!strcmp(init, "rand")) {
+			*rng = *rng * 6364136223846793005ull +
+			       1442695040888963407ull;
+			put_num(t, (double)(*rng >> 33 & 0xff), p);
+		} else if (put(t, init, p)) {
+			return 1;
+		}
+	}
+	return workload_upload(c, (unsigned)idx);
+}
+
 /* Where argument @p i of @p size bytes goes: the metadata's place (0, or
  * -1 with c->msg), or the next one of a C struct (@p at aligned). */
 static int place(workload_ctx *c, const hp_cl_kernel *meta, unsigned i,
@@ -113,36 +150,10 @@ int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 		ktype t;
 		size_t size;
 		if (!strncmp(s, "buf:", 4)) {
-			const char *ty = s + 4, *cnt = strchr(ty, ':');
-			char *end;
-			if (!cnt || type_of(ty, (size_t)(cnt - ty), &t))
-				goto bad;
-			uint64_t count = strtoull(cnt + 1, &end, 0);
-			if (end == cnt + 1 || (*end && *end != ':') || !count ||
-			    count > (256ull << 20) / types[t].size)
-				goto bad;
-			const char *init = *end ? end + 1 : NULL;
 			hp_buffer b;
-			int idx = workload_buffer(c, count * types[t].size, &b);
-			if (idx < 0)
-				return idx;
-			kbufs[idx].t = t;
-			kbufs[idx].count = count;
-			uint8_t *h = c->host[idx];
-			for (uint64_t k = 0; init && k < count; k++) {
-				void *p = h + k * types[t].size;
-				if (!strcmp(init, "iota")) {
-					put_num(t, (double)k, p);
-				} else if (!strcmp(init, "rand")) {
-					rng = rng * 6364136223846793005ull +
-					      1442695040888963407ull;
-					put_num(t, (double)(rng >> 33 & 0xff),
-						p);
-				} else if (put(t, init, p)) {
-					goto bad;
-				}
-			}
-			int rc = workload_upload(c, (unsigned)idx);
+			int rc = karg_buffer(c, s + 4, &rng, &b);
+			if (rc > 0)
+				goto bad;
 			if (rc)
 				return rc;
 			size = 8;

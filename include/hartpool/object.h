@@ -32,11 +32,13 @@
 #define HPK_VERSION 1u
 
 /** Limits the firmware enforces. */
-#define HPK_IMAGE_MAX (1u << 20)  /**< bytes of one image */
-#define HPK_RELOCS_MAX 16384u	  /**< relocations of one object */
-#define HPK_KERNELS_MAX 64u	  /**< kernels of one object */
-#define HPK_BUFFERS_MAX 8u	  /**< buffer arguments of one kernel */
-#define HPK_IMAGE_ALIGN 128u	  /**< largest alignment an image needs (a long16) */
+#define HPK_IMAGE_MAX (1u << 20) /**< bytes of one image */
+#define HPK_RELOCS_MAX 16384u	 /**< relocations of one object */
+#define HPK_KERNELS_MAX 64u	 /**< kernels of one object */
+#define HPK_BUFFERS_MAX 8u	 /**< buffer arguments of one kernel */
+#define HPK_IMAGE_ALIGN                                                        \
+	128u /**< largest alignment an image needs (a long16)                  \
+	      */
 #define HPK_STACK_MAX (64u << 10) /**< a kernel's fiber stack_bytes */
 
 /** Float ABI of the code (ELF e_flags bits 1-2 of RISC-V). */
