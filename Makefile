@@ -289,8 +289,8 @@ stress: deps-test qemu-cluster
 	$(Q)tests/stress/long_lived.sh $(STRESS_ARGS)
 
 # The Khronos OpenCL CTS against the ICD on BOARD (docs/conformance.md):
-# the full tier, each sub-test with a time limit, a table per suite into
-# bench/results/cts-BOARD.md and docs/conformance.md. CTS_DIR: the CTS
+# the full tier, each sub-test with a time limit, each suite's row into
+# the board's table in docs/conformance.md and bench/results/cts-BOARD.md. CTS_DIR: the CTS
 # build (default ../shared/cts); CTS_SUITES="api events" picks suites,
 # CTS_TIER=fast the quick ones, CTS_SCALE=2 doubles every time limit.
 CTS_TIER ?= full
@@ -301,7 +301,7 @@ cts: deps-test
 	$(Q)mkdir -p bench/results
 	$(Q)tests/cts/run.sh --board $(BOARD) --tier $(CTS_TIER) --scale $(CTS_SCALE) \
 		--suites "$(CTS_SUITES)" --out build/cts \
-		--table bench/results/cts-$(BOARD).md --doc docs/conformance.md
+		--doc docs/conformance.md --results bench/results/cts-$(BOARD).md
 
 bench: deps-bench
 	$(Q)bench/run.sh

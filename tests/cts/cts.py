@@ -230,6 +230,9 @@ def main():
     ap.add_argument("--doc", default="",
                     help="a markdown file whose section between <!-- cts "
                     "BOARD --> and <!-- /cts BOARD --> gets the table")
+    ap.add_argument("--results", default="",
+                    help="with --doc: the board's whole table into this file "
+                    "too")
     ap.add_argument("--record", default="",
                     help="record OUT/suites.json of an earlier run into --doc "
                     "and stop")
@@ -334,6 +337,10 @@ def record(a, rows):
         doc += "\n" + body + "\n"
     with open(a.doc, "w") as f:
         f.write(doc)
+    if a.results:
+        with open(a.results, "w") as f:
+            f.write("# The Khronos OpenCL CTS on %s (make cts)\n\n%s\n" % (
+                a.board, body[len(begin):-len(end)].strip()))
 
 
 if __name__ == "__main__":
