@@ -86,7 +86,7 @@ t_info() {
 	echo "$out"
 	for kv in "harts: 4" "max_work_group_size: 256" \
 		"max_work_item_sizes: 256,256,64" "sub_group_sizes: 1,2,4,8,16,32,64" \
-		"local_mem_size: 32768" "global_mem_size: 1874853888" \
+		"local_mem_size: 32768" "global_mem_size: 1870659584" \
 		"address_bits: 64" "board: qemu-virt"; do
 		grep -qx "$kv" <<<"$out" || fail "info lacks '$kv'"
 	done

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MBOX_SIZE (4u << 20)
+#define MBOX_SIZE (8u << 20) /* the boards' BOARD_MBOX_SIZE */
 #define BUF_SIZE (1u << 20)
 #define REC (1 + 64 + 192)
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MBOX_SIZE (4u << 20)
+#define MBOX_SIZE (8u << 20) /* the boards' BOARD_MBOX_SIZE */
 #define BUF_SIZE (16u << 20)
 
 typedef uint64_t hp_event; /* as in host/include/hartpool.h */
@@ -413,7 +413,12 @@ static void body(void *arg)
 		.board = "host",
 		.poll_us = 50,
 	};
-	CHECK_MSG(dispatch_init(&cfg) == 0, "dispatch_init");
+	int rc = dispatch_init(&cfg);
+	CHECK_MSG(rc == 0, "dispatch_init: %d", rc);
+	if (rc) {
+		exec_shutdown();
+		return;
+	}
 	pthread_t host;
 	pthread_create(&host, NULL, host_main, NULL);
 	dispatch_serve(NULL);

@@ -381,8 +381,9 @@ MUT(m_image_in_header, h->image_offset = sizeof(hpk_header) - 8)
 MUT(m_image_offset_huge, h->image_offset = 0xfffffff0u)
 MUT(m_align_24, h->image_align = 24)
 MUT(m_align_0, h->image_align = 0)
-MUT(m_align_128, h->image_align = 128)
+MUT(m_align_256, h->image_align = 2 * HPK_IMAGE_ALIGN)
 MUT(m_align_64, h->image_align = 64)
+MUT(m_align_max, h->image_align = HPK_IMAGE_ALIGN)
 MUT(m_text_0, h->text_size = 0)
 MUT(m_text_big, h->text_size = I_FILE + 1)
 MUT(m_api_outside, h->api_offset = I_SIZE - 4)
@@ -610,11 +611,12 @@ static const tcase cases[] = {
 	{"image_offset near 2^32", m_image_offset_huge, S_CHECK,
 	 "image bytes outside the file", false},
 	{"image_align 24", m_align_24, S_CHECK,
-	 "image alignment 24 not a power of two <= 64", false},
+	 "image alignment 24 not a power of two <= 128", false},
 	{"image_align 0", m_align_0, S_CHECK, "image alignment 0 not", false},
-	{"image_align 128", m_align_128, S_CHECK, "image alignment 128 not",
+	{"image_align 256", m_align_256, S_CHECK, "image alignment 256 not",
 	 false},
 	{"image_align 64", m_align_64, 0, NULL, false},
+	{"image_align 128", m_align_max, 0, NULL, false},
 	{"text_size 0", m_text_0, S_CHECK, "code size 0 outside the image",
 	 false},
 	{"text_size > image_file_size", m_text_big, S_CHECK,
@@ -732,9 +734,9 @@ static const tcase cases[] = {
 	 BAD_K("reduce") "65537 bytes of local memory, the device has 65536",
 	 false},
 	{"local memory 65536", m_local_max, 0, NULL, false},
-	{"args_size 385", m_args_big, S_READ0,
-	 BAD_K("vadd") "argument block over 384 bytes", false},
-	{"args_size 384", m_args_max, 0, NULL, false},
+	{"args_size 1537", m_args_big, S_READ0,
+	 BAD_K("vadd") "argument block over 1536 bytes", false},
+	{"args_size 1536", m_args_max, 0, NULL, false},
 	{"stack 64 KiB + 1", m_stack_big, S_READ1,
 	 BAD_K("reduce") "stack over 65536 bytes", false},
 	{"stack 64 KiB", m_stack_max, 0, NULL, false},
@@ -757,9 +759,9 @@ static const tcase cases[] = {
 	{"buffer list misaligned", m_bufs_misaligned, 0, NULL, false},
 	{"buffer offset 4", m_barg_offset_4, S_READ0,
 	 BAD_K("vadd") "buffer argument 1 invalid", false},
-	{"buffer offset 384", m_barg_offset_end, S_READ0,
+	{"buffer offset 1536", m_barg_offset_end, S_READ0,
 	 BAD_K("vadd") "buffer argument 1 invalid", false},
-	{"buffer offset 376", m_barg_offset_last, 0, NULL, false},
+	{"buffer offset 1528", m_barg_offset_last, 0, NULL, false},
 	{"buffer offset 0xfff8", m_barg_offset_huge, S_READ0,
 	 BAD_K("vadd") "buffer argument 0 invalid", false},
 	{"buffer extent 5", m_barg_extent, S_READ0,
@@ -772,9 +774,9 @@ static const tcase cases[] = {
 	{"buffer align 0", m_barg_align_0, 0, NULL, false},
 	{"ARG extent, param 4", m_barg_param_4, S_READ0,
 	 BAD_K("vadd") "buffer argument 1 invalid", false},
-	{"ARG extent, param 384", m_barg_param_end, S_READ0,
+	{"ARG extent, param 1536", m_barg_param_end, S_READ0,
 	 BAD_K("vadd") "buffer argument 1 invalid", false},
-	{"ARG extent, param 376", m_barg_param_last, 0, NULL, false},
+	{"ARG extent, param 1528", m_barg_param_last, 0, NULL, false},
 	{"ITEMS_PLUS_ARG extent, param 12", m_barg_ipa_param, S_READ0,
 	 BAD_K("vadd") "buffer argument 1 invalid", false},
 	{"FIXED extent, param 12345", m_barg_fixed_param, 0, NULL, false},
