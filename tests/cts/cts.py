@@ -200,8 +200,6 @@ def run_suite(suite, a, env, log):
         results.update(res)
         if cur is not None:  # it ended inside cur: crashed or stopped
             results[cur] = (why or "crash", 0)
-        elif rc != 0 and not why and all(n in res for n in todo):
-            pass  # failures reported by name
         todo = [n for n in todo if n not in results]
         if why is None and cur is None:
             # ended between sub-tests (a crash after one ended, or its

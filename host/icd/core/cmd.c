@@ -106,12 +106,10 @@ static cl_int run_fill(struct icd_cmd *c, const hp_event *deps, unsigned n)
 static cl_int run_marker(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	hp_queue *hq = c->ev->queue->hq;
-	/* all_earlier: every earlier packet of the queue (its wait list,
-	 * held commands and the previous barrier, are among them) */
-	return on_device(
-		c, n && !c->all_earlier
-			   ? hp_enqueue_barrier_and(hq, deps, n, &c->ev->dev)
-			   : hp_enqueue_marker(hq, &c->ev->dev));
+	/* no dependencies (cmd_run gives an all_earlier marker none): after
+	 * every earlier packet of the queue */
+	return on_device(c, n ? hp_enqueue_barrier_and(hq, deps, n, &c->ev->dev)
+			      : hp_enqueue_marker(hq, &c->ev->dev));
 }
 
 /* ---- host-side commands ---- */
