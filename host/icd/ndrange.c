@@ -61,12 +61,10 @@ cl_int icd_ndrange_check(const struct icd_ndrange_limits *lim, cl_uint dim,
 	uint64_t g[3] = {1, 1, 1}, e[3] = {1, 1, 1};
 	uint32_t req[3];
 	for (cl_uint i = 0; i < 3; i++) {
-		if (i < dim)
-			g[i] = global[i],
-			e[i] = local ? local[i]
-				     : (lim->reqd[i] ? lim->reqd[i] : 1);
 		req[i] = has_reqd ? (lim->reqd[i] ? (uint32_t)lim->reqd[i] : 1)
 				  : 0;
+		if (i < dim)
+			g[i] = global[i], e[i] = local ? local[i] : req[i];
 	}
 	if ((rc = hp_nd_check_local(&l, dim, g, e, req, r->uniform, why,
 				    whylen)))
