@@ -13,6 +13,73 @@ float hp_lgamma_rf(float, int *) __asm__("lgammaf_r");
 double hp_lgamma_r(double, int *) __asm__("lgamma_r");
 #endif
 
+/* cbrt, erfc, pow, pown, rootn, tgamma: libm's float versions err past
+ * the limit, libm.c's (through double) do not; the double ones are libm's,
+ * rootn's with its argument reduced first, tgamma's below. */
+float __hpcl_cbrtf(float);
+float __hpcl_erfcf(float);
+float __hpcl_powf(float, float);
+float __hpcl_pownf(float, int);
+float __hpcl_rootnf(float, int);
+float __hpcl_tgammaf(float);
+static float hp_cbrtf(float x)
+{
+	return __hpcl_cbrtf(x);
+}
+static float hp_erfcf(float x)
+{
+	return __hpcl_erfcf(x);
+}
+static float hp_powf(float x, float y)
+{
+	return __hpcl_powf(x, y);
+}
+static float hp_pownf(float x, int n)
+{
+	return __hpcl_pownf(x, n);
+}
+static float hp_rootn_absf(float ax, int n)
+{
+	return __hpcl_rootnf(ax, n);
+}
+static float hp_tgammaf(float x)
+{
+	return __hpcl_tgammaf(x);
+}
+#if HPCL_FP64
+static double hp_cbrt(double x)
+{
+	return __builtin_cbrt(x);
+}
+static double hp_erfc(double x)
+{
+	return __builtin_erfc(x);
+}
+static double hp_pow(double x, double y)
+{
+	return __builtin_pow(x, y);
+}
+static double hp_pown(double x, int n)
+{
+	return __builtin_pow(x, (double)n);
+}
+/* ax^(1/n), ax = |x| > 0: pow(ax, 1/n) errs by |ln r| 2^-53 relatively
+ * from the rounding of 1/n (75 ulp at rootn(DBL_MAX, 3)), so ax = a 2^(k|n|)
+ * first, a in [1, 2^|n|): a^(1/n) has |ln| < ln 2, and 2^(+-k) is exact.
+ * With |n| > 1023 (a would not fit) |ln ax^(1/n)| < ln(2^1075) / 1024. */
+static double hp_rootn_abs(double ax, int n)
+{
+	long m = n < 0 ? -(long)n : n, k = 0;
+	if (m < 1024) {
+		long e = __builtin_ilogb(ax);
+		k = e >= 0 ? e / m : -((m - 1 - e) / m);
+		ax = __builtin_ldexp(ax, (int)(-k * m));
+	}
+	return __builtin_ldexp(__builtin_pow(ax, 1.0 / (double)n),
+			       (int)(n < 0 ? -k : k));
+}
+#endif
+
 /* fma: the hardware's with F and D; without an FPU softfma.c's (picolibc's
  * soft fmaf rounds some results wrongly). */
 #if defined(__riscv_float_abi_soft)
@@ -86,12 +153,10 @@ float __hpcl_fmaf(float, float, float);
 	UN_(asinh, T, S)                                                       \
 	UN_(atan, T, S)                                                        \
 	UN_(atanh, T, S)                                                       \
-	UN_(cbrt, T, S)                                                        \
 	UN_(ceil, T, S)                                                        \
 	UN_(cos, T, S)                                                         \
 	UN_(cosh, T, S)                                                        \
 	UN_(erf, T, S)                                                         \
-	UN_(erfc, T, S)                                                        \
 	UN_(exp, T, S)                                                         \
 	UN_(exp2, T, S)                                                        \
 	UN_(exp10, T, S)                                                       \
@@ -110,12 +175,14 @@ float __hpcl_fmaf(float, float, float);
 	UN_(sqrt, T, S)                                                        \
 	UN_(tan, T, S)                                                         \
 	UN_(tanh, T, S)                                                        \
-	UN_(tgamma, T, S)                                                      \
 	UN_(trunc, T, S)                                                       \
 	UNX_(acospi, T, acos(x) * PI_INV)                                      \
 	UNX_(asinpi, T, asin(x) * PI_INV)                                      \
 	UNX_(atanpi, T, atan(x) * PI_INV)                                      \
 	UNX_(rsqrt, T, (T)1 / sqrt(x))                                         \
+	UNX_(cbrt, T, hp_cbrt##S(x))                                           \
+	UNX_(tgamma, T, hp_tgamma##S(x))                                       \
+	UNX_(erfc, T, hp_erfc##S(x))                                           \
 	UNX_(lgamma, T, hp_lgamma_r_##T(x))                                    \
 	BIN_(atan2, T, S)                                                      \
 	BIN_(copysign, T, S)                                                   \
@@ -123,7 +190,7 @@ float __hpcl_fmaf(float, float, float);
 	BIN_(fmod, T, S)                                                       \
 	BIN_(hypot, T, S)                                                      \
 	BIN_(nextafter, T, S)                                                  \
-	BIN_(pow, T, S)                                                        \
+	BINX_(pow, T, hp_pow##S(x, y))                                         \
 	BIN_(remainder, T, S)                                                  \
 	BINX_(atan2pi, T, atan2(x, y) * PI_INV)                                \
 	BINX_(fmax, T, __builtin_fmax##S(x, y))                                \
@@ -237,13 +304,24 @@ float __hpcl_fmaf(float, float, float);
 		return r;                                                      \
 	}                                                                      \
 	HP_VEC(REMQUO_V_, T, AS)
+/* Not libm's remquo (it errs with a subnormal y): the quotient's low 7 bits
+ * from |x| less a multiple of 128 |y| (fmod and remainder are exact; m - r
+ * is n |y|, n <= 128, so m / y - r / y rounds to n; m - r itself may
+ * overflow). */
 #define REMQUO_(T, S)                                                          \
 	T OVL remquo(T x, T y, __private int *p)                               \
 	{                                                                      \
-		int q;                                                         \
-		T r = __builtin_remquo##S(x, y, &q);                           \
-		*p = q;                                                        \
-		return r;                                                      \
+		if (__builtin_isnan(x) || __builtin_isnan(y) ||                \
+		    __builtin_isinf(x) || y == 0) {                            \
+			*p = 0;                                                \
+			return __builtin_nan##S("");                           \
+		}                                                              \
+		T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y);        \
+		T m = __builtin_fmod##S(ax, ay * 128); /* inf: ax */           \
+		T r = __builtin_remainder##S(m, ay);                           \
+		int n = (int)__builtin_rint##S(m / ay - r / ay) & 127;         \
+		*p = !__builtin_signbit(x) != !__builtin_signbit(y) ? -n : n;  \
+		return __builtin_signbit(x) ? -r : r;                          \
 	}                                                                      \
 	HP_VEC(REMQUO_V_, T, __private)                                        \
 	REMQUO_AS_(T, __global) REMQUO_AS_(T, __local)
@@ -335,11 +413,12 @@ float __hpcl_fmaf(float, float, float);
 			return __builtin_nan##S("");                           \
 		if (x == 1 && __builtin_isinf(y))                              \
 			return __builtin_nan##S("");                           \
-		return __builtin_pow##S(x, y);                                 \
+		/* powr(-0, y) is powr(+0, y): +inf or +0 */                   \
+		return hp_pow##S(__builtin_fabs##S(x), y);                     \
 	}                                                                      \
 	static T hp_pown_##T(T x, int n)                                       \
 	{                                                                      \
-		return __builtin_pow##S(x, (T)n);                              \
+		return hp_pown##S(x, n);                                       \
 	}                                                                      \
 	static T hp_rootn_##T(T x, int n)                                      \
 	{                                                                      \
@@ -351,7 +430,7 @@ float __hpcl_fmaf(float, float, float);
 			T z = (n & 1) ? x : (T)0;                              \
 			return n > 0 ? z : 1 / z;                              \
 		}                                                              \
-		T r = __builtin_pow##S(__builtin_fabs##S(x), (T)1 / (T)n);     \
+		T r = hp_rootn_abs##S(__builtin_fabs##S(x), n);                \
 		return x < 0 ? -r : r;                                         \
 	}
 
@@ -362,6 +441,81 @@ RELAXED_(half_)
 RELAXED_(native_)
 #if HPCL_FP64
 HELPERS_(double, , ulong, 0x7ff8000000000000ul, M_PI)
+/* tgamma(double): libm's errs by up to 1,200 ulp (x near 140; limit 16),
+ * so it is computed here. For |x| < 10 the recurrence takes x to t + 1,
+ * t in [-1/2, 1/2), with every x - 1 or x + 1 on the way exact, and
+ * ln tgamma(1 + t) = -gamma t + sum (-1)^k zeta(k) t^k / k (k = 2..56:
+ * below 2^-60 at |t| = 1/2); from 10 up Stirling's series, x^(x - 1/2)
+ * as two halves so that the product overflows only where tgamma does; down
+ * from -10 the reflection through tgamma(-x), divided in the same halves. */
+static __constant double hp_lgamma1p_c[] = {
+	-0x1.2788cfc6fb619p-1, 0x1.a51a6625307d3p-1,  -0x1.9a4d55beab2d7p-2,
+	0x1.151322ac7d848p-2,  -0x1.a8b9c17aa6149p-3, 0x1.5b40cb100c306p-3,
+	-0x1.2703a1dcea3aep-3, 0x1.010b36af86397p-3,  -0x1.c806706d57db4p-4,
+	0x1.9a01e385d5f8fp-4,  -0x1.748c33114c6d6p-4, 0x1.556ad63243bc4p-4,
+	-0x1.3b1d971fc5985p-4, 0x1.2496df8320c5fp-4,  -0x1.11133476e7fe0p-4,
+	0x1.00010064cdeb2p-4,  -0x1.e1e2d311e8abdp-5, 0x1.c71ce3a20b419p-5,
+	-0x1.af28a1b5688a0p-5, 0x1.9999b3352d5bap-5,  -0x1.86186db77bfbfp-5,
+	0x1.745d1d1778df9p-5,  -0x1.642c88591b66dp-5, 0x1.555556aaafdcdp-5,
+	-0x1.47ae151eb9fb7p-5, 0x1.3b13b189d925ep-5,  -0x1.2f684c00002bcp-5,
+	0x1.24924936db7bcp-5,  -0x1.1a7b961a7b9aap-5, 0x1.111111155556dp-5,
+	-0x1.08421086318cep-5, 0x1.0000000100002p-5,  -0x1.f07c1f08ba2eap-6,
+	0x1.e1e1e1e25a5a6p-6,  -0x1.d41d41d457c58p-6, 0x1.c71c71c738e39p-6,
+	-0x1.bacf914c29837p-6, 0x1.af286bca21af3p-6,  -0x1.a41a41a41d89ep-6,
+	0x1.999999999b333p-6,  -0x1.8f9c18f9c2577p-6, 0x1.8618618618c31p-6,
+	-0x1.7d05f417d08eep-6, 0x1.745d1745d18bap-6,  -0x1.6c16c16c16ccdp-6,
+	0x1.642c8590b21bdp-6,  -0x1.5c9882b931083p-6, 0x1.555555555556bp-6,
+	-0x1.4e5e0a72f0544p-6, 0x1.47ae147ae1480p-6,  -0x1.4141414141417p-6,
+	0x1.3b13b13b13b15p-6,  -0x1.3521cfb2b78c2p-6, 0x1.2f684bda12f69p-6,
+	-0x1.29e4129e4129ep-6, 0x1.2492492492492p-6};
+static __constant double hp_stirling_c[] = {
+	1.0 / 12,    -1.0 / 360,       1.0 / 1260,
+	-1.0 / 1680, 1.0 / 1188,       -691.0 / 360360,
+	1.0 / 156,   -3617.0 / 122400, 43867.0 / 244188};
+/* tgamma(y), y >= 10, as h * r (h = y^((y - 1/2) / 2): both finite). */
+static double hp_stirling(double y, double *h)
+{
+	double z = 1 / (y * y), s = 0;
+	for (int k = 8; k >= 0; k--)
+		s = s * z + hp_stirling_c[k];
+	*h = __builtin_pow(y, (y - 0.5) * 0.5);
+	return *h * __builtin_exp(-y) * 0x1.40d931ff62706p+1 /* sqrt(2 pi) */ *
+	       __builtin_exp(s / y);
+}
+static double hp_tgamma(double x)
+{
+	double h, r, num = 1, den = 1, t, l = 0;
+	if (__builtin_isnan(x) || x == __builtin_inf())
+		return x;
+	if (x == __builtin_floor(x) && x <= 0) /* poles: +-inf at +-0 */
+		return x == 0 ? 1 / x : __builtin_nan("");
+	if (x > 180) /* past DBL_MAX from 171.63 */
+		return __builtin_inf();
+	if (x >= 10) {
+		r = hp_stirling(x, &h);
+		return h * r;
+	}
+	if (x <= -10) {
+		double s = -M_PI / (x * hp_sinpi_double(x));
+		if (x < -190) /* below the least subnormal from -184 */
+			return __builtin_copysign(0.0, s);
+		r = hp_stirling(-x, &h);
+		return s / h / r;
+	}
+	for (; x >= 1.5; num *= x)
+		x -= 1;
+	for (; x < -0.5; x += 1)
+		den *= x;
+	if (x < 0.5) {
+		den *= x;
+		t = x;
+	} else {
+		t = x - 1;
+	}
+	for (int k = 55; k >= 0; k--)
+		l = l * t + hp_lgamma1p_c[k];
+	return __builtin_exp(l * t) * num / den;
+}
 MATH_(double, , long, ulong, M_PI, M_1_PI, 0x1.fffffffffffffp-1)
 REMQUO_(double, )
 #endif

@@ -107,8 +107,8 @@ bt_values() {
 		-o "$tmp/b.hpk" >"$tmp/build.log" 2>&1 ||
 		{ cat "$tmp/build.log"; fail "hartpool build builtins_values.cl ($board)"; }
 	out=$(timeout 120 "$HP" run --board "$board" --kernel-file "$tmp/b.hpk" \
-		builtins_values --global 64 --karg buf:f32:64 --karg buf:i32:64 \
-		--print 2>&1) || { echo "$out"; fail "hartpool run builtins_values ($board)"; }
+		builtins_values --global 64 --karg buf:f32:64 --karg buf:i32:72 \
+		--print 72 2>&1) || { echo "$out"; fail "hartpool run builtins_values ($board)"; }
 	echo "$out" >"$tmp/run.out"
 	python3 tests/opencl/check_values.py tests/opencl/kernels/builtins_values.expect \
 		"$tmp/run.out" || fail "builtins_values ($board): wrong values"

@@ -171,4 +171,16 @@ __kernel void builtins_values(__global float *out_f, __global int *out_i)
 	out_i[61] = popcount((char)I(-1));
 	out_i[62] = clz((ulong)I(1));
 	out_i[63] = ctz(I(0));
+	/* what the CTS's math_brute_force found (bit-exact checks) */
+	float nz = zf * -1.0f, q_r;
+	out_i[64] = as_int(powr(nz, F(-1.0f))) == 0x7f800000; /* +inf */
+	out_i[65] = as_int(powr(nz, F(1.0f))); /* +0 */
+	out_i[66] = (int)pown(F(-1.0f), I(16777217)); /* odd: -1 */
+	out_i[67] = cbrt(F(-0x1.3b1p+122f)) == -0x1.b37d9ep+40f;
+	out_i[68] = rootn(F(-0x1p-147f), I(3)) == -0x1p-49f;
+	out_i[69] = pow(F(0x1.51ec12p+0f), F(-0x1.307904p+8f)) ==
+		    0x1.07fd2ep-122f;
+	q_r = remquo(F(-0x1.ap-137f), F(0x1p-140f), &q); /* subnormal */
+	out_i[70] = q;
+	out_i[71] = as_int(q_r); /* -0 */
 }
