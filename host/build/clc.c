@@ -26,6 +26,10 @@ static void diag(LLVMDiagnosticInfoRef di, void *arg)
 	if (sev != LLVMDSError && sev != LLVMDSWarning)
 		return; /* remarks and notes: the optimizer's, not asked for */
 	char *d = LLVMGetDiagInfoDescription(di);
+	if (d && sev == LLVMDSWarning && stack_diag(j, d)) {
+		LLVMDisposeMessage(d);
+		return; /* a frame's size, asked for */
+	}
 	fprintf(j->mf, "%s: %s\n", sev == LLVMDSError ? "error" : "warning",
 		d ? d : "");
 	LLVMDisposeMessage(d);
@@ -86,6 +90,9 @@ static void job_end(cl_job *j)
 		LLVMContextDispose(j->ctx);
 	free(j->log.s);
 	free(j->ks);
+	for (unsigned i = 0; i < j->nframes; i++)
+		free(j->frames[i].name);
+	free(j->frames);
 	cl_opts_free(&j->opts);
 }
 

@@ -79,6 +79,7 @@ int stage_codegen(cl_job *j)
 		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
 			       "optimizing the program failed (build log)");
 	}
+	stack_mark(j);
 	if (LLVMTargetMachineEmitToFile(j->tm, j->mod, j->obj, LLVMObjectFile,
 					&msg)) {
 		fprintf(j->mf, "error: code generation: %s\n", msg ? msg : "");
@@ -87,5 +88,5 @@ int stage_codegen(cl_job *j)
 			       "compiling the program failed (build log)");
 	}
 	LLVMDisposeMessage(msg);
-	return 0;
+	return stack_check(j);
 }

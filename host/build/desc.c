@@ -60,9 +60,6 @@ static void meta_text(sbuf *t, const cl_kernel *ks, unsigned nk,
 	}
 }
 
-/* A fiber's stack in a kernel that prints (hp_kernel.stack_bytes). */
-#define HPCL_PRINTF_STACK 2048u
-
 /* The descriptors and the metadata, as C for the cross gcc. */
 static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		      const char *path)
@@ -97,10 +94,10 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		       k->uses_barriers ? "true" : "false", lm);
 		if (!k->uses_barriers)
 			sb_add(&o, "\t.row = hp_krow_%s,\n", k->name);
-		/* printf and the firmware's formatting under it take more
-		 * than a fiber's default stack (the executor's 1 KiB) */
-		if (k->uses_barriers && ks[i].prints)
-			sb_add(&o, "\t.stack_bytes = %u,\n", HPCL_PRINTF_STACK);
+		/* a fiber stack that holds the kernel's deepest chain of
+		 * calls (stack.c), printf's too */
+		if (k->uses_barriers && ks[i].fiber_stack)
+			sb_add(&o, "\t.stack_bytes = %u,\n", ks[i].fiber_stack);
 		sb_add(&o, "};\n");
 	}
 	meta_text(&t, ks, nk, options);

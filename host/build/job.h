@@ -59,9 +59,26 @@ typedef struct {
 	char name[HP_CL_NAME_MAX + 1];
 	LLVMValueRef fn; /* the kernel in the job's module */
 	hp_cl_kernel meta;
-	bool all_local; /* needs every __local variable of the program */
-	bool prints;	/* reaches printf */
+	bool all_local;	      /* needs every __local variable of the program */
+	bool prints;	      /* reaches printf */
+	unsigned stack_need;  /* its deepest chain of frames (stack.c) */
+	unsigned fiber_stack; /* hp_kernel.stack_bytes; 0: the default */
 } cl_kernel;
+
+/* A function's frame, as the code generator reported it (stack.c). */
+typedef struct {
+	char *name;
+	unsigned size;
+} cl_frame;
+
+/* Fiber stacks (hp_kernel.stack_bytes): the executor's default, and what a
+ * kernel that prints starts from (printf and the firmware's formatting
+ * under it). */
+#define HPCL_FIBER_STACK 1024u
+#define HPCL_PRINTF_STACK 2048u
+/* What a kernel without barriers may take of the hart's 16 KiB kernel
+ * stack (the rest: the executor's frames, calls out of the object). */
+#define HPCL_KERNEL_STACK_BUDGET (12u << 10)
 
 typedef struct cl_job {
 	const hp_cl_build_options *o;
@@ -82,6 +99,8 @@ typedef struct cl_job {
 	size_t size;
 	bool cached; /* key is the job's in the build cache (cache.h) */
 	char key[65];
+	cl_frame *frames; /* every function's frame (stack.c) */
+	unsigned nframes, capframes;
 } cl_job;
 
 /* ---- the stages ---- */
@@ -105,6 +124,12 @@ int stage_rewrite(cl_job *j);
 int stage_link(cl_job *j);
 int stage_codegen(cl_job *j);
 int stage_package(cl_job *j);
+
+/** stack.c: ask the code generator for every frame; take its report
+ * (true if @p desc was one); each kernel's need, checked. */
+void stack_mark(cl_job *j);
+bool stack_diag(cl_job *j, const char *desc);
+int stack_check(cl_job *j);
 /** A program without kernels: the object of its metadata only. */
 int cl_meta_object(cl_job *j);
 

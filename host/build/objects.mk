@@ -13,4 +13,4 @@ host-build-srcs := host/build/clc.c host/build/compile.c \
                    host/build/options.c \
                    host/build/objlink.c host/build/package.c \
                    host/build/tools.c host/build/cache.c \
-                   host/build/sha256.c
+                   host/build/sha256.c host/build/stack.c

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The stack a kernel needs (job.h): the code generator reports every
+ * function's frame (the "warn-stack-size" attribute at 0 makes it say each
+ * one through the context's diagnostics), and a kernel needs the deepest
+ * chain of frames from its entries (hp_kfn_NAME, hp_krow_NAME) plus what
+ * the calls out of the object take (libm, the firmware's printf). A frame
+ * larger than the guard below a stack could step over it and write what
+ * lies beneath, so a kernel gets a fiber stack that holds its chain, and
+ * one that runs on the hart's kernel stack must fit in it; otherwise the
+ * build says so.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include "job.h"
+#include <hartpool/kernel.h>
+#include <hartpool/object.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void stack_mark(cl_job *j)
+{
+	for (LLVMValueRef f = LLVMGetFirstFunction(j->mod); f;
+	     f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f))
+			LLVMAddAttributeAtIndex(
+				f, LLVMAttributeFunctionIndex,
+				LLVMCreateStringAttribute(
+					j->ctx, "warn-stack-size", 15, "0", 1));
+}
+
+bool stack_diag(cl_job *j, const char *d)
+{
+	const char *s = strstr(d, "stack frame size (");
+	const char *q = s ? strstr(s, "in function '") : NULL;
+	if (!q)
+		return false;
+	unsigned long size = strtoul(s + 18, NULL, 10);
+	q += 13;
+	const char *e = strchr(q, '\'');
+	if (!e)
+		return false;
+	if (j->nframes == j->capframes) {
+		unsigned cap = j->capframes ? 2 * j->capframes : 64;
+		cl_frame *nf = realloc(j->frames, cap * sizeof(*nf));
+		if (!nf)
+			return true; /* unmeasured: the kernel's check says so
+				      */
+		j->frames = nf;
+		j->capframes = cap;
+	}
+	cl_frame *f = &j->frames[j->nframes];
+	if (!(f->name = strndup(q, (size_t)(e - q))))
+		return true;
+	f->size = (unsigned)size;
+	j->nframes++;
+	return true;
+}
+
+static unsigned frame_of(const cl_job *j, const char *name)
+{
+	for (unsigned i = 0; i < j->nframes; i++)
+		if (!strcmp(j->frames[i].name, name))
+			return j->frames[i].size;
+	return 0; /* no frame: a leaf that keeps everything in registers */
+}
+
+/* What a call out of the object may take (libm's functions; the
+ * firmware's printf formatting is counted by the fiber's printf stack). */
+#define OUTSIDE_BYTES 512u
+
+/* The deepest chain from @p f; UINT32_MAX past @p depth calls (a cycle:
+ * OpenCL C has no recursion, but C kernels may). */
+static unsigned chain(const cl_job *j, LLVMValueRef f, unsigned depth)
+{
+	size_t n;
+	const char *name = LLVMGetValueName2(f, &n);
+	if (LLVMIsDeclaration(f))
+		return OUTSIDE_BYTES;
+	if (depth > 64)
+		return UINT32_MAX;
+	unsigned deepest = 0;
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+	     bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in;
+		     in = LLVMGetNextInstruction(in)) {
+			if (LLVMGetInstructionOpcode(in) != LLVMCall)
+				continue;
+			LLVMValueRef c = LLVMGetCalledValue(in);
+			if (!c || !LLVMIsAFunction(c) ||
+			    LLVMGetIntrinsicID(c) != 0)
+				continue;
+			unsigned d = chain(j, c, depth + 1);
+			if (d > deepest)
+				deepest = d;
+		}
+	if (deepest == UINT32_MAX)
+		return UINT32_MAX;
+	return frame_of(j, name) + deepest;
+}
+
+static unsigned kernel_need(const cl_job *j, const char *kname)
+{
+	static const char *const pre[] = {"hp_kfn_", "hp_krow_"};
+	unsigned need = 0;
+	for (unsigned p = 0; p < 2; p++) {
+		char n[HP_CL_NAME_MAX + 16];
+		snprintf(n, sizeof(n), "%s%s", pre[p], kname);
+		LLVMValueRef f = LLVMGetNamedFunction(j->mod, n);
+		unsigned d = f ? chain(j, f, 0) : 0;
+		if (d > need)
+			need = d;
+	}
+	return need;
+}
+
+int stack_check(cl_job *j)
+{
+	unsigned bad = 0;
+	for (unsigned i = 0; i < j->nk; i++) {
+		cl_kernel *k = &j->ks[i];
+		unsigned need = kernel_need(j, k->name);
+		k->stack_need = need;
+		if (need == UINT32_MAX) {
+			/* a cycle: the guard below the stack is all there is */
+			k->stack_need = 0;
+			continue;
+		}
+		if (k->meta.uses_barriers) {
+			unsigned base = k->prints ? HPCL_PRINTF_STACK
+						  : HPCL_FIBER_STACK;
+			unsigned s = (need + base / 2 + 15) & ~15u;
+			k->fiber_stack = s > base ? s : (k->prints ? base : 0);
+			if (s <= HPK_STACK_MAX)
+				continue;
+			fprintf(j->mf,
+				"error: kernel %s needs %u bytes of stack per "
+				"work-item (its deepest chain of calls); a "
+				"fiber has at most %u\n",
+				k->name, need, HPK_STACK_MAX);
+			bad++;
+		} else if (need > HPCL_KERNEL_STACK_BUDGET) {
+			fprintf(j->mf,
+				"error: kernel %s needs %u bytes of stack (its "
+				"deepest chain of calls); kernels without "
+				"barriers run on the hart's kernel stack, "
+				"which has %u for them\n",
+				k->name, need, HPCL_KERNEL_STACK_BUDGET);
+			bad++;
+		}
+	}
+	return bad ? hp_fail(HP_BUILD_PROGRAM_FAILURE,
+			     "%u kernel%s need%s more stack than the device "
+			     "gives (build log)",
+			     bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "")
+		   : 0;
+}
