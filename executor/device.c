@@ -36,6 +36,7 @@ void exec_device_init(unsigned harts)
 		.fiber_stack_default = 1024,
 		.fiber_arena_size = 256 * 1024,
 		.fiber_stack_scale = 1,
+		.kernel_stack = HP_KERNEL_STACK_USE,
 		.isolation = true,
 	};
 	/* Sanitizers: redzones and shadow frames. GCC says so with

@@ -50,6 +50,10 @@ typedef struct exec_device {
 	/** Multiplies every fiber stack and the arena: 1 on the device; the
 	 * host's sanitizer builds have far larger frames. */
 	uint32_t fiber_stack_scale;
+	/** Bytes of stack a kernel without barriers may need
+	 * (hp_kernel.stack_bytes): HP_KERNEL_STACK_USE of the hart's
+	 * kernel stack with isolation; less on the hart's own stack. */
+	uint32_t kernel_stack;
 	/** Kernels run with their loads and stores checked by the PMP
 	 * (hal/isolation.h, docs/faults.md); on by default where the board
 	 * has a PMP. Set before kernels run. */
@@ -134,6 +138,7 @@ enum exec_group_limit {
 	EXEC_LIMIT_KERNEL_REQD, /**< the kernel's reqd_work_group_size */
 	EXEC_LIMIT_FIBERS,	/**< fiber stacks in one hart's arena */
 	EXEC_LIMIT_LOCAL_MEM,	/**< local memory: it cannot run (0) */
+	EXEC_LIMIT_STACK,	/**< its stack: it cannot run (0) */
 };
 
 /**

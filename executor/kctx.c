@@ -27,7 +27,7 @@
 #include <stdio.h>
 
 /* A hart's stack for kernels in U-mode (kernel-visible heap). */
-#define EXEC_USTACK_BYTES 16384
+#define EXEC_USTACK_BYTES HP_KERNEL_STACK_BYTES
 
 /* Per-hart kernel-context state (firmware-private). */
 typedef struct kctx_hart {

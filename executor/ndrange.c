@@ -71,6 +71,10 @@ kernel_max(const exec_device *dev, const hp_kernel *k, unsigned s,
 		max = 0;
 		by = EXEC_LIMIT_LOCAL_MEM;
 	}
+	if (!k->uses_barriers && k->stack_bytes > dev->kernel_stack) {
+		max = 0;
+		by = EXEC_LIMIT_STACK;
+	}
 	if (k->max_work_group_size && k->max_work_group_size < max) {
 		max = k->max_work_group_size;
 		by = EXEC_LIMIT_KERNEL_MAX;
@@ -129,6 +133,10 @@ static void limit_text(const exec_device *dev, const hp_kernel *k,
 		break;
 	case EXEC_LIMIT_LOCAL_MEM:
 		snprintf(buf, n, "local memory");
+		break;
+	case EXEC_LIMIT_STACK:
+		snprintf(buf, n, "its stack: %u B, the kernel stack gives %u",
+			 (unsigned)k->stack_bytes, (unsigned)dev->kernel_stack);
 		break;
 	default:
 		snprintf(buf, n, "the device limit");

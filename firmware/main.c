@@ -110,6 +110,10 @@ int app_main(void)
 	if (!exec_start(boot_barrier_all, true))
 		return 0;
 	exec_dev.isolation = isolation();
+	/* without isolation kernels run on the hart's own stack (less its
+	 * trap area and the executor's frames) */
+	if (!exec_dev.isolation)
+		exec_dev.kernel_stack = BOARD_STACK_SIZE / 2;
 	uint64_t dram_size, end = dram_end(&dram_size);
 	if (end <= BOARD_BUF_BASE) {
 		hal_printf(

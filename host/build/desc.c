@@ -95,9 +95,10 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		if (!k->uses_barriers)
 			sb_add(&o, "\t.row = hp_krow_%s,\n", k->name);
 		/* a fiber stack that holds the kernel's deepest chain of
-		 * calls (stack.c), printf's too */
-		if (k->uses_barriers && ks[i].fiber_stack)
-			sb_add(&o, "\t.stack_bytes = %u,\n", ks[i].fiber_stack);
+		 * calls, printf's too; or what it needs of the hart's kernel
+		 * stack (stack.c) */
+		if (ks[i].stack_bytes)
+			sb_add(&o, "\t.stack_bytes = %u,\n", ks[i].stack_bytes);
 		sb_add(&o, "};\n");
 	}
 	meta_text(&t, ks, nk, options);

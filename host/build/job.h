@@ -61,8 +61,7 @@ typedef struct {
 	hp_cl_kernel meta;
 	bool all_local;	      /* needs every __local variable of the program */
 	bool prints;	      /* reaches printf */
-	unsigned stack_need;  /* its deepest chain of frames (stack.c) */
-	unsigned fiber_stack; /* hp_kernel.stack_bytes; 0: the default */
+	unsigned stack_bytes; /* hp_kernel.stack_bytes (stack.c) */
 } cl_kernel;
 
 /* A function's frame, as the code generator reported it (stack.c). */
@@ -76,9 +75,8 @@ typedef struct {
  * under it). */
 #define HPCL_FIBER_STACK 1024u
 #define HPCL_PRINTF_STACK 2048u
-/* What a kernel without barriers may take of the hart's 16 KiB kernel
- * stack (the rest: the executor's frames, calls out of the object). */
-#define HPCL_KERNEL_STACK_BUDGET (12u << 10)
+/* What a kernel without barriers may take of the hart's kernel stack:
+ * HP_KERNEL_STACK_USE (hartpool/kernel.h). */
 
 typedef struct cl_job {
 	const hp_cl_build_options *o;

@@ -6,9 +6,10 @@
  * chain of frames from its entries (hp_kfn_NAME, hp_krow_NAME) plus what
  * the calls out of the object take (libm, the firmware's printf). A frame
  * larger than the guard below a stack could step over it and write what
- * lies beneath, so a kernel gets a fiber stack that holds its chain, and
- * one that runs on the hart's kernel stack must fit in it; otherwise the
- * build says so.
+ * lies beneath, so a kernel with barriers gets a fiber stack that holds
+ * its chain, and one without says what it needs of the hart's kernel stack
+ * (the executor refuses to run it where that is less); past either
+ * limit the build says so.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -122,17 +123,18 @@ int stack_check(cl_job *j)
 	for (unsigned i = 0; i < j->nk; i++) {
 		cl_kernel *k = &j->ks[i];
 		unsigned need = kernel_need(j, k->name);
-		k->stack_need = need;
 		if (need == UINT32_MAX) {
 			/* a cycle: the guard below the stack is all there is */
-			k->stack_need = 0;
+			k->stack_bytes = k->meta.uses_barriers && k->prints
+						 ? HPCL_PRINTF_STACK
+						 : 0;
 			continue;
 		}
 		if (k->meta.uses_barriers) {
 			unsigned base = k->prints ? HPCL_PRINTF_STACK
 						  : HPCL_FIBER_STACK;
 			unsigned s = (need + base / 2 + 15) & ~15u;
-			k->fiber_stack = s > base ? s : (k->prints ? base : 0);
+			k->stack_bytes = s > base ? s : (k->prints ? base : 0);
 			if (s <= HPK_STACK_MAX)
 				continue;
 			fprintf(j->mf,
@@ -141,15 +143,17 @@ int stack_check(cl_job *j)
 				"fiber has at most %u\n",
 				k->name, need, HPK_STACK_MAX);
 			bad++;
-		} else if (need > HPCL_KERNEL_STACK_BUDGET) {
-			fprintf(j->mf,
-				"error: kernel %s needs %u bytes of stack (its "
-				"deepest chain of calls); kernels without "
-				"barriers run on the hart's kernel stack, "
-				"which has %u for them\n",
-				k->name, need, HPCL_KERNEL_STACK_BUDGET);
-			bad++;
+			continue;
 		}
+		k->stack_bytes = (need + 15) & ~15u;
+		if (need <= HP_KERNEL_STACK_USE)
+			continue;
+		fprintf(j->mf,
+			"error: kernel %s needs %u bytes of stack (its deepest "
+			"chain of calls); kernels without barriers run on the "
+			"hart's kernel stack, which has %u for them\n",
+			k->name, need, HP_KERNEL_STACK_USE);
+		bad++;
 	}
 	return bad ? hp_fail(HP_BUILD_PROGRAM_FAILURE,
 			     "%u kernel%s need%s more stack than the device "

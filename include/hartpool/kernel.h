@@ -130,6 +130,13 @@ typedef struct hp_arg_buffer {
 #define HP_KERNEL_DATA __attribute__((section(".kdata")))
 #endif
 
+/** The hart's stack for kernel code with isolation on (in the
+ * kernel-visible heap, a 4 KiB no-access guard below it). */
+#define HP_KERNEL_STACK_BYTES (32u << 10)
+/** What a kernel without barriers may need of it (hp_kernel.stack_bytes):
+ * the rest is the executor's frames and calls out of the object. */
+#define HP_KERNEL_STACK_USE (HP_KERNEL_STACK_BYTES - (4u << 10))
+
 /** A kernel and its attributes (OpenCL __attribute__s and more). */
 typedef struct hp_kernel {
 	const char *name;
@@ -147,7 +154,9 @@ typedef struct hp_kernel {
 	uint32_t local_mem_bytes;
 	/** Exact size of the argument block the kernel reads; 0 = none. */
 	uint32_t args_size;
-	/** Fiber stack per work-item (barrier kernels); 0 = default. */
+	/** Barrier kernels: the fiber stack per work-item (0: the default).
+	 * Others: the bytes of the hart's kernel stack the kernel needs (0:
+	 * unknown, it must fit); the build measures it for OpenCL C. */
 	uint32_t stack_bytes;
 	/** Calls hp_barrier() or sub-group functions. */
 	bool uses_barriers;

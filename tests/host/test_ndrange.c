@@ -26,6 +26,7 @@ static const exec_device dev64 = {
 	.sub_group_sizes = 0x7f,
 	.fiber_stack_default = 1024,
 	.fiber_arena_size = 256 * 1024,
+	.kernel_stack = HP_KERNEL_STACK_USE,
 };
 
 static hp_kernel kern(void)
@@ -283,6 +284,14 @@ static void kernel_max(void)
 	k.local_mem_bytes = 32769;
 	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 0);
 	CHECK_EQ(by, EXEC_LIMIT_LOCAL_MEM);
+	/* A kernel without barriers runs on the hart's kernel stack: its
+	 * measured need fits, or it cannot run. */
+	k = kern();
+	k.stack_bytes = HP_KERNEL_STACK_USE;
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 256);
+	k.stack_bytes = HP_KERNEL_STACK_USE + 16;
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 0);
+	CHECK_EQ(by, EXEC_LIMIT_STACK);
 	/* Barrier kernels: fibers of one hart's share of the group. */
 	k = kern();
 	k.uses_barriers = true;

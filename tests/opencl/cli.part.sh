@@ -125,22 +125,27 @@ t_cli_build_errors() {
 # that fails is not kept.
 # A kernel's stack (host/build/stack.c): a barrier kernel with a 6 KiB
 # private array gets a fiber stack that holds it and computes right (with
-# the 1 KiB default it faulted at the guard); a kernel without barriers
-# and a 20 KiB array is refused by the build, named, with the numbers.
+# the 1 KiB default it faulted at the guard); one without barriers and a
+# 20 KiB array runs on the hart's 32 KiB kernel stack; one with a 40 KiB
+# array is refused by the build, named, with the numbers.
 cl_stack() { # BOARD
 	local tmp out want
 	tmp=$(mktemp -d)
 	"$HP" build --board "$1" $K/stack.cl -o "$tmp/s.hpk" 2>"$tmp/log" &&
 		fail "too_deep built on $1"
-	grep -q "kernel too_deep needs [0-9]* bytes of stack .* which has 12288" "$tmp/log" ||
+	grep -q "kernel too_deep needs [0-9]* bytes of stack .* which has 28672" "$tmp/log" ||
 		fail "no named error: $(cat "$tmp/log")"
-	grep -q "kernel deep " "$tmp/log" && fail "deep refused: $(cat "$tmp/log")"
-	"$HP" build --board "$1" -DDEEP_ONLY $K/stack.cl -o "$tmp/d.hpk" 2>"$tmp/log" ||
-		fail "build deep: $(cat "$tmp/log")"
+	grep -q "kernel \(deep\|wide\) " "$tmp/log" && fail "deep or wide refused: $(cat "$tmp/log")"
+	"$HP" build --board "$1" -DFITS_ONLY $K/stack.cl -o "$tmp/d.hpk" 2>"$tmp/log" ||
+		fail "build deep and wide: $(cat "$tmp/log")"
 	out=$(cl_run "$1" --kernel-file "$tmp/d.hpk" deep --global 64 --local 16 \
-		--karg buf:i32:64 --karg i32:5) || fail "run: $out"
+		--karg buf:i32:64 --karg i32:5) || fail "run deep: $out"
 	want=$(python3 -c 'print(" ".join(str(sum((i*13+5)%1536+l for i in range(0,1536,7))) for g in range(4) for l in range(16)))')
 	grep -q "buf0 i32\[64\]: $want\$" <<<"$out" || fail "deep on $1: $out"
+	out=$(cl_run "$1" --kernel-file "$tmp/d.hpk" wide --global 16 \
+		--karg buf:i32:16 --karg i32:3) || fail "run wide: $out"
+	want=$(python3 -c 'print(" ".join(str(sum((i*17+3)%5120+g for i in range(0,5120,11))) for g in range(16)))')
+	grep -q "buf0 i32\[16\]: $want\$" <<<"$out" || fail "wide on $1: $out"
 	rm -rf "$tmp"
 }
 t_cli_stack_rv64() { cl_stack qemu-virt; }
