@@ -99,6 +99,7 @@ typedef struct cl_job {
 	char key[65];
 	cl_frame *frames; /* every function's frame (stack.c) */
 	unsigned nframes, capframes;
+	bool frames_lost; /* one did not fit in memory */
 } cl_job;
 
 /* ---- the stages ---- */

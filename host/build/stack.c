@@ -46,15 +46,18 @@ bool stack_diag(cl_job *j, const char *d)
 	if (j->nframes == j->capframes) {
 		unsigned cap = j->capframes ? 2 * j->capframes : 64;
 		cl_frame *nf = realloc(j->frames, cap * sizeof(*nf));
-		if (!nf)
-			return true; /* unmeasured: the kernel's check says so
-				      */
+		if (!nf) {
+			j->frames_lost = true; /* stack_check says so */
+			return true;
+		}
 		j->frames = nf;
 		j->capframes = cap;
 	}
 	cl_frame *f = &j->frames[j->nframes];
-	if (!(f->name = strndup(q, (size_t)(e - q))))
+	if (!(f->name = strndup(q, (size_t)(e - q)))) {
+		j->frames_lost = true;
 		return true;
+	}
 	f->size = (unsigned)size;
 	j->nframes++;
 	return true;
@@ -72,14 +75,55 @@ static unsigned frame_of(const cl_job *j, const char *name)
  * firmware's printf formatting is counted by the fiber's printf stack). */
 #define OUTSIDE_BYTES 512u
 
+/* Each function's deepest chain, once (a program of shared callees would
+ * otherwise cost a walk per path). */
+typedef struct {
+	LLVMValueRef *f;
+	unsigned *v, n, cap;
+	bool oom;
+} memo;
+
+static bool memo_get(const memo *m, LLVMValueRef f, unsigned *v)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		if (m->f[i] == f) {
+			*v = m->v[i];
+			return true;
+		}
+	return false;
+}
+
+static unsigned memo_put(memo *m, LLVMValueRef f, unsigned v)
+{
+	if (m->n == m->cap) {
+		unsigned cap = m->cap ? 2 * m->cap : 64;
+		LLVMValueRef *nf = realloc(m->f, cap * sizeof(*nf));
+		if (nf)
+			m->f = nf;
+		unsigned *nv = nf ? realloc(m->v, cap * sizeof(*nv)) : NULL;
+		if (!nv) {
+			m->oom = true;
+			return v;
+		}
+		m->v = nv;
+		m->cap = cap;
+	}
+	m->f[m->n] = f;
+	m->v[m->n++] = v;
+	return v;
+}
+
 /* The deepest chain from @p f; UINT32_MAX past @p depth calls (a cycle:
  * OpenCL C has no recursion, but C kernels may). */
-static unsigned chain(const cl_job *j, LLVMValueRef f, unsigned depth)
+static unsigned chain(const cl_job *j, memo *m, LLVMValueRef f, unsigned depth)
 {
 	size_t n;
 	const char *name = LLVMGetValueName2(f, &n);
+	unsigned known;
 	if (LLVMIsDeclaration(f))
 		return OUTSIDE_BYTES;
+	if (memo_get(m, f, &known))
+		return known;
 	if (depth > 64)
 		return UINT32_MAX;
 	unsigned deepest = 0;
@@ -93,16 +137,16 @@ static unsigned chain(const cl_job *j, LLVMValueRef f, unsigned depth)
 			if (!c || !LLVMIsAFunction(c) ||
 			    LLVMGetIntrinsicID(c) != 0)
 				continue;
-			unsigned d = chain(j, c, depth + 1);
+			unsigned d = chain(j, m, c, depth + 1);
 			if (d > deepest)
 				deepest = d;
 		}
 	if (deepest == UINT32_MAX)
-		return UINT32_MAX;
-	return frame_of(j, name) + deepest;
+		return memo_put(m, f, UINT32_MAX);
+	return memo_put(m, f, frame_of(j, name) + deepest);
 }
 
-static unsigned kernel_need(const cl_job *j, const char *kname)
+static unsigned kernel_need(const cl_job *j, memo *m, const char *kname)
 {
 	static const char *const pre[] = {"hp_kfn_", "hp_krow_"};
 	unsigned need = 0;
@@ -110,7 +154,7 @@ static unsigned kernel_need(const cl_job *j, const char *kname)
 		char n[HP_CL_NAME_MAX + 16];
 		snprintf(n, sizeof(n), "%s%s", pre[p], kname);
 		LLVMValueRef f = LLVMGetNamedFunction(j->mod, n);
-		unsigned d = f ? chain(j, f, 0) : 0;
+		unsigned d = f ? chain(j, m, f, 0) : 0;
 		if (d > need)
 			need = d;
 	}
@@ -120,9 +164,10 @@ static unsigned kernel_need(const cl_job *j, const char *kname)
 int stack_check(cl_job *j)
 {
 	unsigned bad = 0;
+	memo m = {0};
 	for (unsigned i = 0; i < j->nk; i++) {
 		cl_kernel *k = &j->ks[i];
-		unsigned need = kernel_need(j, k->name);
+		unsigned need = kernel_need(j, &m, k->name);
 		if (need == UINT32_MAX) {
 			/* a cycle: the guard below the stack is all there is */
 			k->stack_bytes = k->meta.uses_barriers && k->prints
@@ -155,6 +200,12 @@ int stack_check(cl_job *j)
 			k->name, need, HP_KERNEL_STACK_USE);
 		bad++;
 	}
+	bool oom = m.oom || j->frames_lost;
+	free(m.f);
+	free(m.v);
+	if (oom)
+		return hp_fail(HP_OUT_OF_RESOURCES,
+			       "no host memory to measure the kernels' stacks");
 	return bad ? hp_fail(HP_BUILD_PROGRAM_FAILURE,
 			     "%u kernel%s need%s more stack than the device "
 			     "gives (build log)",
