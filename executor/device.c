@@ -33,7 +33,7 @@ void exec_device_init(unsigned harts)
 		.local_mem_size = 32 * 1024,
 		.default_sub_group_size = BOARD_SUB_GROUP_SIZE,
 		.sub_group_sizes = 0x7f, /* 1, 2, 4, ..., 64 */
-		.fiber_stack_default = 1024,
+		.fiber_stack_default = HP_FIBER_STACK_DEFAULT,
 		.fiber_arena_size = 256 * 1024,
 		.fiber_stack_scale = 1,
 		.kernel_stack = HP_KERNEL_STACK_USE,

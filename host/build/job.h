@@ -73,7 +73,7 @@ typedef struct {
 /* Fiber stacks (hp_kernel.stack_bytes): the executor's default, and what a
  * kernel that prints starts from (printf and the firmware's formatting
  * under it). */
-#define HPCL_FIBER_STACK 1024u
+#define HPCL_FIBER_STACK HP_FIBER_STACK_DEFAULT
 #define HPCL_PRINTF_STACK 2048u
 /* What a kernel without barriers may take of the hart's kernel stack:
  * HP_KERNEL_STACK_USE (hartpool/kernel.h). */

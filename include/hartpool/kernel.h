@@ -130,6 +130,8 @@ typedef struct hp_arg_buffer {
 #define HP_KERNEL_DATA __attribute__((section(".kdata")))
 #endif
 
+/** A barrier kernel's fiber stack per work-item when stack_bytes is 0. */
+#define HP_FIBER_STACK_DEFAULT 1024u
 /** The hart's stack for kernel code with isolation on (in the
  * kernel-visible heap, a 4 KiB no-access guard below it). */
 #define HP_KERNEL_STACK_BYTES (32u << 10)

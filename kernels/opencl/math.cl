@@ -16,45 +16,15 @@ double hp_lgamma_r(double, int *) __asm__("lgamma_r");
 /* cbrt, erfc, pow, pown, rootn, tgamma: libm's float versions err past
  * the limit, libm.c's (through double) do not; the double ones are libm's,
  * rootn's with its argument reduced first, tgamma's below. */
-float __hpcl_cbrtf(float);
-float __hpcl_erfcf(float);
-float __hpcl_powf(float, float);
-float __hpcl_pownf(float, int);
-float __hpcl_rootnf(float, int);
-float __hpcl_tgammaf(float);
-static float hp_cbrtf(float x)
-{
-	return __hpcl_cbrtf(x);
-}
-static float hp_erfcf(float x)
-{
-	return __hpcl_erfcf(x);
-}
-static float hp_powf(float x, float y)
-{
-	return __hpcl_powf(x, y);
-}
-static float hp_pownf(float x, int n)
-{
-	return __hpcl_pownf(x, n);
-}
-static float hp_rootn_absf(float ax, int n)
-{
-	return __hpcl_rootnf(ax, n);
-}
-static float hp_tgammaf(float x)
-{
-	return __hpcl_tgammaf(x);
-}
+float hp_cbrtf(float) __asm__("__hpcl_cbrtf");
+float hp_erfcf(float) __asm__("__hpcl_erfcf");
+float hp_powf(float, float) __asm__("__hpcl_powf");
+float hp_pownf(float, int) __asm__("__hpcl_pownf");
+float hp_rootn_absf(float, int) __asm__("__hpcl_rootnf");
+float hp_tgammaf(float) __asm__("__hpcl_tgammaf");
 #if HPCL_FP64
-static double hp_cbrt(double x)
-{
-	return __builtin_cbrt(x);
-}
-static double hp_erfc(double x)
-{
-	return __builtin_erfc(x);
-}
+double hp_cbrt(double) __asm__("cbrt");
+double hp_erfc(double) __asm__("erfc");
 static double hp_pow(double x, double y)
 {
 	return __builtin_pow(x, y);
