@@ -47,6 +47,7 @@ typedef struct {
 	unsigned n;
 	char std[16];
 	bool opt_disable;
+	bool item_calls; /* -cl-hartpool-item-calls: no row loop (rowloop.c) */
 } cl_opts;
 
 /* What a function reaches through its calls (kernels.c). */

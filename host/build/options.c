@@ -130,6 +130,10 @@ int cl_opts_parse(const char *s, cl_opts *o, sbuf *log)
 			o->opt_disable = true;
 			continue;
 		}
+		if (!strcmp(w, "-cl-hartpool-item-calls")) {
+			o->item_calls = true;
+			continue;
+		}
 		if (!strcmp(w, "-cl-kernel-arg-info") ||
 		    !strcmp(w, "-cl-strict-aliasing"))
 			continue; /* always on / deprecated, no effect */

@@ -20,22 +20,12 @@
  *     hpb_convert sets it.
  */
 #define _GNU_SOURCE
+#include "rewrite.h"
 #include "internal.h"
 #include "job.h"
 #include <llvm-c/Analysis.h>
 #include <stdio.h>
 #include <string.h>
-
-/* The types and functions the entries use. */
-typedef struct {
-	LLVMContextRef c;
-	LLVMModuleRef m;
-	LLVMBuilderRef b;
-	LLVMTypeRef i8, i32, i64, sz, ptr, vd;
-	LLVMTypeRef run_t, larg_t;
-	LLVMValueRef run, larg;
-	unsigned xlen;
-} ir;
 
 static void make_local_tls(LLVMModuleRef m)
 {
@@ -47,7 +37,7 @@ static void make_local_tls(LLVMModuleRef m)
 			LLVMSetThreadLocal(g, 1);
 }
 
-static LLVMValueRef fn_get(ir *x, const char *name, LLVMTypeRef t)
+LLVMValueRef fn_get(ir *x, const char *name, LLVMTypeRef t)
 {
 	LLVMValueRef f = LLVMGetNamedFunction(x->m, name);
 	return f ? f : LLVMAddFunction(x->m, name, t);
@@ -58,6 +48,8 @@ static void ir_init(ir *x, cl_job *j)
 	x->c = j->ctx;
 	x->m = j->mod;
 	x->xlen = j->b.xlen;
+	x->log = j->mf;
+	x->item_calls = j->opts.item_calls;
 	x->i8 = LLVMInt8TypeInContext(x->c);
 	x->i32 = LLVMInt32TypeInContext(x->c);
 	x->i64 = LLVMInt64TypeInContext(x->c);
@@ -71,15 +63,14 @@ static void ir_init(ir *x, cl_job *j)
 	x->larg = fn_get(x, "__hpcl_local_arg", x->larg_t);
 }
 
-static void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name)
+void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name)
 {
 	unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
 	LLVMAddAttributeAtIndex(f, idx, LLVMCreateEnumAttribute(x->c, k, 0));
 }
 
 /* Argument @p i of kernel @p k, from the block at @p args. */
-static LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i,
-			      LLVMValueRef args)
+LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i, LLVMValueRef args)
 {
 	const hp_cl_arg *a = &k->meta.args[i];
 	LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(k->fn, i));
@@ -179,7 +170,8 @@ static void entries_build(ir *x, const cl_kernel *k)
 	LLVMSetVisibility(desc, LLVMHiddenVisibility);
 	LLVMValueRef body = body_build(x, k);
 	entry_build(x, k, desc, body, false);
-	if (!k->meta.uses_barriers)
+	if (!k->meta.uses_barriers &&
+	    (x->item_calls || !rowloop_build(x, k, desc)))
 		entry_build(x, k, desc, body, true);
 }
 

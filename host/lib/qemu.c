@@ -262,6 +262,20 @@ static int boot_check(const char *board, unsigned harts,
 	return 0;
 }
 
+/* Benchmarks (HP_QEMU_COUNT=FILE): exact per-hart instruction counts of
+ * the device, hp-qemu --count at -icount shift=10 (docs/counting.md). */
+static unsigned count_args(const char **argv, unsigned na)
+{
+	const char *count = getenv("HP_QEMU_COUNT");
+	if (count && *count) {
+		argv[na++] = "--icount-shift";
+		argv[na++] = "10";
+		argv[na++] = "--count";
+		argv[na++] = count;
+	}
+	return na;
+}
+
 int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 {
 	static unsigned seq;
@@ -311,6 +325,7 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 		argv[na++] = "--mem";
 		argv[na++] = mem_s;
 	}
+	na = count_args(argv, na);
 	argv[na++] = fw;
 	argv[na] = NULL;
 

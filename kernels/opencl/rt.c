@@ -56,6 +56,20 @@ __attribute__((always_inline)) void __hpcl_run(const hp_item *it,
 	}
 	hpcl_set_tp(c.fw_tp);
 }
+/* The row loop of a barrier-free kernel (host/build/rowloop.c): the
+ * context set up once for the row from its first item @p it, which the
+ * work-item functions read; the loop adds the item's index itself. */
+void __hpcl_row_enter(hpcl_ctx *c, const hp_item *it, size_t dyn_off);
+__attribute__((always_inline)) void
+__hpcl_row_enter(hpcl_ctx *c, const hp_item *it, size_t dyn_off)
+{
+	hpcl_enter(c, it, dyn_off);
+}
+void __hpcl_row_leave(hpcl_ctx *c);
+__attribute__((always_inline)) void __hpcl_row_leave(hpcl_ctx *c)
+{
+	hpcl_set_tp(c->fw_tp);
+}
 /* A __local argument: its offset in the dynamic local memory. */
 void *__hpcl_local_arg(uint64_t off);
 void *__hpcl_local_arg(uint64_t off)

@@ -37,6 +37,31 @@ def check_ids(b, gx, gy, lx, ly, ox, oy):
     return gx * gy
 
 
+def check_ids3(b, gx, gy, gz, lx, ly, lz, ox, oy, oz, pick):
+    o = b[0]
+    for z in range(gz):
+        for y in range(gy):
+            for x in range(gx):
+                lin = (z * gy + y) * gx + x
+                r = o[12 * lin:12 * lin + 12]
+                gid = [x + ox, y + oy, z + oz]
+                lid = [x % lx, y % ly, z % lz]
+                grp = [x // lx, y // ly, z // lz]
+                sz = [min(lx, gx - grp[0] * lx), min(ly, gy - grp[1] * ly),
+                      min(lz, gz - grp[2] * lz)]
+                llin = (lid[2] * sz[1] + lid[1]) * sz[0] + lid[0]
+                d = (llin + pick) % 3
+                priv = gid + lid
+                want = gid + [lid[0] + 100 * lid[1] + 10000 * lid[2],
+                              grp[0] + 100 * grp[1] + 10000 * grp[2],
+                              sz[0] + 100 * sz[1] + 10000 * sz[2],
+                              llin, lin, d, gid[d], lid[d],
+                              0 if lid[0] == 1 else priv[(d + pick) % 6] + 1]
+                if r != want:
+                    fail(f"item ({x},{y},{z}): {r}, expected {want}")
+    return gx * gy * gz
+
+
 def check_group_sum(b, n, local):
     inp, out = b[0], b[1]
     for g in range(n // local):
@@ -121,7 +146,8 @@ def main():
     k, args = sys.argv[1], [int(a) for a in sys.argv[2:]]
     n = {"ids": check_ids, "group_sum": check_group_sum,
          "count": check_count, "sg": check_sg, "mathy": check_mathy,
-         "wg": check_wg, "atomics20": check_atomics20}[k](b, *args)
+         "wg": check_wg, "atomics20": check_atomics20,
+         "ids3": check_ids3}[k](b, *args)
     print(f"ok: {k}: {n} values checked")
 
 

@@ -148,6 +148,38 @@ cl_stack() { # BOARD
 	grep -q "buf0 i32\[16\]: $want\$" <<<"$out" || fail "wide on $1: $out"
 	rm -rf "$tmp"
 }
+# The row loop (host/build/rowloop.c) against a call per work-item: the
+# same bytes out in 1, 2 and 3 dimensions with remainder groups, and the
+# ids the OpenCL model's; the build log says which entry each got.
+cl_rowloop() { # BOARD
+	local tmp r g l o n
+	tmp=$(mktemp -d)
+	"$HP" build --board "$1" -cl-std=CL3.0 $K/rowloop.cl -o "$tmp/loop.hpk" 2>"$tmp/loop.log" ||
+		fail "build: $(cat "$tmp/loop.log")"
+	"$HP" build --board "$1" -cl-std=CL3.0 -cl-hartpool-item-calls $K/rowloop.cl \
+		-o "$tmp/item.hpk" 2>"$tmp/item.log" || fail "build: $(cat "$tmp/item.log")"
+	grep -q "kernel ids3: one loop per row" "$tmp/loop.log" ||
+		fail "no row loop: $(cat "$tmp/loop.log")"
+	grep -q "one loop per row" "$tmp/item.log" && fail "row loop with -cl-hartpool-item-calls"
+	for r in "37 1 1 8 1 1 5 0 0" "13 7 1 4 3 1 3 7 0" "9 5 4 4 2 3 1 2 3"; do
+		set -- $r
+		g=$1,$2,$3 l=$4,$5,$6 o=$7,$8,$9 n=$((12 * $1 * $2 * $3))
+		for e in loop item; do
+			cl_run "$board" --kernel-file "$tmp/$e.hpk" ids3 --global $g --local $l \
+				--offset $o --karg buf:u32:$n --karg u32:2 >"$tmp/$e.raw" ||
+				fail "run ($e, $g): $(cat "$tmp/$e.raw")"
+			grep -v "^time:" "$tmp/$e.raw" >"$tmp/$e.out"
+		done
+		cmp -s "$tmp/loop.out" "$tmp/item.out" ||
+			fail "row loop and item calls differ on $g: $(diff "$tmp/loop.out" "$tmp/item.out" | head -5)"
+		python3 $CHK ids3 $1 $2 $3 $4 $5 $6 $7 $8 $9 2 <"$tmp/loop.out" ||
+			fail "ids3 $g on $board"
+	done
+	rm -rf "$tmp"
+}
+t_cli_rowloop_rv64() { board=qemu-virt cl_rowloop qemu-virt; }
+t_cli_rowloop_rv32() { board=qemu-virt32 cl_rowloop qemu-virt32; }
+
 t_cli_stack_rv64() { cl_stack qemu-virt; }
 t_cli_stack_rv32() { cl_stack qemu-virt32; }
 

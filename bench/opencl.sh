@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# OpenCL C kernels against the built-in kernels of the same names, in exact
+# instructions: each run boots its own device under the instruction-count
+# plugin (HP_QEMU_COUNT: hp-qemu --count at -icount shift=10) with 2 harts,
+# the dispatcher and one worker, so the worker's WORK regions are all of
+# the kernel's work; instructions per element = that sum / the elements.
+# Three builds of each kernel: the built-in HP_KERNEL, the OpenCL C of
+# bench/opencl/kernels.cl as `hartpool build` makes it (the row loop,
+# docs/opencl.md), and the same with -cl-hartpool-item-calls (a call per
+# work-item, the entry before the row loop). Target (issue 30): OpenCL
+# barrier-free kernels at most 1.05x the built-in's instructions.
+#
+#   bench/opencl.sh [--board B] [--quick] [--out FILE]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+board=qemu-virt quick=0 out=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--board) board=$2; shift 2 ;;
+	--quick) quick=1; shift ;;
+	--out) out=$2; shift 2 ;;
+	*) echo "usage: bench/opencl.sh [--board B] [--quick] [--out FILE]" >&2; exit 2 ;;
+	esac
+done
+make -s BOARD="$board" all plugin opencl-lib build/host/hartpool
+hp=build/host/hartpool
+mkdir -p bench/results
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+out=${out:-bench/results/$stamp-opencl-$board.json}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+$hp build --board "$board" bench/opencl/kernels.cl -o "$tmp/loop.hpk" 2>"$tmp/loop.log"
+$hp build --board "$board" -cl-hartpool-item-calls bench/opencl/kernels.cl \
+	-o "$tmp/item.hpk" 2>"$tmp/item.log"
+grep -q "kernel vadd: one loop per row" "$tmp/loop.log" ||
+	{ cat "$tmp/loop.log" >&2; echo "opencl: vadd did not get the row loop" >&2; exit 1; }
+
+# count ARGS... -> prints the worker's instructions (WORK regions)
+count() {
+	local log=$tmp/count.txt
+	rm -f "$log"
+	HP_QEMU_COUNT=$log timeout 600 $hp run --board "$board" --harts 2 "$@" \
+		>"$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt" >&2; echo "opencl: run failed: $*" >&2; exit 1; }
+	python3 -c 'import json,sys; print(json.loads(sys.argv[1])["total"])' "$(bench/kbalance.py "$log")"
+}
+
+if [ "$quick" = 1 ]; then n=16384 s=64; else n=65536 s=128; fi
+rows=()
+printf '%-12s %10s %12s %12s %12s %8s %8s\n' kernel elements built-in "OpenCL loop" "OpenCL call" "loop/b-in" "target"
+for k in vadd saxpy sgemm_naive; do
+	case $k in
+	vadd)
+		e=$n
+		bi=(vadd --global "$n" --local 64 --check)
+		ka=(--global "$n" --local 64 --karg "buf:f32:$n:rand" --karg "buf:f32:$n:rand"
+			--karg "buf:f32:$n" --karg "u64:$n") ;;
+	saxpy)
+		e=$n
+		bi=(saxpy --global "$n" --local 64 --arg a=1.5 --check)
+		ka=(--global "$n" --local 64 --karg "buf:f32:$n:rand" --karg "buf:f32:$n:rand"
+			--karg "u64:$n" --karg f32:1.5 --karg u32:0) ;;
+	sgemm_naive)
+		e=$((s * s))
+		bi=(sgemm_naive --global "$s,$s" --local 8,8 --arg "k=$s" --check)
+		ka=(--global "$s,$s" --local 8,8 --karg "buf:f32:$((s * s)):rand"
+			--karg "buf:f32:$((s * s)):rand" --karg "buf:f32:$((s * s))"
+			--karg "u64:$((s * s))" --karg "u64:$((s * s))" --karg "u64:$((s * s))"
+			--karg "u64:$s" --karg "u64:$s" --karg "u64:$s") ;;
+	esac
+	b=$(count "${bi[@]}")
+	l=$(count "$k" --kernel-file "$tmp/loop.hpk" "${ka[@]}")
+	c=$(count "$k" --kernel-file "$tmp/item.hpk" "${ka[@]}")
+	r=$(awk -v l="$l" -v b="$b" 'BEGIN{printf "%.3f", l/b}')
+	met=$(awk -v r="$r" 'BEGIN{print (r <= 1.05) ? "met" : "missed"}')
+	printf '%-12s %10s %12s %12s %12s %8s %8s\n' "$k" "$e" \
+		"$(awk -v v="$b" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" \
+		"$(awk -v v="$l" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" \
+		"$(awk -v v="$c" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" "$r" "≤1.05 $met"
+	rows+=("{\"kernel\":\"$k\",\"elements\":$e,\"builtin\":$b,\"opencl_loop\":$l,\"opencl_item_calls\":$c,\"ratio\":$r}")
+done
+echo "(instructions per element of the worker hart; loop/b-in: the OpenCL row loop over the built-in)"
+host="$(nproc) cores, $(qemu-system-riscv64 --version | head -1)"
+printf '{"bench":"opencl","board":"%s","host":"%s","unit":"instructions","rows":[%s]}\n' \
+	"$board" "$host" "$(IFS=,; echo "${rows[*]}")" >"$out"
+echo "results: $out"

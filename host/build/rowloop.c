@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The row entry of a barrier-free OpenCL kernel as one loop
+ * (docs/design.md, decision 68): hp_krow_K(it, args, n) runs the n
+ * work-items of a row along dimension 0 with K's body cloned into the
+ * loop, so the compiler sees one function:
+ *
+ *   entry:  the run-time context (__hpcl_row_enter), the arguments
+ *           loaded once, every work-item function with a constant
+ *           dimension called once (they read the row's first item)
+ *   header: k from 0 while k < n
+ *   body:   K's blocks; get_global_id(0), get_local_id(0) and the
+ *           linear ids are the first item's plus k, the other
+ *           dimensions and the group's values as they were read in
+ *           entry; K's `ret` goes to the latch
+ *
+ * The per-item call (the entry before this one) kept the ids right by
+ * calling K once per item: OpenCL declares the work-item functions
+ * `const`, so inside one function the compiler computes get_global_id
+ * once. Here the ids are loop values and nothing needs hiding.
+ *
+ * Taken: kernels whose calls are to the library's declarations (not to
+ * functions of the program clang left out of line), that do not print
+ * (printf reports the item) or call work-group or sub-group functions,
+ * whose allocas are static, built without -g (the clone would carry
+ * K's debug locations into another function). Others keep the per-item
+ * call; the build log says which and why.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include "rewrite.h"
+#include <llvm-c/DebugInfo.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a map from K's values to the loop's (open addressing) ---- */
+
+typedef struct {
+	LLVMValueRef *key, *val;
+	size_t cap;
+} vmap;
+
+static bool vmap_init(vmap *m, size_t n)
+{
+	m->cap = 64;
+	while (m->cap < 2 * n)
+		m->cap *= 2;
+	m->key = calloc(m->cap, sizeof(*m->key));
+	m->val = calloc(m->cap, sizeof(*m->val));
+	return m->key && m->val;
+}
+
+static void vmap_free(vmap *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
+static size_t vmap_slot(const vmap *m, LLVMValueRef k)
+{
+	size_t h = ((uintptr_t)k >> 4) * 0x9E3779B97F4A7C15ull;
+	size_t i = h & (m->cap - 1);
+	while (m->key[i] && m->key[i] != k)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static void vmap_put(vmap *m, LLVMValueRef k, LLVMValueRef v)
+{
+	size_t i = vmap_slot(m, k);
+	m->key[i] = k;
+	m->val[i] = v;
+}
+
+static LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k)
+{
+	size_t i = vmap_slot(m, k);
+	return m->key[i] ? m->val[i] : k;
+}
+
+/* ---- the work-item functions ---- */
+
+enum wi {
+	WI_NONE,
+	WI_GLOBAL_ID, /* per item along dimension 0 */
+	WI_LOCAL_ID,
+	WI_GLOBAL_LINEAR,
+	WI_LOCAL_LINEAR,
+	WI_UNIFORM, /* the same for every item of the row */
+};
+
+static enum wi wi_kind(const char *n)
+{
+	static const struct {
+		const char *name;
+		enum wi kind;
+	} t[] = {
+		{"_Z13get_global_idj", WI_GLOBAL_ID},
+		{"_Z12get_local_idj", WI_LOCAL_ID},
+		{"_Z20get_global_linear_idv", WI_GLOBAL_LINEAR},
+		{"_Z19get_local_linear_idv", WI_LOCAL_LINEAR},
+		{"_Z12get_work_dimv", WI_UNIFORM},
+		{"_Z15get_global_sizej", WI_UNIFORM},
+		{"_Z14get_local_sizej", WI_UNIFORM},
+		{"_Z23get_enqueued_local_sizej", WI_UNIFORM},
+		{"_Z14get_num_groupsj", WI_UNIFORM},
+		{"_Z12get_group_idj", WI_UNIFORM},
+		{"_Z17get_global_offsetj", WI_UNIFORM},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(n, t[i].name))
+			return t[i].kind;
+	return WI_NONE;
+}
+
+static const char *callee_name(LLVMValueRef call, LLVMValueRef *fn)
+{
+	LLVMValueRef f = LLVMGetCalledValue(call);
+	*fn = LLVMIsAFunction(f) ? f : NULL;
+	if (!*fn)
+		return NULL;
+	size_t len;
+	return LLVMGetValueName2(f, &len);
+}
+
+/* Why K cannot be taken, or NULL; @p n counts its values. */
+static const char *refuse(const cl_kernel *k, size_t *n, char *why, size_t wn)
+{
+	LLVMValueRef f = k->fn;
+	if (LLVMGetSubprogram(f))
+		return "built with -g";
+	if (k->prints)
+		return "printf";
+	*n = LLVMCountParams(f) + 1;
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+	for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb)) {
+		++*n;
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+		     i = LLVMGetNextInstruction(i)) {
+			++*n;
+			if (LLVMIsAAllocaInst(i) &&
+			    (bb != entry ||
+			     !LLVMIsAConstantInt(LLVMGetOperand(i, 0))))
+				return "an alloca of run-time size";
+			if (!LLVMIsACallInst(i))
+				continue;
+			LLVMValueRef fn;
+			const char *cn = callee_name(i, &fn);
+			if (!fn)
+				return "an indirect call";
+			if (LLVMGetIntrinsicID(fn) || wi_kind(cn))
+				continue;
+			if (!LLVMIsDeclaration(fn)) {
+				snprintf(why, wn, "calls %s out of line", cn);
+				return why;
+			}
+			if (strstr(cn, "sub_group") ||
+			    strstr(cn, "work_group") ||
+			    strstr(cn, "wait_group_events") ||
+			    strstr(cn, "printf")) {
+				snprintf(why, wn, "calls %s", cn);
+				return why;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* ---- building ---- */
+
+typedef struct {
+	ir *x;
+	const cl_kernel *k;
+	vmap m;
+	LLVMValueRef row, k_idx;	/* the row function, k */
+	LLVMBasicBlockRef entry, latch; /* of the row function */
+	LLVMValueRef entry_br;		/* entry's branch, where allocas go */
+	LLVMValueRef *made;		/* instructions whose operands map */
+	size_t nmade, capmade;
+	/* uniform values read in entry, by callee and constant argument */
+	LLVMValueRef pre_fn[64], pre_val[64];
+	unsigned pre_arg[64], npre;
+} rl;
+
+static void made_add(rl *r, LLVMValueRef i)
+{
+	if (r->nmade < r->capmade)
+		r->made[r->nmade++] = i;
+}
+
+/* @p call (constant argument) once, in entry. */
+static LLVMValueRef pre_call(rl *r, LLVMValueRef call, LLVMValueRef fn)
+{
+	unsigned a = 0;
+	if (LLVMGetNumArgOperands(call))
+		a = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(call, 0));
+	for (unsigned q = 0; q < r->npre; q++)
+		if (r->pre_fn[q] == fn && r->pre_arg[q] == a)
+			return r->pre_val[q];
+	LLVMValueRef c = LLVMInstructionClone(call);
+	LLVMBasicBlockRef at = LLVMGetInsertBlock(r->x->b);
+	LLVMPositionBuilderBefore(r->x->b, r->entry_br);
+	LLVMInsertIntoBuilder(r->x->b, c);
+	LLVMPositionBuilderAtEnd(r->x->b, at);
+	if (r->npre < 64) {
+		r->pre_fn[r->npre] = fn;
+		r->pre_arg[r->npre] = a;
+		r->pre_val[r->npre++] = c;
+	}
+	return c;
+}
+
+/* A work-item function's value in the loop (the builder in the body). */
+static LLVMValueRef wi_value(rl *r, LLVMValueRef call, LLVMValueRef fn,
+			     enum wi kind)
+{
+	ir *x = r->x;
+	bool konst = !LLVMGetNumArgOperands(call) ||
+		     LLVMIsAConstantInt(LLVMGetOperand(call, 0));
+	LLVMValueRef base;
+	if (konst) {
+		base = pre_call(r, call, fn);
+	} else {
+		base = LLVMInstructionClone(call);
+		LLVMInsertIntoBuilder(x->b, base);
+		made_add(r, base);
+	}
+	if (kind == WI_UNIFORM)
+		return base;
+	LLVMTypeRef t = LLVMTypeOf(call);
+	LLVMValueRef step = r->k_idx;
+	if (kind == WI_GLOBAL_ID || kind == WI_LOCAL_ID) {
+		LLVMValueRef d = LLVMGetOperand(call, 0);
+		if (konst) {
+			if (LLVMConstIntGetZExtValue(d) != 0)
+				return base;
+		} else {
+			LLVMValueRef z = LLVMBuildICmp(
+				x->b, LLVMIntEQ, d,
+				LLVMConstInt(LLVMTypeOf(d), 0, 0), "");
+			step = LLVMBuildSelect(x->b, z, r->k_idx,
+					       LLVMConstInt(t, 0, 0), "");
+			made_add(r, z);
+		}
+	}
+	return LLVMBuildAdd(x->b, base, step, "");
+}
+
+/* Pass 1: K's blocks into the loop, instructions cloned (operands still
+ * K's), phis made empty, rets to the latch, allocas to entry. */
+static void clone_blocks(rl *r)
+{
+	ir *x = r->x;
+	LLVMValueRef f = r->k->fn;
+	for (LLVMBasicBlockRef bb = LLVMGetEntryBasicBlock(f); bb;
+	     bb = LLVMGetNextBasicBlock(bb)) {
+		LLVMBasicBlockRef nb =
+			LLVMInsertBasicBlockInContext(x->c, r->latch, "");
+		vmap_put(&r->m, LLVMBasicBlockAsValue(bb),
+			 LLVMBasicBlockAsValue(nb));
+	}
+	for (LLVMBasicBlockRef bb = LLVMGetEntryBasicBlock(f); bb;
+	     bb = LLVMGetNextBasicBlock(bb)) {
+		LLVMBasicBlockRef nb = LLVMValueAsBasicBlock(
+			vmap_get(&r->m, LLVMBasicBlockAsValue(bb)));
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+		     i = LLVMGetNextInstruction(i)) {
+			LLVMPositionBuilderAtEnd(x->b, nb);
+			LLVMValueRef c, fn;
+			if (LLVMIsAPHINode(i)) {
+				c = LLVMBuildPhi(x->b, LLVMTypeOf(i), "");
+			} else if (LLVMIsAReturnInst(i)) {
+				c = LLVMBuildBr(x->b, r->latch);
+			} else if (LLVMIsACallInst(i) && callee_name(i, &fn) &&
+				   wi_kind(LLVMGetValueName(fn))) {
+				c = wi_value(r, i, fn,
+					     wi_kind(LLVMGetValueName(fn)));
+			} else {
+				c = LLVMInstructionClone(i);
+				if (LLVMIsAAllocaInst(i))
+					LLVMPositionBuilderBefore(x->b,
+								  r->entry_br);
+				LLVMInsertIntoBuilder(x->b, c);
+				made_add(r, c);
+			}
+			vmap_put(&r->m, i, c);
+		}
+	}
+}
+
+/* Pass 2: operands and phi incomings to the loop's values. */
+static void remap(rl *r)
+{
+	for (size_t q = 0; q < r->nmade; q++) {
+		LLVMValueRef c = r->made[q];
+		int n = LLVMGetNumOperands(c);
+		for (int o = 0; o < n; o++) {
+			LLVMValueRef v = LLVMGetOperand(c, (unsigned)o);
+			LLVMValueRef w = vmap_get(&r->m, v);
+			if (w != v)
+				LLVMSetOperand(c, (unsigned)o, w);
+		}
+	}
+	LLVMValueRef f = r->k->fn;
+	for (LLVMBasicBlockRef bb = LLVMGetEntryBasicBlock(f); bb;
+	     bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb);
+		     i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+			LLVMValueRef p = vmap_get(&r->m, i);
+			unsigned n = LLVMCountIncoming(i);
+			for (unsigned q = 0; q < n; q++) {
+				LLVMValueRef v = vmap_get(
+					&r->m, LLVMGetIncomingValue(i, q));
+				LLVMBasicBlockRef b = LLVMValueAsBasicBlock(
+					vmap_get(&r->m,
+						 LLVMBasicBlockAsValue(
+							 LLVMGetIncomingBlock(
+								 i, q))));
+				LLVMAddIncoming(p, &v, &b, 1);
+			}
+		}
+}
+
+/* The row loop unrolled 4 times (as HP_KERNEL's row loop is, decision
+ * 44): llvm.loop metadata on the latch's branch, a node naming itself. */
+static void unroll4(ir *x, LLVMValueRef br)
+{
+	LLVMMetadataRef self = LLVMTemporaryMDNode(x->c, NULL, 0);
+	static const char key[] = "llvm.loop.unroll.count";
+	LLVMMetadataRef cnt[] = {
+		LLVMMDStringInContext2(x->c, key, sizeof(key) - 1),
+		LLVMValueAsMetadata(LLVMConstInt(x->i32, 4, 0))};
+	LLVMMetadataRef ops[] = {self, LLVMMDNodeInContext2(x->c, cnt, 2)};
+	LLVMMetadataRef loop = LLVMMDNodeInContext2(x->c, ops, 2);
+	LLVMMetadataReplaceAllUsesWith(self, loop);
+	unsigned kind = LLVMGetMDKindIDInContext(x->c, "llvm.loop", 9);
+	LLVMSetMetadata(br, kind, LLVMMetadataAsValue(x->c, loop));
+}
+
+/* entry: the context, the arguments (byval structs copied per item in
+ * the loop's first block @p top). */
+static void params(rl *r, LLVMValueRef args, LLVMBasicBlockRef top)
+{
+	ir *x = r->x;
+	const cl_kernel *k = r->k;
+	for (unsigned i = 0; i < k->meta.num_args; i++) {
+		LLVMPositionBuilderBefore(x->b, r->entry_br);
+		LLVMValueRef v = arg_value(x, k, i, args);
+		LLVMTypeRef bt = cl_byval_type(k->fn, i);
+		if (bt) {
+			LLVMValueRef copy = LLVMBuildAlloca(x->b, bt, "");
+			LLVMPositionBuilderAtEnd(x->b, top);
+			LLVMBuildMemCpy(x->b, copy, 8, v, 1, LLVMSizeOf(bt));
+			v = copy;
+		}
+		vmap_put(&r->m, LLVMGetParam(k->fn, i), v);
+	}
+}
+
+static void build(rl *r, LLVMValueRef desc)
+{
+	ir *x = r->x;
+	const cl_kernel *k = r->k;
+	char name[HP_CL_NAME_MAX + 32];
+	snprintf(name, sizeof(name), "hp_krow_%s", k->name);
+	LLVMTypeRef pt[] = {x->ptr, x->ptr, x->sz};
+	LLVMValueRef f =
+		LLVMAddFunction(x->m, name, LLVMFunctionType(x->vd, pt, 3, 0));
+	r->row = f;
+	r->entry = LLVMAppendBasicBlockInContext(x->c, f, "entry");
+	LLVMBasicBlockRef header =
+		LLVMAppendBasicBlockInContext(x->c, f, "row");
+	LLVMBasicBlockRef top = LLVMAppendBasicBlockInContext(x->c, f, "item");
+	r->latch = LLVMAppendBasicBlockInContext(x->c, f, "next");
+	LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(x->c, f, "done");
+
+	/* entry: enter with the row's first item */
+	LLVMPositionBuilderAtEnd(x->b, r->entry);
+	LLVMTypeRef ctx_t = LLVMArrayType2(x->i8, 32);
+	LLVMValueRef ctx = LLVMBuildAlloca(x->b, ctx_t, "ctx");
+	LLVMSetAlignment(ctx, 8);
+	LLVMValueRef off = LLVMConstInt(x->i64, HP_KDESC_LOCAL_MEM(x->xlen), 0);
+	LLVMValueRef lm = LLVMBuildLoad2(
+		x->b, x->i32, LLVMConstGEP2(x->i8, desc, &off, 1), "");
+	LLVMSetAlignment(lm, 4);
+	if (x->xlen == 64)
+		lm = LLVMBuildZExt(x->b, lm, x->i64, "");
+	LLVMTypeRef et[] = {x->ptr, x->ptr, x->sz};
+	LLVMTypeRef enter_t = LLVMFunctionType(x->vd, et, 3, 0);
+	LLVMValueRef ea[] = {ctx, LLVMGetParam(f, 0), lm};
+	LLVMBuildCall2(x->b, enter_t, fn_get(x, "__hpcl_row_enter", enter_t),
+		       ea, 3, "");
+	r->entry_br = LLVMBuildBr(x->b, header);
+
+	/* header: k < n */
+	LLVMPositionBuilderAtEnd(x->b, header);
+	r->k_idx = LLVMBuildPhi(x->b, x->sz, "k");
+	LLVMValueRef more = LLVMBuildICmp(x->b, LLVMIntULT, r->k_idx,
+					  LLVMGetParam(f, 2), "");
+	LLVMBuildCondBr(x->b, more, top, exit);
+
+	params(r, LLVMGetParam(f, 1), top);
+	clone_blocks(r);
+	LLVMPositionBuilderAtEnd(x->b, top);
+	LLVMBuildBr(x->b,
+		    LLVMValueAsBasicBlock(vmap_get(
+			    &r->m, LLVMBasicBlockAsValue(
+					   LLVMGetEntryBasicBlock(k->fn)))));
+	remap(r);
+
+	/* latch and exit */
+	LLVMPositionBuilderAtEnd(x->b, r->latch);
+	LLVMValueRef k1 =
+		LLVMBuildAdd(x->b, r->k_idx, LLVMConstInt(x->sz, 1, 0), "");
+	unroll4(x, LLVMBuildBr(x->b, header));
+	LLVMValueRef inc[] = {LLVMConstInt(x->sz, 0, 0), k1};
+	LLVMBasicBlockRef from[] = {r->entry, r->latch};
+	LLVMAddIncoming(r->k_idx, inc, from, 2);
+	LLVMPositionBuilderAtEnd(x->b, exit);
+	LLVMTypeRef leave_t = LLVMFunctionType(x->vd, &x->ptr, 1, 0);
+	LLVMBuildCall2(x->b, leave_t, fn_get(x, "__hpcl_row_leave", leave_t),
+		       &ctx, 1, "");
+	LLVMBuildRetVoid(x->b);
+}
+
+bool rowloop_build(ir *x, const cl_kernel *k, LLVMValueRef desc)
+{
+	char why[HP_CL_NAME_MAX + 64];
+	size_t n = 0;
+	const char *no = refuse(k, &n, why, sizeof(why));
+	if (no) {
+		fprintf(x->log,
+			"remark: kernel %s: a call per work-item (%s)\n",
+			k->name, no);
+		return false;
+	}
+	/* K's values and the loop's few more; each instruction makes at most
+	 * two whose operands are K's */
+	rl r = {.x = x, .k = k, .capmade = 2 * n};
+	r.made = malloc(r.capmade * sizeof(*r.made));
+	if (!vmap_init(&r.m, n + 64) || !r.made) {
+		vmap_free(&r.m);
+		free(r.made);
+		fprintf(x->log,
+			"remark: kernel %s: a call per work-item "
+			"(out of memory)\n",
+			k->name);
+		return false;
+	}
+	build(&r, desc);
+	vmap_free(&r.m);
+	free(r.made);
+	fprintf(x->log,
+		"remark: kernel %s: one loop per row, the body inlined\n",
+		k->name);
+	return true;
+}
