@@ -30,8 +30,8 @@ out=${out:-bench/results/$stamp-opencl-$board.json}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-$hp build --board "$board" bench/opencl/kernels.cl -o "$tmp/loop.hpk" 2>"$tmp/loop.log"
-$hp build --board "$board" -cl-hartpool-item-calls bench/opencl/kernels.cl \
+$hp build --board "$board" -cl-std=CL3.0 bench/opencl/kernels.cl -o "$tmp/loop.hpk" 2>"$tmp/loop.log"
+$hp build --board "$board" -cl-std=CL3.0 -cl-hartpool-item-calls bench/opencl/kernels.cl \
 	-o "$tmp/item.hpk" 2>"$tmp/item.log"
 grep -q "kernel vadd: one loop per row" "$tmp/loop.log" ||
 	{ cat "$tmp/loop.log" >&2; echo "opencl: vadd did not get the row loop" >&2; exit 1; }
@@ -40,7 +40,7 @@ grep -q "kernel vadd: one loop per row" "$tmp/loop.log" ||
 count() {
 	local log=$tmp/count.txt
 	rm -f "$log"
-	HP_QEMU_COUNT=$log timeout 600 $hp run --board "$board" --harts 2 "$@" \
+	HP_QEMU_COUNT=$log timeout 600 $hp run --board "$board" --harts "${harts:-2}" "$@" \
 		>"$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt" >&2; echo "opencl: run failed: $*" >&2; exit 1; }
 	python3 -c 'import json,sys; print(json.loads(sys.argv[1])["total"])' "$(bench/kbalance.py "$log")"
 }
@@ -80,6 +80,58 @@ for k in vadd saxpy sgemm_naive; do
 	rows+=("{\"kernel\":\"$k\",\"elements\":$e,\"builtin\":$b,\"opencl_loop\":$l,\"opencl_item_calls\":$c,\"ratio\":$r}")
 done
 echo "(instructions per element of the worker hart; loop/b-in: the OpenCL row loop over the built-in)"
+
+# Kernels with barriers: the work-group function (loops between barriers)
+# against fibers (-cl-hartpool-item-calls) and the built-in.
+echo
+printf '%-12s %10s %12s %12s %12s %8s %8s\n' kernel elements built-in "OpenCL wg-fn" "OpenCL fiber" "wg/fiber" "wg/b-in"
+if [ "$quick" = 1 ]; then t=32 rn=4096; else t=128 rn=65536; fi
+for k in sgemm_tiled reduce reduce_sg; do
+	b=null
+	case $k in
+	sgemm_tiled)
+		e=$((t * t))
+		b=$(count sgemm_tiled --global "$t,$t" --local 16,16 --arg "k=$t" --check)
+		ka=(--global "$t,$t" --local 16,16 --karg "buf:f32:$((t * t)):rand"
+			--karg "buf:f32:$((t * t)):rand" --karg "buf:f32:$((t * t))"
+			--karg "u64:$((t * t))" --karg "u64:$((t * t))" --karg "u64:$((t * t))"
+			--karg "u64:$t" --karg "u64:$t" --karg "u64:$t") ;;
+	reduce)
+		e=$rn
+		ka=(--global "$rn" --local 256 --karg "buf:i32:$rn:rand" --karg "buf:i32:$((rn / 256))"
+			--karg "u64:$rn") ;;
+	reduce_sg)
+		e=$rn
+		ka=(--global "$rn" --local 256 --karg "buf:i32:$rn:rand" --karg "buf:i32:1"
+			--karg "u64:$rn") ;;
+	esac
+	l=$(count "$k" --kernel-file "$tmp/loop.hpk" "${ka[@]}")
+	# 16x16 fibers of 1 KiB do not fit one hart's 256 KiB arena: a team
+	# of two harts (3 with the dispatcher) holds them; all harts' work
+	if [ $k = sgemm_tiled ]; then
+		c=$(harts=3 count "$k" --kernel-file "$tmp/item.hpk" --team-size 2 "${ka[@]}")
+	else
+		c=$(count "$k" --kernel-file "$tmp/item.hpk" "${ka[@]}")
+	fi
+	r=$(awk -v l="$l" -v c="$c" 'BEGIN{printf "%.3f", l/c}')
+	rb=$( [ "$b" = null ] && echo - || awk -v l="$l" -v b="$b" 'BEGIN{printf "%.3f", l/b}')
+	printf '%-12s %10s %12s %12s %12s %8s %8s\n' "$k" "$e" \
+		"$( [ "$b" = null ] && echo - || awk -v v="$b" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" \
+		"$(awk -v v="$l" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" \
+		"$(awk -v v="$c" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" "$r" "$rb"
+	rows+=("{\"kernel\":\"$k\",\"elements\":$e,\"builtin\":$b,\"opencl_wgfn\":$l,\"opencl_fibers\":$c}")
+done
+echo "(targets: sgemm_tiled wg-fn below OpenCL sgemm_naive and ≤1.1x the built-in; reduce ≤0.4x fibers)"
+
+# A barrier per work-item: (count with 64 barriers - with none) / (64 x items)
+bn=4096
+for e in loop item; do
+	c0=$(count barriers --kernel-file "$tmp/$e.hpk" --global $bn --local 256 --karg "buf:u32:$bn" --karg u32:0)
+	c1=$(count barriers --kernel-file "$tmp/$e.hpk" --global $bn --local 256 --karg "buf:u32:$bn" --karg u32:64)
+	per=$(awk -v a="$c0" -v b="$c1" -v n=$bn 'BEGIN{printf "%.2f", (b-a)/(64*n)}')
+	echo "barrier per work-item ($([ $e = loop ] && echo wg-fn || echo fibers)): $per instructions (target ≤5)"
+	rows+=("{\"kernel\":\"barrier\",\"path\":\"$e\",\"per_item\":$per}")
+done
 host="$(nproc) cores, $(qemu-system-riscv64 --version | head -1)"
 printf '{"bench":"opencl","board":"%s","host":"%s","unit":"instructions","rows":[%s]}\n' \
 	"$board" "$host" "$(IFS=,; echo "${rows[*]}")" >"$out"

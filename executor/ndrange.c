@@ -51,7 +51,10 @@ static unsigned long long ull(uint64_t v)
 static inline uint32_t fiber_stack_bytes(const exec_device *dev,
 					 const hp_kernel *k)
 {
-	uint32_t b = k->stack_bytes ? k->stack_bytes : dev->fiber_stack_default;
+	/* a work-group function's scratch per item may be none */
+	uint32_t b = k->stack_bytes || k->row_is_group
+			     ? k->stack_bytes
+			     : dev->fiber_stack_default;
 	return (b + 15u) & ~15u;
 }
 
@@ -88,9 +91,13 @@ kernel_max(const exec_device *dev, const hp_kernel *k, unsigned s,
 	if (k->uses_barriers && max) {
 		/* Each hart of the team holds the fibers of whole sub-groups
 		 * of the group (ndrange setup: per_hart below); c fibers fit
-		 * one hart's arena. */
-		uint64_t c = dev->fiber_arena_size / fiber_stack_bytes(dev, k);
-		uint64_t fit = s ? c / s * s * (team ? team : 1) : c;
+		 * one hart's arena. A work-group function's group is one
+		 * hart's, its items' scratch in the arena. */
+		uint32_t b = fiber_stack_bytes(dev, k);
+		uint64_t c = b ? dev->fiber_arena_size / b : UINT32_MAX;
+		uint64_t fit = s && !k->row_is_group
+				       ? c / s * s * (team ? team : 1)
+				       : c;
 		if (fit < c)
 			fit = c;
 		if (fit < max) {
@@ -126,10 +133,14 @@ static void limit_text(const exec_device *dev, const hp_kernel *k,
 		snprintf(buf, n, "its reqd_work_group_size");
 		break;
 	case EXEC_LIMIT_FIBERS:
-		snprintf(buf, n, "%u B stacks, %u KiB per hart%s",
+		snprintf(buf, n, "%u B %s, %u KiB per hart%s",
 			 (unsigned)exec_fiber_stack_bytes(dev, k),
+			 k->row_is_group ? "of scratch per work-item"
+					 : "stacks",
 			 (unsigned)(dev->fiber_arena_size >> 10),
-			 team > 1 ? "" : "; a team of harts holds more");
+			 team > 1 || k->row_is_group
+				 ? ""
+				 : "; a team of harts holds more");
 		break;
 	case EXEC_LIMIT_LOCAL_MEM:
 		snprintf(buf, n, "local memory");

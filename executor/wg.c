@@ -158,6 +158,14 @@ void hp_barrier_call(const hp_item *it)
 	hal_fiber_yield(&f->hf, 0);
 }
 
+void hp_wg_diverged(const hp_item *it)
+{
+	exec_kv_fault(it->g->kv, HP_KERNEL_FAULT,
+		      "not every work-item of a group reached the same "
+		      "barriers (one returned while others wait, or they "
+		      "took different ones)");
+}
+
 void hp_sub_group_barrier_call(const hp_item *it)
 {
 	struct exec_fiber *f = it->fiber;
@@ -477,6 +485,24 @@ range_rows(hp_group *g, hp_kernel_row_fn row, const void *args, size_t count,
 	}
 }
 
+/* A work-group function (hp_kernel.row_is_group): the whole group in one
+ * call, from its first item, the fiber arena as its per-item scratch
+ * (u->stack bytes per item: the descriptor's stack_bytes or more). */
+static void run_group_fn(const exec_ucall *u, hp_group *g, const size_t base[3])
+{
+	if (!u->wg) {
+		exec_kv_fault(u->kv, HP_OUT_OF_RESOURCES,
+			      "no memory left for work-item scratch");
+		return;
+	}
+	hp_item it;
+	set_ids(&it, g, base, 0);
+	it.fiber = u->arena;
+	it.sg_acc = it.sg_slots = NULL;
+	it.sg_lane = it.sg_size = it.sg_count = 0;
+	u->kv->k.row(&it, u->kv->args, g->linear_size);
+}
+
 /* Groups [start, end) one at a time, ids from each group's linear index:
  * barrier kernels (fibers) and kernels without a row loop. */
 static __attribute__((noinline)) void run_groups(exec_ucall *u, hp_group *g,
@@ -495,7 +521,9 @@ static __attribute__((noinline)) void run_groups(exec_ucall *u, hp_group *g,
 		for (unsigned d = 0; d < 3; d++)
 			base[d] = l->global_offset[d] +
 				  g->group_id[d] * l->local_size[d];
-		if (k->uses_barriers)
+		if (k->row_is_group)
+			run_group_fn(u, g, base);
+		else if (k->uses_barriers)
 			run_fibers(u, g, base, 0, g->linear_size, false);
 		else
 			run_loop(g, k->fn, kv->args, base, 0, g->linear_size);
@@ -565,7 +593,11 @@ static __attribute__((noinline)) void wg_run_team(exec_ucall *u)
 	if (hi > g.linear_size)
 		hi = g.linear_size;
 
-	if (k->uses_barriers)
+	if (k->row_is_group) {
+		/* one call runs the group: the team's first hart makes it */
+		if (rank == 0)
+			run_group_fn(u, &g, base);
+	} else if (k->uses_barriers)
 		run_fibers(u, &g, base, lo, hi, true);
 	else if (k->row && lo == 0 && hi == g.linear_size)
 		run_rows(&g, k->row, kv->args, base);

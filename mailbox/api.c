@@ -17,6 +17,7 @@ const struct hp_api exec_api = {
 	.yield_sg = hp_yield_sg,
 #endif
 	.cl_printf = hp_cl_printf,
+	.wg_diverged = hp_wg_diverged,
 #undef API_VOID_
 #undef API_
 };

@@ -294,7 +294,7 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 	if (k.stack_bytes > HPK_STACK_MAX)
 		return bad(why, n, "kernel %s: stack over %u bytes", out->name,
 			   HPK_STACK_MAX);
-	unsigned char ub, uf;
+	unsigned char ub, uf, ug;
 	memcpy(&ub, &k.uses_barriers, 1);
 	if (ub > 1)
 		return bad(why, n, "kernel %s: uses_barriers not a bool",
@@ -302,6 +302,12 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 	memcpy(&uf, &k.uses_fpu, 1);
 	if (uf > 1)
 		return bad(why, n, "kernel %s: uses_fpu not a bool", out->name);
+	memcpy(&ug, &k.row_is_group, 1);
+	if (ug > 1 || (ug && (!ub || !k.row)))
+		return bad(why, n,
+			   "kernel %s: row_is_group not a bool, or without "
+			   "barriers or a row entry",
+			   out->name);
 
 	if (k.num_buffers > HPK_BUFFERS_MAX)
 		return bad(why, n, "kernel %s: more than %u buffer arguments",
@@ -333,6 +339,7 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 	out->k.buffers = k.num_buffers ? out->bufs : NULL;
 	out->k.uses_barriers = ub != 0;
 	out->k.uses_fpu = uf != 0;
+	out->k.row_is_group = ug != 0;
 	return 0;
 }
 

@@ -76,7 +76,8 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		for (unsigned a = 0; a < k->num_args; a++)
 			local_args |= k->args[a].addr_space == HP_CL_LOCAL;
 		unsigned lm = local_args ? 128u : 0u; /* a long16 */
-		if (!k->uses_barriers)
+		bool row = !k->uses_barriers || ks[i].wg_fn;
+		if (row)
 			sb_add(&o,
 			       "void hp_krow_%s(const hp_item *, const void *, "
 			       "size_t);\n",
@@ -92,8 +93,10 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		       k->reqd[1], k->reqd[2], k->sub_group_size,
 		       k->args_size ? k->args_size : 0,
 		       k->uses_barriers ? "true" : "false", lm);
-		if (!k->uses_barriers)
+		if (row)
 			sb_add(&o, "\t.row = hp_krow_%s,\n", k->name);
+		if (ks[i].wg_fn) /* a work-group function (wgfn.c) */
+			sb_add(&o, "\t.row_is_group = true,\n");
 		/* a fiber stack that holds the kernel's deepest chain of
 		 * calls, printf's too; or what it needs of the hart's kernel
 		 * stack (stack.c) */

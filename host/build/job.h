@@ -63,6 +63,8 @@ typedef struct {
 	bool all_local;	      /* needs every __local variable of the program */
 	bool prints;	      /* reaches printf */
 	unsigned stack_bytes; /* hp_kernel.stack_bytes (stack.c) */
+	bool wg_fn;	      /* barriers: hp_krow_K is a work-group function */
+	unsigned wg_scratch;  /* its bytes per work-item (wgfn.c) */
 } cl_kernel;
 
 /* A function's frame, as the code generator reported it (stack.c). */

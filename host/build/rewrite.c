@@ -161,7 +161,7 @@ static void entry_build(ir *x, const cl_kernel *k, LLVMValueRef desc,
 	LLVMBuildRetVoid(x->b);
 }
 
-static void entries_build(ir *x, const cl_kernel *k)
+static void entries_build(ir *x, cl_kernel *k)
 {
 	char name[HP_CL_NAME_MAX + 32];
 	snprintf(name, sizeof(name), "hp_kernel_%s", k->name);
@@ -173,6 +173,8 @@ static void entries_build(ir *x, const cl_kernel *k)
 	if (!k->meta.uses_barriers &&
 	    (x->item_calls || !rowloop_build(x, k, desc)))
 		entry_build(x, k, desc, body, true);
+	if (k->meta.uses_barriers && !x->item_calls)
+		k->wg_fn = wgfn_build(x, k, desc);
 }
 
 int stage_rewrite(cl_job *j)

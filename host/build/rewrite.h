@@ -27,9 +27,47 @@ void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name);
  * byval struct: its address in the block). */
 LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i,
 		       LLVMValueRef args);
+/* ---- irmap.c ---- */
+
+/** A map from a kernel's values to their clones (open addressing). */
+typedef struct {
+	LLVMValueRef *key, *val;
+	size_t cap;
+} vmap;
+bool vmap_init(vmap *m, size_t n);
+void vmap_free(vmap *m);
+void vmap_put(vmap *m, LLVMValueRef k, LLVMValueRef v);
+/** The value @p k maps to, or @p k itself. */
+LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k);
+
+/** The work-item functions the entries replace, by what they depend on. */
+enum wi {
+	WI_NONE,
+	WI_GLOBAL_ID, /* per item, by dimension */
+	WI_LOCAL_ID,
+	WI_GLOBAL_LINEAR,
+	WI_LOCAL_LINEAR,
+	WI_UNIFORM, /* the same for every item of a group */
+};
+enum wi wi_kind(const char *mangled);
+/** The name of @p call's callee (*fn the function), NULL if indirect. */
+const char *callee_name(LLVMValueRef call, LLVMValueRef *fn);
+
+/** A work-group barrier (barrier, work_group_barrier). */
+bool wi_barrier(const char *mangled);
+/** Why kernel @p k's body cannot be cloned into a loop over work-items
+ * (with @p barriers: work-group barriers are allowed), or NULL; @p n
+ * counts its values (blocks, instructions, parameters). */
+const char *wi_refuse(const cl_kernel *k, bool barriers, size_t *n, char *why,
+		      size_t wn);
+
 /** rowloop.c: hp_krow_K as a loop over the row with K's body cloned into
  * it and the work-item ids as loop values; false (nothing built) when K
  * is not one it can take, the reason in the build log. */
 bool rowloop_build(ir *x, const cl_kernel *k, LLVMValueRef desc);
+/** wgfn.c: hp_krow_K as a work-group function of barrier kernel K (its
+ * per-item scratch in k->wg_scratch); false (nothing built) when K is not
+ * one it can take, the reason in the build log. */
+bool wgfn_build(ir *x, cl_kernel *k, LLVMValueRef desc);
 
 #endif

@@ -21,7 +21,7 @@
  *
  * Taken: kernels whose calls are to the library's declarations (not to
  * functions of the program clang left out of line), that do not print
- * (printf reports the item) or call work-group or sub-group functions,
+ * (printf names the item) or call work-group or sub-group functions,
  * whose allocas are static, built without -g (the clone would carry
  * K's debug locations into another function). Others keep the per-item
  * call; the build log says which and why.
@@ -32,139 +32,6 @@
 #include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- a map from K's values to the loop's (open addressing) ---- */
-
-typedef struct {
-	LLVMValueRef *key, *val;
-	size_t cap;
-} vmap;
-
-static bool vmap_init(vmap *m, size_t n)
-{
-	m->cap = 64;
-	while (m->cap < 2 * n)
-		m->cap *= 2;
-	m->key = calloc(m->cap, sizeof(*m->key));
-	m->val = calloc(m->cap, sizeof(*m->val));
-	return m->key && m->val;
-}
-
-static void vmap_free(vmap *m)
-{
-	free(m->key);
-	free(m->val);
-}
-
-static size_t vmap_slot(const vmap *m, LLVMValueRef k)
-{
-	size_t h = ((uintptr_t)k >> 4) * 0x9E3779B97F4A7C15ull;
-	size_t i = h & (m->cap - 1);
-	while (m->key[i] && m->key[i] != k)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-static void vmap_put(vmap *m, LLVMValueRef k, LLVMValueRef v)
-{
-	size_t i = vmap_slot(m, k);
-	m->key[i] = k;
-	m->val[i] = v;
-}
-
-static LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k)
-{
-	size_t i = vmap_slot(m, k);
-	return m->key[i] ? m->val[i] : k;
-}
-
-/* ---- the work-item functions ---- */
-
-enum wi {
-	WI_NONE,
-	WI_GLOBAL_ID, /* per item along dimension 0 */
-	WI_LOCAL_ID,
-	WI_GLOBAL_LINEAR,
-	WI_LOCAL_LINEAR,
-	WI_UNIFORM, /* the same for every item of the row */
-};
-
-static enum wi wi_kind(const char *n)
-{
-	static const struct {
-		const char *name;
-		enum wi kind;
-	} t[] = {
-		{"_Z13get_global_idj", WI_GLOBAL_ID},
-		{"_Z12get_local_idj", WI_LOCAL_ID},
-		{"_Z20get_global_linear_idv", WI_GLOBAL_LINEAR},
-		{"_Z19get_local_linear_idv", WI_LOCAL_LINEAR},
-		{"_Z12get_work_dimv", WI_UNIFORM},
-		{"_Z15get_global_sizej", WI_UNIFORM},
-		{"_Z14get_local_sizej", WI_UNIFORM},
-		{"_Z23get_enqueued_local_sizej", WI_UNIFORM},
-		{"_Z14get_num_groupsj", WI_UNIFORM},
-		{"_Z12get_group_idj", WI_UNIFORM},
-		{"_Z17get_global_offsetj", WI_UNIFORM},
-	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (!strcmp(n, t[i].name))
-			return t[i].kind;
-	return WI_NONE;
-}
-
-static const char *callee_name(LLVMValueRef call, LLVMValueRef *fn)
-{
-	LLVMValueRef f = LLVMGetCalledValue(call);
-	*fn = LLVMIsAFunction(f) ? f : NULL;
-	if (!*fn)
-		return NULL;
-	size_t len;
-	return LLVMGetValueName2(f, &len);
-}
-
-/* Why K cannot be taken, or NULL; @p n counts its values. */
-static const char *refuse(const cl_kernel *k, size_t *n, char *why, size_t wn)
-{
-	LLVMValueRef f = k->fn;
-	if (LLVMGetSubprogram(f))
-		return "built with -g";
-	if (k->prints)
-		return "printf";
-	*n = LLVMCountParams(f) + 1;
-	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
-	for (LLVMBasicBlockRef bb = entry; bb; bb = LLVMGetNextBasicBlock(bb)) {
-		++*n;
-		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-		     i = LLVMGetNextInstruction(i)) {
-			++*n;
-			if (LLVMIsAAllocaInst(i) &&
-			    (bb != entry ||
-			     !LLVMIsAConstantInt(LLVMGetOperand(i, 0))))
-				return "an alloca of run-time size";
-			if (!LLVMIsACallInst(i))
-				continue;
-			LLVMValueRef fn;
-			const char *cn = callee_name(i, &fn);
-			if (!fn)
-				return "an indirect call";
-			if (LLVMGetIntrinsicID(fn) || wi_kind(cn))
-				continue;
-			if (!LLVMIsDeclaration(fn)) {
-				snprintf(why, wn, "calls %s out of line", cn);
-				return why;
-			}
-			if (strstr(cn, "sub_group") ||
-			    strstr(cn, "work_group") ||
-			    strstr(cn, "wait_group_events") ||
-			    strstr(cn, "printf")) {
-				snprintf(why, wn, "calls %s", cn);
-				return why;
-			}
-		}
-	}
-	return NULL;
-}
 
 /* ---- building ---- */
 
@@ -427,7 +294,7 @@ bool rowloop_build(ir *x, const cl_kernel *k, LLVMValueRef desc)
 {
 	char why[HP_CL_NAME_MAX + 64];
 	size_t n = 0;
-	const char *no = refuse(k, &n, why, sizeof(why));
+	const char *no = wi_refuse(k, false, &n, why, sizeof(why));
 	if (no) {
 		fprintf(x->log,
 			"remark: kernel %s: a call per work-item (%s)\n",

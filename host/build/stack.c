@@ -180,6 +180,22 @@ int stack_check(cl_job *j)
 						  : HPCL_FIBER_STACK;
 			unsigned s = (need + base / 2 + 15) & ~15u;
 			k->stack_bytes = s > base ? s : (k->prints ? base : 0);
+			/* a work-group function: its items' scratch (the
+			 * values they keep across barriers, where fibers'
+			 * stacks would be), its frame on the hart's stack */
+			if (k->wg_fn)
+				k->stack_bytes = (k->wg_scratch + 15) & ~15u;
+			if (k->wg_fn && need > HP_KERNEL_STACK_USE) {
+				fprintf(j->mf,
+					"error: kernel %s needs %u bytes of "
+					"stack as a work-group function, which "
+					"runs on the hart's kernel stack (%u "
+					"for it); -cl-hartpool-item-calls "
+					"keeps fibers\n",
+					k->name, need, HP_KERNEL_STACK_USE);
+				bad++;
+				continue;
+			}
 			if (s <= HPK_STACK_MAX)
 				continue;
 			fprintf(j->mf,

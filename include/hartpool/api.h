@@ -99,6 +99,9 @@ struct hp_api {
 	 * as double bits, pointers as addresses); hp_cl_printf(). */
 	void (*cl_printf)(const hp_item *it, const char *fmt,
 			  const uint64_t *args, unsigned n);
+	/** A work-group function's work-items reached different barriers
+	 * (or some returned): the launch fails with HP_KERNEL_FAULT. */
+	void (*wg_diverged)(const hp_item *it);
 };
 
 /** Stride between the two banks of a sub-group's slots (hp_item.sg_slots):

@@ -168,6 +168,14 @@ typedef struct hp_kernel {
 	 * Kernel objects need not set it: the loader finds FP instructions
 	 * in their code. */
 	bool uses_fpu;
+	/** A barrier kernel whose `row` runs whole work-groups (a work-group
+	 * function the OpenCL build made, docs/opencl.md): row(it, args, n)
+	 * with @p it the group's first work-item (local id 0; `fiber` the
+	 * group's scratch, stack_bytes per work-item, which may be 0) and n
+	 * its work-items; `fn` is not used. With a team of harts the
+	 * team's first runs the group. (In the padding after uses_fpu: the
+	 * layout of older objects, where it is 0, is kept.) */
+	bool row_is_group;
 	/** The buffer arguments (set with HP_BUFFERS()). */
 	const hp_arg_buffer *buffers;
 	unsigned num_buffers;
@@ -431,6 +439,9 @@ void hp_printf(const hp_item *it, const char *fmt, ...)
 /* OpenCL C printf's formatting (struct hp_api's cl_printf). */
 void hp_cl_printf(const hp_item *it, const char *fmt, const uint64_t *args,
 		  unsigned n);
+/* A work-group function's divergent barriers (struct hp_api's
+ * wg_diverged). */
+void hp_wg_diverged(const hp_item *it);
 #endif
 
 /*

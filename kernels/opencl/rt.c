@@ -17,7 +17,9 @@ _Static_assert(sizeof(hpcl_ctx) <= HPCL_CTX_BYTES, "hpcl_ctx size");
 static inline __attribute__((always_inline)) void
 hpcl_enter(hpcl_ctx *c, const hp_item *it, size_t dyn_off)
 {
-	__asm__("mv %0, tp" : "=r"(c->fw_tp));
+	/* volatile: not the same asm as hpcl_cur()'s, which the optimizer
+	 * would otherwise take for this one's value after tp changed */
+	__asm__ volatile("mv %0, tp" : "=r"(c->fw_tp));
 	c->it = it;
 	c->local = it->g->local_mem;
 	c->dyn_local = c->local + dyn_off;
@@ -69,6 +71,25 @@ void __hpcl_row_leave(hpcl_ctx *c);
 __attribute__((always_inline)) void __hpcl_row_leave(hpcl_ctx *c)
 {
 	hpcl_set_tp(c->fw_tp);
+}
+/* Work-group functions (host/build/wgfn.c), entered as the row loop is,
+ * with the group's first item: its sizes, the scratch the executor gives
+ * (hp_kernel.row_is_group), and the report of divergent barriers. */
+size_t __hpcl_wg_size(unsigned d);
+__attribute__((always_inline)) size_t __hpcl_wg_size(unsigned d)
+{
+	return hpcl_cur()->it->g->local_size[d];
+}
+void *__hpcl_wg_scratch(void);
+__attribute__((always_inline)) void *__hpcl_wg_scratch(void)
+{
+	return hpcl_cur()->it->fiber;
+}
+void __hpcl_wg_diverged(void);
+void __hpcl_wg_diverged(void)
+{
+	hpcl_ctx *c = hpcl_cur();
+	HPCL_FW(c, hp_api_ptr->wg_diverged(c->it));
 }
 /* A __local argument: its offset in the dynamic local memory. */
 void *__hpcl_local_arg(uint64_t off);
