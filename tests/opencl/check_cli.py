@@ -62,6 +62,32 @@ def check_ids3(b, gx, gy, gz, lx, ly, lz, ox, oy, oz, pick):
     return gx * gy * gz
 
 
+def check_wg3(b, gx, gy, gz, lx, ly, lz, rounds):
+    o = b[0]
+    m = 0xffffffff
+    for gz0 in range(0, gz, lz):
+        for gy0 in range(0, gy, ly):
+            for gx0 in range(0, gx, lx):
+                sx, sy, sz = min(lx, gx - gx0), min(ly, gy - gy0), min(lz, gz - gz0)
+                n = sx * sy * sz
+                items = [(x, y, z) for z in range(sz) for y in range(sy) for x in range(sx)]
+                acc = [(gx0 + x + 7 * (gy0 + y) + 13 * (gz0 + z)) & m for x, y, z in items]
+                priv = [[0] * 4 for _ in items]
+                for r in range(rounds):
+                    sh = list(acc)
+                    for i, (x, y, z) in enumerate(items):
+                        priv[i][r & 3] = acc[i]
+                        acc[i] = (acc[i] + sh[(i + 1 + r) % n]) & m
+                        if x & 1:
+                            acc[i] ^= r
+                for i, (x, y, z) in enumerate(items):
+                    g = ((gz0 + z) * gy + gy0 + y) * gx + gx0 + x
+                    want = [(acc[i] + priv[i][(rounds - 1) & 3]) & m, i]
+                    if o[2 * g:2 * g + 2] != want:
+                        fail(f"item ({gx0 + x},{gy0 + y},{gz0 + z}): {o[2 * g:2 * g + 2]}, expected {want}")
+    return gx * gy * gz
+
+
 def check_group_sum(b, n, local):
     inp, out = b[0], b[1]
     for g in range(n // local):
@@ -147,7 +173,7 @@ def main():
     n = {"ids": check_ids, "group_sum": check_group_sum,
          "count": check_count, "sg": check_sg, "mathy": check_mathy,
          "wg": check_wg, "atomics20": check_atomics20,
-         "ids3": check_ids3}[k](b, *args)
+         "ids3": check_ids3, "wg3": check_wg3}[k](b, *args)
     print(f"ok: {k}: {n} values checked")
 
 

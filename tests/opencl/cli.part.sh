@@ -180,6 +180,42 @@ cl_rowloop() { # BOARD
 t_cli_rowloop_rv64() { board=qemu-virt cl_rowloop qemu-virt; }
 t_cli_rowloop_rv32() { board=qemu-virt32 cl_rowloop qemu-virt32; }
 
+# Work-group functions (host/build/wgfn.c) against fibers: the same bytes
+# out in 1, 2 and 3 dimensions with remainder groups, the model's values,
+# and a barrier only some items reach refused on both paths.
+cl_wgfn() { # BOARD
+	local tmp r g l n e out
+	tmp=$(mktemp -d)
+	"$HP" build --board "$1" -cl-std=CL3.0 $K/wgfn.cl -o "$tmp/wg.hpk" 2>"$tmp/wg.log" ||
+		fail "build: $(cat "$tmp/wg.log")"
+	"$HP" build --board "$1" -cl-std=CL3.0 -cl-hartpool-item-calls $K/wgfn.cl \
+		-o "$tmp/item.hpk" 2>"$tmp/item.log" || fail "build: $(cat "$tmp/item.log")"
+	grep -q "kernel wg3: a work-group function" "$tmp/wg.log" ||
+		fail "no work-group function: $(cat "$tmp/wg.log")"
+	grep -q "work-group function" "$tmp/item.log" && fail "a work-group function with -cl-hartpool-item-calls"
+	for r in "37 1 1 8 1 1" "13 7 1 4 3 1" "9 5 4 4 2 3"; do
+		set -- $r
+		g=$1,$2,$3 l=$4,$5,$6 n=$((2 * $1 * $2 * $3))
+		for e in wg item; do
+			cl_run "$board" --kernel-file "$tmp/$e.hpk" wg3 --global $g --local $l \
+				--karg buf:u32:$n --karg u32:5 >"$tmp/$e.raw" ||
+				fail "run ($e, $g): $(cat "$tmp/$e.raw")"
+			grep -v "^time:" "$tmp/$e.raw" >"$tmp/$e.out"
+		done
+		cmp -s "$tmp/wg.out" "$tmp/item.out" ||
+			fail "work-group function and fibers differ on $g: $(diff "$tmp/wg.out" "$tmp/item.out" | head -5)"
+		python3 $CHK wg3 $1 $2 $3 $4 $5 $6 5 <"$tmp/wg.out" || fail "wg3 $g on $board"
+	done
+	for e in wg item; do
+		out=$(cl_run "$board" --kernel-file "$tmp/$e.hpk" diverge --global 16 --local 8 \
+			--karg buf:u32:16 2>&1) && fail "divergent barriers ran ($e): $out"
+		grep -q "HP_KERNEL_FAULT.*same barriers" <<<"$out" || fail "divergent barriers ($e): $out"
+	done
+	rm -rf "$tmp"
+}
+t_cli_wgfn_rv64() { board=qemu-virt cl_wgfn qemu-virt; }
+t_cli_wgfn_rv32() { board=qemu-virt32 cl_wgfn qemu-virt32; }
+
 t_cli_stack_rv64() { cl_stack qemu-virt; }
 t_cli_stack_rv32() { cl_stack qemu-virt32; }
 

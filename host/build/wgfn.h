@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/** @file Work-group functions (wgfn.c, the analysis; wgregion.c, the
+ * loops): what the two share. */
+#ifndef HOST_BUILD_WGFN_H
+#define HOST_BUILD_WGFN_H
+
+#include "rewrite.h"
+#include <llvm-c/Target.h>
+
+#define EXIT_ID 0xffffffffu /* the region id of `ret` */
+
+typedef struct {
+	LLVMValueRef first, last; /* last: a barrier call or the terminator */
+	bool barrier;
+	unsigned region; /* barrier pieces: the region after it */
+} piece;
+
+typedef struct {
+	LLVMBasicBlockRef pre; /* jumps to the loop nest */
+	unsigned start;	       /* its first piece */
+} region;
+
+typedef struct wg {
+	ir *x;
+	const cl_kernel *k;
+	LLVMTargetDataRef td;
+	piece *pc;
+	unsigned np;
+	region *rg;
+	unsigned nr;
+	vmap where;  /* K's instructions, blocks -> piece + 1 (first piece) */
+	vmap last;   /* K's blocks -> their terminator's piece + 1 */
+	vmap slot;   /* shared values -> a private alloca or an offset */
+	vmap pervar; /* K's allocas -> offset */
+	vmap params; /* K's parameters -> the loaded arguments */
+	vmap dv;     /* K's values that differ between work-items -> 1 */
+	vmap uni;    /* uniform shared values -> their copy in the loop */
+	unsigned stride;
+	bool *live, *gen, *kill, *rstart;
+	/* the function */
+	LLVMValueRef f, scratch, rid, entry_br, av[HP_CL_ARGS_MAX + 1];
+	LLVMValueRef lsz[3], pre_fn[64], pre_val[64];
+	unsigned pre_arg[64], npre;
+	LLVMBasicBlockRef exit, diverge;
+	/* the region being built */
+	vmap rm;
+	unsigned cur; /* piece */
+	LLVMValueRef x_, y_, z_, wi, sbase;
+	LLVMBasicBlockRef latch;
+	LLVMValueRef exit_ids[256];
+	LLVMBasicBlockRef exit_bbs[256];
+	unsigned nexit;
+	bool exits_full;
+	bool diverges; /* a branch on a divergent value */
+	LLVMValueRef pre_br, hx_br; /* where a uniform value enters */
+	LLVMValueRef used_uni[256]; /* uniform values the region uses */
+	unsigned nuni;
+} wg;
+
+unsigned idx_of(const vmap *m, LLVMValueRef v);
+/** The piece of K's instruction @p i. */
+unsigned piece_of(const wg *w, LLVMValueRef i);
+/** The pieces after piece @p p (across barriers too); count returned. */
+unsigned succs(const wg *w, unsigned p, unsigned *out, unsigned max);
+/** Slots for every shared value, K's allocas per work-item (needs the
+ * entry block's branch, w->entry_br). */
+void wg_slots(wg *w);
+/** Whether K's value @p v may differ between the work-items of a group
+ * (after wg_divergence). */
+bool wg_divergent(const wg *w, LLVMValueRef v);
+/** Which of K's values may differ between work-items: those of the ids,
+ * loads, calls, and all values under a branch on one. */
+bool wg_divergence(wg *w);
+/** wgregion.c: the function hp_krow_K, every region's loops; false if out
+ * of memory. */
+bool wg_emit(wg *w, LLVMValueRef desc, size_t nvals);
+
+#endif
