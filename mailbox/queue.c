@@ -103,7 +103,13 @@ static int resolve(mbox_queue *self, uint64_t self_index, uint64_t ev,
 	}
 	mbox_queue *dq = &Q.q[qn];
 	queue_bind(dq);
-	if (dq->sess != self->sess) {
+	/* A queue with no owner was released by its host, which finishes a
+	 * queue before it lets it go: its packets are complete. One still in
+	 * its slot is waited for as it is, if it is of this session; one no
+	 * longer there is complete (nothing of anyone's to wait for). */
+	bool released =
+		dq->sess == MBOX_NO_SESSION && self->sess != MBOX_NO_SESSION;
+	if (dq->sess != self->sess && !released) {
 		*why = "event of another session's queue";
 		return READ_OK;
 	}
@@ -111,7 +117,7 @@ static int resolve(mbox_queue *self, uint64_t self_index, uint64_t ev,
 		*why = "waits for itself or a later packet";
 		return READ_OK;
 	}
-	if (idx >= dq->consumed) {
+	if (idx >= dq->consumed && !released) {
 		if (idx >= mbox_ld64(&dq->shm->write_index)) {
 			*why = "event not submitted";
 			return READ_OK;
@@ -126,7 +132,12 @@ static int resolve(mbox_queue *self, uint64_t self_index, uint64_t ev,
 	}
 	mbox_slot *s = &dq->slots[idx % HP_MBOX_RING_SIZE];
 	if (!s->used || s->index != idx) {
-		*why = "event too old (slot reused)";
+		if (!released)
+			*why = "event too old (slot reused)";
+		return READ_OK; /* released: complete, nothing to wait for */
+	}
+	if (released && s->sess != self->sess) {
+		*why = "event of another session's queue";
 		return READ_OK;
 	}
 	*out = &s->cmd;
@@ -146,7 +157,8 @@ static int resolve_all(mbox_queue *q, uint64_t index, const uint64_t *ev,
 			return READ_NOT_YET;
 		if (*why)
 			return READ_OK;
-		s->wait[(*num)++] = c;
+		if (c) /* NULL: a released queue's, complete */
+			s->wait[(*num)++] = c;
 	}
 	return READ_OK;
 }

@@ -62,6 +62,12 @@ t_icd_ooo_barrier() {
 	icd_env timeout 400 build/host/opencl/ooo_barrier 100 100 ||
 		fail "ooo_barrier failed"
 }
+# A command that waits for an event of a queue released since (before or
+# after it was enqueued) runs
+t_icd_released_dep() {
+	icd_env timeout 120 build/host/opencl/released_dep 20 ||
+		fail "released_dep failed"
+}
 t_icd_builtin_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog builtin; }
 t_icd_reduce_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog reduce; }
 # OpenCL C 3.0 through the ICD: ids, sub-groups, atomics, work-group
