@@ -45,11 +45,11 @@ static void meta_text(sbuf *t, const cl_kernel *ks, unsigned nk,
 		const hp_cl_kernel *k = &ks[i].meta;
 		sb_add(t,
 		       "kernel\t%s\t%s\t%u\t%u\t%u %u %u\t%u %u "
-		       "%u\t%u\t%u\t%s\n",
+		       "%u\t%u\t%u\t%s\t%u\n",
 		       k->name, k->device_name, k->num_args, k->args_size,
 		       k->reqd[0], k->reqd[1], k->reqd[2], k->hint[0],
 		       k->hint[1], k->hint[2], k->sub_group_size,
-		       k->uses_barriers, k->attributes);
+		       k->uses_barriers, k->attributes, ks[i].prints);
 		for (unsigned a = 0; a < k->num_args; a++) {
 			const hp_cl_arg *g = &k->args[a];
 			sb_add(t, "arg\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s\n",

@@ -23,6 +23,11 @@ bool vmap_init(vmap *m, size_t n)
 	return m->key && m->val;
 }
 
+void vmap_clear(vmap *m)
+{
+	memset(m->key, 0, m->cap * sizeof(*m->key));
+}
+
 void vmap_free(vmap *m)
 {
 	free(m->key);

@@ -36,6 +36,7 @@ typedef struct {
 } vmap;
 bool vmap_init(vmap *m, size_t n);
 void vmap_free(vmap *m);
+void vmap_clear(vmap *m);
 void vmap_put(vmap *m, LLVMValueRef k, LLVMValueRef v);
 /** The value @p k maps to, or @p k itself. */
 LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k);

@@ -85,8 +85,9 @@ static void postdom(cfg *g)
 				uint64_t v = ~0ull;
 				for (unsigned s = 0; s < ns; s++)
 					v &= g->pdom[(size_t)bnum(
-							     g, LLVMGetSuccessor(
-									t, s)) *
+							     g,
+							     LLVMGetSuccessor(
+								     t, s)) *
 							     w +
 						     q];
 				if (q == b / 64)
@@ -172,7 +173,8 @@ static bool div_of(const wg *w, const cfg *g, unsigned b, LLVMValueRef i)
 	if (LLVMIsACallInst(i)) {
 		LLVMValueRef fn;
 		const char *cn = callee_name(i, &fn);
-		if (!fn || (wi_kind(cn) != WI_UNIFORM && !LLVMGetIntrinsicID(fn)))
+		if (!fn ||
+		    (wi_kind(cn) != WI_UNIFORM && !LLVMGetIntrinsicID(fn)))
 			return true;
 		n = LLVMGetNumArgOperands(i);
 	}

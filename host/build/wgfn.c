@@ -30,8 +30,8 @@
  * so); a group that a team of harts shares always runs as fibers.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "wgfn.h"
+#include "internal.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +65,16 @@ static bool cut(wg *w)
 	     bb = LLVMGetNextBasicBlock(bb)) {
 		idx_put(&w->where, LLVMBasicBlockAsValue(bb), w->np + 1);
 		LLVMValueRef first = LLVMGetFirstInstruction(bb);
+		unsigned phis = 0;
+		for (LLVMValueRef i = first; i && LLVMIsAPHINode(i);
+		     i = LLVMGetNextInstruction(i))
+			phis++;
+		if (phis > WG_EDGES_MAX ||
+		    LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(bb)) >
+			    WG_EDGES_MAX) {
+			w->exits_full = true; /* past the bounds: fibers */
+			return false;
+		}
 		for (LLVMValueRef i = first; i; i = LLVMGetNextInstruction(i)) {
 			idx_put(&w->where, i, w->np + 1);
 			bool b = barrier_call(i);
@@ -173,12 +183,12 @@ static bool uses(wg *w, LLVMValueRef v)
 static bool crosses(wg *w)
 {
 	memset(w->live, 0, w->np * sizeof(bool));
-	unsigned s[64];
+	unsigned s[WG_EDGES_MAX];
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (unsigned p = w->np; p-- > 0;) {
 			bool out = false;
-			unsigned n = succs(w, p, s, 64);
+			unsigned n = succs(w, p, s, WG_EDGES_MAX);
 			for (unsigned q = 0; q < n; q++)
 				out |= w->live[s[q]];
 			bool in = w->gen[p] || (out && !w->kill[p]);
@@ -204,6 +214,65 @@ static unsigned per_item(wg *w, LLVMTypeRef t, unsigned bytes)
 }
 
 /* Slots for every shared value, K's allocas per work-item. */
+/* Cheap arithmetic on what every region has (arguments, constants, the
+ * work-item functions, K's allocas): computed again where it is used in
+ * another piece rather than kept in a slot (the 32 tile addresses a
+ * tiled SGEMM computes before its loop were 256 bytes per item, loaded
+ * for every multiply-add). At most REMAT_DEPTH deep. */
+#define REMAT_DEPTH 8
+
+static bool remat_depth(wg *w, LLVMValueRef v, unsigned depth)
+{
+	if (!LLVMIsAInstruction(v) || LLVMIsAAllocaInst(v))
+		return true;
+	LLVMValueRef m = vmap_get(&w->rem, v);
+	if (m != v)
+		return m == (LLVMValueRef)(uintptr_t)1;
+	bool ok = depth < REMAT_DEPTH;
+	LLVMValueRef fn;
+	if (ok && LLVMIsACallInst(v))
+		ok = callee_name(v, &fn) && wi_kind(LLVMGetValueName(fn));
+	else if (ok)
+		switch (LLVMGetInstructionOpcode(v)) {
+		case LLVMGetElementPtr:
+		case LLVMAdd:
+		case LLVMSub:
+		case LLVMMul:
+		case LLVMShl:
+		case LLVMLShr:
+		case LLVMAShr:
+		case LLVMAnd:
+		case LLVMOr:
+		case LLVMXor:
+		case LLVMTrunc:
+		case LLVMZExt:
+		case LLVMSExt:
+		case LLVMPtrToInt:
+		case LLVMIntToPtr:
+		case LLVMAddrSpaceCast:
+		case LLVMICmp:
+		case LLVMSelect:
+			break;
+		default:
+			ok = false;
+		}
+	unsigned n = LLVMIsACallInst(v) ? LLVMGetNumArgOperands(v)
+					: (unsigned)LLVMGetNumOperands(v);
+	for (unsigned o = 0; ok && o < n; o++)
+		ok = remat_depth(w, LLVMGetOperand(v, o), depth + 1);
+	/* a "no" found deep may be a "yes" nearer the top: keep only the
+	 * answers that do not depend on the depth */
+	if (ok || depth == 0)
+		vmap_put(&w->rem, v, (LLVMValueRef)(uintptr_t)(ok ? 1 : 2));
+	return ok;
+}
+
+bool wg_remat(wg *w, LLVMValueRef v)
+{
+	return LLVMIsAInstruction(v) && !LLVMIsAAllocaInst(v) &&
+	       !LLVMIsAPHINode(v) && remat_depth(w, v, 0);
+}
+
 void wg_slots(wg *w)
 {
 	ir *x = w->x;
@@ -222,7 +291,7 @@ void wg_slots(wg *w)
 				vmap_put(&w->pervar, i,
 					 LLVMConstInt(x->i64, off, 0));
 			} else if (LLVMGetTypeKind(t) != LLVMVoidTypeKind &&
-				   uses(w, i)) {
+				   !wg_remat(w, i) && uses(w, i)) {
 				LLVMValueRef s;
 				if (!wg_divergent(w, i)) {
 					/* the same for every item: one
@@ -261,6 +330,9 @@ static void wg_free(wg *w)
 	vmap_free(&w->rm);
 	vmap_free(&w->dv);
 	vmap_free(&w->uni);
+	vmap_free(&w->copy);
+	vmap_free(&w->defs);
+	vmap_free(&w->rem);
 	free(w->pc);
 	free(w->rg);
 	free(w->rstart);
@@ -295,8 +367,10 @@ bool wgfn_build(ir *x, cl_kernel *k, LLVMValueRef desc)
 	bool ok = vmap_init(&w.where, n) && vmap_init(&w.last, n) &&
 		  vmap_init(&w.slot, n) && vmap_init(&w.pervar, n) &&
 		  vmap_init(&w.params, n) && vmap_init(&w.rm, n) &&
-		  vmap_init(&w.dv, n) && vmap_init(&w.uni, n) && cut(&w) &&
-		  regions(&w) && wg_divergence(&w);
+		  vmap_init(&w.dv, n) && vmap_init(&w.uni, n) &&
+		  vmap_init(&w.copy, n) && vmap_init(&w.defs, n) &&
+		  vmap_init(&w.rem, n) && cut(&w) && regions(&w) &&
+		  wg_divergence(&w);
 	if (ok) {
 		w.live = calloc(w.np, sizeof(bool));
 		w.gen = calloc(w.np, sizeof(bool));
@@ -305,15 +379,20 @@ bool wgfn_build(ir *x, cl_kernel *k, LLVMValueRef desc)
 	}
 	if (ok && w.nr > 255)
 		no = "more than 254 barriers";
-	else if (!ok)
+	else if (!ok && !w.exits_full)
 		no = "out of memory";
-	if (no || !wg_emit(&w, desc, n)) {
+	if (no || !ok || !wg_emit(&w, desc, n)) {
 		if (w.f)
 			LLVMDeleteFunction(w.f);
 		wg_free(&w);
 		fprintf(x->log,
 			"remark: kernel %s: a fiber per work-item (%s)\n",
-			k->name, no ? no : "out of memory");
+			k->name,
+			no	       ? no
+			: w.exits_full ? "past its bounds: 256 exits or "
+					 "uniform values a region, 64 "
+					 "successors or phis a block"
+				       : "out of memory");
 		return false;
 	}
 	k->wg_scratch = w.stride;

@@ -8,6 +8,8 @@
 #include <llvm-c/Target.h>
 
 #define EXIT_ID 0xffffffffu /* the region id of `ret` */
+/* At most this many successors of a block, and phis in one (cut()). */
+#define WG_EDGES_MAX 64u
 
 typedef struct {
 	LLVMValueRef first, last; /* last: a barrier call or the terminator */
@@ -35,6 +37,9 @@ typedef struct wg {
 	vmap params; /* K's parameters -> the loaded arguments */
 	vmap dv;     /* K's values that differ between work-items -> 1 */
 	vmap uni;    /* uniform shared values -> their copy in the loop */
+	vmap copy;   /* per-item shared values -> their copy in the loop */
+	vmap defs;   /* the region being built: shared values it sets */
+	vmap rem;    /* values computed again where used: 1 yes, 2 no */
 	unsigned stride;
 	bool *live, *gen, *kill, *rstart;
 	/* the function */
@@ -50,8 +55,8 @@ typedef struct wg {
 	LLVMValueRef exit_ids[256];
 	LLVMBasicBlockRef exit_bbs[256];
 	unsigned nexit;
-	bool exits_full;
-	bool diverges; /* a branch on a divergent value */
+	bool exits_full; /* over 256 exits or uniform values: fibers */
+	bool diverges;	 /* a branch on a divergent value */
 	LLVMValueRef pre_br, hx_br; /* where a uniform value enters */
 	LLVMValueRef used_uni[256]; /* uniform values the region uses */
 	unsigned nuni;
@@ -62,6 +67,9 @@ unsigned idx_of(const vmap *m, LLVMValueRef v);
 unsigned piece_of(const wg *w, LLVMValueRef i);
 /** The pieces after piece @p p (across barriers too); count returned. */
 unsigned succs(const wg *w, unsigned p, unsigned *out, unsigned max);
+/** Whether K's value @p v is cheap arithmetic on what every region has,
+ * computed again in a piece that uses it rather than kept in a slot. */
+bool wg_remat(wg *w, LLVMValueRef v);
 /** Slots for every shared value, K's allocas per work-item (needs the
  * entry block's branch, w->entry_br). */
 void wg_slots(wg *w);
@@ -72,7 +80,7 @@ bool wg_divergent(const wg *w, LLVMValueRef v);
  * loads, calls, and all values under a branch on one. */
 bool wg_divergence(wg *w);
 /** wgregion.c: the function hp_krow_K, every region's loops; false if out
- * of memory. */
+ * of memory or past a bound (exits_full). */
 bool wg_emit(wg *w, LLVMValueRef desc, size_t nvals);
 
 #endif

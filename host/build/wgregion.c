@@ -13,30 +13,44 @@
 
 /* ---- building a region ---- */
 
-/* A uniform value's copy in this region's loop: loaded from its slot
- * before the loop, the copy set from that per item, so an item that
- * changes it leaves the others' start alone; the slot written back where
- * the items leave (uniform_out). */
-static LLVMValueRef uniform_copy(wg *w, LLVMValueRef v, LLVMValueRef copy)
+/* A value's copy in this region's loop (a variable the optimizer keeps in
+ * a register), for a uniform value and for a per-item one the region
+ * sets: set from the slot where the item starts (a uniform value's slot
+ * read once before the loop, so an item that changes it leaves the
+ * others' start alone), written back where the item leaves (region_out).
+ * A per-item value the region only reads is loaded where it is used. */
+static LLVMValueRef region_copy(wg *w, LLVMValueRef v, LLVMValueRef copy,
+				bool uniform)
 {
 	ir *x = w->x;
 	for (unsigned q = 0; q < w->nuni; q++)
 		if (w->used_uni[q] == v)
 			return copy;
-	if (w->nuni == 256)
+	if (w->nuni == 256) {
+		w->exits_full = true; /* too many: the kernel keeps fibers */
 		return NULL;
+	}
 	w->used_uni[w->nuni++] = v;
 	LLVMBasicBlockRef at = LLVMGetInsertBlock(x->b);
 	LLVMTypeRef t = LLVMTypeOf(v);
-	LLVMPositionBuilderBefore(x->b, w->pre_br);
-	LLVMValueRef in = LLVMBuildLoad2(x->b, t, vmap_get(&w->slot, v), "");
-	LLVMPositionBuilderBefore(x->b, w->hx_br);
+	LLVMValueRef s = vmap_get(&w->slot, v), in;
+	if (uniform) {
+		LLVMPositionBuilderBefore(x->b, w->pre_br);
+		in = LLVMBuildLoad2(x->b, t, s, "");
+		LLVMPositionBuilderBefore(x->b, w->hx_br);
+	} else {
+		LLVMPositionBuilderBefore(x->b, w->hx_br);
+		in = LLVMBuildLoad2(
+			x->b, t,
+			LLVMBuildGEP2(x->b, x->i8, w->sbase, &s, 1, ""), "");
+		LLVMSetAlignment(in, LLVMABIAlignmentOfType(w->td, t));
+	}
 	LLVMBuildStore(x->b, in, copy);
 	LLVMPositionBuilderAtEnd(x->b, at);
 	return copy;
 }
 
-static void uniform_out(wg *w)
+static void region_out(wg *w)
 {
 	ir *x = w->x;
 	for (unsigned e = 0; e < w->nexit; e++) {
@@ -44,22 +58,64 @@ static void uniform_out(wg *w)
 			x->b, LLVMGetBasicBlockTerminator(w->exit_bbs[e]));
 		for (unsigned q = 0; q < w->nuni; q++) {
 			LLVMValueRef v = w->used_uni[q];
+			LLVMValueRef u = vmap_get(&w->uni, v);
+			LLVMValueRef s = vmap_get(&w->slot, v);
 			LLVMValueRef c = LLVMBuildLoad2(
-				x->b, LLVMTypeOf(v), vmap_get(&w->uni, v), "");
-			LLVMBuildStore(x->b, c, vmap_get(&w->slot, v));
+				x->b, LLVMTypeOf(v),
+				u != v ? u : vmap_get(&w->copy, v), "");
+			if (u == v)
+				s = LLVMBuildGEP2(x->b, x->i8, w->sbase, &s, 1,
+						  "");
+			LLVMSetAlignment(
+				LLVMBuildStore(x->b, c, s),
+				LLVMABIAlignmentOfType(w->td, LLVMTypeOf(v)));
 		}
 	}
 }
 
 static LLVMValueRef slot_ptr(wg *w, LLVMValueRef v)
 {
+	ir *x = w->x;
 	LLVMValueRef u = vmap_get(&w->uni, v);
-	if (u != v && uniform_copy(w, v, u))
+	if (u != v && region_copy(w, v, u, true))
 		return u;
 	LLVMValueRef s = vmap_get(&w->slot, v);
 	if (!LLVMIsAConstantInt(s))
 		return s;
-	return LLVMBuildGEP2(w->x->b, w->x->i8, w->sbase, &s, 1, "");
+	if (vmap_get(&w->defs, v) != v) {
+		LLVMValueRef c = vmap_get(&w->copy, v);
+		if (c == v) {
+			LLVMBasicBlockRef at = LLVMGetInsertBlock(x->b);
+			LLVMPositionBuilderBefore(x->b, w->entry_br);
+			c = LLVMBuildAlloca(x->b, LLVMTypeOf(v), "");
+			LLVMPositionBuilderAtEnd(x->b, at);
+			vmap_put(&w->copy, v, c);
+		}
+		if (region_copy(w, v, c, false))
+			return c;
+	}
+	return LLVMBuildGEP2(x->b, x->i8, w->sbase, &s, 1, "");
+}
+
+static LLVMValueRef val(wg *w, LLVMValueRef v);
+static LLVMValueRef wi_val(wg *w, LLVMValueRef call, LLVMValueRef fn,
+			   enum wi kind);
+
+/* @p v (wg_remat) computed again where the builder is. */
+static LLVMValueRef remat(wg *w, LLVMValueRef v)
+{
+	LLVMValueRef fn;
+	if (LLVMIsACallInst(v) && callee_name(v, &fn))
+		return wi_val(w, v, fn, wi_kind(LLVMGetValueName(fn)));
+	int n = LLVMGetNumOperands(v);
+	LLVMValueRef ops[n > 0 ? n : 1];
+	for (int o = 0; o < n; o++)
+		ops[o] = val(w, LLVMGetOperand(v, (unsigned)o));
+	LLVMValueRef c = LLVMInstructionClone(v);
+	for (int o = 0; o < n; o++)
+		LLVMSetOperand(c, (unsigned)o, ops[o]);
+	LLVMInsertIntoBuilder(w->x->b, c);
+	return c;
 }
 
 /* K's value @p v where the builder is, in piece w->cur. */
@@ -75,6 +131,8 @@ static LLVMValueRef val(wg *w, LLVMValueRef v)
 	LLVMValueRef c = vmap_get(&w->rm, v);
 	if (c != v && piece_of(w, v) == w->cur)
 		return c;
+	if (wg_remat(w, v))
+		return remat(w, v);
 	LLVMTypeRef t = LLVMTypeOf(v);
 	LLVMValueRef l = LLVMBuildLoad2(w->x->b, t, slot_ptr(w, v), "");
 	LLVMSetAlignment(l, LLVMABIAlignmentOfType(w->td, t));
@@ -202,9 +260,16 @@ static bool lifetime(LLVMValueRef i)
  * another's old value). */
 static void phi_copies(wg *w, LLVMValueRef t)
 {
-	LLVMBasicBlockRef from = LLVMGetInstructionParent(t), done[16];
-	LLVMValueRef phis[64], vals[64];
+	enum { MAX = WG_EDGES_MAX * WG_EDGES_MAX }; /* cut() bounds both */
+	LLVMBasicBlockRef from = LLVMGetInstructionParent(t);
+	LLVMBasicBlockRef done[WG_EDGES_MAX];
+	LLVMValueRef *phis = malloc(2 * MAX * sizeof(*phis)),
+		     *vals = phis + MAX;
 	unsigned nd = 0, n = 0, ns = LLVMGetNumSuccessors(t);
+	if (!phis) {
+		w->exits_full = true; /* no memory: the kernel keeps fibers */
+		return;
+	}
 	for (unsigned s = 0; s < ns; s++) {
 		LLVMBasicBlockRef to = LLVMGetSuccessor(t, s);
 		bool seen = false;
@@ -212,11 +277,9 @@ static void phi_copies(wg *w, LLVMValueRef t)
 			seen |= done[q] == to;
 		if (seen)
 			continue;
-		if (nd < 16)
-			done[nd++] = to;
+		done[nd++] = to;
 		for (LLVMValueRef p = LLVMGetFirstInstruction(to);
-		     p && LLVMIsAPHINode(p) && n < 64;
-		     p = LLVMGetNextInstruction(p)) {
+		     p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p)) {
 			unsigned ni = LLVMCountIncoming(p);
 			for (unsigned q = 0; q < ni; q++)
 				if (LLVMGetIncomingBlock(p, q) == from) {
@@ -229,6 +292,7 @@ static void phi_copies(wg *w, LLVMValueRef t)
 	}
 	for (unsigned q = 0; q < n; q++)
 		store_slot(w, phis[q], vals[q]);
+	free(phis);
 }
 
 /* Instruction @p i of piece w->cur, cloned where the builder is; the
@@ -305,13 +369,13 @@ static void step(ir *x, LLVMValueRef v, LLVMValueRef lim,
 static unsigned gather(wg *w, unsigned start, unsigned *order,
 		       LLVMBasicBlockRef *blk, LLVMBasicBlockRef before)
 {
-	unsigned n = 0, s[64];
+	unsigned n = 0, s[WG_EDGES_MAX];
 	order[n++] = start;
 	blk[start] = LLVMInsertBasicBlockInContext(w->x->c, before, "");
 	for (unsigned q = 0; q < n; q++) {
 		if (w->pc[order[q]].barrier)
 			continue;
-		unsigned ns = succs(w, order[q], s, 64);
+		unsigned ns = succs(w, order[q], s, WG_EDGES_MAX);
 		for (unsigned t = 0; t < ns; t++)
 			if (!blk[s[t]]) {
 				blk[s[t]] = LLVMInsertBasicBlockInContext(
@@ -320,6 +384,32 @@ static unsigned gather(wg *w, unsigned start, unsigned *order,
 			}
 	}
 	return n;
+}
+
+/* The shared values the region's pieces set: their own, and the phis of
+ * the blocks their terminators go to. */
+static void region_defs(wg *w, const unsigned *order, unsigned n)
+{
+	LLVMValueRef one = (LLVMValueRef)(uintptr_t)1;
+	vmap_clear(&w->defs);
+	for (unsigned q = 0; q < n; q++) {
+		const piece *p = &w->pc[order[q]];
+		for (LLVMValueRef i = p->first;;
+		     i = LLVMGetNextInstruction(i)) {
+			if (vmap_get(&w->slot, i) != i && !LLVMIsAPHINode(i))
+				vmap_put(&w->defs, i, one);
+			if (i == p->last)
+				break;
+		}
+		if (p->barrier)
+			continue;
+		for (unsigned s = 0; s < LLVMGetNumSuccessors(p->last); s++)
+			for (LLVMValueRef ph = LLVMGetFirstInstruction(
+				     LLVMGetSuccessor(p->last, s));
+			     ph && LLVMIsAPHINode(ph);
+			     ph = LLVMGetNextInstruction(ph))
+				vmap_put(&w->defs, ph, one);
+	}
 }
 
 /* The exit ids, each once; the count. */
@@ -370,10 +460,6 @@ static void agree(wg *w, LLVMBasicBlockRef next)
 {
 	ir *x = w->x;
 	unsigned ids[256];
-	if (w->exits_full) {
-		LLVMBuildBr(x->b, w->diverge);
-		return;
-	}
 	if (distinct(w, ids) < 2) {
 		LLVMBuildBr(x->b, next);
 		return;
@@ -395,7 +481,7 @@ static void agree(wg *w, LLVMBasicBlockRef next)
 			w->diverge, next);
 }
 
-static void build_region(wg *w, unsigned r, unsigned *order,
+static bool build_region(wg *w, unsigned r, unsigned *order,
 			 LLVMBasicBlockRef *blk)
 {
 	ir *x = w->x;
@@ -428,6 +514,7 @@ static void build_region(wg *w, unsigned r, unsigned *order,
 
 	memset(blk, 0, w->np * sizeof(*blk));
 	unsigned n = gather(w, w->rg[r].start, order, blk, w->latch);
+	region_defs(w, order, n);
 	w->hx_br = LLVMBuildBr(x->b, blk[w->rg[r].start]);
 	w->nexit = 0;
 	w->exits_full = false;
@@ -443,7 +530,7 @@ static void build_region(wg *w, unsigned r, unsigned *order,
 				break;
 		}
 	}
-	uniform_out(w);
+	region_out(w);
 	LLVMPositionBuilderAtEnd(x->b, w->latch);
 	agree(w, ix);
 	LLVMPositionBuilderAtEnd(x->b, ix);
@@ -454,6 +541,7 @@ static void build_region(wg *w, unsigned r, unsigned *order,
 	step(x, w->z_, w->lsz[2], hz, after);
 	LLVMPositionBuilderAtEnd(x->b, after);
 	dispatch(w);
+	return !w->exits_full;
 }
 
 static LLVMValueRef call_lib(ir *x, const char *name, LLVMTypeRef ret,
@@ -522,7 +610,7 @@ bool wg_emit(wg *w, LLVMValueRef desc, size_t nvals)
 		vmap_free(&w->rm);
 		ok = vmap_init(&w->rm, nvals);
 		if (ok)
-			build_region(w, r, order, blk);
+			ok = build_region(w, r, order, blk);
 	}
 	free(order);
 	free(blk);
