@@ -10,3 +10,9 @@ $(patsubst %,$(HOST_O)/bench/%,$(bench-host)): $(HOST_O)/bench/%: \
 	@echo "  HOSTLD  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -pthread -o $@ $^
+
+# The ICD's launch path (bench/opencl.sh): a plain OpenCL program.
+$(HOST_O)/bench/cl_launch: bench/opencl/launch.c
+	@echo "  HOSTCC  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -O2 -std=gnu11 $(WARN) -o $@ $< -lOpenCL

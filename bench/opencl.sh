@@ -106,19 +106,19 @@ for k in sgemm_tiled reduce reduce_sg; do
 			--karg "u64:$rn") ;;
 	esac
 	l=$(count "$k" --kernel-file "$tmp/loop.hpk" "${ka[@]}")
-	# 16x16 fibers of 1 KiB do not fit one hart's 256 KiB arena: a team
-	# of two harts (3 with the dispatcher) holds them; all harts' work
+	# 16x16 fibers of 1 KiB do not fit one hart's 256 KiB arena (a team
+	# would hold them, but a team's work is not in WORK regions)
 	if [ $k = sgemm_tiled ]; then
-		c=$(harts=3 count "$k" --kernel-file "$tmp/item.hpk" --team-size 2 "${ka[@]}")
+		c=null r=-
 	else
 		c=$(count "$k" --kernel-file "$tmp/item.hpk" "${ka[@]}")
+		r=$(awk -v l="$l" -v c="$c" 'BEGIN{printf "%.3f", l/c}')
 	fi
-	r=$(awk -v l="$l" -v c="$c" 'BEGIN{printf "%.3f", l/c}')
 	rb=$( [ "$b" = null ] && echo - || awk -v l="$l" -v b="$b" 'BEGIN{printf "%.3f", l/b}')
 	printf '%-12s %10s %12s %12s %12s %8s %8s\n' "$k" "$e" \
 		"$( [ "$b" = null ] && echo - || awk -v v="$b" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" \
 		"$(awk -v v="$l" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" \
-		"$(awk -v v="$c" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" "$r" "$rb"
+		"$( [ "$c" = null ] && echo - || awk -v v="$c" -v e="$e" 'BEGIN{printf "%.2f", v/e}')" "$r" "$rb"
 	rows+=("{\"kernel\":\"$k\",\"elements\":$e,\"builtin\":$b,\"opencl_wgfn\":$l,\"opencl_fibers\":$c}")
 done
 echo "(targets: sgemm_tiled wg-fn below OpenCL sgemm_naive and ≤1.1x the built-in; reduce ≤0.4x fibers)"
@@ -132,6 +132,36 @@ for e in loop item; do
 	echo "barrier per work-item ($([ $e = loop ] && echo wg-fn || echo fibers)): $per instructions (target ≤5)"
 	rows+=("{\"kernel\":\"barrier\",\"path\":\"$e\",\"per_item\":$per}")
 done
+# The ICD's launch path against the mailbox's own figures (wall time, so
+# on a shared machine only their ratio means much): empty kernels
+# enqueued back to back then one clFinish, and enqueue + clFinish each.
+echo
+make -s build/host/bench/cl_launch icd
+mb=$(timeout 300 $hp bench --board "$board" --json)
+mrt=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["latency_us"]["p50"])' "$mb")
+mkps=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["throughput"]["kernels_per_s"])' "$mb")
+cl=$(OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" HARTPOOL_BOARD="$board" \
+	timeout 600 build/host/bench/cl_launch 2000)
+pip=$(sed 's/.*pipelined_us=\([0-9.]*\).*/\1/' <<<"$cl")
+ooo=$(sed 's/.*ooo_us=\([0-9.]*\).*/\1/' <<<"$cl")
+syn=$(sed 's/.*sync_us=\([0-9.]*\).*/\1/' <<<"$cl")
+mper=$(awk -v k="$mkps" 'BEGIN{printf "%.1f", 1e6/k}')
+printf 'ICD pipelined empty launch, out-of-order queue: %s us (mailbox %s us per kernel: %sx, target <=1.2x)\n' \
+	"$ooo" "$mper" "$(awk -v a="$ooo" -v b="$mper" 'BEGIN{printf "%.2f", a/b}')"
+printf 'ICD pipelined empty launch, in-order queue: %s us (each kernel waits for the one before)\n' "$pip"
+printf 'ICD launch + clFinish: %s us (mailbox round trip p50 %s us: %sx, target <=1.1x)\n' "$syn" "$mrt" \
+	"$(awk -v a="$syn" -v b="$mrt" 'BEGIN{printf "%.2f", a/b}')"
+rows+=("{\"kernel\":\"icd_launch\",\"pipelined_us\":$pip,\"ooo_us\":$ooo,\"sync_us\":$syn,\"mailbox_per_kernel_us\":$mper,\"mailbox_round_trip_us\":$mrt}")
+
+# A program built twice: the second is a read of the build cache.
+cache=$(mktemp -d)
+bt() { local t0 t1; t0=$(date +%s%N); XDG_CACHE_HOME=$cache $hp build --board "$board" \
+	examples/opencl/saxpy.cl -o "$tmp/s.hpk" 2>/dev/null; t1=$(date +%s%N); echo $(((t1 - t0) / 1000000)); }
+b1=$(bt) b2=$(bt)
+rm -rf "$cache"
+echo "hartpool build saxpy.cl: first $b1 ms, second $b2 ms (from the cache; target <=50 ms)"
+rows+=("{\"kernel\":\"build\",\"first_ms\":$b1,\"second_ms\":$b2}")
+
 host="$(nproc) cores, $(qemu-system-riscv64 --version | head -1)"
 printf '{"bench":"opencl","board":"%s","host":"%s","unit":"instructions","rows":[%s]}\n' \
 	"$board" "$host" "$(IFS=,; echo "${rows[*]}")" >"$out"

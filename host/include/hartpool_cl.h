@@ -101,6 +101,9 @@ typedef struct hp_cl_kernel {
 	uint32_t static_local;	 /**< bytes of its kernel-scope __local */
 	unsigned uses_barriers;	 /**< runs its work-items as fibers */
 	char attributes[256];	 /**< CL_KERNEL_ATTRIBUTES */
+	/** Reaches printf: its launches need a printf buffer (1 for an
+	 * object whose metadata does not say). */
+	unsigned prints;
 } hp_cl_kernel;
 
 typedef struct hp_cl_program {

@@ -110,6 +110,9 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 			k->uses_barriers = (unsigned)atoi(field(&q));
 			snprintf(k->attributes, sizeof(k->attributes), "%s",
 				 field(&q));
+			/* added later: older objects may print */
+			const char *pr = field(&q);
+			k->prints = *pr ? (unsigned)atoi(pr) != 0 : 1;
 			if (k->num_args > HP_CL_ARGS_MAX)
 				rc = HP_INVALID_BINARY;
 			ai = 0;

@@ -68,7 +68,10 @@ static cl_int run_ndrange(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	struct icd_cmd_ndrange *k = &c->u.ndrange;
 	cl_command_queue q = c->ev->queue;
-	hp_buffer pb = icd_printf_get(q);
+	/* a printf buffer only for a kernel that may print: getting one
+	 * while the others are in flight is an allocation on the device */
+	const hp_cl_kernel *m = k->kernel->meta;
+	hp_buffer pb = !m || m->prints ? icd_printf_get(q) : 0;
 	hp_ndrange r = k->range;
 	r.printf_buf = pb;
 	r.printf_size = pb ? ICD_PRINTF_SIZE : 0;

@@ -400,7 +400,8 @@ struct _cl_command_queue {
 	struct icd_cmd *held; /**< commands held on the host, in order */
 	cl_event *pending;    /**< device commands not yet seen complete */
 	size_t num_pending, cap_pending;
-	bool reaping;		/**< in icd_queue_reap */
+	bool reaping;	/**< in icd_queue_reap */
+	unsigned reaps; /**< icd_queue_reap calls (a full scan every 16th) */
 	hp_buffer *printf_free; /**< idle printf buffers */
 	size_t num_printf_free, cap_printf_free;
 };
