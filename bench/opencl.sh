@@ -123,13 +123,14 @@ for k in sgemm_tiled reduce reduce_sg; do
 done
 echo "(targets: sgemm_tiled wg-fn below OpenCL sgemm_naive and ≤1.1x the built-in; reduce ≤0.4x fibers)"
 
-# A barrier per work-item: (count with 64 barriers - with none) / (64 x items)
+# A barrier per work-item: (count with 64 rounds - with none) / (64 x items),
+# each round a multiply-add per item and a barrier
 bn=4096
 for e in loop item; do
 	c0=$(count barriers --kernel-file "$tmp/$e.hpk" --global $bn --local 256 --karg "buf:u32:$bn" --karg u32:0)
 	c1=$(count barriers --kernel-file "$tmp/$e.hpk" --global $bn --local 256 --karg "buf:u32:$bn" --karg u32:64)
 	per=$(awk -v a="$c0" -v b="$c1" -v n=$bn 'BEGIN{printf "%.2f", (b-a)/(64*n)}')
-	echo "barrier per work-item ($([ $e = loop ] && echo wg-fn || echo fibers)): $per instructions (target ≤5)"
+	echo "round of 2 instructions of work + a barrier, per work-item ($([ $e = loop ] && echo wg-fn || echo fibers)): $per instructions (target: barrier ≤5)"
 	rows+=("{\"kernel\":\"barrier\",\"path\":\"$e\",\"per_item\":$per}")
 done
 # The ICD's launch path against the mailbox's own figures (wall time, so

@@ -9,7 +9,8 @@
 # mailbox (bench/mbox.sh), the serial
 # link at 115200 and 921600 baud (bench/serial.sh), scheduling
 # and scaling (bench/kbench.sh), the OpenMP peer (bench/omp/run.sh), the
-# comparison table (bench/compare.py) and team barriers, software vs the
+# comparison table (bench/compare.py), OpenCL kernels and the ICD
+# (bench/opencl.sh) and team barriers, software vs the
 # barrier unit of qemu-cluster (bench/barrier.sh); each writes its own
 # result file.
 #
@@ -142,6 +143,12 @@ if [ "$quick" = 1 ]; then bench/omp/run.sh --quick; else bench/omp/run.sh; fi
 echo
 echo "hartpool / OpenMP:"
 bench/compare.py --board "$board"
+
+# OpenCL C kernels against the built-in ones and their previous entries,
+# the ICD's launch path, a build from the cache (bench/opencl.sh).
+echo
+echo "OpenCL ($board):"
+if [ "$quick" = 1 ]; then bench/opencl.sh --board "$board" --quick; else bench/opencl.sh --board "$board"; fi
 
 # Team barriers in software against the barrier unit, on board qemu-cluster
 # whatever --board is (it runs on the patched QEMU, which `make test` and

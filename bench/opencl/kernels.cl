@@ -79,11 +79,16 @@ kernel void reduce_sg(global const int *in, global int *sum, ulong n)
 		atomic_add(sum, v);
 }
 
-// nb barriers and nothing else: the cost of a barrier per work-item is
-// the difference of two counts over nb.
+// nb rounds of a little work (a multiply and an add, kept per item) and a
+// barrier: the cost of a round per work-item is the difference of two
+// counts over nb (with nothing between them the loops over the items would
+// go, and the barriers with them).
 kernel void barriers(global uint *o, uint nb)
 {
-	for (uint b = 0; b < nb; b++)
+	uint acc = (uint)get_local_id(0);
+	for (uint b = 0; b < nb; b++) {
+		acc = acc * 3u + b;
 		barrier(CLK_LOCAL_MEM_FENCE);
-	o[get_global_id(0)] = nb;
+	}
+	o[get_global_id(0)] = acc;
 }

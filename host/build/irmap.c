@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the entry builders of the rewrite stage share (rewrite.h): a map
- * from a kernel's values to their clones, and the work-item functions by
- * name.
+ * What the entry builders of the rewrite stage share (rewrite.h): the
+ * module's functions, a kernel's arguments from the block, a map from a
+ * kernel's values to their clones, and the work-item functions by name.
  */
 #include "rewrite.h"
 #include <llvm-c/DebugInfo.h>
@@ -13,6 +13,40 @@
 
 /* ---- a map from K's values to the loop's (open addressing) ---- */
 
+LLVMValueRef fn_get(ir *x, const char *name, LLVMTypeRef t)
+{
+	LLVMValueRef f = LLVMGetNamedFunction(x->m, name);
+	return f ? f : LLVMAddFunction(x->m, name, t);
+}
+
+void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name)
+{
+	unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+	LLVMAddAttributeAtIndex(f, idx, LLVMCreateEnumAttribute(x->c, k, 0));
+}
+
+/* Argument @p i of kernel @p k, from the block at @p args. */
+LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i, LLVMValueRef args)
+{
+	const hp_cl_arg *a = &k->meta.args[i];
+	LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(k->fn, i));
+	LLVMValueRef off = LLVMConstInt(x->i64, a->offset, 0);
+	LLVMValueRef p = LLVMBuildGEP2(x->b, x->i8, args, &off, 1, "");
+	if (cl_byval_type(k->fn, i))
+		return p;
+	if (a->addr_space) {
+		LLVMValueRef v = LLVMBuildLoad2(x->b, x->i64, p, "");
+		LLVMSetAlignment(v, 8);
+		if (a->addr_space != HP_CL_LOCAL)
+			return LLVMBuildIntToPtr(x->b, v, ty, "");
+		v = LLVMBuildCall2(x->b, x->larg_t, x->larg, &v, 1, "");
+		return LLVMBuildAddrSpaceCast(x->b, v, ty, "");
+	}
+	LLVMValueRef v = LLVMBuildLoad2(x->b, ty, p, "");
+	LLVMSetAlignment(v, 1);
+	return v;
+}
+
 bool vmap_init(vmap *m, size_t n)
 {
 	m->cap = 64;
@@ -21,6 +55,12 @@ bool vmap_init(vmap *m, size_t n)
 	m->key = calloc(m->cap, sizeof(*m->key));
 	m->val = calloc(m->cap, sizeof(*m->val));
 	return m->key && m->val;
+}
+
+unsigned idx_of(const vmap *m, LLVMValueRef v)
+{
+	LLVMValueRef r = vmap_get(m, v);
+	return r == v ? 0 : (unsigned)(uintptr_t)r;
 }
 
 void vmap_clear(vmap *m)

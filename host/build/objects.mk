@@ -10,7 +10,7 @@ LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null || echo -L/usr/
 host-build-srcs := host/build/clc.c host/build/compile.c \
                    host/build/kernels.c host/build/rewrite.c \
                    host/build/rowloop.c host/build/irmap.c \
-                   host/build/wgfn.c host/build/wgregion.c \
+                   host/build/wgfn.c host/build/wgcut.c host/build/wgregion.c \
                    host/build/wgdiv.c \
                    host/build/link.c host/build/codegen.c host/build/desc.c \
                    host/build/options.c \

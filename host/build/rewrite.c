@@ -37,12 +37,6 @@ static void make_local_tls(LLVMModuleRef m)
 			LLVMSetThreadLocal(g, 1);
 }
 
-LLVMValueRef fn_get(ir *x, const char *name, LLVMTypeRef t)
-{
-	LLVMValueRef f = LLVMGetNamedFunction(x->m, name);
-	return f ? f : LLVMAddFunction(x->m, name, t);
-}
-
 static void ir_init(ir *x, cl_job *j)
 {
 	x->c = j->ctx;
@@ -61,34 +55,6 @@ static void ir_init(ir *x, cl_job *j)
 	x->run = fn_get(x, "__hpcl_run", x->run_t);
 	x->larg_t = LLVMFunctionType(x->ptr, &x->i64, 1, 0);
 	x->larg = fn_get(x, "__hpcl_local_arg", x->larg_t);
-}
-
-void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name)
-{
-	unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
-	LLVMAddAttributeAtIndex(f, idx, LLVMCreateEnumAttribute(x->c, k, 0));
-}
-
-/* Argument @p i of kernel @p k, from the block at @p args. */
-LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i, LLVMValueRef args)
-{
-	const hp_cl_arg *a = &k->meta.args[i];
-	LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(k->fn, i));
-	LLVMValueRef off = LLVMConstInt(x->i64, a->offset, 0);
-	LLVMValueRef p = LLVMBuildGEP2(x->b, x->i8, args, &off, 1, "");
-	if (cl_byval_type(k->fn, i))
-		return p;
-	if (a->addr_space) {
-		LLVMValueRef v = LLVMBuildLoad2(x->b, x->i64, p, "");
-		LLVMSetAlignment(v, 8);
-		if (a->addr_space != HP_CL_LOCAL)
-			return LLVMBuildIntToPtr(x->b, v, ty, "");
-		v = LLVMBuildCall2(x->b, x->larg_t, x->larg, &v, 1, "");
-		return LLVMBuildAddrSpaceCast(x->b, v, ty, "");
-	}
-	LLVMValueRef v = LLVMBuildLoad2(x->b, ty, p, "");
-	LLVMSetAlignment(v, 1);
-	return v;
 }
 
 /* The call of the kernel repeats its parameters' ABI attributes. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /** @file What the rewrite stage's entry builders share: rewrite.c (the
- * entries) and rowloop.c (the row loop with the kernel inlined). */
+ * entries), rowloop.c (the row loop with the kernel inlined), wgfn.c (work-
+ * group functions); the helpers are irmap.c's. */
 #ifndef HOST_BUILD_REWRITE_H
 #define HOST_BUILD_REWRITE_H
 
@@ -19,6 +20,8 @@ typedef struct {
 	bool item_calls; /* -cl-hartpool-item-calls */
 } ir;
 
+/* ---- irmap.c ---- */
+
 /** The module's function @p name, declared with type @p t if missing. */
 LLVMValueRef fn_get(ir *x, const char *name, LLVMTypeRef t);
 /** Enum attribute @p name on @p f at @p idx. */
@@ -27,7 +30,6 @@ void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name);
  * byval struct: its address in the block). */
 LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i,
 		       LLVMValueRef args);
-/* ---- irmap.c ---- */
 
 /** A map from a kernel's values to their clones (open addressing). */
 typedef struct {
@@ -37,6 +39,8 @@ typedef struct {
 bool vmap_init(vmap *m, size_t n);
 void vmap_free(vmap *m);
 void vmap_clear(vmap *m);
+/** The index + 1 a map holds for @p v as a number, 0 if none. */
+unsigned idx_of(const vmap *m, LLVMValueRef v);
 void vmap_put(vmap *m, LLVMValueRef k, LLVMValueRef v);
 /** The value @p k maps to, or @p k itself. */
 LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k);

@@ -62,7 +62,11 @@ typedef struct wg {
 	unsigned nuni;
 } wg;
 
-unsigned idx_of(const vmap *m, LLVMValueRef v);
+/* ---- wgcut.c ---- */
+
+/** The pieces and regions of K (false: out of memory or past the
+ * bounds, exits_full). */
+bool wg_cut(wg *w);
 /** The piece of K's instruction @p i. */
 unsigned piece_of(const wg *w, LLVMValueRef i);
 /** The pieces after piece @p p (across barriers too); count returned. */
