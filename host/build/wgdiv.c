@@ -155,6 +155,12 @@ bool wg_divergent(const wg *w, LLVMValueRef v)
 	return LLVMIsAInstruction(v) && vmap_get(&w->dv, v) != v;
 }
 
+bool wg_ctrl_divergent(const wg *w, LLVMBasicBlockRef b)
+{
+	LLVMValueRef v = LLVMBasicBlockAsValue(b);
+	return vmap_get(&w->dv, v) != v;
+}
+
 /* Whether instruction @p i of block @p b is divergent now. */
 static bool div_of(const wg *w, const cfg *g, unsigned b, LLVMValueRef i)
 {
@@ -216,6 +222,11 @@ bool wg_divergence(wg *w)
 		postdom(&g);
 		while (div_pass(w, &g))
 			;
+		/* the blocks only some items may run, for wg_ctrl_divergent */
+		for (unsigned b = 0; b < g.n; b++)
+			if (g.ctrl[b])
+				vmap_put(&w->dv, LLVMBasicBlockAsValue(g.bb[b]),
+					 (LLVMValueRef)(uintptr_t)1);
 	}
 	cfg_free(&g);
 	return ok;

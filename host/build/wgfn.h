@@ -56,7 +56,7 @@ typedef struct wg {
 	LLVMBasicBlockRef exit_bbs[256];
 	unsigned nexit;
 	bool exits_full; /* over 256 exits or uniform values: fibers */
-	bool diverges;	 /* a branch on a divergent value */
+	bool diverges;	 /* an exit only some items may reach */
 	LLVMValueRef pre_br, hx_br; /* where a uniform value enters */
 	LLVMValueRef used_uni[256]; /* uniform values the region uses */
 	unsigned nuni;
@@ -80,6 +80,9 @@ void wg_slots(wg *w);
 /** Whether K's value @p v may differ between the work-items of a group
  * (after wg_divergence). */
 bool wg_divergent(const wg *w, LLVMValueRef v);
+/** Whether block @p b of K runs for only some items of a group (it is
+ * under a branch on a divergent value, before the branch's join). */
+bool wg_ctrl_divergent(const wg *w, LLVMBasicBlockRef b);
 /** Which of K's values may differ between work-items: those of the ids,
  * loads, calls, and all values under a branch on one. */
 bool wg_divergence(wg *w);

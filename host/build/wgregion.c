@@ -303,11 +303,14 @@ static void clone_one(wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
 	LLVMValueRef fn, c;
 	if (LLVMIsAPHINode(i)) {
 		c = val(w, i); /* its slot */
-	} else if (i == w->pc[w->cur].last && w->pc[w->cur].barrier) {
-		exit_to(w, w->pc[w->cur].region);
-		return;
-	} else if (LLVMIsAReturnInst(i)) {
-		exit_to(w, EXIT_ID);
+	} else if ((i == w->pc[w->cur].last && w->pc[w->cur].barrier) ||
+		   LLVMIsAReturnInst(i)) {
+		/* an exit only some items may reach: the items' exits are
+		 * compared (agree) */
+		if (wg_ctrl_divergent(w, LLVMGetInstructionParent(i)))
+			w->diverges = true;
+		exit_to(w,
+			LLVMIsAReturnInst(i) ? EXIT_ID : w->pc[w->cur].region);
 		return;
 	} else if (LLVMIsAAllocaInst(i) || lifetime(i)) {
 		return;
@@ -325,14 +328,8 @@ static void clone_one(wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
 						  blk[idx_of(&w->where, v) - 1])
 					: val(w, v);
 		}
-		if (LLVMIsATerminatorInst(i)) {
+		if (LLVMIsATerminatorInst(i))
 			phi_copies(w, i);
-			if (LLVMGetNumSuccessors(i) > 1 &&
-			    wg_divergent(w, LLVMIsABranchInst(i)
-						    ? LLVMGetCondition(i)
-						    : LLVMGetOperand(i, 0)))
-				w->diverges = true;
-		}
 		c = LLVMInstructionClone(i);
 		for (int o = 0; o < n; o++)
 			LLVMSetOperand(c, (unsigned)o, ops[o]);
