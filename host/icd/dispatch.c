@@ -91,6 +91,8 @@ struct _cl_icd_dispatch icd_dispatch = {
 	.clEnqueueMigrateMemObjects = clEnqueueMigrateMemObjects,
 	.clEnqueueMarkerWithWaitList = clEnqueueMarkerWithWaitList,
 	.clEnqueueBarrierWithWaitList = clEnqueueBarrierWithWaitList,
+	.clGetExtensionFunctionAddressForPlatform =
+		clGetExtensionFunctionAddressForPlatform,
 	.clCreatePipe = clCreatePipe,
 	.clGetPipeInfo = clGetPipeInfo,
 	.clSVMAlloc = clSVMAlloc,

@@ -68,6 +68,29 @@ t_icd_released_dep() {
 	icd_env timeout 120 build/host/opencl/released_dep 20 ||
 		fail "released_dep failed"
 }
+# clGetExtensionFunctionAddressForPlatform through the loader finds the
+# ICD's extension functions (it crashed: no dispatch table entry)
+t_icd_extaddr() { icd_env timeout 60 build/host/opencl/extaddr || fail "extaddr failed"; }
+# Every function the ICD exports that has a slot in the loader's dispatch
+# table (CL/cl_icd.h) is in the ICD's table (host/icd/dispatch.c)
+t_icd_dispatch_complete() {
+	local missing
+	missing=$(python3 - build/host/libhartpool-icd.so <<'PY'
+import re, subprocess, sys
+hdr = open("/usr/include/CL/cl_icd.h").read()
+body = hdr[hdr.index("typedef struct _cl_icd_dispatch"):]
+body = body[:body.index("} cl_icd_dispatch;")]
+slots = set(re.findall(r"cl_api_(\w+)\s+\1\s*;", body))
+out = subprocess.run(["nm", "-D", "--defined-only", sys.argv[1]],
+                     capture_output=True, text=True, check=True).stdout
+exported = {l.split()[-1] for l in out.splitlines() if l.split()[-1].startswith("cl")}
+table = set(re.findall(r"^\t\.(cl\w+) =", open("host/icd/dispatch.c").read(), re.M))
+print(" ".join(sorted((slots & exported) - table)))
+PY
+) || fail "the check failed"
+	[ -z "$missing" ] || fail "exported but not in the dispatch table: $missing"
+	echo "ok: every exported entry point with a dispatch slot is in the table"
+}
 t_icd_builtin_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog builtin; }
 t_icd_reduce_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog reduce; }
 # OpenCL C 3.0 through the ICD: ids, sub-groups, atomics, work-group
