@@ -49,6 +49,8 @@ need_test=(
 	"python-pyopencl-doc:the PyOpenCL example programs and its test_clmath.py"
 	"python3-pytest:running PyOpenCL's test_clmath.py"
 	"pocl-opencl-icd:PoCL, a reference OpenCL on the host CPU (test oracle)"
+	"openmpi-bin:mpirun, for the MPI example over several devices (examples/mpi)"
+	"libopenmpi-dev:mpicc and the MPI headers for that example"
 )
 # What qemu/build.sh needs to build Debian's QEMU with qemu/patches.
 need_qemu=(
