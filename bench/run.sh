@@ -150,6 +150,16 @@ echo
 echo "OpenCL ($board):"
 if [ "$quick" = 1 ]; then bench/opencl.sh --board "$board" --quick; else bench/opencl.sh --board "$board"; fi
 
+# The MPI example over 1, 2 and 4 clusters (bench/mpi.sh), where Open MPI
+# is installed (make test installs it).
+echo
+if command -v mpirun >/dev/null && command -v mpicc >/dev/null; then
+	echo "MPI, one rank per cluster:"
+	bench/mpi.sh
+else
+	echo "MPI: skipped, Open MPI is not installed (scripts/deps.sh test)"
+fi
+
 # Team barriers in software against the barrier unit, on board qemu-cluster
 # whatever --board is (it runs on the patched QEMU, which `make test` and
 # `make qemu-cluster` build; not built here, so a fresh clone's `make bench`
