@@ -303,6 +303,21 @@ static void kernel_max(void)
 	k.stack_bytes = 1100; /* rounded to 1104: 237 fit */
 	CHECK_EQ(exec_fiber_stack_bytes(&dev64, &k), 1104);
 	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 237);
+	/* A work-group function (row_is_group): one hart holds the group,
+	 * its items' scratch is stack_bytes each (may be none), and a team
+	 * does not add to it. */
+	k = kern();
+	k.uses_barriers = k.row_is_group = true;
+	CHECK_EQ(exec_fiber_stack_bytes(&dev64, &k), 0);
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 256);
+	CHECK_EQ(by, EXEC_LIMIT_DEVICE);
+	k.stack_bytes = 2048; /* 128 items' scratch fit the arena */
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 1, &by), 128);
+	CHECK_EQ(by, EXEC_LIMIT_FIBERS);
+	CHECK_EQ(exec_kernel_max_group(&dev64, &k, 8, 2, &by), 128);
+	k = kern();
+	k.uses_barriers = true;
+	k.stack_bytes = 1100;
 	/* A team holds whole sub-groups per hart: 16 fit one hart, 2
 	 * sub-groups of 8, so 48 over 3 harts; no sub-group of 32 fits
 	 * whole, so one hart's 16. */
