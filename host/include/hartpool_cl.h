@@ -99,7 +99,7 @@ typedef struct hp_cl_kernel {
 	uint32_t hint[3];	 /**< work_group_size_hint; 0 0 0: none */
 	uint32_t sub_group_size; /**< intel_reqd_sub_group_size; 0: none */
 	uint32_t static_local;	 /**< bytes of its kernel-scope __local */
-	unsigned uses_barriers;	 /**< runs its work-items as fibers */
+	unsigned uses_barriers;	 /**< reaches a barrier */
 	char attributes[256];	 /**< CL_KERNEL_ATTRIBUTES */
 	/** Reaches printf: its launches need a printf buffer (1 for an
 	 * object whose metadata does not say). */
