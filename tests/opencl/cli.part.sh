@@ -148,73 +148,72 @@ cl_stack() { # BOARD
 	grep -q "buf0 i32\[16\]: $want\$" <<<"$out" || fail "wide on $1: $out"
 	rm -rf "$tmp"
 }
+# cl_both BOARD SRC DIR REMARK: SRC built as the build makes it (DIR/new.hpk,
+# its log saying REMARK) and with -cl-hartpool-item-calls (DIR/item.hpk, a
+# call or a fiber per work-item, no such remark).
+cl_both() {
+	"$HP" build --board "$1" -cl-std=CL3.0 "$2" -o "$3/new.hpk" 2>"$3/new.log" ||
+		fail "build: $(cat "$3/new.log")"
+	"$HP" build --board "$1" -cl-std=CL3.0 -cl-hartpool-item-calls "$2" \
+		-o "$3/item.hpk" 2>"$3/item.log" || fail "build: $(cat "$3/item.log")"
+	grep -q "$4" "$3/new.log" || fail "no '$4': $(cat "$3/new.log")"
+	grep -q "${4#kernel * }" "$3/item.log" && fail "'$4' with -cl-hartpool-item-calls"
+	return 0
+}
+# cl_same BOARD DIR KERNEL ARGS...: KERNEL run from both objects gives the
+# same output (DIR/new.out).
+cl_same() {
+	local board=$1 dir=$2 e
+	shift 2
+	for e in new item; do
+		cl_run "$board" --kernel-file "$dir/$e.hpk" "$@" >"$dir/$e.raw" ||
+			fail "run ($e, $*): $(cat "$dir/$e.raw")"
+		grep -v "^time:" "$dir/$e.raw" >"$dir/$e.out"
+	done
+	cmp -s "$dir/new.out" "$dir/item.out" ||
+		fail "the two entries differ on $*: $(diff "$dir/new.out" "$dir/item.out" | head -5)"
+}
+
 # The row loop (host/build/rowloop.c) against a call per work-item: the
 # same bytes out in 1, 2 and 3 dimensions with remainder groups, and the
 # ids the OpenCL model's; the build log says which entry each got.
 cl_rowloop() { # BOARD
-	local tmp r g l o n
+	local tmp r
 	tmp=$(mktemp -d)
-	"$HP" build --board "$1" -cl-std=CL3.0 $K/rowloop.cl -o "$tmp/loop.hpk" 2>"$tmp/loop.log" ||
-		fail "build: $(cat "$tmp/loop.log")"
-	"$HP" build --board "$1" -cl-std=CL3.0 -cl-hartpool-item-calls $K/rowloop.cl \
-		-o "$tmp/item.hpk" 2>"$tmp/item.log" || fail "build: $(cat "$tmp/item.log")"
-	grep -q "kernel ids3: one loop per row" "$tmp/loop.log" ||
-		fail "no row loop: $(cat "$tmp/loop.log")"
-	grep -q "one loop per row" "$tmp/item.log" && fail "row loop with -cl-hartpool-item-calls"
+	cl_both "$1" $K/rowloop.cl "$tmp" "kernel ids3: one loop per row"
 	for r in "37 1 1 8 1 1 5 0 0" "13 7 1 4 3 1 3 7 0" "9 5 4 4 2 3 1 2 3"; do
-		set -- $r
-		g=$1,$2,$3 l=$4,$5,$6 o=$7,$8,$9 n=$((12 * $1 * $2 * $3))
-		for e in loop item; do
-			cl_run "$board" --kernel-file "$tmp/$e.hpk" ids3 --global $g --local $l \
-				--offset $o --karg buf:u32:$n --karg u32:2 >"$tmp/$e.raw" ||
-				fail "run ($e, $g): $(cat "$tmp/$e.raw")"
-			grep -v "^time:" "$tmp/$e.raw" >"$tmp/$e.out"
-		done
-		cmp -s "$tmp/loop.out" "$tmp/item.out" ||
-			fail "row loop and item calls differ on $g: $(diff "$tmp/loop.out" "$tmp/item.out" | head -5)"
-		python3 $CHK ids3 $1 $2 $3 $4 $5 $6 $7 $8 $9 2 <"$tmp/loop.out" ||
-			fail "ids3 $g on $board"
+		set -- "$1" $r
+		cl_same "$1" "$tmp" ids3 --global $2,$3,$4 --local $5,$6,$7 --offset $8,$9,${10} \
+			--karg buf:u32:$((12 * $2 * $3 * $4)) --karg u32:2
+		python3 $CHK ids3 ${@:2} 2 <"$tmp/new.out" || fail "ids3 $r on $1"
 	done
 	rm -rf "$tmp"
 }
-t_cli_rowloop_rv64() { board=qemu-virt cl_rowloop qemu-virt; }
-t_cli_rowloop_rv32() { board=qemu-virt32 cl_rowloop qemu-virt32; }
+t_cli_rowloop_rv64() { cl_rowloop qemu-virt; }
+t_cli_rowloop_rv32() { cl_rowloop qemu-virt32; }
 
 # Work-group functions (host/build/wgfn.c) against fibers: the same bytes
 # out in 1, 2 and 3 dimensions with remainder groups, the model's values,
 # and a barrier only some items reach refused on both paths.
 cl_wgfn() { # BOARD
-	local tmp r g l n e out
+	local tmp r e out
 	tmp=$(mktemp -d)
-	"$HP" build --board "$1" -cl-std=CL3.0 $K/wgfn.cl -o "$tmp/wg.hpk" 2>"$tmp/wg.log" ||
-		fail "build: $(cat "$tmp/wg.log")"
-	"$HP" build --board "$1" -cl-std=CL3.0 -cl-hartpool-item-calls $K/wgfn.cl \
-		-o "$tmp/item.hpk" 2>"$tmp/item.log" || fail "build: $(cat "$tmp/item.log")"
-	grep -q "kernel wg3: a work-group function" "$tmp/wg.log" ||
-		fail "no work-group function: $(cat "$tmp/wg.log")"
-	grep -q "work-group function" "$tmp/item.log" && fail "a work-group function with -cl-hartpool-item-calls"
+	cl_both "$1" $K/wgfn.cl "$tmp" "kernel wg3: a work-group function"
 	for r in "37 1 1 8 1 1" "13 7 1 4 3 1" "9 5 4 4 2 3"; do
-		set -- $r
-		g=$1,$2,$3 l=$4,$5,$6 n=$((2 * $1 * $2 * $3))
-		for e in wg item; do
-			cl_run "$board" --kernel-file "$tmp/$e.hpk" wg3 --global $g --local $l \
-				--karg buf:u32:$n --karg u32:5 >"$tmp/$e.raw" ||
-				fail "run ($e, $g): $(cat "$tmp/$e.raw")"
-			grep -v "^time:" "$tmp/$e.raw" >"$tmp/$e.out"
-		done
-		cmp -s "$tmp/wg.out" "$tmp/item.out" ||
-			fail "work-group function and fibers differ on $g: $(diff "$tmp/wg.out" "$tmp/item.out" | head -5)"
-		python3 $CHK wg3 $1 $2 $3 $4 $5 $6 5 <"$tmp/wg.out" || fail "wg3 $g on $board"
+		set -- "$1" $r
+		cl_same "$1" "$tmp" wg3 --global $2,$3,$4 --local $5,$6,$7 \
+			--karg buf:u32:$((2 * $2 * $3 * $4)) --karg u32:5
+		python3 $CHK wg3 ${@:2} 5 <"$tmp/new.out" || fail "wg3 $r on $1"
 	done
-	for e in wg item; do
-		out=$(cl_run "$board" --kernel-file "$tmp/$e.hpk" diverge --global 16 --local 8 \
+	for e in new item; do
+		out=$(cl_run "$1" --kernel-file "$tmp/$e.hpk" diverge --global 16 --local 8 \
 			--karg buf:u32:16 2>&1) && fail "divergent barriers ran ($e): $out"
 		grep -q "HP_KERNEL_FAULT.*same barriers" <<<"$out" || fail "divergent barriers ($e): $out"
 	done
 	rm -rf "$tmp"
 }
-t_cli_wgfn_rv64() { board=qemu-virt cl_wgfn qemu-virt; }
-t_cli_wgfn_rv32() { board=qemu-virt32 cl_wgfn qemu-virt32; }
+t_cli_wgfn_rv64() { cl_wgfn qemu-virt; }
+t_cli_wgfn_rv32() { cl_wgfn qemu-virt32; }
 
 t_cli_stack_rv64() { cl_stack qemu-virt; }
 t_cli_stack_rv32() { cl_stack qemu-virt32; }
