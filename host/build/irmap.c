@@ -4,6 +4,7 @@
  * module's functions, a kernel's arguments from the block, a map from a
  * kernel's values to their clones, and the work-item functions by name.
  */
+#include "internal.h"
 #include "rewrite.h"
 #include <llvm-c/DebugInfo.h>
 #include <stdint.h>
@@ -45,6 +46,63 @@ LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i, LLVMValueRef args)
 	LLVMValueRef v = LLVMBuildLoad2(x->b, ty, p, "");
 	LLVMSetAlignment(v, 1);
 	return v;
+}
+
+LLVMValueRef call_named(ir *x, const char *name, LLVMTypeRef ret,
+			LLVMTypeRef *pt, unsigned np, LLVMValueRef *av)
+{
+	LLVMTypeRef t = LLVMFunctionType(ret, pt, np, 0);
+	return LLVMBuildCall2(x->b, t, fn_get(x, name, t), av, np, "");
+}
+
+LLVMValueRef local_args_at(ir *x, LLVMValueRef desc)
+{
+	LLVMValueRef off = LLVMConstInt(x->i64, HP_KDESC_LOCAL_MEM(x->xlen), 0);
+	LLVMValueRef lm = LLVMBuildLoad2(
+		x->b, x->i32, LLVMConstGEP2(x->i8, desc, &off, 1), "");
+	LLVMSetAlignment(lm, 4);
+	return x->xlen == 64 ? LLVMBuildZExt(x->b, lm, x->i64, "") : lm;
+}
+
+LLVMValueRef row_enter(ir *x, LLVMValueRef it, LLVMValueRef desc)
+{
+	LLVMValueRef ctx = LLVMBuildAlloca(x->b, LLVMArrayType2(x->i8, 32),
+					   "ctx"); /* HPCL_CTX_BYTES */
+	LLVMSetAlignment(ctx, 8);
+	LLVMTypeRef pt[] = {x->ptr, x->ptr, x->sz};
+	LLVMValueRef av[] = {ctx, it, local_args_at(x, desc)};
+	call_named(x, "__hpcl_row_enter", x->vd, pt, 3, av);
+	return ctx;
+}
+
+void row_leave(ir *x, LLVMValueRef ctx)
+{
+	call_named(x, "__hpcl_row_leave", x->vd, &x->ptr, 1, &ctx);
+}
+
+LLVMValueRef precall(ir *x, precache *p, LLVMValueRef fn, unsigned a,
+		     bool has_arg)
+{
+	for (unsigned q = 0; q < p->n; q++)
+		if (p->fn[q] == fn && p->arg[q] == a)
+			return p->val[q];
+	LLVMBasicBlockRef at = LLVMGetInsertBlock(x->b);
+	LLVMPositionBuilderBefore(x->b, p->at);
+	LLVMValueRef arg = LLVMConstInt(x->i32, a, 0);
+	LLVMValueRef c = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(fn), fn,
+					&arg, has_arg, "");
+	if (has_arg && x->xlen == 64) { /* the psABI's 32-bit argument */
+		unsigned k = LLVMGetEnumAttributeKindForName("signext", 7);
+		LLVMAddCallSiteAttribute(c, 1,
+					 LLVMCreateEnumAttribute(x->c, k, 0));
+	}
+	LLVMPositionBuilderAtEnd(x->b, at);
+	if (p->n < PRECACHE_MAX) {
+		p->fn[p->n] = fn;
+		p->arg[p->n] = a;
+		p->val[p->n++] = c;
+	}
+	return c;
 }
 
 bool vmap_init(vmap *m, size_t n)

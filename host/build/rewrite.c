@@ -114,12 +114,7 @@ static void entry_build(ir *x, const cl_kernel *k, LLVMValueRef desc,
 		x->m, name, LLVMFunctionType(x->vd, pt, row ? 3 : 2, 0));
 	LLVMPositionBuilderAtEnd(x->b,
 				 LLVMAppendBasicBlockInContext(x->c, f, ""));
-	LLVMValueRef off = LLVMConstInt(x->i64, HP_KDESC_LOCAL_MEM(x->xlen), 0);
-	LLVMValueRef lp = LLVMConstGEP2(x->i8, desc, &off, 1);
-	LLVMValueRef lm = LLVMBuildLoad2(x->b, x->i32, lp, "");
-	LLVMSetAlignment(lm, 4);
-	if (x->xlen == 64)
-		lm = LLVMBuildZExt(x->b, lm, x->i64, "");
+	LLVMValueRef lm = local_args_at(x, desc);
 	LLVMValueRef av[] = {
 		LLVMGetParam(f, 0), LLVMGetParam(f, 1),
 		row ? LLVMGetParam(f, 2) : LLVMConstInt(x->sz, 1, 0), lm, body};

@@ -30,6 +30,30 @@ void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name);
  * byval struct: its address in the block). */
 LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i,
 		       LLVMValueRef args);
+/** A call of the module's function @p name (declared if missing). */
+LLVMValueRef call_named(ir *x, const char *name, LLVMTypeRef ret,
+			LLVMTypeRef *pt, unsigned np, LLVMValueRef *av);
+/** Where kernel descriptor @p desc's __local arguments start (its
+ * local_mem_bytes, a size_t), loaded where the builder is. */
+LLVMValueRef local_args_at(ir *x, LLVMValueRef desc);
+/** The run-time context of a loop entry, set up from its first item @p it
+ * where the builder is (__hpcl_row_enter, kernels/opencl/rt.c); the
+ * context, for row_leave. */
+LLVMValueRef row_enter(ir *x, LLVMValueRef it, LLVMValueRef desc);
+void row_leave(ir *x, LLVMValueRef ctx);
+
+/** Calls made once in a loop entry's first block, before @p at, by callee
+ * and constant argument (the work-item functions whose values are the
+ * same for every item). */
+#define PRECACHE_MAX 64u
+typedef struct {
+	LLVMValueRef at;
+	LLVMValueRef fn[PRECACHE_MAX], val[PRECACHE_MAX];
+	unsigned arg[PRECACHE_MAX], n;
+} precache;
+/** @p fn(a) (or @p fn() without @p has_arg), once. */
+LLVMValueRef precall(ir *x, precache *p, LLVMValueRef fn, unsigned a,
+		     bool has_arg);
 
 /** A map from a kernel's values to their clones (open addressing). */
 typedef struct {

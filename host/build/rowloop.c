@@ -39,42 +39,18 @@ typedef struct {
 	ir *x;
 	const cl_kernel *k;
 	vmap m;
-	LLVMValueRef row, k_idx;	/* the row function, k */
+	LLVMValueRef k_idx;		/* the item's index in the row */
 	LLVMBasicBlockRef entry, latch; /* of the row function */
 	LLVMValueRef entry_br;		/* entry's branch, where allocas go */
+	precache pre;			/* the group's values, read in entry */
 	LLVMValueRef *made;		/* instructions whose operands map */
 	size_t nmade, capmade;
-	/* uniform values read in entry, by callee and constant argument */
-	LLVMValueRef pre_fn[64], pre_val[64];
-	unsigned pre_arg[64], npre;
 } rl;
 
 static void made_add(rl *r, LLVMValueRef i)
 {
 	if (r->nmade < r->capmade)
 		r->made[r->nmade++] = i;
-}
-
-/* @p call (constant argument) once, in entry. */
-static LLVMValueRef pre_call(rl *r, LLVMValueRef call, LLVMValueRef fn)
-{
-	unsigned a = 0;
-	if (LLVMGetNumArgOperands(call))
-		a = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(call, 0));
-	for (unsigned q = 0; q < r->npre; q++)
-		if (r->pre_fn[q] == fn && r->pre_arg[q] == a)
-			return r->pre_val[q];
-	LLVMValueRef c = LLVMInstructionClone(call);
-	LLVMBasicBlockRef at = LLVMGetInsertBlock(r->x->b);
-	LLVMPositionBuilderBefore(r->x->b, r->entry_br);
-	LLVMInsertIntoBuilder(r->x->b, c);
-	LLVMPositionBuilderAtEnd(r->x->b, at);
-	if (r->npre < 64) {
-		r->pre_fn[r->npre] = fn;
-		r->pre_arg[r->npre] = a;
-		r->pre_val[r->npre++] = c;
-	}
-	return c;
 }
 
 /* A work-item function's value in the loop (the builder in the body). */
@@ -86,7 +62,12 @@ static LLVMValueRef wi_value(rl *r, LLVMValueRef call, LLVMValueRef fn,
 		     LLVMIsAConstantInt(LLVMGetOperand(call, 0));
 	LLVMValueRef base;
 	if (konst) {
-		base = pre_call(r, call, fn);
+		bool arg = LLVMGetNumArgOperands(call) != 0;
+		base = precall(x, &r->pre, fn,
+			       arg ? (unsigned)LLVMConstIntGetZExtValue(
+					     LLVMGetOperand(call, 0))
+				   : 0,
+			       arg);
 	} else {
 		base = LLVMInstructionClone(call);
 		LLVMInsertIntoBuilder(x->b, base);
@@ -233,7 +214,6 @@ static void build(rl *r, LLVMValueRef desc)
 	LLVMTypeRef pt[] = {x->ptr, x->ptr, x->sz};
 	LLVMValueRef f =
 		LLVMAddFunction(x->m, name, LLVMFunctionType(x->vd, pt, 3, 0));
-	r->row = f;
 	r->entry = LLVMAppendBasicBlockInContext(x->c, f, "entry");
 	LLVMBasicBlockRef header =
 		LLVMAppendBasicBlockInContext(x->c, f, "row");
@@ -243,21 +223,8 @@ static void build(rl *r, LLVMValueRef desc)
 
 	/* entry: enter with the row's first item */
 	LLVMPositionBuilderAtEnd(x->b, r->entry);
-	LLVMTypeRef ctx_t = LLVMArrayType2(x->i8, 32);
-	LLVMValueRef ctx = LLVMBuildAlloca(x->b, ctx_t, "ctx");
-	LLVMSetAlignment(ctx, 8);
-	LLVMValueRef off = LLVMConstInt(x->i64, HP_KDESC_LOCAL_MEM(x->xlen), 0);
-	LLVMValueRef lm = LLVMBuildLoad2(
-		x->b, x->i32, LLVMConstGEP2(x->i8, desc, &off, 1), "");
-	LLVMSetAlignment(lm, 4);
-	if (x->xlen == 64)
-		lm = LLVMBuildZExt(x->b, lm, x->i64, "");
-	LLVMTypeRef et[] = {x->ptr, x->ptr, x->sz};
-	LLVMTypeRef enter_t = LLVMFunctionType(x->vd, et, 3, 0);
-	LLVMValueRef ea[] = {ctx, LLVMGetParam(f, 0), lm};
-	LLVMBuildCall2(x->b, enter_t, fn_get(x, "__hpcl_row_enter", enter_t),
-		       ea, 3, "");
-	r->entry_br = LLVMBuildBr(x->b, header);
+	LLVMValueRef ctx = row_enter(x, LLVMGetParam(f, 0), desc);
+	r->entry_br = r->pre.at = LLVMBuildBr(x->b, header);
 
 	/* header: k < n */
 	LLVMPositionBuilderAtEnd(x->b, header);
@@ -284,9 +251,7 @@ static void build(rl *r, LLVMValueRef desc)
 	LLVMBasicBlockRef from[] = {r->entry, r->latch};
 	LLVMAddIncoming(r->k_idx, inc, from, 2);
 	LLVMPositionBuilderAtEnd(x->b, exit);
-	LLVMTypeRef leave_t = LLVMFunctionType(x->vd, &x->ptr, 1, 0);
-	LLVMBuildCall2(x->b, leave_t, fn_get(x, "__hpcl_row_leave", leave_t),
-		       &ctx, 1, "");
+	row_leave(x, ctx);
 	LLVMBuildRetVoid(x->b);
 }
 

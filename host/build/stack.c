@@ -175,27 +175,31 @@ int stack_check(cl_job *j)
 						 : 0;
 			continue;
 		}
+		if (k->wg_fn) {
+			/* a work-group function: stack_bytes is its items'
+			 * scratch (the values they keep across barriers,
+			 * where fibers' stacks would be); its frame is on
+			 * the hart's kernel stack */
+			k->stack_bytes = (k->wg_scratch + 15) & ~15u;
+			if (need <= HP_KERNEL_STACK_USE &&
+			    k->stack_bytes <= HPK_STACK_MAX)
+				continue;
+			fprintf(j->mf,
+				"error: kernel %s as a work-group function "
+				"needs %u bytes of the hart's kernel stack "
+				"(%u for it) and %u of scratch per work-item "
+				"(at most %u); -cl-hartpool-item-calls keeps "
+				"fibers\n",
+				k->name, need, HP_KERNEL_STACK_USE,
+				k->stack_bytes, HPK_STACK_MAX);
+			bad++;
+			continue;
+		}
 		if (k->meta.uses_barriers) {
 			unsigned base = k->prints ? HPCL_PRINTF_STACK
 						  : HPCL_FIBER_STACK;
 			unsigned s = (need + base / 2 + 15) & ~15u;
 			k->stack_bytes = s > base ? s : (k->prints ? base : 0);
-			/* a work-group function: its items' scratch (the
-			 * values they keep across barriers, where fibers'
-			 * stacks would be), its frame on the hart's stack */
-			if (k->wg_fn)
-				k->stack_bytes = (k->wg_scratch + 15) & ~15u;
-			if (k->wg_fn && need > HP_KERNEL_STACK_USE) {
-				fprintf(j->mf,
-					"error: kernel %s needs %u bytes of "
-					"stack as a work-group function, which "
-					"runs on the hart's kernel stack (%u "
-					"for it); -cl-hartpool-item-calls "
-					"keeps fibers\n",
-					k->name, need, HP_KERNEL_STACK_USE);
-				bad++;
-				continue;
-			}
 			if (s <= HPK_STACK_MAX)
 				continue;
 			fprintf(j->mf,

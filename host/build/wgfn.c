@@ -9,25 +9,28 @@
  * start without passing a barrier. Each region becomes a loop nest over
  * the group's work-items (z, y, x: remainder groups have their own sizes)
  * with the region's pieces cloned as its body; a work-item leaves the body
- * at a barrier (or at `ret`) with that barrier's region as its exit. When a
- * region can leave by more than one exit, every work-item must leave by
- * the first one's (OpenCL: all reach the same barriers); one that does not
- * reports HP_KERNEL_FAULT (__hpcl_wg_diverged). After the loop the
- * group goes on with the exit's region.
+ * at a barrier (or at `ret`) with that barrier's region as its exit. Where
+ * an exit lies under a branch on a value that differs between items
+ * (wgdiv.c), every work-item must leave by the first one's (OpenCL: all
+ * reach the same barriers); one that does not reports HP_KERNEL_FAULT
+ * (__hpcl_wg_diverged). After the loop the group goes on with the exit's
+ * region.
  *
  * A value used outside its piece (and every phi) lives in a slot: stored
  * where it is defined (a phi: at the end of each predecessor), loaded
  * where it is used. A slot whose value is live where a region starts,
  * which is after a barrier, is per work-item, in the group's scratch
  * (it->fiber, stack_bytes per work-item); the others are one private
- * variable the optimizer turns back into registers. K's own allocas
+ * variable the optimizer turns back into registers. A uniform value has
+ * one slot, copied into each region's loop; cheap arithmetic on ids and
+ * arguments is computed again where it is used (wgcut.c). K's own allocas
  * (private arrays) are per work-item. The ids are the loops' values: the
  * local ids the counters, the global ones the group's first item's plus
  * them; what is the same for the whole group is read once.
  *
  * Taken: what the row loop takes (irmap.c, wi_refuse), barriers allowed,
  * and no struct argument by value. Others keep fibers (the build log says
- * so); a group that a team of harts shares always runs as fibers.
+ * so); with a team of harts the team's first runs the whole group.
  */
 #define _GNU_SOURCE
 #include "wgfn.h"

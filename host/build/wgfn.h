@@ -44,8 +44,8 @@ typedef struct wg {
 	bool *live, *gen, *kill, *rstart;
 	/* the function */
 	LLVMValueRef f, scratch, rid, entry_br, av[HP_CL_ARGS_MAX + 1];
-	LLVMValueRef lsz[3], pre_fn[64], pre_val[64];
-	unsigned pre_arg[64], npre;
+	LLVMValueRef lsz[3];
+	precache pre; /* the group's values, read in entry */
 	LLVMBasicBlockRef exit, diverge;
 	/* the region being built */
 	vmap rm;

@@ -145,39 +145,13 @@ static void store_slot(wg *w, LLVMValueRef v, LLVMValueRef c)
 	LLVMSetAlignment(st, LLVMABIAlignmentOfType(w->td, LLVMTypeOf(c)));
 }
 
-/* A call in the entry block, once per callee and constant argument. */
-static LLVMValueRef pre(wg *w, LLVMValueRef fn, LLVMTypeRef ft, unsigned a,
-			bool has_arg)
-{
-	ir *x = w->x;
-	for (unsigned q = 0; q < w->npre; q++)
-		if (w->pre_fn[q] == fn && w->pre_arg[q] == a)
-			return w->pre_val[q];
-	LLVMBasicBlockRef at = LLVMGetInsertBlock(x->b);
-	LLVMPositionBuilderBefore(x->b, w->entry_br);
-	LLVMValueRef arg = LLVMConstInt(x->i32, a, 0);
-	LLVMValueRef c = LLVMBuildCall2(x->b, ft, fn, &arg, has_arg, "");
-	if (has_arg && x->xlen == 64) {
-		unsigned k = LLVMGetEnumAttributeKindForName("signext", 7);
-		LLVMAddCallSiteAttribute(c, 1,
-					 LLVMCreateEnumAttribute(x->c, k, 0));
-	}
-	LLVMPositionBuilderAtEnd(x->b, at);
-	if (w->npre < 64) {
-		w->pre_fn[w->npre] = fn;
-		w->pre_arg[w->npre] = a;
-		w->pre_val[w->npre++] = c;
-	}
-	return c;
-}
-
 /* The library's work-item function @p name (size_t (uint) or (void)),
  * called once in entry. */
 static LLVMValueRef pre_lib(wg *w, const char *name, unsigned a, bool arg)
 {
 	ir *x = w->x;
 	LLVMTypeRef ft = LLVMFunctionType(x->sz, &x->i32, arg, 0);
-	return pre(w, fn_get(x, name, ft), ft, a, arg);
+	return precall(x, &w->pre, fn_get(x, name, ft), a, arg);
 }
 
 /* The local id in dimension @p d (a value). */
@@ -223,12 +197,13 @@ static LLVMValueRef wi_val(wg *w, LLVMValueRef call, LLVMValueRef fn,
 		r = LLVMBuildAdd(x->b, r, w->y_, "");
 		r = LLVMBuildMul(x->b, r, gx, "");
 		r = LLVMBuildAdd(x->b, r, w->x_, "");
-		return LLVMBuildAdd(x->b, pre(w, fn, ft, 0, false), r, "");
+		return LLVMBuildAdd(x->b, precall(x, &w->pre, fn, 0, false), r,
+				    "");
 	}
 	if (konst)
-		base = pre(w, fn, ft,
-			   arg ? (unsigned)LLVMConstIntGetZExtValue(d) : 0,
-			   arg);
+		base = precall(x, &w->pre, fn,
+			       arg ? (unsigned)LLVMConstIntGetZExtValue(d) : 0,
+			       arg);
 	else
 		base = LLVMBuildCall2(x->b, ft, fn, &d, 1, "");
 	if (kind == WI_UNIFORM)
@@ -541,13 +516,6 @@ static bool build_region(wg *w, unsigned r, unsigned *order,
 	return !w->exits_full;
 }
 
-static LLVMValueRef call_lib(ir *x, const char *name, LLVMTypeRef ret,
-			     LLVMTypeRef *pt, unsigned np, LLVMValueRef *av)
-{
-	LLVMTypeRef t = LLVMFunctionType(ret, pt, np, 0);
-	return LLVMBuildCall2(x->b, t, fn_get(x, name, t), av, np, "");
-}
-
 /* entry: the context, the scratch, the group's sizes, the arguments;
  * exit and the divergence report. */
 static void frame(wg *w, LLVMValueRef desc, LLVMValueRef *ctx)
@@ -556,22 +524,12 @@ static void frame(wg *w, LLVMValueRef desc, LLVMValueRef *ctx)
 	LLVMValueRef f = w->f;
 	LLVMPositionBuilderAtEnd(x->b,
 				 LLVMAppendBasicBlockInContext(x->c, f, ""));
-	*ctx = LLVMBuildAlloca(x->b, LLVMArrayType2(x->i8, 32), "");
-	LLVMSetAlignment(*ctx, 8);
-	LLVMValueRef off = LLVMConstInt(x->i64, HP_KDESC_LOCAL_MEM(x->xlen), 0);
-	LLVMValueRef lm = LLVMBuildLoad2(
-		x->b, x->i32, LLVMConstGEP2(x->i8, desc, &off, 1), "");
-	LLVMSetAlignment(lm, 4);
-	if (x->xlen == 64)
-		lm = LLVMBuildZExt(x->b, lm, x->i64, "");
-	LLVMTypeRef et[] = {x->ptr, x->ptr, x->sz};
-	LLVMValueRef ea[] = {*ctx, LLVMGetParam(f, 0), lm};
-	call_lib(x, "__hpcl_row_enter", x->vd, et, 3, ea);
-	w->scratch = call_lib(x, "__hpcl_wg_scratch", x->ptr, NULL, 0, NULL);
+	*ctx = row_enter(x, LLVMGetParam(f, 0), desc);
+	w->scratch = call_named(x, "__hpcl_wg_scratch", x->ptr, NULL, 0, NULL);
 	for (unsigned d = 0; d < 3; d++) {
 		LLVMValueRef a = LLVMConstInt(x->i32, d, 0);
 		w->lsz[d] =
-			call_lib(x, "__hpcl_wg_size", x->sz, &x->i32, 1, &a);
+			call_named(x, "__hpcl_wg_size", x->sz, &x->i32, 1, &a);
 	}
 	w->rid = LLVMBuildAlloca(x->b, x->i32, "");
 	for (unsigned i = 0; i < w->k->meta.num_args; i++)
@@ -579,14 +537,14 @@ static void frame(wg *w, LLVMValueRef desc, LLVMValueRef *ctx)
 			 arg_value(x, w->k, i, LLVMGetParam(f, 1)));
 	for (unsigned r = 0; r < w->nr; r++)
 		w->rg[r].pre = LLVMAppendBasicBlockInContext(x->c, f, "");
-	w->entry_br = LLVMBuildBr(x->b, w->rg[0].pre);
+	w->entry_br = w->pre.at = LLVMBuildBr(x->b, w->rg[0].pre);
 	w->exit = LLVMAppendBasicBlockInContext(x->c, f, "");
 	w->diverge = LLVMAppendBasicBlockInContext(x->c, f, "");
 	LLVMPositionBuilderAtEnd(x->b, w->diverge);
-	call_lib(x, "__hpcl_wg_diverged", x->vd, NULL, 0, NULL);
+	call_named(x, "__hpcl_wg_diverged", x->vd, NULL, 0, NULL);
 	LLVMBuildBr(x->b, w->exit);
 	LLVMPositionBuilderAtEnd(x->b, w->exit);
-	call_lib(x, "__hpcl_row_leave", x->vd, &x->ptr, 1, ctx);
+	row_leave(x, *ctx);
 	LLVMBuildRetVoid(x->b);
 }
 
