@@ -77,7 +77,10 @@ typedef struct hp_open_options {
 /** The calling thread's last error message. */
 const char *hp_last_error(void);
 
-/** Boot a device (o->connect NULL) or connect to a running one. Errors of
+/** Boot a device (o->connect NULL) or connect to a running one. A booted
+ * QEMU stops when the thread that booted it ends (the kernel's
+ * parent-death signal follows the thread): boot from a thread that lives
+ * as long as the device. Errors of
  * a connect: HP_DEVICE_NOT_FOUND when there is no device (no such file or
  * socket, not a hartpool mailbox, the device stopped, its QEMU gone, a
  * serial link that does not answer), HP_INVALID_VALUE for a device of

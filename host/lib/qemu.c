@@ -69,30 +69,53 @@ bool hp_qemu_pid_gone(pid_t pid)
 	return state == 'Z' || state == 'X' || (flags & 0x4u /* PF_EXITING */);
 }
 
+/* Why QEMU is gone, into q->gone (every later check says it again: the pid
+ * is forgotten, so it can no longer be asked). */
+static int gone(hp_qemu *q, char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int gone(hp_qemu *q, char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(q->gone, sizeof(q->gone), fmt, ap);
+	va_end(ap);
+	q->pid = 0;
+	q->spawned = false;
+	return qfail(err, errlen, HP_DEVICE_NOT_AVAILABLE, "%s", q->gone);
+}
+
 int hp_qemu_check(hp_qemu *q, char *err, size_t errlen)
 {
+	if (q->gone[0])
+		return qfail(err, errlen, HP_DEVICE_NOT_AVAILABLE, "%s",
+			     q->gone);
 	if (q->spawned) {
 		int st;
 		pid_t r = waitpid(q->pid, &st, WNOHANG);
-		if (r == q->pid) {
-			q->pid = 0;
-			q->spawned = false;
-			return qfail(err, errlen, HP_DEVICE_NOT_AVAILABLE,
-				     "the device is gone: QEMU exited (%s %d)",
-				     WIFEXITED(st) ? "status" : "signal",
-				     WIFEXITED(st) ? WEXITSTATUS(st)
-						   : WTERMSIG(st));
-		}
+		/* ECHILD: reaped by someone else, a SIGCHLD handler of the
+		 * program's (Open MPI's ranks have one) */
+		if (r < 0 && errno == ECHILD)
+			return gone(q, err, errlen,
+				    "the device is gone: QEMU (pid %d) exited "
+				    "(reaped by another part of this program)",
+				    (int)q->pid);
+		if (r == q->pid)
+			return gone(q, err, errlen,
+				    "the device is gone: QEMU exited (%s %d)",
+				    WIFEXITED(st) ? "status" : "signal",
+				    WIFEXITED(st) ? WEXITSTATUS(st)
+						  : WTERMSIG(st));
 	} else if (q->pid > 0 && hp_qemu_pid_gone(q->pid)) {
-		return qfail(err, errlen, HP_DEVICE_NOT_AVAILABLE,
-			     "the device is gone: QEMU (pid %d) is not running",
-			     (int)q->pid);
+		return gone(q, err, errlen,
+			    "the device is gone: QEMU (pid %d) is not running",
+			    (int)q->pid);
 	}
 	return 0;
 }
 
 void hp_qemu_attach(hp_qemu *q, const char *path)
 {
+	q->gone[0] = 0;
 	snprintf(q->path, sizeof(q->path), "%s", path);
 	char f[300], buf[32] = {0};
 	snprintf(f, sizeof(f), "%s.pid", path);
@@ -348,6 +371,7 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	free(envp);
 	q->pid = pid;
 	q->spawned = true;
+	q->gone[0] = 0;
 	q->detach = o->detach;
 	char pidf[300];
 	snprintf(pidf, sizeof(pidf), "%s.pid", path);
@@ -393,8 +417,9 @@ bool hp_qemu_wait_exit(hp_qemu *q, unsigned ms)
 		if (q->pid <= 0)
 			return true; /* reaped already */
 		if (q->spawned) {
-			if (waitpid(q->pid, NULL, WNOHANG) == q->pid) {
-				q->pid = 0;
+			pid_t r = waitpid(q->pid, NULL, WNOHANG);
+			if (r == q->pid || (r < 0 && errno == ECHILD)) {
+				q->pid = 0; /* ECHILD: reaped elsewhere */
 				return true;
 			}
 		} else if (kill(q->pid, 0) != 0 || zombie(q->pid)) {

@@ -27,6 +27,8 @@ typedef struct hp_qemu {
 	pid_t pid;	/**< QEMU's pid if known, else 0 */
 	bool spawned;	/**< we started it: our child */
 	bool detach;	/**< leave it running when the device is closed */
+	/** hp_qemu_check found it gone: why (said again on every check) */
+	char gone[160];
 } hp_qemu;
 
 /**
