@@ -9,8 +9,9 @@
  * (OpenCL 3.0, clReleaseContext). */
 static void ctx_destroy(struct icd_object *o)
 {
-	(void)o;
-	icd_device.contexts--;
+	cl_context c = (cl_context)o;
+	for (cl_uint i = 0; i < c->num_devs; i++)
+		c->devs[i]->contexts--;
 }
 
 const struct icd_kind icd_kind_context = {
@@ -59,25 +60,31 @@ static cl_int check_props(const cl_context_properties *p, size_t *n)
 	return CL_SUCCESS;
 }
 
+/* A context over @p devs (checked; a device named twice counts once). */
 static cl_context ctx_new(const cl_context_properties *props, size_t np,
+			  cl_uint n, const cl_device_id *devs,
 			  void(CL_CALLBACK *notify)(const char *, const void *,
 						    size_t, void *),
 			  void *data, cl_int *err)
 {
-	icd_lock();
 	cl_context c = NULL;
-	if (!(*err = icd_device_open()) &&
-	    !(c = icd_obj_new(&icd_kind_context)))
+	if (!(c = icd_obj_new(&icd_kind_context)))
 		*err = CL_OUT_OF_HOST_MEMORY;
-	if (c) {
-		if (np)
-			memcpy(c->props, props, np * sizeof(*props));
-		c->num_props = np;
-		c->notify = notify;
-		c->notify_data = data;
-		icd_device.contexts++;
+	if (!c)
+		return NULL;
+	if (np)
+		memcpy(c->props, props, np * sizeof(*props));
+	c->num_props = np;
+	c->notify = notify;
+	c->notify_data = data;
+	for (cl_uint i = 0; i < n; i++) {
+		uint32_t bit = 1u << devs[i]->index;
+		if (c->dev_mask & bit)
+			continue;
+		c->dev_mask |= bit;
+		c->devs[c->num_devs++] = devs[i];
+		devs[i]->contexts++;
 	}
-	icd_unlock();
 	return c;
 }
 
@@ -92,9 +99,12 @@ static cl_int check_context(const cl_context_properties *props, cl_uint n,
 	cl_int rc = check_props(props, np);
 	if (rc)
 		return rc;
+	FAIL_IF(icd_device_open(), CL_INVALID_DEVICE,
+		"no hartpool device opened");
 	for (cl_uint i = 0; i < n; i++)
 		FAIL_IF(!icd_valid_device(devs[i]), CL_INVALID_DEVICE,
-			"device %u (%p) is not hartpool's", i, (void *)devs[i]);
+			"device %u (%p) is not a hartpool device", i,
+			(void *)devs[i]);
 	return CL_SUCCESS;
 }
 
@@ -105,9 +115,11 @@ ICD_EXPORT cl_context CL_API_CALL clCreateContext(
 {
 	size_t np;
 	cl_context c = NULL;
+	icd_lock();
 	cl_int err = check_context(props, n, devs, notify != NULL, data, &np);
 	if (!err)
-		c = ctx_new(props, np, notify, data, &err);
+		c = ctx_new(props, np, n, devs, notify, data, &err);
+	icd_unlock();
 	if (errp)
 		*errp = err;
 	return c;
@@ -118,16 +130,20 @@ ICD_EXPORT cl_context CL_API_CALL clCreateContextFromType(
 	void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *),
 	void *data, cl_int *errp)
 {
-	cl_device_id d;
+	cl_device_id d[ICD_DEVICES_MAX];
+	cl_uint n = 0;
 	cl_context c = NULL;
 	size_t np;
 	cl_int err = CL_SUCCESS;
 	if (!notify && data)
 		err = icd_fail(CL_INVALID_VALUE, "CL_INVALID_VALUE", __func__,
 			       "user data %p without a pfn_notify", data);
+	icd_lock();
 	if (!err && !(err = check_props(props, &np)) &&
-	    !(err = clGetDeviceIDs(&icd_platform, type, 1, &d, NULL)))
-		c = ctx_new(props, np, notify, data, &err);
+	    !(err = clGetDeviceIDs(&icd_platform, type, ICD_DEVICES_MAX, d,
+				   &n)))
+		c = ctx_new(props, np, n, d, notify, data, &err);
+	icd_unlock();
 	if (errp)
 		*errp = err;
 	return c;
@@ -144,15 +160,15 @@ static cl_int context_info(cl_context c, cl_context_info param, size_t size,
 {
 	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
 		"%p is not a live context", (void *)c);
-	cl_device_id d = &icd_device;
-	cl_uint one = 1;
 	switch (param) {
 	case CL_CONTEXT_REFERENCE_COUNT:
 		return icd_info(&c->refs, sizeof(cl_uint), size, value, ret);
 	case CL_CONTEXT_NUM_DEVICES:
-		return icd_info(&one, sizeof(one), size, value, ret);
+		return icd_info(&c->num_devs, sizeof(c->num_devs), size, value,
+				ret);
 	case CL_CONTEXT_DEVICES:
-		return icd_info(&d, sizeof(d), size, value, ret);
+		return icd_info(c->devs, c->num_devs * sizeof(c->devs[0]), size,
+				value, ret);
 	case CL_CONTEXT_PROPERTIES:
 		return icd_info(c->props, c->num_props * sizeof(c->props[0]),
 				size, value, ret);
@@ -212,8 +228,9 @@ static cl_int check_queue_new(cl_context c, cl_device_id d,
 {
 	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
 		"%p is not a live context", (void *)c);
-	FAIL_IF(!icd_valid_device(d), CL_INVALID_DEVICE,
-		"%p is not hartpool's device", (void *)d);
+	FAIL_IF(!icd_valid_device(d) || !(c->dev_mask & (1u << d->index)),
+		CL_INVALID_DEVICE, "%p is not a device of the context %p",
+		(void *)d, (void *)c);
 	const cl_command_queue_properties known =
 		CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
 		CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
@@ -238,7 +255,7 @@ static cl_command_queue queue_new(cl_context c, cl_device_id d,
 	icd_lock();
 	*err = check_queue_new(c, d, props);
 	if (!*err)
-		*err = icd_queue_new(c, props, qp, nqp, &q);
+		*err = icd_queue_new(c, d, props, qp, nqp, &q);
 	icd_fail_deliver(icd_ctx_of(c), *err);
 	icd_unlock();
 	return q;
@@ -306,13 +323,12 @@ static cl_int queue_info(cl_command_queue q, cl_command_queue_info param,
 {
 	FAIL_IF(!icd_valid_queue(q), CL_INVALID_COMMAND_QUEUE,
 		"%p is not a live command queue", (void *)q);
-	cl_device_id d = &icd_device;
 	cl_command_queue none = NULL;
 	switch (param) {
 	case CL_QUEUE_CONTEXT:
 		return icd_info(&q->ctx, sizeof(q->ctx), size, value, ret);
 	case CL_QUEUE_DEVICE:
-		return icd_info(&d, sizeof(d), size, value, ret);
+		return icd_info(&q->dev, sizeof(q->dev), size, value, ret);
 	case CL_QUEUE_REFERENCE_COUNT:
 		return icd_info(&q->refs, sizeof(q->refs), size, value, ret);
 	case CL_QUEUE_PROPERTIES:

@@ -95,8 +95,8 @@ void icd_prog_unload(cl_program p);
 cl_int icd_check_wait(cl_context ctx, cl_uint n, const cl_event *w);
 
 /* ---- kernel.c: what a launch needs of its kernel ---- */
-/** The kernel's reqd_work_group_size (0s: none). */
-void icd_kernel_reqd(cl_kernel k, size_t out[3]);
+/** The kernel's reqd_work_group_size on @p d (0s: none). */
+void icd_kernel_reqd(cl_kernel k, cl_device_id d, size_t out[3]);
 /** Does the program require uniform work-groups: OpenCL C 1.x (the default
  * -cl-std) or -cl-uniform-work-group-size. */
 bool icd_kernel_uniform(cl_kernel k);

@@ -22,34 +22,57 @@ const struct icd_kind icd_kind_kernel = {
 	.destroy = kernel_destroy,
 };
 
+/* The kernel's id on every device of its program that has it (a built-in
+ * kernel: by name; the program's: by its short name in the device's
+ * object), and the largest argument block among them. */
+static cl_int kernel_ids(cl_program p, cl_kernel k, const char *name)
+{
+	ICD_EACH_DEVICE(d, p->devs)
+	{
+		int rc = HP_INVALID_KERNEL;
+		uint32_t *id = &k->id[d->index];
+		if (p->kind == PROG_BUILTIN)
+			rc = hp_kernel_find(d->hp, name, id);
+		else if (k->meta && p->at[d->index].loaded)
+			rc = hp_object_kernel(d->hp, p->at[d->index].obj,
+					      k->meta->device_name, id);
+		else if (!p->at[d->index].loaded)
+			continue; /* not built for it */
+		const hp_mbox_kernel *mk = rc ? NULL : hp_kernel_at(d->hp, *id);
+		FAIL_IF(!mk, CL_INVALID_KERNEL_NAME,
+			"device %u ('%s') has no kernel '%s': %s", d->index,
+			d->spec, name, hp_last_error());
+		k->ids |= 1u << d->index;
+		if (mk->args_size > k->args_size)
+			k->args_size = mk->args_size;
+	}
+	return CL_SUCCESS;
+}
+
 static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
 {
 	cl_kernel k = icd_obj_new(&icd_kind_kernel);
 	if (!k)
 		return CL_OUT_OF_HOST_MEMORY;
-	int rc;
-	if (p->kind == PROG_BUILTIN)
-		rc = hp_kernel_find(icd_device.hp, name, &k->id);
-	else {
-		/* the device knows a long name by its short form */
-		for (unsigned i = 0; p->meta && i < p->meta->num_kernels; i++)
-			if (!strcmp(p->meta->kernels[i].name, name))
-				k->meta = &p->meta->kernels[i];
-		rc = k->meta ? hp_object_kernel(icd_device.hp, p->obj,
-						k->meta->device_name, &k->id)
-			     : HP_INVALID_KERNEL;
-	}
-	const hp_mbox_kernel *mk =
-		rc ? NULL : hp_kernel_at(icd_device.hp, k->id);
-	if (!mk) {
+	/* the device knows a long name by its short form */
+	for (unsigned i = 0; p->meta && i < p->meta->num_kernels; i++)
+		if (!strcmp(p->meta->kernels[i].name, name))
+			k->meta = &p->meta->kernels[i];
+	cl_int rc = p->kind != PROG_BUILTIN && !k->meta
+			    ? icd_fail(CL_INVALID_KERNEL_NAME,
+				       "CL_INVALID_KERNEL_NAME", __func__,
+				       "no kernel '%s' in the program", name)
+			    : kernel_ids(p, k, name);
+	if (!rc && !k->ids)
+		rc = icd_fail(CL_INVALID_PROGRAM_EXECUTABLE,
+			      "CL_INVALID_PROGRAM_EXECUTABLE", __func__,
+			      "the program is built for none of its devices");
+	if (rc) {
 		icd_obj_discard(k);
-		FAIL(CL_INVALID_KERNEL_NAME,
-		     "the device has no kernel '%s': %s", name,
-		     hp_last_error());
+		return rc;
 	}
 	k->prog = p;
 	snprintf(k->name, sizeof(k->name), "%s", name);
-	k->args_size = mk->args_size;
 	if (k->meta && k->meta->args_size > k->args_size)
 		k->args_size = k->meta->args_size;
 	if (k->args_size > HP_MBOX_ARGS_MAX)
@@ -64,9 +87,12 @@ static cl_int kernel_make(cl_program p, const char *name, cl_kernel *out)
  * kernels (nothing to load). */
 static bool prog_built(cl_program p)
 {
+	bool loaded = false;
+	for (unsigned i = 0; i < ICD_DEVICES_MAX; i++)
+		loaded |= p->at[i].loaded;
 	return p->status == CL_BUILD_SUCCESS &&
 	       p->bin_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE &&
-	       (p->kind == PROG_BUILTIN || p->loaded ||
+	       (p->kind == PROG_BUILTIN || loaded ||
 		(p->meta && !p->meta->num_kernels));
 }
 
@@ -198,23 +224,22 @@ ICD_EXPORT cl_kernel CL_API_CALL clCloneKernel(cl_kernel src, cl_int *errp)
 }
 
 /* The cl_mem an argument value names, or NULL (valid: a NULL buffer):
- * looked up among the live buffers, never dereferenced. */
-static cl_int arg_mem(const void *value, struct icd_arg_mem *am, uint64_t *addr)
+ * looked up among the live buffers, never dereferenced. Its address on a
+ * device goes into the argument block at the launch. */
+static cl_int arg_mem(const void *value, struct icd_arg_mem *am)
 {
 	cl_mem m = value ? *(const cl_mem *)value : NULL;
 	*am = (struct icd_arg_mem){0};
-	*addr = 0;
 	if (!m)
 		return CL_SUCCESS;
 	if (!icd_valid_mem(m))
 		return CL_INVALID_MEM_OBJECT;
 	*am = (struct icd_arg_mem){m, m->serial};
-	*addr = m->addr;
 	return CL_SUCCESS;
 }
 
 /* Built-in kernels: raw bytes; an 8-byte value that is a live cl_mem
- * becomes its device address. */
+ * becomes its device address at the launch. */
 static cl_int set_raw(cl_kernel k, cl_uint i, size_t size, const void *value)
 {
 	FAIL_IF(i >= ICD_RAW_ARGS, CL_INVALID_ARG_INDEX,
@@ -231,16 +256,24 @@ static cl_int set_raw(cl_kernel k, cl_uint i, size_t size, const void *value)
 	else
 		memcpy(b, value, size);
 	k->arg_mem[i] = (struct icd_arg_mem){0};
-	uint64_t a;
-	if (value && size == sizeof(cl_mem) &&
-	    !arg_mem(value, &k->arg_mem[i], &a) && a)
-		memcpy(b, &a, 8);
+	if (value && size == sizeof(cl_mem))
+		arg_mem(value, &k->arg_mem[i]);
 	free(k->raw[i]);
 	k->raw[i] = b;
 	k->raw_size[i] = (uint32_t)size;
 	if (i + 1 > k->raw_count)
 		k->raw_count = i + 1;
 	return CL_SUCCESS;
+}
+
+/* The largest local memory of the kernel's devices. */
+static cl_ulong local_max(cl_kernel k)
+{
+	cl_ulong m = 0;
+	ICD_EACH_DEVICE(d, k->ids)
+	if (d->info.local_mem_size > m)
+		m = d->info.local_mem_size;
+	return m;
 }
 
 /* OpenCL C kernels: by the argument's metadata. */
@@ -250,16 +283,14 @@ static cl_int set_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
 		"argument %u of '%s', which has %u", i, k->name,
 		k->meta->num_args);
 	const hp_cl_arg *a = &k->meta->args[i];
-	uint64_t addr;
+	uint64_t zero = 0;
 	switch (a->addr_space) {
 	case HP_CL_LOCAL:
 		FAIL_IF(value, CL_INVALID_ARG_VALUE,
 			"__local argument %u (%s) with a value", i, a->name);
-		FAIL_IF(!size || size > icd_device.info.local_mem_size,
-			CL_INVALID_ARG_SIZE,
+		FAIL_IF(!size || size > local_max(k), CL_INVALID_ARG_SIZE,
 			"__local argument %u (%s): %zu bytes, not in 1..%llu",
-			i, a->name, size,
-			(unsigned long long)icd_device.info.local_mem_size);
+			i, a->name, size, (unsigned long long)local_max(k));
 		k->local_size[i] = (uint32_t)size;
 		break;
 	case HP_CL_GLOBAL:
@@ -267,11 +298,11 @@ static cl_int set_arg(cl_kernel k, cl_uint i, size_t size, const void *value)
 		FAIL_IF(size != sizeof(cl_mem), CL_INVALID_ARG_SIZE,
 			"buffer argument %u (%s): size %zu, not %zu", i,
 			a->name, size, sizeof(cl_mem));
-		cl_int rc = arg_mem(value, &k->arg_mem[i], &addr);
+		cl_int rc = arg_mem(value, &k->arg_mem[i]);
 		FAIL_IF(rc, CL_INVALID_MEM_OBJECT,
 			"argument %u (%s): %p is not a live buffer", i, a->name,
 			value ? (void *)*(const cl_mem *)value : NULL);
-		memcpy(k->args + a->offset, &addr, 8);
+		memcpy(k->args + a->offset, &zero, 8);
 		break;
 	}
 	default:
@@ -440,9 +471,9 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel k, cl_uint i,
 	return rc;
 }
 
-void icd_kernel_reqd(cl_kernel k, size_t out[3])
+void icd_kernel_reqd(cl_kernel k, cl_device_id d, size_t out[3])
 {
-	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
+	const hp_mbox_kernel *mk = hp_kernel_at(d->hp, k->id[d->index]);
 	for (int i = 0; i < 3; i++) {
 		out[i] = k->meta ? k->meta->reqd[i] : 0;
 		if (!out[i] && mk)
@@ -450,43 +481,50 @@ void icd_kernel_reqd(cl_kernel k, size_t out[3])
 	}
 }
 
-static uint32_t kernel_sg(cl_kernel k)
+static uint32_t kernel_sg(cl_kernel k, cl_device_id d)
 {
-	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
+	const hp_mbox_kernel *mk = hp_kernel_at(d->hp, k->id[d->index]);
 	if (k->meta && k->meta->sub_group_size)
 		return k->meta->sub_group_size;
 	if (mk && mk->sub_group_size)
 		return mk->sub_group_size;
-	return icd_device.info.default_sub_group_size
-		       ? icd_device.info.default_sub_group_size
-		       : 1;
+	return d->info.default_sub_group_size ? d->info.default_sub_group_size
+					      : 1;
 }
 
-static cl_int check_kernel_device(cl_kernel k, cl_device_id d)
+/* The device a per-device query is about: @p d, which must have the
+ * kernel, or (NULL) the kernel's one device. */
+static cl_int check_kernel_device(cl_kernel k, cl_device_id *d)
 {
 	FAIL_IF(!icd_valid_kernel(k), CL_INVALID_KERNEL,
 		"%p is not a live kernel", (void *)k);
-	FAIL_IF(d && !icd_valid_device(d), CL_INVALID_DEVICE,
-		"%p is not hartpool's device", (void *)d);
+	if (!*d && !(k->ids & (k->ids - 1)))
+		*d = &icd_devices[__builtin_ctz(k->ids)];
+	FAIL_IF(!*d, CL_INVALID_DEVICE,
+		"no device given, and the kernel is on several");
+	FAIL_IF(!icd_valid_device(*d) || !(k->ids & (1u << (*d)->index)),
+		CL_INVALID_DEVICE, "%p is not a device the kernel is built for",
+		(void *)*d);
 	return CL_SUCCESS;
 }
 
-static cl_int work_group_info(cl_kernel k, cl_kernel_work_group_info param,
-			      size_t size, void *value, size_t *ret)
+static cl_int work_group_info(cl_kernel k, cl_device_id d,
+			      cl_kernel_work_group_info param, size_t size,
+			      void *value, size_t *ret)
 {
 	cl_int rc;
-	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
+	const hp_mbox_kernel *mk = hp_kernel_at(d->hp, k->id[d->index]);
 	switch (param) {
 	case CL_KERNEL_WORK_GROUP_SIZE: {
 		uint32_t w = 0;
-		hp_kernel_work_group_size(icd_device.hp, k->id, &w);
+		hp_kernel_work_group_size(d->hp, k->id[d->index], &w);
 		size_t v = w;
 		rc = icd_info(&v, sizeof(v), size, value, ret);
 		break;
 	}
 	case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
 		size_t r[3];
-		icd_kernel_reqd(k, r);
+		icd_kernel_reqd(k, d, r);
 		rc = icd_info(r, sizeof(r), size, value, ret);
 		break;
 	}
@@ -500,8 +538,8 @@ static cl_int work_group_info(cl_kernel k, cl_kernel_work_group_info param,
 		break;
 	}
 	case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
-		size_t v = icd_device.info.default_sub_group_size
-				   ? icd_device.info.default_sub_group_size
+		size_t v = d->info.default_sub_group_size
+				   ? d->info.default_sub_group_size
 				   : 1;
 		rc = icd_info(&v, sizeof(v), size, value, ret);
 		break;
@@ -523,21 +561,22 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelWorkGroupInfo(
 	size_t size, void *value, size_t *ret)
 {
 	icd_lock();
-	cl_int rc = check_kernel_device(k, d);
+	cl_int rc = check_kernel_device(k, &d);
 	if (!rc)
-		rc = work_group_info(k, param, size, value, ret);
+		rc = work_group_info(k, d, param, size, value, ret);
 	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
 }
 
-static cl_int sub_group_info(cl_kernel k, cl_kernel_sub_group_info param,
-			     size_t in_size, const void *in, size_t size,
-			     void *value, size_t *ret)
+static cl_int sub_group_info(cl_kernel k, cl_device_id d,
+			     cl_kernel_sub_group_info param, size_t in_size,
+			     const void *in, size_t size, void *value,
+			     size_t *ret)
 {
-	size_t sg = kernel_sg(k), v;
+	size_t sg = kernel_sg(k, d), v;
 	uint32_t wgs = 0;
-	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
+	hp_kernel_work_group_size(d->hp, k->id[d->index], &wgs);
 	switch (param) {
 	case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
 	case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
@@ -586,9 +625,9 @@ ICD_EXPORT cl_int CL_API_CALL clGetKernelSubGroupInfo(
 	size_t in_size, const void *in, size_t size, void *value, size_t *ret)
 {
 	icd_lock();
-	cl_int rc = check_kernel_device(k, d);
+	cl_int rc = check_kernel_device(k, &d);
 	if (!rc)
-		rc = sub_group_info(k, param, in_size, in, size, value, ret);
+		rc = sub_group_info(k, d, param, in_size, in, size, value, ret);
 	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;

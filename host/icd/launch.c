@@ -5,10 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The buffers the arguments name, into @p hold: each still the buffer it
- * was when set (a released handle, or one since reused for another
- * buffer, is CL_INVALID_KERNEL_ARGS). */
-static cl_int args_hold(cl_kernel k, unsigned n, struct icd_hold *hold)
+/* The buffers the arguments name, into @p hold, and each one's address on
+ * @p d at its offset in @p out (@p off: argument i's; the buffer's copy
+ * there is allocated now): each still the buffer it was when set (a
+ * released handle, or one since reused for another buffer, is
+ * CL_INVALID_KERNEL_ARGS). */
+static cl_int args_hold(cl_kernel k, cl_device_id d, unsigned n,
+			const uint32_t *off, uint8_t *out,
+			struct icd_hold *hold)
 {
 	for (unsigned i = 0; i < n; i++) {
 		const struct icd_arg_mem *am = &k->arg_mem[i];
@@ -19,36 +23,53 @@ static cl_int args_hold(cl_kernel k, unsigned n, struct icd_hold *hold)
 			CL_INVALID_KERNEL_ARGS,
 			"argument %u's buffer %p was released since it was set",
 			i, (void *)am->mem);
-		cl_int rc = icd_hold_add(hold, am->mem);
+		hp_buffer a;
+		cl_int rc = icd_mem_addr(am->mem, d, &a);
+		if (!rc)
+			rc = icd_hold_add(hold, am->mem);
 		if (rc)
 			return rc;
+		uint64_t v = a;
+		memcpy(out + off[i], &v, 8);
 	}
 	return CL_SUCCESS;
 }
 
-static cl_int kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
-			  uint32_t *local_bytes, struct icd_hold *hold)
+/* Built-in kernels: the raw arguments one after the other, each aligned
+ * to its size (at most 8). */
+static cl_int pack_raw(cl_kernel k, uint8_t *out, uint32_t *off)
 {
+	uint32_t o = 0;
+	for (unsigned i = 0; i < k->raw_count; i++) {
+		uint32_t s = k->raw_size[i], al = 1;
+		FAIL_IF(!k->raw[i], CL_INVALID_KERNEL_ARGS,
+			"argument %u is not set", i);
+		while (al < s && al < 8)
+			al <<= 1;
+		o = (o + al - 1) & ~(al - 1);
+		FAIL_IF(o + s > k->args_size, CL_INVALID_KERNEL_ARGS,
+			"argument %u ends at %u, past the kernel's %u "
+			"bytes of arguments",
+			i, o + s, k->args_size);
+		memcpy(out + o, k->raw[i], s);
+		off[i] = o;
+		o += s;
+	}
+	return CL_SUCCESS;
+}
+
+static cl_int kernel_pack(cl_kernel k, cl_device_id d, uint8_t *out,
+			  uint32_t *size, uint32_t *local_bytes,
+			  struct icd_hold *hold)
+{
+	uint32_t off[HP_CL_ARGS_MAX > ICD_RAW_ARGS ? HP_CL_ARGS_MAX
+						   : ICD_RAW_ARGS];
 	memset(out, 0, HP_MBOX_ARGS_MAX);
 	*local_bytes = 0;
 	*size = k->args_size;
 	if (!k->meta) {
-		uint32_t off = 0;
-		for (unsigned i = 0; i < k->raw_count; i++) {
-			uint32_t s = k->raw_size[i], al = 1;
-			FAIL_IF(!k->raw[i], CL_INVALID_KERNEL_ARGS,
-				"argument %u is not set", i);
-			while (al < s && al < 8)
-				al <<= 1;
-			off = (off + al - 1) & ~(al - 1);
-			FAIL_IF(off + s > k->args_size, CL_INVALID_KERNEL_ARGS,
-				"argument %u ends at %u, past the kernel's %u "
-				"bytes of arguments",
-				i, off + s, k->args_size);
-			memcpy(out + off, k->raw[i], s);
-			off += s;
-		}
-		return args_hold(k, k->raw_count, hold);
+		cl_int rc = pack_raw(k, out, off);
+		return rc ? rc : args_hold(k, d, k->raw_count, off, out, hold);
 	}
 	memcpy(out, k->args, k->args_size);
 	uint32_t loc = 0;
@@ -56,6 +77,7 @@ static cl_int kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
 		FAIL_IF(!(k->set[i / 64] & (1ull << (i % 64))),
 			CL_INVALID_KERNEL_ARGS, "argument %u (%s) is not set",
 			i, k->meta->args[i].name);
+		off[i] = k->meta->args[i].offset;
 		if (k->meta->args[i].addr_space != HP_CL_LOCAL)
 			continue;
 		loc = (loc + 127u) & ~127u; /* a long16 */
@@ -64,7 +86,7 @@ static cl_int kernel_pack(cl_kernel k, uint8_t *out, uint32_t *size,
 		loc += k->local_size[i];
 	}
 	*local_bytes = loc;
-	return args_hold(k, k->meta->num_args, hold);
+	return args_hold(k, d, k->meta->num_args, off, out, hold);
 }
 
 static cl_int check_launch(cl_command_queue q, cl_kernel k, cl_uint nw,
@@ -77,6 +99,11 @@ static cl_int check_launch(cl_command_queue q, cl_kernel k, cl_uint nw,
 	FAIL_IF(k->prog->ctx != q->ctx, CL_INVALID_CONTEXT,
 		"the kernel's context %p is not the queue's %p",
 		(void *)k->prog->ctx, (void *)q->ctx);
+	FAIL_IF(!(k->ids & (1u << q->dev->index)),
+		CL_INVALID_PROGRAM_EXECUTABLE,
+		"the kernel's program is not built for the queue's device %u "
+		"('%s')",
+		q->dev->index, q->dev->spec);
 	return icd_check_wait(q->ctx, nw, w);
 }
 
@@ -97,12 +124,13 @@ static const char *code_name(cl_int rc)
 }
 
 /* The launch's NDRange, checked against the device and the kernel. */
-static cl_int ndrange(cl_kernel k, cl_uint dim, const size_t *offset,
-		      const size_t *global, const size_t *local, hp_ndrange *r)
+static cl_int ndrange(cl_kernel k, cl_device_id d, cl_uint dim,
+		      const size_t *offset, const size_t *global,
+		      const size_t *local, hp_ndrange *r)
 {
-	const hp_device_info *di = &icd_device.info;
+	const hp_device_info *di = &d->info;
 	uint32_t wgs = 0;
-	hp_kernel_work_group_size(icd_device.hp, k->id, &wgs);
+	hp_kernel_work_group_size(d->hp, k->id[d->index], &wgs);
 	struct icd_ndrange_limits lim = {
 		.max_work_dim = di->max_work_dim,
 		.address_bits = di->address_bits,
@@ -111,7 +139,7 @@ static cl_int ndrange(cl_kernel k, cl_uint dim, const size_t *offset,
 	};
 	for (int i = 0; i < 3; i++)
 		lim.max_work_item_sizes[i] = di->max_work_item_sizes[i];
-	icd_kernel_reqd(k, lim.reqd);
+	icd_kernel_reqd(k, d, lim.reqd);
 	char why[256];
 	cl_int rc = icd_ndrange_check(&lim, dim, offset, global, local, r, why,
 				      sizeof(why));
@@ -123,7 +151,8 @@ static cl_int ndrange(cl_kernel k, cl_uint dim, const size_t *offset,
 
 /* The launch command: its argument block, the kernel and the buffers its
  * arguments name held. */
-static cl_int launch_cmd(cl_kernel k, const hp_ndrange *r, struct icd_cmd **out)
+static cl_int launch_cmd(cl_kernel k, cl_device_id d, const hp_ndrange *r,
+			 struct icd_cmd **out)
 {
 	struct icd_cmd *c = icd_cmd_new(CMD_NDRANGE);
 	*out = NULL;
@@ -131,17 +160,17 @@ static cl_int launch_cmd(cl_kernel k, const hp_ndrange *r, struct icd_cmd **out)
 		return CL_OUT_OF_HOST_MEMORY;
 	struct icd_cmd_ndrange *x = &c->u.ndrange;
 	uint32_t lbytes;
-	cl_int rc = kernel_pack(k, x->args, &x->args_size, &lbytes, &c->hold);
-	const hp_mbox_kernel *mk = hp_kernel_at(icd_device.hp, k->id);
+	cl_int rc =
+		kernel_pack(k, d, x->args, &x->args_size, &lbytes, &c->hold);
+	const hp_mbox_kernel *mk = hp_kernel_at(d->hp, k->id[d->index]);
 	uint64_t kbytes = mk ? mk->local_mem_bytes : 0;
-	if (!rc && lbytes + kbytes > icd_device.info.local_mem_size)
-		rc = icd_fail(
-			CL_OUT_OF_RESOURCES, "CL_OUT_OF_RESOURCES",
-			"clEnqueueNDRangeKernel",
-			"__local arguments of %u bytes and the kernel's "
-			"%llu exceed the device's local memory %llu",
-			lbytes, (unsigned long long)kbytes,
-			(unsigned long long)icd_device.info.local_mem_size);
+	if (!rc && lbytes + kbytes > d->info.local_mem_size)
+		rc = icd_fail(CL_OUT_OF_RESOURCES, "CL_OUT_OF_RESOURCES",
+			      "clEnqueueNDRangeKernel",
+			      "__local arguments of %u bytes and the kernel's "
+			      "%llu exceed the device's local memory %llu",
+			      lbytes, (unsigned long long)kbytes,
+			      (unsigned long long)d->info.local_mem_size);
 	if (!rc)
 		rc = icd_cmd_use(c, k);
 	if (rc) {
@@ -165,9 +194,9 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueNDRangeKernel(
 	struct icd_cmd *c = NULL;
 	cl_int rc = check_launch(q, k, nw, w);
 	if (!rc)
-		rc = ndrange(k, dim, offset, global, local, &r);
+		rc = ndrange(k, q->dev, dim, offset, global, local, &r);
 	if (!rc)
-		rc = launch_cmd(k, &r, &c);
+		rc = launch_cmd(k, q->dev, &r, &c);
 	if (!rc)
 		rc = icd_enqueue(q, c, nw, w, CL_COMMAND_NDRANGE_KERNEL, false,
 				 ev);

@@ -17,7 +17,7 @@ static void mem_destroy(struct icd_object *o)
 		free(p);
 	}
 	if (!m->parent)
-		hp_buffer_free(icd_device.hp, m->addr);
+		icd_mem_free(m);
 	free(m->shadow);
 }
 
@@ -64,9 +64,14 @@ static cl_int check_buffer(cl_context c, cl_mem_flags flags, size_t size,
 		CL_INVALID_VALUE,
 		"flags 0x%llx: CL_MEM_USE_HOST_PTR with ALLOC or COPY",
 		(unsigned long long)flags);
-	FAIL_IF(!size || size > icd_max_alloc(), CL_INVALID_BUFFER_SIZE,
-		"size %zu is not in 1..%llu (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
-		size, (unsigned long long)icd_max_alloc());
+	cl_ulong max = ~(cl_ulong)0;
+	for (cl_uint i = 0; i < c->num_devs; i++)
+		if (icd_max_alloc(c->devs[i]) < max)
+			max = icd_max_alloc(c->devs[i]);
+	FAIL_IF(!size || size > max, CL_INVALID_BUFFER_SIZE,
+		"size %zu is not in 1..%llu (CL_DEVICE_MAX_MEM_ALLOC_SIZE, "
+		"the least of the context's devices)",
+		size, (unsigned long long)max);
 	FAIL_IF((use || copy) != (host != NULL), CL_INVALID_HOST_PTR,
 		"host_ptr %p with flags 0x%llx", host,
 		(unsigned long long)flags);
@@ -81,17 +86,25 @@ static cl_mem buffer_new(cl_context c, cl_mem_flags flags, size_t size,
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return NULL;
 	}
-	int rc = hp_buffer_alloc(icd_device.hp, size, &m->addr);
+	/* on the context's first device (its other copies when needed): no
+	 * content yet is current everywhere */
+	cl_device_id d = c->devs[0];
+	m->size = size;
+	m->valid = host ? 1u << d->index : ~0u;
+	int rc = hp_buffer_alloc(d->hp, size, &m->at[d->index]);
 	if (!rc && host)
-		rc = hp_buffer_write(icd_device.hp, m->addr, 0, host, size);
+		rc = hp_buffer_write(d->hp, m->at[d->index], 0, host, size);
 	if (rc) {
-		if (m->addr)
-			hp_buffer_free(icd_device.hp, m->addr);
+		/* a device that is gone says so (not an allocation failure) */
+		bool gone = rc == HP_DEVICE_NOT_AVAILABLE;
+		*err = icd_fail(gone ? CL_DEVICE_NOT_AVAILABLE
+				     : CL_MEM_OBJECT_ALLOCATION_FAILURE,
+				gone ? "CL_DEVICE_NOT_AVAILABLE"
+				     : "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+				"clCreateBuffer", "%zu bytes on device %u: %s",
+				size, d->index, hp_last_error());
+		icd_mem_free(m);
 		icd_obj_discard(m);
-		*err = icd_fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,
-				"CL_MEM_OBJECT_ALLOCATION_FAILURE",
-				"clCreateBuffer", "%zu bytes: %s", size,
-				hp_last_error());
 		return NULL;
 	}
 	if (!(flags & ACCESS))
@@ -189,7 +202,6 @@ static cl_mem sub_new(cl_mem p, cl_mem_flags flags, const cl_buffer_region *r)
 		   (p->flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
 				CL_MEM_COPY_HOST_PTR));
 	m->size = r->size;
-	m->addr = p->addr + r->origin;
 	m->parent = p;
 	m->origin = r->origin;
 	m->host_ptr = p->host_ptr ? (char *)p->host_ptr + r->origin : NULL;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The platform and device API: clGetPlatformIDs, clGetPlatformInfo,
- * clGetDeviceIDs, clGetDeviceInfo (the device itself: core/device.c). */
+ * clGetDeviceIDs, clGetDeviceInfo (the devices themselves:
+ * core/device.c). */
 #include "icd.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,9 +9,15 @@
 
 /* ---- platform ---- */
 
-static bool is64(void)
+/* @p d is a 64-bit device; for the platform (NULL), every device is. */
+static bool is64(cl_device_id d)
 {
-	return icd_device.hp && icd_device.info.address_bits == 64;
+	if (d)
+		return d->info.address_bits == 64;
+	for (unsigned i = 0; i < icd_num_devices; i++)
+		if (icd_devices[i].info.address_bits != 64)
+			return false;
+	return icd_num_devices > 0;
 }
 
 /* The OpenCL C extensions the device's compiler enables (hp_cl_build,
@@ -19,16 +26,17 @@ static const char *const exts_base[] = {HP_CL_EXTENSIONS};
 static const char *const exts_64[] = {HP_CL_EXTENSIONS_FP64,
 				      HP_CL_EXTENSIONS_RV64};
 
-static size_t ext_list(bool platform, cl_name_version *out, char *str,
+/* The platform's (@p d NULL: what every device has) or @p d's. */
+static size_t ext_list(cl_device_id d, cl_name_version *out, char *str,
 		       size_t cap)
 {
 	const char *names[16];
 	size_t n = 0;
-	if (platform)
+	if (!d)
 		names[n++] = "cl_khr_icd";
 	for (size_t i = 0; i < sizeof(exts_base) / sizeof(exts_base[0]); i++)
 		names[n++] = exts_base[i];
-	if (is64())
+	if (is64(d))
 		for (size_t i = 0; i < sizeof(exts_64) / sizeof(exts_64[0]);
 		     i++)
 			names[n++] = exts_64[i];
@@ -92,13 +100,13 @@ ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p,
 	case CL_PLATFORM_EXTENSIONS:
 		icd_lock();
 		icd_device_open();
-		ext_list(true, NULL, buf, sizeof(buf));
+		ext_list(NULL, NULL, buf, sizeof(buf));
 		icd_unlock();
 		ICD_INFO_STR(buf);
 	case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
 		icd_lock();
 		icd_device_open();
-		n = ext_list(true, nv, NULL, 0);
+		n = ext_list(NULL, nv, NULL, 0);
 		icd_unlock();
 		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
 	case CL_PLATFORM_HOST_TIMER_RESOLUTION:
@@ -133,12 +141,14 @@ ICD_EXPORT cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id p,
 		(unsigned long long)type);
 	icd_lock();
 	cl_int rc = icd_device_open();
+	/* the default device is the first; an accelerator, every one */
+	cl_uint all = type == CL_DEVICE_TYPE_DEFAULT ? 1 : icd_num_devices;
+	for (cl_uint i = 0; !rc && out && i < all && i < n; i++)
+		out[i] = &icd_devices[i];
 	icd_unlock();
-	FAIL_IF(rc, CL_DEVICE_NOT_FOUND, "the device did not open (%d)", rc);
-	if (out)
-		out[0] = &icd_device;
+	FAIL_IF(rc, CL_DEVICE_NOT_FOUND, "no device opened (%d)", rc);
 	if (num)
-		*num = 1;
+		*num = all;
 	return CL_SUCCESS;
 }
 
@@ -163,15 +173,15 @@ clCreateSubDevices(cl_device_id d, const cl_device_partition_property *props,
 }
 
 /* check-sizes: a table of cases (one per clGetDeviceInfo query) */
-static cl_int device_info(cl_device_info param, size_t size, void *value,
-			  size_t *ret)
+static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
+			  void *value, size_t *ret)
 {
-	const hp_device_info *i = &icd_device.info;
+	const hp_device_info *i = &d->info;
 	/* rv32 boards (rv32imac) compute floats in software */
 	const cl_device_fp_config fp =
 		CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
 		CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA |
-		(is64() ? 0 : CL_FP_SOFT_FLOAT);
+		(is64(d) ? 0 : CL_FP_SOFT_FLOAT);
 	unsigned min_sg = i->sub_group_sizes
 				  ? 1u << __builtin_ctz(i->sub_group_sizes)
 				  : 1u;
@@ -211,7 +221,7 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 		ICD_INFO_T(cl_uint, 1);
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-		ICD_INFO_T(cl_uint, is64() ? 1 : 0);
+		ICD_INFO_T(cl_uint, is64(d) ? 1 : 0);
 	case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
 	case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
 		ICD_INFO_T(cl_uint, 0);
@@ -221,7 +231,7 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 		ICD_INFO_T(cl_uint, i->address_bits);
 	case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
 	case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
-		ICD_INFO_T(cl_ulong, icd_max_alloc());
+		ICD_INFO_T(cl_ulong, icd_max_alloc(d));
 	case CL_DEVICE_GLOBAL_MEM_SIZE:
 		ICD_INFO_T(cl_ulong, i->global_mem_size);
 	case CL_DEVICE_IMAGE_SUPPORT:
@@ -280,7 +290,7 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 	case CL_DEVICE_SINGLE_FP_CONFIG:
 		ICD_INFO_T(cl_device_fp_config, fp);
 	case CL_DEVICE_DOUBLE_FP_CONFIG:
-		ICD_INFO_T(cl_device_fp_config, is64() ? fp : 0);
+		ICD_INFO_T(cl_device_fp_config, is64(d) ? fp : 0);
 	case CL_DEVICE_HALF_FP_CONFIG:
 		ICD_INFO_T(cl_device_fp_config, 0);
 	case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
@@ -323,18 +333,18 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 	case CL_DEVICE_OPENCL_C_VERSION:
 		ICD_INFO_STR("OpenCL C 1.2 hartpool");
 	case CL_DEVICE_EXTENSIONS:
-		ext_list(false, NULL, buf, sizeof(buf));
+		ext_list(d, NULL, buf, sizeof(buf));
 		ICD_INFO_STR(buf);
 	case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-		n = ext_list(false, nv, NULL, 0);
+		n = ext_list(d, nv, NULL, 0);
 		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
 	case CL_DEVICE_PLATFORM:
 		ICD_INFO_T(cl_platform_id, &icd_platform);
 	case CL_DEVICE_BUILT_IN_KERNELS:
-		ICD_INFO_STR(icd_device.builtins);
+		ICD_INFO_STR(d->builtins);
 	case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: {
 		n = 0;
-		const char *s = icd_device.builtins;
+		const char *s = d->builtins;
 		while (*s && n < 64) {
 			size_t l = strcspn(s, ";");
 			memset(&nv[n], 0, sizeof(nv[n]));
@@ -408,7 +418,7 @@ static cl_int device_info(cl_device_info param, size_t size, void *value,
 		f[n++] = "__opencl_c_work_group_collective_functions";
 		if (i->sub_group_sizes)
 			f[n++] = "__opencl_c_subgroups";
-		if (is64())
+		if (is64(d))
 			f[n++] = "__opencl_c_fp64";
 		for (size_t k = 0; k < n; k++) {
 			memset(&nv[k], 0, sizeof(nv[k]));
@@ -434,12 +444,13 @@ ICD_EXPORT cl_int CL_API_CALL clGetDeviceInfo(cl_device_id d,
 					      cl_device_info param, size_t size,
 					      void *value, size_t *ret)
 {
-	FAIL_IF(!icd_valid_device(d), CL_INVALID_DEVICE,
-		"%p is not hartpool's device", (void *)d);
 	icd_lock();
 	cl_int rc = icd_device_open();
+	if (!rc && !icd_valid_device(d))
+		rc = icd_fail(CL_INVALID_DEVICE, "CL_INVALID_DEVICE", __func__,
+			      "%p is not a hartpool device", (void *)d);
 	if (!rc)
-		rc = device_info(param, size, value, ret);
+		rc = device_info(d, param, size, value, ret);
 	icd_unlock();
 	return rc;
 }

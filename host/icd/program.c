@@ -8,9 +8,11 @@
 
 void icd_prog_unload(cl_program p)
 {
-	if (p->loaded)
-		hp_object_unload(icd_device.hp, p->obj);
-	p->loaded = false;
+	ICD_EACH_DEVICE(d, p->devs)
+	if (p->at[d->index].loaded) {
+		hp_object_unload(d->hp, p->at[d->index].obj);
+		p->at[d->index].loaded = false;
+	}
 	if (p->meta)
 		hp_cl_program_free(p->meta);
 	p->meta = NULL;
@@ -25,7 +27,8 @@ static void prog_destroy(struct icd_object *o)
 	cl_program p = (cl_program)o;
 	icd_prog_unload(p);
 	free(p->source);
-	free(p->hpk);
+	for (unsigned i = 0; i < ICD_DEVICES_MAX; i++)
+		free(p->at[i].hpk);
 	free(p->log);
 	free(p->options);
 }
@@ -42,6 +45,7 @@ cl_program icd_prog_new(cl_context c, enum prog_kind kind)
 	if (!p)
 		return NULL;
 	p->ctx = c;
+	p->devs = c->dev_mask;
 	p->kind = kind;
 	p->status = CL_BUILD_NONE;
 	p->bin_type = CL_PROGRAM_BINARY_TYPE_NONE;
@@ -128,11 +132,38 @@ static cl_int check_binary(cl_context c, cl_uint n, const cl_device_id *devs,
 	FAIL_IF(!n || !devs || !lens || !bins, CL_INVALID_VALUE,
 		"%u devices, devices %p, lengths %p, binaries %p", n,
 		(void *)devs, (void *)lens, (void *)bins);
-	FAIL_IF(n != 1 || !icd_valid_device(devs[0]), CL_INVALID_DEVICE,
-		"%u devices, the first %p: hartpool has one", n,
-		(void *)devs[0]);
-	FAIL_IF(!lens[0] || !bins[0], CL_INVALID_VALUE,
-		"binary %p of %zu bytes", (void *)bins[0], lens[0]);
+	for (cl_uint i = 0; i < n; i++) {
+		FAIL_IF(!icd_valid_device(devs[i]) ||
+				!(c->dev_mask & (1u << devs[i]->index)),
+			CL_INVALID_DEVICE,
+			"device %u (%p) is not one of the context's", i,
+			(void *)devs[i]);
+		FAIL_IF(!lens[i] || !bins[i], CL_INVALID_VALUE,
+			"binary %u: %p of %zu bytes", i, (void *)bins[i],
+			lens[i]);
+	}
+	return CL_SUCCESS;
+}
+
+/* Device @p d's binary: a kernel object (its build options kept). */
+static cl_int binary_take(cl_program p, cl_device_id d, const void *bin,
+			  size_t len)
+{
+	struct icd_prog_dev *a = &p->at[d->index];
+	p->devs |= 1u << d->index;
+	if (a->hpk)
+		return CL_SUCCESS; /* a device named twice: the first */
+	if (!(a->hpk = malloc(len)))
+		return CL_OUT_OF_HOST_MEMORY;
+	memcpy(a->hpk, bin, len);
+	a->hpk_size = len;
+	hp_cl_program *meta;
+	FAIL_IF(hp_cl_program_parse(a->hpk, len, &meta), CL_INVALID_BINARY,
+		"%zu bytes for device %u are no kernel object: %s", len,
+		d->index, hp_last_error());
+	if (!p->options)
+		p->options = strdup(meta->build_options);
+	hp_cl_program_free(meta);
 	return CL_SUCCESS;
 }
 
@@ -143,28 +174,18 @@ ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithBinary(
 	cl_program p = NULL;
 	icd_lock();
 	cl_int err = check_binary(c, n, devs, lens, bins);
-	if (err)
-		goto out;
-	p = icd_prog_new(c, PROG_BINARY);
-	if (!p || !(p->hpk = malloc(lens[0]))) {
+	if (!err && !(p = icd_prog_new(c, PROG_BINARY)))
 		err = CL_OUT_OF_HOST_MEMORY;
-		goto out;
+	if (p)
+		p->devs = 0;
+	for (cl_uint i = 0; p && i < n; i++) {
+		cl_int e = binary_take(p, devs[i], bins[i], lens[i]);
+		if (status)
+			status[i] = e;
+		err = err ? err : e;
 	}
-	memcpy(p->hpk, bins[0], lens[0]);
-	p->hpk_size = lens[0];
-	hp_cl_program *meta;
-	if (hp_cl_program_parse(p->hpk, p->hpk_size, &meta)) {
-		err = icd_fail(CL_INVALID_BINARY, "CL_INVALID_BINARY", __func__,
-			       "%zu bytes are no kernel object: %s", lens[0],
-			       hp_last_error());
-	} else {
-		p->options = strdup(meta->build_options);
-		hp_cl_program_free(meta);
+	if (!err)
 		p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-	}
-	if (status)
-		status[0] = err;
-out:
 	if (err && p) {
 		icd_prog_free(p);
 		p = NULL;
@@ -176,10 +197,10 @@ out:
 	return p;
 }
 
-/* Is the name @p s (@p l bytes) one of the device's built-in kernels? */
-static bool is_builtin(const char *s, size_t l)
+/* Is the name @p s (@p l bytes) one of @p d's built-in kernels? */
+static bool is_builtin(cl_device_id d, const char *s, size_t l)
 {
-	const char *b = icd_device.builtins;
+	const char *b = d->builtins;
 	while (*b) {
 		size_t bl = strcspn(b, ";");
 		if (bl == l && !strncmp(b, s, l))
@@ -191,22 +212,31 @@ static bool is_builtin(const char *s, size_t l)
 
 /* Every name must be a built-in kernel; their number into @p count. */
 static cl_int check_builtins(cl_context c, cl_uint n, const cl_device_id *devs,
-			     const char *names, cl_uint *count)
+			     const char *names, cl_uint *count, uint32_t *mask)
 {
 	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
 		"%p is not a live context", (void *)c);
 	FAIL_IF(!n || !devs || !names || !*names, CL_INVALID_VALUE,
 		"%u devices at %p, names %p", n, (void *)devs,
 		(const void *)names);
-	for (cl_uint i = 0; i < n; i++)
-		FAIL_IF(!icd_valid_device(devs[i]), CL_INVALID_DEVICE,
-			"device %u (%p) is not hartpool's", i, (void *)devs[i]);
+	*mask = 0;
+	for (cl_uint i = 0; i < n; i++) {
+		FAIL_IF(!icd_valid_device(devs[i]) ||
+				!(c->dev_mask & (1u << devs[i]->index)),
+			CL_INVALID_DEVICE,
+			"device %u (%p) is not one of the context's", i,
+			(void *)devs[i]);
+		*mask |= 1u << devs[i]->index;
+	}
 	*count = 0;
 	for (const char *s = names; *s;) {
 		size_t l = strcspn(s, ";");
-		FAIL_IF(!l || !is_builtin(s, l), CL_INVALID_VALUE,
-			"'%.*s' is not a built-in kernel (%s)", (int)l, s,
-			icd_device.builtins);
+		for (cl_uint i = 0; i < n; i++)
+			FAIL_IF(!l || !is_builtin(devs[i], s, l),
+				CL_INVALID_VALUE,
+				"'%.*s' is not a built-in kernel of device "
+				"%u (%s)",
+				(int)l, s, devs[i]->index, devs[i]->builtins);
 		(*count)++;
 		s += l + (s[l] == ';');
 	}
@@ -219,8 +249,9 @@ ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
 {
 	cl_program p = NULL;
 	cl_uint count = 0;
+	uint32_t mask = 0;
 	icd_lock();
-	cl_int err = check_builtins(c, n, devs, names, &count);
+	cl_int err = check_builtins(c, n, devs, names, &count, &mask);
 	if (!err && (p = icd_prog_new(c, PROG_BUILTIN)) &&
 	    !(p->kernel_names = strdup(names))) {
 		icd_prog_free(p);
@@ -229,6 +260,7 @@ ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
 	if (!err && !p)
 		err = CL_OUT_OF_HOST_MEMORY;
 	if (p) {
+		p->devs = mask;
 		p->num_kernels = count;
 		p->status = CL_BUILD_SUCCESS;
 		p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -269,8 +301,14 @@ static cl_int program_info(cl_program p, cl_program_info param, size_t size,
 	cl_int rc;
 	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
 		"%p is not a live program", (void *)p);
-	cl_device_id d = &icd_device;
-	cl_uint one = 1;
+	cl_device_id d[ICD_DEVICES_MAX];
+	size_t sizes[ICD_DEVICES_MAX];
+	cl_uint nd = 0;
+	ICD_EACH_DEVICE(x, p->devs)
+	{
+		sizes[nd] = p->at[x->index].hpk_size;
+		d[nd++] = x;
+	}
 	cl_bool no = CL_FALSE;
 	bool built = p->status == CL_BUILD_SUCCESS &&
 		     p->bin_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -282,10 +320,10 @@ static cl_int program_info(cl_program p, cl_program_info param, size_t size,
 		rc = icd_info(&p->ctx, sizeof(p->ctx), size, value, ret);
 		break;
 	case CL_PROGRAM_NUM_DEVICES:
-		rc = icd_info(&one, sizeof(one), size, value, ret);
+		rc = icd_info(&nd, sizeof(nd), size, value, ret);
 		break;
 	case CL_PROGRAM_DEVICES:
-		rc = icd_info(&d, sizeof(d), size, value, ret);
+		rc = icd_info(d, nd * sizeof(d[0]), size, value, ret);
 		break;
 	case CL_PROGRAM_SOURCE: {
 		const char *s = p->source ? p->source : "";
@@ -296,17 +334,20 @@ static cl_int program_info(cl_program p, cl_program_info param, size_t size,
 		rc = icd_info(NULL, 0, size, value, ret);
 		break;
 	case CL_PROGRAM_BINARY_SIZES:
-		rc = icd_info(&p->hpk_size, sizeof(size_t), size, value, ret);
+		rc = icd_info(sizes, nd * sizeof(size_t), size, value, ret);
 		break;
 	case CL_PROGRAM_BINARIES:
-		FAIL_IF(value && size < sizeof(unsigned char *),
+		FAIL_IF(value && size < nd * sizeof(unsigned char *),
 			CL_INVALID_VALUE,
-			"CL_PROGRAM_BINARIES: %zu bytes for one pointer", size);
-		if (value && ((unsigned char **)value)[0] && p->hpk_size)
-			memcpy(((unsigned char **)value)[0], p->hpk,
-			       p->hpk_size);
+			"CL_PROGRAM_BINARIES: %zu bytes for %u pointers", size,
+			nd);
+		for (cl_uint i = 0; value && i < nd; i++) {
+			unsigned char *to = ((unsigned char **)value)[i];
+			if (to && sizes[i])
+				memcpy(to, p->at[d[i]->index].hpk, sizes[i]);
+		}
 		if (ret)
-			*ret = sizeof(unsigned char *);
+			*ret = nd * sizeof(unsigned char *);
 		rc = CL_SUCCESS;
 		break;
 	case CL_PROGRAM_NUM_KERNELS: {
@@ -350,8 +391,9 @@ static cl_int build_info(cl_program p, cl_device_id d,
 	cl_int rc;
 	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
 		"%p is not a live program", (void *)p);
-	FAIL_IF(!icd_valid_device(d), CL_INVALID_DEVICE,
-		"%p is not hartpool's device", (void *)d);
+	FAIL_IF(!icd_valid_device(d) || !(p->devs & (1u << d->index)),
+		CL_INVALID_DEVICE, "%p is not a device of the program",
+		(void *)d);
 	switch (param) {
 	case CL_PROGRAM_BUILD_STATUS:
 		rc = icd_info(&p->status, sizeof(p->status), size, value, ret);

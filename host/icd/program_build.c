@@ -5,30 +5,79 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Read the kernel object's metadata and kernel names and load it (a
- * program without kernels is not loaded: there is nothing to run).
- * CL_INVALID_BINARY for an object that is not one, CL_OUT_OF_RESOURCES
- * when the device's tables or code memory are full (the reason is
- * hp_last_error()). */
-static cl_int prog_load(cl_program p)
+/* Device @p d's kernels are the program's (the first device's): the same
+ * names with the same argument blocks, so one kernel object's arguments
+ * serve every device. CL_INVALID_BINARY with the difference if not. */
+static cl_int meta_same(const hp_cl_program *a, const hp_cl_program *b,
+			cl_device_id d)
 {
-	icd_prog_unload(p);
-	int rc = hp_cl_program_parse(p->hpk, p->hpk_size, &p->meta);
-	if (rc) {
-		p->meta = NULL;
+	FAIL_IF(a->num_kernels != b->num_kernels, CL_INVALID_BINARY,
+		"device %u's object has %u kernels, the first device's %u",
+		d->index, b->num_kernels, a->num_kernels);
+	for (unsigned i = 0; i < a->num_kernels; i++) {
+		const hp_cl_kernel *x = &a->kernels[i], *y = &b->kernels[i];
+		bool same = !strcmp(x->name, y->name) &&
+			    x->num_args == y->num_args &&
+			    x->args_size == y->args_size;
+		for (unsigned j = 0; same && j < x->num_args; j++)
+			same = x->args[j].offset == y->args[j].offset &&
+			       x->args[j].size == y->args[j].size &&
+			       x->args[j].addr_space == y->args[j].addr_space;
+		FAIL_IF(!same, CL_INVALID_BINARY,
+			"kernel '%s' takes other arguments on device %u than "
+			"on "
+			"the first device",
+			x->name, d->index);
+	}
+	return CL_SUCCESS;
+}
+
+/* Load device @p d's object (a program without kernels is not loaded:
+ * there is nothing to run). */
+static cl_int dev_load(cl_program p, cl_device_id d)
+{
+	struct icd_prog_dev *a = &p->at[d->index];
+	hp_cl_program *m;
+	int rc = hp_cl_program_parse(a->hpk, a->hpk_size, &m);
+	if (rc)
 		return rc == HP_INVALID_PROGRAM || rc == HP_INVALID_BINARY
 			       ? CL_INVALID_BINARY
 			       : icd_err(rc);
+	cl_int e = CL_SUCCESS;
+	if (!p->meta)
+		p->meta = m;
+	else {
+		e = meta_same(p->meta, m, d);
+		hp_cl_program_free(m);
+		if (e)
+			return e;
 	}
-	if (p->meta->num_kernels) {
-		rc = hp_object_load(icd_device.hp, p->hpk, p->hpk_size, &p->obj,
-				    NULL);
-		if (rc) {
-			icd_prog_unload(p);
-			return rc == HP_INVALID_BINARY ? CL_INVALID_BINARY
-						       : icd_err(rc);
-		}
-		p->loaded = true;
+	if (!p->meta->num_kernels)
+		return CL_SUCCESS;
+	rc = hp_object_load(d->hp, a->hpk, a->hpk_size, &a->obj, NULL);
+	if (rc)
+		return rc == HP_INVALID_BINARY ? CL_INVALID_BINARY
+					       : icd_err(rc);
+	a->loaded = true;
+	return CL_SUCCESS;
+}
+
+/* Read each device's object's metadata and load it there (the devices
+ * without one are not built for), then the kernel names. CL_INVALID_BINARY
+ * for an object that is not one, CL_OUT_OF_RESOURCES when the device's
+ * tables or code memory are full (the reason is hp_last_error()). */
+static cl_int prog_load(cl_program p)
+{
+	icd_prog_unload(p);
+	cl_int rc = CL_SUCCESS;
+	ICD_EACH_DEVICE(d, p->devs)
+	if (!rc && p->at[d->index].hpk)
+		rc = dev_load(p, d);
+	if (!rc && !p->meta)
+		rc = CL_INVALID_BINARY;
+	if (rc) {
+		icd_prog_unload(p);
+		return rc;
 	}
 	size_t len = 1;
 	for (unsigned i = 0; i < p->meta->num_kernels; i++)
@@ -45,13 +94,21 @@ static cl_int prog_load(cl_program p)
 	return CL_SUCCESS;
 }
 
-static cl_int check_devs(cl_uint n, const cl_device_id *devs)
+/* A build's device list: in the program's devices; none given, all. */
+static cl_int check_devs(cl_program p, cl_uint n, const cl_device_id *devs,
+			 uint32_t *mask)
 {
 	FAIL_IF((n && !devs) || (!n && devs), CL_INVALID_VALUE,
 		"%u devices at %p", n, (void *)devs);
-	for (cl_uint i = 0; i < n; i++)
-		FAIL_IF(!icd_valid_device(devs[i]), CL_INVALID_DEVICE,
-			"device %u (%p) is not hartpool's", i, (void *)devs[i]);
+	*mask = n ? 0 : p->devs;
+	for (cl_uint i = 0; i < n; i++) {
+		FAIL_IF(!icd_valid_device(devs[i]) ||
+				!(p->devs & (1u << devs[i]->index)),
+			CL_INVALID_DEVICE,
+			"device %u (%p) is not one of the program's", i,
+			(void *)devs[i]);
+		*mask |= 1u << devs[i]->index;
+	}
 	return CL_SUCCESS;
 }
 
@@ -68,43 +125,88 @@ static void log_add(cl_program p, const char *line)
 	p->log = n;
 }
 
-/* Compile p->source with @p opts into p->hpk (and the log). */
-static cl_int compile(cl_program p, const char *opts)
+static cl_int build_error(int rc)
+{
+	if (rc == HP_INVALID_BUILD_OPTIONS)
+		return CL_INVALID_BUILD_OPTIONS;
+	if (rc == HP_COMPILER_NOT_AVAILABLE)
+		return CL_COMPILER_NOT_AVAILABLE;
+	if (rc == HP_OUT_OF_RESOURCES)
+		return CL_OUT_OF_HOST_MEMORY;
+	return CL_BUILD_PROGRAM_FAILURE;
+}
+
+/* An earlier device of @p mask whose object fits @p d too (the same board
+ * and local memory). */
+static struct icd_prog_dev *built_alike(cl_program p, uint32_t mask,
+					cl_device_id d)
+{
+	ICD_EACH_DEVICE(e, mask & ((1u << d->index) - 1))
+	if (p->at[e->index].hpk && !strcmp(e->board, d->board) &&
+	    e->info.local_mem_size == d->info.local_mem_size)
+		return &p->at[e->index];
+	return NULL;
+}
+
+/* Compile p->source with @p opts for device @p d (the log appended). */
+static cl_int compile_for(cl_program p, cl_device_id d, const char *opts)
+{
+	hp_cl_build_options o = {.board = d->board,
+				 .options = opts,
+				 .sources = (const char *const *)&p->source,
+				 .count = 1,
+				 .local_mem_size = d->info.local_mem_size};
+	void *hpk = NULL;
+	size_t n = 0;
+	char *log = NULL;
+	int rc = hp_cl_build(&o, &hpk, &n, &log);
+	if (log && *log)
+		log_add(p, log);
+	free(log);
+	if (rc && (!p->log || !p->log[0]))
+		log_add(p, hp_last_error()); /* a log never empty on failure */
+	if (rc) {
+		free(hpk);
+		return build_error(rc);
+	}
+	p->at[d->index].hpk = hpk;
+	p->at[d->index].hpk_size = n;
+	return CL_SUCCESS;
+}
+
+/* Compile p->source with @p opts into each device of @p mask's object
+ * (one build per board), the others' dropped; and the log. */
+static cl_int compile(cl_program p, const char *opts, uint32_t mask)
 {
 	free(p->options);
 	p->options = strdup(opts ? opts : "");
 	free(p->log);
 	p->log = NULL;
-	free(p->hpk);
-	p->hpk = NULL;
-	p->hpk_size = 0;
-	hp_cl_build_options o = {.board = icd_device.board,
-				 .options = opts,
-				 .sources = (const char *const *)&p->source,
-				 .count = 1,
-				 .local_mem_size =
-					 icd_device.info.local_mem_size};
-	void *hpk = NULL;
-	size_t n = 0;
-	char *log = NULL;
-	int rc = hp_cl_build(&o, &hpk, &n, &log);
-	p->log = log ? log : strdup("");
-	if (rc && (!p->log || !p->log[0]))
-		log_add(p, hp_last_error()); /* a log never empty on failure */
-	if (rc) {
-		free(hpk);
-		p->status = CL_BUILD_ERROR;
-		if (rc == HP_INVALID_BUILD_OPTIONS)
-			return CL_INVALID_BUILD_OPTIONS;
-		if (rc == HP_COMPILER_NOT_AVAILABLE)
-			return CL_COMPILER_NOT_AVAILABLE;
-		if (rc == HP_OUT_OF_RESOURCES)
-			return CL_OUT_OF_HOST_MEMORY;
-		return CL_BUILD_PROGRAM_FAILURE;
+	icd_prog_unload(p);
+	for (unsigned i = 0; i < ICD_DEVICES_MAX; i++) {
+		free(p->at[i].hpk);
+		p->at[i].hpk = NULL;
+		p->at[i].hpk_size = 0;
 	}
-	p->hpk = hpk;
-	p->hpk_size = n;
-	return CL_SUCCESS;
+	cl_int rc = CL_SUCCESS;
+	ICD_EACH_DEVICE(d, mask)
+	{
+		struct icd_prog_dev *a = built_alike(p, mask, d);
+		if (a && (p->at[d->index].hpk = malloc(a->hpk_size))) {
+			memcpy(p->at[d->index].hpk, a->hpk, a->hpk_size);
+			p->at[d->index].hpk_size = a->hpk_size;
+		} else if (a)
+			rc = CL_OUT_OF_HOST_MEMORY;
+		else
+			rc = compile_for(p, d, opts);
+		if (rc)
+			break;
+	}
+	if (!p->log)
+		p->log = strdup("");
+	if (rc)
+		p->status = CL_BUILD_ERROR;
+	return rc;
 }
 
 /* Load what compile() built, or the binary; the device's reason for a
@@ -125,11 +227,11 @@ static cl_int load_built(cl_program p, cl_int failure)
 }
 
 static cl_int check_build(cl_program p, cl_uint n, const cl_device_id *devs,
-			  bool notify, void *data)
+			  bool notify, void *data, uint32_t *mask)
 {
 	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
 		"%p is not a live program", (void *)p);
-	cl_int rc = check_devs(n, devs);
+	cl_int rc = check_devs(p, n, devs, mask);
 	if (rc)
 		return rc;
 	FAIL_IF(!notify && data, CL_INVALID_VALUE,
@@ -160,12 +262,12 @@ static cl_int built(cl_program p, cl_int rc, cl_program_binary_type type)
 	return rc;
 }
 
-static cl_int build(cl_program p, const char *opts)
+static cl_int build(cl_program p, const char *opts, uint32_t mask)
 {
 	cl_int rc = CL_SUCCESS;
 	p->status = CL_BUILD_IN_PROGRESS;
 	if (p->kind == PROG_SOURCE) {
-		rc = compile(p, opts);
+		rc = compile(p, opts, mask);
 	} else {
 		if (opts) {
 			free(p->options);
@@ -184,12 +286,13 @@ ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
 	void(CL_CALLBACK *notify)(cl_program, void *), void *data)
 {
 	icd_lock();
-	cl_int rc = check_build(p, n, devs, notify != NULL, data);
+	uint32_t mask = 0;
+	cl_int rc = check_build(p, n, devs, notify != NULL, data, &mask);
 	if (!rc && p->kind == PROG_BUILTIN)
 		rc = icd_fail(CL_INVALID_OPERATION, "CL_INVALID_OPERATION",
 			      __func__, "a program of built-in kernels");
 	if (!rc) {
-		rc = build(p, opts);
+		rc = build(p, opts, mask);
 		if (notify)
 			notify(p, data);
 	}
@@ -217,11 +320,12 @@ ICD_EXPORT cl_int CL_API_CALL clCompileProgram(
 	void(CL_CALLBACK *notify)(cl_program, void *), void *data)
 {
 	icd_lock();
-	cl_int rc = check_build(p, n, devs, notify != NULL, data);
+	uint32_t mask = 0;
+	cl_int rc = check_build(p, n, devs, notify != NULL, data, &mask);
 	if (!rc)
 		rc = check_compile(p, nh, headers, hnames);
 	if (!rc) {
-		rc = compile(p, opts);
+		rc = compile(p, opts, mask);
 		if (rc == CL_BUILD_PROGRAM_FAILURE)
 			rc = CL_COMPILE_PROGRAM_FAILURE;
 		built(p, rc, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
@@ -239,9 +343,14 @@ static cl_int check_link(cl_context c, cl_uint n, const cl_device_id *devs,
 {
 	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
 		"%p is not a live context", (void *)c);
-	cl_int rc = check_devs(n, devs);
-	if (rc)
-		return rc;
+	FAIL_IF((n && !devs) || (!n && devs), CL_INVALID_VALUE,
+		"%u devices at %p", n, (void *)devs);
+	for (cl_uint i = 0; i < n; i++)
+		FAIL_IF(!icd_valid_device(devs[i]) ||
+				!(c->dev_mask & (1u << devs[i]->index)),
+			CL_INVALID_DEVICE,
+			"device %u (%p) is not one of the context's", i,
+			(void *)devs[i]);
 	FAIL_IF(!ni || !in || (!notify && data), CL_INVALID_VALUE,
 		"%u input programs at %p, user data %p", ni, (void *)in, data);
 	for (cl_uint i = 0; i < ni; i++) {
@@ -283,12 +392,12 @@ static cl_int link_source(cl_program p, const char *opts, cl_uint ni,
 }
 
 static cl_int link(cl_program p, const char *opts, cl_uint ni,
-		   const cl_program *in)
+		   const cl_program *in, uint32_t mask)
 {
 	char *o = NULL;
 	cl_int err = link_source(p, opts, ni, in, &o);
 	if (!err)
-		err = compile(p, o);
+		err = compile(p, o, mask);
 	free(o);
 	if (err == CL_BUILD_PROGRAM_FAILURE)
 		err = CL_LINK_PROGRAM_FAILURE;
@@ -308,7 +417,10 @@ ICD_EXPORT cl_program CL_API_CALL clLinkProgram(
 	if (!err && !(p = icd_prog_new(c, PROG_SOURCE)))
 		err = CL_OUT_OF_HOST_MEMORY;
 	if (!err) {
-		err = link(p, opts, ni, in);
+		uint32_t mask = 0;
+		for (cl_uint i = 0; i < n; i++)
+			mask |= 1u << devs[i]->index;
+		err = link(p, opts, ni, in, mask ? mask : c->dev_mask);
 		if (err != CL_OUT_OF_HOST_MEMORY && notify)
 			notify(p, data);
 		if (err == CL_INVALID_BUILD_OPTIONS)

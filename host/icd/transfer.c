@@ -305,9 +305,13 @@ static cl_int check_copy(cl_mem src, cl_mem dst, size_t so, size_t dof,
 		rc = check_range(dst, dof, size);
 	if (rc)
 		return rc;
-	hp_buffer s = src->addr + so, d = dst->addr + dof;
-	FAIL_IF(s < d + size && d < s + size, CL_MEM_COPY_OVERLAP,
-		"%zu bytes from %zu to %zu overlap", size, so, dof);
+	/* the same buffer (or two sub-buffers of it), overlapping */
+	size_t s = so + (src->parent ? src->origin : 0),
+	       d = dof + (dst->parent ? dst->origin : 0);
+	FAIL_IF(icd_mem_root(src) == icd_mem_root(dst) && s < d + size &&
+			d < s + size,
+		CL_MEM_COPY_OVERLAP, "%zu bytes from %zu to %zu overlap", size,
+		so, dof);
 	return CL_SUCCESS;
 }
 
@@ -389,9 +393,20 @@ clEnqueueMigrateMemObjects(cl_command_queue q, cl_uint n, const cl_mem *ms,
 			     : CL_INVALID_COMMAND_QUEUE;
 	for (cl_uint i = 0; i < n && ms && !rc; i++)
 		rc = check_cmd(q, ms[i], nw, w);
+	struct icd_cmd *c = rc ? NULL : icd_cmd_new(CMD_MIGRATE);
+	for (cl_uint i = 0; c && i < n; i++)
+		if (icd_cmd_use(c, ms[i])) {
+			icd_cmd_free(c);
+			c = NULL;
+		}
+	if (c)
+		c->u.migrate = (struct icd_cmd_migrate){
+			.host = flags & CL_MIGRATE_MEM_OBJECT_HOST,
+			.undefined = flags &
+				     CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED};
 	if (!rc)
-		rc = icd_enqueue(q, icd_cmd_new(CMD_NOP), nw, w,
-				 CL_COMMAND_MIGRATE_MEM_OBJECTS, false, ev);
+		rc = icd_enqueue(q, c, nw, w, CL_COMMAND_MIGRATE_MEM_OBJECTS,
+				 false, ev);
 	done(q, rc);
 	icd_unlock();
 	return rc;

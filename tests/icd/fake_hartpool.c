@@ -501,6 +501,13 @@ static int add_cmd(hp_queue *q, int status, hp_event *ev)
 	return 0;
 }
 
+static uint8_t last_args[HP_MBOX_ARGS_MAX];
+
+const void *fake_hp_last_args(void)
+{
+	return last_args;
+}
+
 int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 		      const void *args, uint32_t args_size,
 		      const hp_event *wait, unsigned num_wait, hp_event *ev)
@@ -512,6 +519,9 @@ int hp_enqueue_kernel(hp_queue *q, uint32_t kernel, const hp_ndrange *r,
 	if (args_size > HP_MBOX_ARGS_MAX || (args_size && !args))
 		return fail(HP_INVALID_VALUE, "argument block of %u bytes",
 			    args_size);
+	memset(last_args, 0, sizeof(last_args));
+	if (args_size)
+		memcpy(last_args, args, args_size);
 	/* The device's verdict on the range travels in the event, as on a
 	 * device: the same validator the firmware uses. */
 	int status = k ? 0 : HP_INVALID_KERNEL;

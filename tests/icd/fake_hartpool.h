@@ -24,5 +24,8 @@ struct fake_hp_stats fake_hp_stats(void);
 /** The host memory behind device address @p b (NULL: no buffer), and the
  * bytes from there to the buffer's end. */
 void *fake_hp_buffer_mem(uint64_t b, uint64_t *size);
+/** The argument block of the latest kernel enqueued (HP_MBOX_ARGS_MAX
+ * bytes). */
+const void *fake_hp_last_args(void);
 
 #endif

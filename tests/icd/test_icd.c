@@ -138,7 +138,7 @@ static void test_platform(void)
 	CHECK_EQ(clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(ul),
 				 &ul, NULL),
 		 CL_SUCCESS);
-	CHECK_EQ(ul, icd_max_alloc());
+	CHECK_EQ(ul, icd_max_alloc(&icd_devices[0]));
 	CHECK_EQ(ul, (64u << 20) - ICD_HEAP_RESERVE); /* the fake's heap */
 	CHECK_EQ(clGetDeviceInfo(dev, 0x7fff, sizeof(u), &u, NULL),
 		 CL_INVALID_VALUE);
@@ -323,7 +323,8 @@ static void test_buffer_args(void)
 	char host[64];
 	CHECK(clCreateBuffer(c, 0, 0, NULL, &err) == NULL);
 	CHECK_EQ(err, CL_INVALID_BUFFER_SIZE);
-	CHECK(clCreateBuffer(c, 0, icd_max_alloc() + 1, NULL, &err) == NULL);
+	CHECK(clCreateBuffer(c, 0, icd_max_alloc(&icd_devices[0]) + 1, NULL,
+			     &err) == NULL);
 	CHECK_EQ(err, CL_INVALID_BUFFER_SIZE);
 	CHECK(clCreateBuffer(c, 0, SIZE_MAX, NULL, &err) == NULL);
 	CHECK_EQ(err, CL_INVALID_BUFFER_SIZE);
@@ -363,7 +364,7 @@ static void test_buffer_args(void)
 	CHECK_EQ(err, CL_SUCCESS);
 	CHECK_EQ(fake_hp_stats().allocs, allocs + 1);
 	uint64_t bytes = 0;
-	const char *dm = fake_hp_buffer_mem(m->addr, &bytes);
+	const char *dm = fake_hp_buffer_mem(m->at[0], &bytes);
 	CHECK(dm != NULL && bytes == 64 && !memcmp(dm, host, 64));
 	size_t sz = 0;
 	cl_mem_flags fl = 0;
@@ -563,7 +564,7 @@ static void test_queue(void)
 		 CL_INVALID_VALUE);
 	CHECK_EQ(clReleaseEvent(ev), CL_SUCCESS);
 	CHECK_EQ(clReleaseEvent(ev), CL_INVALID_EVENT);
-	CHECK(!memcmp(fake_hp_buffer_mem(m->addr, NULL), in, 256));
+	CHECK(!memcmp(fake_hp_buffer_mem(m->at[0], NULL), in, 256));
 	memset(out, 0, sizeof(out));
 	CHECK_EQ(clEnqueueReadBuffer(q, m, CL_TRUE, 16, 32, out, 0, NULL, NULL),
 		 CL_SUCCESS);
@@ -586,7 +587,7 @@ static void test_queue(void)
 	CHECK_EQ(clEnqueueFillBuffer(q, m2, &pat, 4, 0, 256, 0, NULL, NULL),
 		 CL_SUCCESS);
 	CHECK_EQ(clFinish(q), CL_SUCCESS);
-	const uint32_t *w = fake_hp_buffer_mem(m2->addr, NULL);
+	const uint32_t *w = fake_hp_buffer_mem(m2->at[0], NULL);
 	CHECK(w && w[0] == pat && w[63] == pat);
 	CHECK_EQ(clEnqueueCopyBuffer(q, m, m, 0, 8, 16, 0, NULL, NULL),
 		 CL_MEM_COPY_OVERLAP);
@@ -597,7 +598,8 @@ static void test_queue(void)
 	CHECK_EQ(clEnqueueCopyBuffer(q, m, m2, 0, 128, 64, 0, NULL, NULL),
 		 CL_SUCCESS);
 	CHECK_EQ(clFinish(q), CL_SUCCESS);
-	CHECK(!memcmp((const uint8_t *)fake_hp_buffer_mem(m2->addr, NULL) + 128,
+	CHECK(!memcmp((const uint8_t *)fake_hp_buffer_mem(m2->at[0], NULL) +
+			      128,
 		      in, 64));
 	/* rectangles of one buffer (16 x 16 bytes): disjoint ones whose
 	 * byte ranges interleave copy; ones sharing a byte do not */
@@ -607,7 +609,7 @@ static void test_queue(void)
 					 0, NULL, NULL),
 		 CL_SUCCESS);
 	CHECK_EQ(clFinish(q), CL_SUCCESS);
-	const uint8_t *mb = fake_hp_buffer_mem(m->addr, NULL);
+	const uint8_t *mb = fake_hp_buffer_mem(m->at[0], NULL);
 	for (int y = 0; y < 4; y++)
 		CHECK(!memcmp(mb + y * 16 + 8, in + y * 16, 4));
 	CHECK_EQ(clEnqueueCopyBufferRect(q, m, m, o0, o22, reg, 16, 256, 16,
@@ -821,10 +823,10 @@ static void test_program(void)
 	CHECK_EQ(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),
 		 CL_SUCCESS);
 	CHECK_EQ(fake_hp_stats().kernels, kernels + 1);
-	/* the argument block carries the buffer's device address */
+	/* the launch's argument block carries the buffer's device address */
 	uint64_t a0 = 0;
-	memcpy(&a0, k->args, 8);
-	CHECK_EQ(a0, m->addr);
+	memcpy(&a0, fake_hp_last_args(), 8);
+	CHECK_EQ(a0, m->at[0]);
 	/* a buffer released since it was set */
 	CHECK_EQ(clReleaseMemObject(m), CL_SUCCESS);
 	CHECK_EQ(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL),

@@ -55,10 +55,12 @@ static void test_notify(void)
 	CHECK(SAYS("0"));
 	/* larger than the largest allocation: both numbers */
 	char max[32], want[32];
-	snprintf(max, sizeof(max), "%llu", (unsigned long long)icd_max_alloc());
+	snprintf(max, sizeof(max), "%llu",
+		 (unsigned long long)icd_max_alloc(&icd_devices[0]));
 	snprintf(want, sizeof(want), "%llu",
-		 (unsigned long long)icd_max_alloc() + 1);
-	CHECK(clCreateBuffer(c, 0, icd_max_alloc() + 1, NULL, &err) == NULL);
+		 (unsigned long long)icd_max_alloc(&icd_devices[0]) + 1);
+	CHECK(clCreateBuffer(c, 0, icd_max_alloc(&icd_devices[0]) + 1, NULL,
+			     &err) == NULL);
 	CHECK_EQ(n_said, 2);
 	CHECK(SAYS(max, want));
 

@@ -22,6 +22,42 @@ icd_clinfo_check() {
 t_icd_clinfo() { icd_clinfo_check qemu-virt; }
 t_icd_clinfo_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_clinfo_check qemu-virt32; }
 
+# Several devices in one platform (HARTPOOL_DEVICES): three boots listed;
+# a mixed list reports each device's own ISA and limits; an entry that is
+# missing or of no known kind is named on stderr and the others serve
+t_icd_clinfo_devices() {
+	local out n
+	out=$(HARTPOOL_DEVICES=3 HARTPOOL_HARTS=2 icd_env timeout 120 clinfo -l 2>&1) ||
+		fail "clinfo -l: $out"
+	echo "$out"
+	n=$(grep -c 'Device #[0-9]*: hartpool qemu-virt$' <<<"$out")
+	[ "$n" = 3 ] || fail "$n devices listed, not 3"
+	out=$(HARTPOOL_DEVICES="boot:qemu-virt/4 shm:/nonexistent-hp boot:qemu-virt32/2 usb:x" \
+		icd_env timeout 120 clinfo 2>&1) || fail "clinfo: $out"
+	grep -E "hartpool-icd:|Number of devices|Device Name|Address bits|Max compute units|Double-precision" <<<"$out" | head -12
+	grep -q "^hartpool-icd: device 1 of HARTPOOL_DEVICES ('shm:/nonexistent-hp'): CL_DEVICE_NOT_FOUND" \
+		<<<"$out" || fail "the missing device is not named"
+	grep -q "^hartpool-icd: device 3 of HARTPOOL_DEVICES ('usb:x'): HP_INVALID_VALUE (of no kind known" \
+		<<<"$out" || fail "the unknown kind is not named"
+	grep -q "^Number of devices *2$" <<<"$out" || fail "not 2 devices listed"
+	# each device's own: the rv64 one 4 harts, 64-bit, fp64; the rv32 one 2
+	local devs
+	devs=$(awk '/^  Device Name/ {d=$NF} /^  Address bits/ {print d, $3}
+		/^  Max compute units/ {print d, "cu", $NF}' <<<"$out")
+	echo "$devs"
+	grep -qx "qemu-virt 64," <<<"$devs" && grep -qx "qemu-virt32 32," <<<"$devs" &&
+		grep -qx "qemu-virt cu 4" <<<"$devs" && grep -qx "qemu-virt32 cu 2" <<<"$devs" ||
+		fail "the devices do not report their own limits"
+}
+
+# One context over two devices: a kernel on device 0, a dependent kernel
+# on device 1 reading its output (a cross-queue event), migrations both
+# ways, a sub-buffer; on two rv64 boots and on an rv64 and an rv32 one
+t_icd_multidev() { HARTPOOL_DEVICES=2 HARTPOOL_HARTS=4 icd_prog multidev; }
+t_icd_multidev_mixed() {
+	HARTPOOL_DEVICES="boot:qemu-virt/4 boot:qemu-virt32/2" icd_prog multidev
+}
+
 icd_prog() {
 	local p=build/host/opencl/$1
 	[ -x "$p" ] || fail "$p missing (make icd)"
@@ -227,4 +263,5 @@ icd_asan() {
 t_icd_asan_handles() { icd_asan handles; }
 t_icd_asan_ranges() { icd_asan ranges alloc timeout; }
 t_icd_asan_build() { icd_asan build; }
+t_icd_asan_multidev() { HARTPOOL_DEVICES=2 HARTPOOL_HARTS=4 icd_asan multidev; }
 t_icd_asan_older() { icd_asan errors vadd builtin reduce features; }

@@ -41,17 +41,82 @@ size_t icd_rect_row(const struct icd_rect *r, int s, size_t y, size_t z)
 	       r->o[s][0];
 }
 
-/* @p n bytes at @p off of @p m, only ever inside the buffer (the library
- * checks the device's heap, not the buffer). */
-static cl_int mem_io(cl_mem m, size_t off, void *p, size_t n, bool read)
+/* @p n bytes at @p off of @p m on @p d, only ever inside the buffer (the
+ * library checks the device's heap, not the buffer). */
+static cl_int mem_io(cl_device_id d, cl_mem m, size_t off, void *p, size_t n,
+		     bool read)
 {
 	if (off > m->size || n > m->size - off)
 		return CL_INVALID_VALUE;
 	if (!n)
 		return CL_SUCCESS;
-	int rc = read ? hp_buffer_read(icd_device.hp, m->addr, off, p, n)
-		      : hp_buffer_write(icd_device.hp, m->addr, off, p, n);
+	hp_buffer a;
+	cl_int e = icd_mem_addr(m, d, &a);
+	if (e)
+		return e;
+	int rc = read ? hp_buffer_read(d->hp, a, off, p, n)
+		      : hp_buffer_write(d->hp, a, off, p, n);
 	return rc ? icd_err(rc) : CL_SUCCESS;
+}
+
+/* Does @p c (may) write @p m: a kernel every buffer it may write, the
+ * others their destination. */
+static bool cmd_writes(const struct icd_cmd *c, cl_mem m)
+{
+	switch (c->kind) {
+	case CMD_NDRANGE:
+		return !(m->flags & CL_MEM_READ_ONLY);
+	case CMD_WRITE:
+		return c->u.rw.mem == m;
+	case CMD_WRITE_RECT:
+		return c->u.rect.mem == m;
+	case CMD_COPY:
+		return c->u.copy.dst == m;
+	case CMD_COPY_RECT:
+		return c->u.copy_rect.dst == m;
+	case CMD_FILL:
+		return true;
+	case CMD_UNMAP:
+		return c->u.map.io;
+	default:
+		return false;
+	}
+}
+
+/* Make every buffer @p c holds current on its device. */
+static cl_int move_all(struct icd_cmd *c, size_t *moved)
+{
+	cl_device_id d = c->ev->queue->dev;
+	bool undefined = c->kind == CMD_MIGRATE && c->u.migrate.undefined;
+	for (unsigned i = 0; i < c->hold.num; i++) {
+		cl_mem m = (cl_mem)c->hold.objs[i];
+		if (m->magic != MAGIC_MEM)
+			continue;
+		hp_buffer a;
+		cl_int rc =
+			undefined ? icd_mem_addr(m, d, &a)
+				  : icd_mem_move(m, d, cmd_writes(c, m), moved);
+		if (rc)
+			return rc;
+		if (undefined)
+			icd_mem_root(m)->valid = 1u << d->index;
+	}
+	return CL_SUCCESS;
+}
+
+cl_int icd_cmd_move(struct icd_cmd *c, size_t *moved)
+{
+	*moved = 0;
+	/* a migration moves when it runs, after its wait list */
+	return c->kind == CMD_MIGRATE ? CL_SUCCESS : move_all(c, moved);
+}
+
+/* clEnqueueMigrateMemObjects: to the host, a hint (nothing to do). */
+static cl_int run_migrate(struct icd_cmd *c)
+{
+	if (c->u.migrate.host)
+		return CL_SUCCESS;
+	return move_all(c, &c->ev->moved_bytes);
 }
 
 /* ---- device commands ---- */
@@ -75,11 +140,11 @@ static cl_int run_ndrange(struct icd_cmd *c, const hp_event *deps, unsigned n)
 	hp_ndrange r = k->range;
 	r.printf_buf = pb;
 	r.printf_size = pb ? ICD_PRINTF_SIZE : 0;
-	int rc = hp_enqueue_kernel(q->hq, k->kernel->id, &r, k->args,
-				   k->args_size, deps, n, &c->ev->dev);
+	int rc = hp_enqueue_kernel(q->hq, k->kernel->id[q->dev->index], &r,
+				   k->args, k->args_size, deps, n, &c->ev->dev);
 	if (rc) {
 		if (pb)
-			hp_buffer_free(icd_device.hp, pb);
+			hp_buffer_free(q->dev->hp, pb);
 		return icd_err(rc);
 	}
 	c->ev->printf_buf = pb;
@@ -89,10 +154,16 @@ static cl_int run_ndrange(struct icd_cmd *c, const hp_event *deps, unsigned n)
 static cl_int run_copy(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
 	const struct icd_cmd_copy *x = &c->u.copy;
-	return on_device(c, hp_enqueue_copy(c->ev->queue->hq,
-					    x->dst->addr + x->dst_off,
-					    x->src->addr + x->src_off, x->size,
-					    deps, n, &c->ev->dev));
+	cl_device_id d = c->ev->queue->dev;
+	hp_buffer s, t;
+	cl_int rc = icd_mem_addr(x->src, d, &s);
+	if (!rc)
+		rc = icd_mem_addr(x->dst, d, &t);
+	if (rc)
+		return rc;
+	return on_device(c, hp_enqueue_copy(c->ev->queue->hq, t + x->dst_off,
+					    s + x->src_off, x->size, deps, n,
+					    &c->ev->dev));
 }
 
 static cl_int run_fill(struct icd_cmd *c, const hp_event *deps, unsigned n)
@@ -100,10 +171,13 @@ static cl_int run_fill(struct icd_cmd *c, const hp_event *deps, unsigned n)
 	const struct icd_cmd_fill *f = &c->u.fill;
 	uint64_t pattern = 0;
 	memcpy(&pattern, f->pattern, f->pattern_size);
-	return on_device(c, hp_enqueue_fill(c->ev->queue->hq,
-					    f->mem->addr + f->off, f->size,
-					    pattern, f->pattern_size, deps, n,
-					    &c->ev->dev));
+	hp_buffer a;
+	cl_int rc = icd_mem_addr(f->mem, c->ev->queue->dev, &a);
+	if (rc)
+		return rc;
+	return on_device(c, hp_enqueue_fill(c->ev->queue->hq, a + f->off,
+					    f->size, pattern, f->pattern_size,
+					    deps, n, &c->ev->dev));
 }
 
 static cl_int run_marker(struct icd_cmd *c, const hp_event *deps, unsigned n)
@@ -121,8 +195,8 @@ static cl_int run_marker(struct icd_cmd *c, const hp_event *deps, unsigned n)
  * queue's earlier commands are complete. */
 static cl_int host_start(struct icd_cmd *c, const hp_event *deps, unsigned n)
 {
-	cl_int rc = icd_wait_deps(deps, n);
 	cl_command_queue q = c->ev->queue;
+	cl_int rc = icd_wait_deps(q->dev, deps, n);
 	if (!rc && q->in_order)
 		rc = icd_queue_drain(q);
 	c->ev->t_start = icd_now_ns();
@@ -132,12 +206,13 @@ static cl_int host_start(struct icd_cmd *c, const hp_event *deps, unsigned n)
 /* read rect: buffer -> host; write rect: host -> buffer */
 static cl_int run_rect(struct icd_cmd *c, bool read)
 {
+	cl_device_id d = c->ev->queue->dev;
 	const struct icd_cmd_rect *x = &c->u.rect;
 	const struct icd_rect *r = &x->r;
 	cl_int rc = CL_SUCCESS;
 	for (size_t z = 0; !rc && z < r->reg[2]; z++)
 		for (size_t y = 0; !rc && y < r->reg[1]; y++)
-			rc = mem_io(x->mem, icd_rect_row(r, 0, y, z),
+			rc = mem_io(d, x->mem, icd_rect_row(r, 0, y, z),
 				    (char *)x->ptr + icd_rect_row(r, 1, y, z),
 				    r->reg[0], read);
 	return rc;
@@ -146,16 +221,17 @@ static cl_int run_rect(struct icd_cmd *c, bool read)
 /* Copy rect: through host memory, row by row. */
 static cl_int run_copy_rect(struct icd_cmd *c)
 {
+	cl_device_id d = c->ev->queue->dev;
 	const struct icd_cmd_copy_rect *x = &c->u.copy_rect;
 	const struct icd_rect *r = &x->r;
 	char *row = malloc(r->reg[0]);
 	cl_int rc = row ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 	for (size_t z = 0; !rc && z < r->reg[2]; z++)
 		for (size_t y = 0; !rc && y < r->reg[1]; y++) {
-			rc = mem_io(x->src, icd_rect_row(r, 0, y, z), row,
+			rc = mem_io(d, x->src, icd_rect_row(r, 0, y, z), row,
 				    r->reg[0], true);
 			if (!rc)
-				rc = mem_io(x->dst, icd_rect_row(r, 1, y, z),
+				rc = mem_io(d, x->dst, icd_rect_row(r, 1, y, z),
 					    row, r->reg[0], false);
 		}
 	free(row);
@@ -175,7 +251,7 @@ static cl_int run_fill_host(struct icd_cmd *c)
 	cl_int rc = CL_SUCCESS;
 	for (size_t o = 0; !rc && o < f->size; o += chunk) {
 		size_t l = f->size - o < chunk ? f->size - o : chunk;
-		rc = mem_io(f->mem, f->off + o, b, l, false);
+		rc = mem_io(c->ev->queue->dev, f->mem, f->off + o, b, l, false);
 	}
 	free(b);
 	return rc;
@@ -183,10 +259,11 @@ static cl_int run_fill_host(struct icd_cmd *c)
 
 static cl_int run_host(struct icd_cmd *c)
 {
+	cl_device_id d = c->ev->queue->dev;
 	switch (c->kind) {
 	case CMD_READ:
 	case CMD_WRITE:
-		return mem_io(c->u.rw.mem, c->u.rw.off, c->u.rw.ptr,
+		return mem_io(d, c->u.rw.mem, c->u.rw.off, c->u.rw.ptr,
 			      c->u.rw.size, c->kind == CMD_READ);
 	case CMD_READ_RECT:
 	case CMD_WRITE_RECT:
@@ -199,8 +276,10 @@ static cl_int run_host(struct icd_cmd *c)
 	case CMD_UNMAP:
 		if (!c->u.map.io)
 			return CL_SUCCESS;
-		return mem_io(c->u.map.mem, c->u.map.off, c->u.map.ptr,
+		return mem_io(d, c->u.map.mem, c->u.map.off, c->u.map.ptr,
 			      c->u.map.size, c->kind == CMD_MAP);
+	case CMD_MIGRATE:
+		return run_migrate(c);
 	default:
 		return CL_SUCCESS;
 	}

@@ -117,28 +117,37 @@ cl_int icd_hold_add(struct icd_hold *h, void *o);
 /** Drop everything held; @p h is empty afterwards. */
 void icd_hold_drop(struct icd_hold *h);
 
-/* ---- the platform and the device (device.c) ---- */
+/* ---- the platform and its devices (device.c) ---- */
 
 struct _cl_platform_id {
 	struct _cl_icd_dispatch *dispatch;
 	uint32_t magic;
 };
 
+/** Devices one platform lists at most (HARTPOOL_DEVICES, icd.conf's
+ * `devices =`). */
+#define ICD_DEVICES_MAX 16u
+
 struct _cl_device_id {
 	struct _cl_icd_dispatch *dispatch;
 	uint32_t magic;
-	hp_device *hp;	     /**< NULL until booted */
-	hp_device_info info; /**< valid once hp != NULL */
+	unsigned index; /**< in icd_devices: bit (1u << index) */
+	char spec[512]; /**< what the configuration named it by */
+	hp_device *hp;	/**< open (a device that failed is not listed) */
+	hp_device_info info;
 	char board[32];	     /**< the board kernels are built for */
 	char builtins[2048]; /**< CL_DEVICE_BUILT_IN_KERNELS */
-	unsigned contexts;   /**< live contexts */
+	unsigned contexts;   /**< live contexts that include it */
 	/** every kernel's time limit (HARTPOOL_TIMEOUT, icd.conf), µs; 0:
 	 * none */
 	uint64_t timeout_us;
 };
 
 extern struct _cl_platform_id icd_platform;
-extern struct _cl_device_id icd_device;
+/** The devices that opened, in the configuration's order; [0] is the
+ * default (CL_DEVICE_TYPE_DEFAULT). */
+extern struct _cl_device_id icd_devices[ICD_DEVICES_MAX];
+extern unsigned icd_num_devices;
 /** The loader's dispatch table (dispatch.c hands it over at load). */
 extern struct _cl_icd_dispatch *icd_dispatch_table;
 /** Called once at load, before any entry point: every object's dispatch
@@ -149,15 +158,22 @@ void icd_unlock(void);
 /** This thread's count of taking the lock from outside it: a failure is
  * delivered only by the entry point that recorded it. */
 extern __thread unsigned icd_lock_gen;
-/** Boot or connect the device if not yet: CL_SUCCESS or an error. */
+/** Boot or connect the configured devices if not yet (once: a device that
+ * fails is named on stderr and left out, the others serve): CL_SUCCESS, or
+ * CL_DEVICE_NOT_FOUND when none opened. */
 cl_int icd_device_open(void);
 bool icd_valid_device(cl_device_id d);
+/** A mask of device bits: the devices in it. */
+#define ICD_EACH_DEVICE(d, mask)                                               \
+	for (cl_device_id d = icd_devices; d < icd_devices + icd_num_devices;  \
+	     d++)                                                              \
+		if ((mask) & (1u << d->index))
 /** A kernel's time limit when neither HARTPOOL_TIMEOUT nor icd.conf gives
  * one (docs/icd.md, "Time limits"). */
 #define ICD_TIMEOUT_DEFAULT_S 60u
 /** CL_DEVICE_MAX_MEM_ALLOC_SIZE: the heap less what the ICD keeps for
  * itself (ICD_HEAP_RESERVE). */
-cl_ulong icd_max_alloc(void);
+cl_ulong icd_max_alloc(cl_device_id d);
 /** The ICD's own buffers a largest allocation must leave room for: printf
  * buffers of kernels in flight, a kernel object's staging copy. */
 #define ICD_HEAP_RESERVE (8ull << 20)
@@ -206,6 +222,9 @@ cl_context icd_ctx_of(const void *h);
 
 struct _cl_context {
 	ICD_OBJECT_HEAD;
+	cl_device_id devs[ICD_DEVICES_MAX]; /**< in the application's order */
+	cl_uint num_devs;
+	uint32_t dev_mask; /**< their bits */
 	cl_context_properties props[8];
 	size_t num_props;
 	void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
@@ -225,8 +244,12 @@ struct _cl_mem {
 	cl_context ctx;
 	cl_mem_flags flags;
 	size_t size;
-	hp_buffer addr; /**< device address (of the sub-buffer's start) */
-	cl_mem parent;	/**< sub-buffer: its buffer (held) */
+	/** a buffer's copy on each device of its context (0: none yet; a
+	 * sub-buffer's are its buffer's) */
+	hp_buffer at[ICD_DEVICES_MAX];
+	/** a buffer's devices whose copy is current (all: no content yet) */
+	uint32_t valid;
+	cl_mem parent; /**< sub-buffer: its buffer (held) */
 	size_t origin;
 	void *host_ptr; /**< USE_HOST_PTR */
 	void *shadow;	/**< map target when not USE_HOST_PTR */
@@ -236,21 +259,43 @@ struct _cl_mem {
 	size_t num_props;
 };
 
+/* ---- buffers over several devices (move.c) ---- */
+
+/** A sub-buffer's buffer; a buffer itself. */
+cl_mem icd_mem_root(cl_mem m);
+/** @p m's address on @p d, its buffer's copy there allocated first if it
+ * has none (CL_MEM_OBJECT_ALLOCATION_FAILURE, named). */
+cl_int icd_mem_addr(cl_mem m, cl_device_id d, hp_buffer *addr);
+/** Make @p m's buffer current on @p d (copied through the host from a
+ * device whose copy is, the bytes added to *@p moved); with @p write,
+ * @p d's copy becomes the only current one. */
+cl_int icd_mem_move(cl_mem m, cl_device_id d, bool write, size_t *moved);
+/** Free a buffer's copies on every device. */
+void icd_mem_free(cl_mem r);
+
 enum prog_kind { PROG_NONE, PROG_SOURCE, PROG_BINARY, PROG_BUILTIN };
+
+/** A program's executable for one device: its kernel object (built for
+ * the device's board, CL_PROGRAM_BINARIES) and whether it is loaded. */
+struct icd_prog_dev {
+	void *hpk;
+	size_t hpk_size;
+	bool loaded;
+	hp_object obj;
+};
 
 struct _cl_program {
 	ICD_OBJECT_HEAD;
 	cl_context ctx;
 	enum prog_kind kind;
 	char *source;
-	void *hpk; /**< the kernel object (CL_PROGRAM_BINARIES) */
-	size_t hpk_size;
+	uint32_t devs; /**< the devices it is for (CL_PROGRAM_DEVICES) */
+	struct icd_prog_dev at[ICD_DEVICES_MAX]; /**< by device index */
 	cl_program_binary_type bin_type;
 	cl_build_status status;
 	char *log;
 	char *options;
-	bool loaded;
-	hp_object obj;
+	/** the kernels' metadata (the same on every device: checked) */
 	hp_cl_program *meta;
 	char *kernel_names; /**< "a;b" */
 	cl_uint num_kernels;
@@ -270,9 +315,10 @@ struct _cl_kernel {
 	ICD_OBJECT_HEAD;
 	cl_program prog;
 	char name[HP_CL_NAME_MAX + 1];
-	uint32_t id;		  /**< device kernel id */
-	const hp_cl_kernel *meta; /**< NULL: a built-in kernel */
-	uint32_t args_size;	  /**< the device's argument block size */
+	uint32_t ids;		      /**< the devices it has an id on */
+	uint32_t id[ICD_DEVICES_MAX]; /**< its kernel id on each */
+	const hp_cl_kernel *meta;     /**< NULL: a built-in kernel */
+	uint32_t args_size;	      /**< the device's argument block size */
 	uint8_t args[HP_MBOX_ARGS_MAX];
 	uint64_t set[HP_CL_ARGS_MAX / 64];   /**< bit i: argument i set */
 	uint32_t local_size[HP_CL_ARGS_MAX]; /**< __local arguments' sizes */
@@ -311,8 +357,8 @@ enum icd_cmd_kind {
 	CMD_FILL,
 	CMD_MAP,
 	CMD_UNMAP,
-	CMD_MARKER, /**< markers and barriers: a barrier-AND of the deps */
-	CMD_NOP,    /**< migrations: only its wait list */
+	CMD_MARKER,  /**< markers and barriers: a barrier-AND of the deps */
+	CMD_MIGRATE, /**< clEnqueueMigrateMemObjects: its buffers held */
 };
 
 struct icd_cmd_ndrange {
@@ -345,6 +391,10 @@ struct icd_cmd_fill {
 	unsigned pattern_size; /**< 1..128; over 8 written from the host */
 	uint8_t pattern[128];
 };
+struct icd_cmd_migrate {
+	bool host;	/**< CL_MIGRATE_MEM_OBJECT_HOST: a hint, no copy */
+	bool undefined; /**< ..._CONTENT_UNDEFINED: made current, no copy */
+};
 struct icd_cmd_map { /* map: read in if @p io; unmap: write back if @p io */
 	cl_mem mem;
 	size_t off, size;
@@ -372,6 +422,7 @@ struct icd_cmd {
 		struct icd_cmd_copy_rect copy_rect;
 		struct icd_cmd_fill fill;
 		struct icd_cmd_map map;
+		struct icd_cmd_migrate migrate;
 	} u;
 };
 /** A zeroed command of @p kind; NULL when out of memory. */
@@ -381,6 +432,10 @@ cl_int icd_cmd_use(struct icd_cmd *c, void *o);
 /** Start a ready command with its device dependencies: a device command is
  * enqueued (its event on the device), a host-side one runs now. */
 cl_int icd_cmd_start(struct icd_cmd *c, const hp_event *deps, unsigned n);
+/** Before a command starts on its queue's device: make the buffers it
+ * holds current there (the bytes copied into *@p moved), the ones it may
+ * write current only there. */
+cl_int icd_cmd_move(struct icd_cmd *c, size_t *moved);
 /** Free a command that was not submitted, or is done: its wait list, what
  * it holds, its event. */
 void icd_cmd_free(struct icd_cmd *c);
@@ -390,6 +445,7 @@ void icd_cmd_free(struct icd_cmd *c);
 struct _cl_command_queue {
 	ICD_OBJECT_HEAD; /* holds: its events, and while it closes */
 	cl_context ctx;
+	cl_device_id dev;
 	cl_command_queue_properties props;
 	cl_queue_properties qprops[8];
 	size_t num_qprops;
@@ -425,6 +481,11 @@ struct _cl_event {
 	struct icd_callback *callbacks;
 	hp_buffer printf_buf; /**< 0: none */
 	struct icd_hold hold; /**< what its command uses, until complete */
+	/** buffers its command brought from other devices first: bytes, and
+	 * the host's time for it (profiling: before CL_PROFILING_COMMAND_
+	 * SUBMIT on the device, before START on the host) */
+	size_t moved_bytes;
+	cl_ulong moved_ns;
 };
 
 /** Every live queue (icd_progress looks at their held commands). */
@@ -432,7 +493,8 @@ extern cl_command_queue *icd_queues;
 extern size_t icd_num_queues;
 
 /** A queue on the device for @p c (its arguments checked). */
-cl_int icd_queue_new(cl_context c, cl_command_queue_properties props,
+cl_int icd_queue_new(cl_context c, cl_device_id d,
+		     cl_command_queue_properties props,
 		     const cl_queue_properties *qp, size_t nqp,
 		     cl_command_queue *out);
 /** Enqueue a command: runs it now when its wait list allows, else holds it
@@ -473,10 +535,11 @@ cl_int icd_event_callback(cl_event e, cl_int type,
 /** A device event's completion: times, printf output, status (@p i NULL:
  * lost or gone, complete). */
 void icd_event_finish_device(cl_event e, const hp_event_info *i);
-/** hp_event_wait until the device says: its own limit waited again. */
-int icd_dev_wait(hp_event ev, hp_event_info *i);
-/** For host-side commands: wait for the dependency events. */
-cl_int icd_wait_deps(const hp_event *deps, unsigned n);
+/** hp_event_wait on @p d until the device says: its own limit waited
+ * again. */
+int icd_dev_wait(cl_device_id d, hp_event ev, hp_event_info *i);
+/** For host-side commands: wait for the dependency events (of @p d). */
+cl_int icd_wait_deps(cl_device_id d, const hp_event *deps, unsigned n);
 /** Wait for the device commands of @p q submitted so far:
  * CL_DEVICE_NOT_AVAILABLE if the device is gone, else CL_SUCCESS. */
 cl_int icd_queue_drain(cl_command_queue q);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The platform and its one device: finding and booting the hartpool device
- * (HARTPOOL_DEVICE, the config file, or a QEMU boot), the library-wide lock
- * and the info helpers. */
+/* The platform and its devices: finding, booting and connecting them
+ * (HARTPOOL_DEVICES, HARTPOOL_DEVICE, the config file, or a QEMU boot), the
+ * library-wide lock and the info helpers. */
 #include "core.h"
 #include <ctype.h>
 #include <errno.h>
@@ -11,14 +11,18 @@
 #include <time.h>
 
 struct _cl_platform_id icd_platform = {.magic = MAGIC_PLATFORM};
-struct _cl_device_id icd_device = {.magic = MAGIC_DEVICE};
+struct _cl_device_id icd_devices[ICD_DEVICES_MAX];
+unsigned icd_num_devices;
 struct _cl_icd_dispatch *icd_dispatch_table;
 
 void icd_core_init(struct _cl_icd_dispatch *d)
 {
 	icd_dispatch_table = d;
 	icd_platform.dispatch = d;
-	icd_device.dispatch = d;
+	for (unsigned i = 0; i < ICD_DEVICES_MAX; i++) {
+		icd_devices[i].dispatch = d;
+		icd_devices[i].index = i;
+	}
 }
 
 static pthread_mutex_t lock_mu;
@@ -79,12 +83,16 @@ cl_int icd_err(int hp)
 
 bool icd_valid_device(cl_device_id d)
 {
-	return d == &icd_device;
+	for (unsigned i = 0; i < icd_num_devices; i++)
+		if (d == &icd_devices[i])
+			return true;
+	return false;
 }
 
 /* ---- finding the device ---- */
 
-static char conf_connect[512], conf_board[32], conf_timeout[32];
+static char conf_connect[512], conf_board[32], conf_timeout[32],
+	conf_devices[1024];
 static unsigned conf_harts;
 static bool conf_read;
 
@@ -132,13 +140,14 @@ static void read_config(void)
 			conf_harts = (unsigned)strtoul(v, NULL, 0);
 		else if (!strcmp(k, "timeout"))
 			snprintf(conf_timeout, sizeof(conf_timeout), "%s", v);
+		else if (!strcmp(k, "devices"))
+			snprintf(conf_devices, sizeof(conf_devices), "%s", v);
 	}
 	fclose(f);
 }
 
-static void builtins_list(void)
+static void builtins_list(struct _cl_device_id *d)
 {
-	struct _cl_device_id *d = &icd_device;
 	size_t n = 0;
 	d->builtins[0] = 0;
 	unsigned rows = hp_kernel_count(d->hp);
@@ -210,63 +219,209 @@ static cl_int timeout_get(uint64_t *us)
 	return CL_INVALID_VALUE;
 }
 
-cl_ulong icd_max_alloc(void)
+cl_ulong icd_max_alloc(cl_device_id d)
 {
-	cl_ulong heap = icd_device.info.max_mem_alloc_size;
+	cl_ulong heap = d->info.max_mem_alloc_size;
 	if (heap <= 2 * ICD_HEAP_RESERVE)
 		return heap / 2 & ~(cl_ulong)(HP_MBOX_BUFFER_ALIGN - 1);
 	return (heap - ICD_HEAP_RESERVE) &
 	       ~(cl_ulong)(HP_MBOX_BUFFER_ALIGN - 1);
 }
 
-cl_int icd_device_open(void)
+/* A spec, cut at 511 bytes. */
+static void spec_copy(char *to, const char *from)
 {
-	struct _cl_device_id *d = &icd_device;
-	if (d->hp)
-		return CL_SUCCESS;
-	read_config();
-	if (timeout_get(&d->timeout_us))
-		return CL_DEVICE_NOT_FOUND;
-	hp_open_options o = {0};
-	const char *env = getenv("HARTPOOL_DEVICE");
-	const char *board = getenv("HARTPOOL_BOARD");
+	size_t l = strlen(from);
+	l = l < 511 ? l : 511;
+	memcpy(to, from, l);
+	to[l] = 0;
+}
+
+/* One device of the configuration: its spec and, once opened, itself. */
+struct dev_slot {
+	char spec[512];
+	hp_open_options o;
+	char board[32];
+	int rc;
+	char why[512];
+	hp_device *hp;
+};
+
+/* A spec: "shm:PATH" / "serial:DEV,..." (a running device) or
+ * "boot:BOARD[/HARTS]" (a QEMU boot). False: of no kind known. */
+static bool slot_parse(struct dev_slot *s)
+{
+	if (!strncmp(s->spec, "shm:", 4) || !strncmp(s->spec, "serial:", 7)) {
+		s->o.connect = s->spec;
+		return true;
+	}
+	if (strncmp(s->spec, "boot:", 5))
+		return false;
+	const char *b = s->spec + 5, *slash = strchr(b, '/');
+	size_t l = slash ? (size_t)(slash - b) : strlen(b);
+	if (!l || l >= sizeof(s->board))
+		return false;
+	memcpy(s->board, b, l);
+	s->board[l] = 0;
+	s->o.board = s->board;
+	if (slash) {
+		char *end;
+		unsigned long h = strtoul(slash + 1, &end, 10);
+		if (*end || !h || h > 4096)
+			return false;
+		s->o.harts = (unsigned)h;
+	}
+	return true;
+}
+
+static void slot_open(struct dev_slot *s)
+{
+	s->rc = hp_open(&s->o, &s->hp);
+	if (s->rc) {
+		s->hp = NULL;
+		snprintf(s->why, sizeof(s->why), "%s", hp_last_error());
+	}
+}
+
+/* The configured specs: HARTPOOL_DEVICES (or icd.conf's `devices =`): N
+ * boots of the board, or a list separated by spaces or ';'. Else the one
+ * device of HARTPOOL_DEVICE / `connect =`, or a boot of HARTPOOL_BOARD /
+ * HARTPOOL_HARTS (`board =`, `harts =`). */
+static unsigned slots_get(struct dev_slot *s, const char **from)
+{
+	const char *list = getenv("HARTPOOL_DEVICES"), *env;
+	const char *named = getenv("HARTPOOL_BOARD");
 	const char *harts = getenv("HARTPOOL_HARTS");
-	if (env && *env)
-		o.connect = env;
-	else if (conf_connect[0])
-		o.connect = conf_connect;
-	if (!board || !*board)
-		board = conf_board[0] ? conf_board : NULL;
-	if (!o.connect) {
-		o.board = board;
-		o.harts = harts && *harts ? (unsigned)strtoul(harts, NULL, 0)
-					  : conf_harts;
+	if (!named || !*named)
+		named = conf_board[0] ? conf_board : NULL;
+	const char *board = named ? named : "qemu-virt";
+	unsigned h = harts && *harts ? (unsigned)strtoul(harts, NULL, 0)
+				     : conf_harts;
+	char boot[128];
+	if (h)
+		snprintf(boot, sizeof(boot), "boot:%s/%u", board, h);
+	else
+		snprintf(boot, sizeof(boot), "boot:%s", board);
+	*from = "HARTPOOL_DEVICES";
+	if (!list || !*list) {
+		list = conf_devices[0] ? conf_devices : NULL;
+		*from = "icd.conf devices";
 	}
-	int rc = hp_open(&o, &d->hp);
-	if (rc) {
-		d->hp = NULL;
-		if (getenv("HARTPOOL_ICD_DEBUG"))
-			fprintf(stderr, "hartpool-icd: %s\n", hp_last_error());
-		return rc == HP_DEVICE_NOT_FOUND ? CL_DEVICE_NOT_FOUND
-						 : CL_DEVICE_NOT_AVAILABLE;
+	unsigned n = 0;
+	char *end;
+	unsigned long count = list ? strtoul(list, &end, 10) : 0;
+	if (list && isdigit((unsigned char)*list) && !*end) {
+		for (; n < count && n < ICD_DEVICES_MAX; n++)
+			snprintf(s[n].spec, sizeof(s[n].spec), "%s", boot);
+		return count > ICD_DEVICES_MAX ? ICD_DEVICES_MAX + 1 : n;
 	}
+	for (const char *p = list; p && *p;) {
+		p += strspn(p, " ;\t");
+		size_t l = strcspn(p, " ;\t");
+		if (!l)
+			break;
+		if (n == ICD_DEVICES_MAX)
+			return n + 1;
+		memcpy(s[n].spec, p, l < 511 ? l : 511);
+		s[n++].spec[l < 511 ? l : 511] = 0;
+		p += l;
+	}
+	if (list)
+		return n;
+	*from = "the device";
+	env = getenv("HARTPOOL_DEVICE");
+	if (!env || !*env)
+		env = conf_connect[0] ? conf_connect : NULL;
+	spec_copy(s[0].spec, env ? env : boot);
+	/* a connected device's board: the one named, if one is */
+	if (env && named)
+		snprintf(s[0].board, sizeof(s[0].board), "%s", named);
+	return 1;
+}
+
+/* Open the slots one after the other, on this thread: a booted QEMU
+ * stops with the thread that booted it (hp_open). */
+static void slots_open(struct dev_slot *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!s[i].rc)
+			slot_open(&s[i]);
+}
+
+/* A device that did not open is named on stderr with why (always: the
+ * platform lists the others without it). */
+static void slot_said(const struct dev_slot *s, unsigned i, const char *from)
+{
+	fprintf(stderr,
+		"hartpool-icd: device %u of %s ('%s'): %s (%s); not listed\n",
+		i, from, s->spec,
+		s->rc == HP_INVALID_VALUE ? "HP_INVALID_VALUE"
+					  : "CL_DEVICE_NOT_FOUND",
+		s->why);
+}
+
+static void device_add(struct dev_slot *s)
+{
+	struct _cl_device_id *d = &icd_devices[icd_num_devices++];
+	d->hp = s->hp;
 	d->info = *hp_info(d->hp);
-	if (board)
-		snprintf(d->board, sizeof(d->board), "%s", board);
-	else if (!o.connect)
-		snprintf(d->board, sizeof(d->board), "qemu-virt");
+	spec_copy(d->spec, s->spec);
+	if (s->board[0])
+		snprintf(d->board, sizeof(d->board), "%s", s->board);
 	else
 		snprintf(d->board, sizeof(d->board), "%s",
 			 d->info.address_bits == 64 ? "qemu-virt"
 						    : "qemu-virt32");
-	builtins_list();
-	return CL_SUCCESS;
+	builtins_list(d);
+}
+
+cl_int icd_device_open(void)
+{
+	static bool tried;
+	if (icd_num_devices)
+		return CL_SUCCESS;
+	read_config();
+	uint64_t timeout;
+	if (timeout_get(&timeout))
+		return CL_DEVICE_NOT_FOUND;
+	/* one configuration tried once; a lone device again on every call
+	 * (it may have been started since) */
+	static struct dev_slot s[ICD_DEVICES_MAX + 1];
+	memset(s, 0, sizeof(s));
+	const char *from;
+	unsigned n = slots_get(s, &from);
+	if (tried && n > 1)
+		return CL_DEVICE_NOT_FOUND;
+	tried = true;
+	if (!n || n > ICD_DEVICES_MAX) {
+		fprintf(stderr,
+			"hartpool-icd: %s names %u devices, not 1..%u\n", from,
+			n, ICD_DEVICES_MAX);
+		return CL_DEVICE_NOT_FOUND;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (!slot_parse(&s[i])) {
+			s[i].rc = HP_INVALID_VALUE;
+			snprintf(s[i].why, sizeof(s[i].why),
+				 "of no kind known: shm:PATH, serial:DEV "
+				 "or boot:BOARD[/HARTS]");
+		}
+	slots_open(s, n);
+	for (unsigned i = 0; i < n; i++) {
+		if (s[i].hp) {
+			device_add(&s[i]);
+			icd_devices[icd_num_devices - 1].timeout_us = timeout;
+		} else if (n > 1 || getenv("HARTPOOL_ICD_DEBUG"))
+			slot_said(&s[i], i, from);
+	}
+	return icd_num_devices ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;
 }
 
 __attribute__((destructor)) static void icd_fini(void)
 {
-	if (icd_device.hp) {
-		hp_close(icd_device.hp);
-		icd_device.hp = NULL;
+	for (unsigned i = 0; i < icd_num_devices; i++) {
+		hp_close(icd_devices[i].hp);
+		icd_devices[i].hp = NULL;
 	}
+	icd_num_devices = 0;
 }

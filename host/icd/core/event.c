@@ -108,7 +108,7 @@ hp_buffer icd_printf_get(cl_command_queue q)
 	if (q->num_printf_free)
 		return q->printf_free[--q->num_printf_free];
 	hp_buffer b = 0;
-	if (hp_buffer_alloc(icd_device.hp, ICD_PRINTF_SIZE, &b))
+	if (hp_buffer_alloc(q->dev->hp, ICD_PRINTF_SIZE, &b))
 		return 0;
 	return b;
 }
@@ -118,14 +118,14 @@ void icd_printf_put(cl_command_queue q, hp_buffer b)
 	/* a released queue's, or more idle ones than a queue keeps (the
 	 * heap is for the program's buffers) */
 	if (!q->hq || q->num_printf_free >= ICD_PRINTF_IDLE_MAX) {
-		hp_buffer_free(icd_device.hp, b);
+		hp_buffer_free(q->dev->hp, b);
 		return;
 	}
 	if (q->num_printf_free == q->cap_printf_free) {
 		size_t nc = q->cap_printf_free ? q->cap_printf_free * 2 : 4;
 		hp_buffer *n = realloc(q->printf_free, nc * sizeof(*n));
 		if (!n) {
-			hp_buffer_free(icd_device.hp, b);
+			hp_buffer_free(q->dev->hp, b);
 			return;
 		}
 		q->printf_free = n;
@@ -151,14 +151,17 @@ static cl_ulong us_ns(double us)
 void icd_event_finish_device(cl_event e, const hp_event_info *i)
 {
 	if (i) {
+		/* the host's copies of its buffers came before the device
+		 * queued it */
 		e->t_queued = us_ns(i->queued_us);
+		e->t_queued -= e->moved_ns < e->t_queued ? e->moved_ns : 0;
 		e->t_submit = us_ns(i->submit_us);
 		e->t_start = us_ns(i->start_us);
 		e->t_end = us_ns(i->end_us);
 	}
 	if (e->printf_buf) {
 		uint32_t dropped = 0;
-		if (i && !hp_printf_read(icd_device.hp, e->printf_buf,
+		if (i && !hp_printf_read(e->queue->dev->hp, e->printf_buf,
 					 ICD_PRINTF_SIZE, print_line, NULL,
 					 &dropped)) {
 			if (dropped)
@@ -180,7 +183,7 @@ cl_int icd_event_poll(cl_event e)
 	if (e->status <= CL_COMPLETE || !e->on_device)
 		return e->status;
 	hp_event_info i;
-	int rc = hp_event_query(icd_device.hp, e->dev, &i);
+	int rc = hp_event_query(e->queue->dev->hp, e->dev, &i);
 	if (rc == 1) {
 		if (e->status > CL_SUBMITTED)
 			icd_event_set_status(e, CL_SUBMITTED);
@@ -200,20 +203,20 @@ cl_int icd_event_poll(cl_event e)
 
 /* hp_event_wait until the command is complete: the library gives up
  * after its own limit (hp_open_options.timeout_ms) while the device still
- * serves; a kernel's time limit is the device's (icd_device.timeout_us). */
-int icd_dev_wait(hp_event ev, hp_event_info *i)
+ * serves; a kernel's time limit is the device's (timeout_us). */
+int icd_dev_wait(cl_device_id d, hp_event ev, hp_event_info *i)
 {
 	int rc;
-	while ((rc = hp_event_wait(icd_device.hp, ev, i)) == HP_TIMEOUT)
+	while ((rc = hp_event_wait(d->hp, ev, i)) == HP_TIMEOUT)
 		;
 	return rc;
 }
 
-cl_int icd_wait_deps(const hp_event *deps, unsigned n)
+cl_int icd_wait_deps(cl_device_id d, const hp_event *deps, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		hp_event_info info;
-		int rc = icd_dev_wait(deps[i], &info);
+		int rc = icd_dev_wait(d, deps[i], &info);
 		if (rc == HP_DEVICE_NOT_AVAILABLE)
 			return icd_err(rc);
 		if (!rc && info.status)

@@ -27,7 +27,7 @@ static void queue_close(struct icd_object *o)
 	cl_command_queue q = (cl_command_queue)o;
 	icd_queue_finish(q);
 	for (size_t i = 0; i < q->num_printf_free; i++)
-		hp_buffer_free(icd_device.hp, q->printf_free[i]);
+		hp_buffer_free(q->dev->hp, q->printf_free[i]);
 	free(q->printf_free);
 	q->printf_free = NULL;
 	q->num_printf_free = q->cap_printf_free = 0;
@@ -53,7 +53,8 @@ const struct icd_kind icd_kind_queue = {
 	.close = queue_close,
 };
 
-cl_int icd_queue_new(cl_context c, cl_command_queue_properties props,
+cl_int icd_queue_new(cl_context c, cl_device_id d,
+		     cl_command_queue_properties props,
 		     const cl_queue_properties *qp, size_t nqp,
 		     cl_command_queue *out)
 {
@@ -70,12 +71,13 @@ cl_int icd_queue_new(cl_context c, cl_command_queue_properties props,
 	if (!q)
 		return CL_OUT_OF_HOST_MEMORY;
 	q->in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-	if (hp_queue_create(icd_device.hp, q->in_order ? HP_QUEUE_IN_ORDER : 0,
+	if (hp_queue_create(d->hp, q->in_order ? HP_QUEUE_IN_ORDER : 0,
 			    &q->hq)) {
 		icd_obj_discard(q);
 		return CL_OUT_OF_RESOURCES;
 	}
-	hp_queue_set_timeout(q->hq, icd_device.timeout_us);
+	hp_queue_set_timeout(q->hq, d->timeout_us);
+	q->dev = d;
 	icd_queues[icd_num_queues++] = q;
 	q->ctx = c;
 	q->props = props;
@@ -142,11 +144,15 @@ void icd_reap_all(void)
 
 /* ---- running commands ---- */
 
-static bool cmd_ready(const struct icd_cmd *c)
+/* Every event of the wait list is complete, or a command of @p q's device
+ * (which orders it on the device). Another device's command is waited
+ * for on the host. */
+static bool cmd_ready(cl_command_queue q, const struct icd_cmd *c)
 {
 	for (cl_uint i = 0; i < c->num_wait; i++) {
 		cl_event w = c->wait[i];
-		if (w->status > CL_COMPLETE && !w->on_device &&
+		bool here = w->on_device && w->queue->dev == q->dev;
+		if (w->status > CL_COMPLETE && !here &&
 		    icd_event_poll(w) > CL_COMPLETE)
 			return false;
 	}
@@ -192,6 +198,10 @@ static cl_int cmd_run(cl_command_queue q, struct icd_cmd *c)
 	if (!rc)
 		rc = deps_reduce(q, deps, &n, HP_MBOX_MAX_WAIT);
 	if (!rc)
+		rc = icd_cmd_move(c, &c->ev->moved_bytes);
+	if (c->ev->moved_bytes)
+		c->ev->moved_ns = icd_now_ns() - c->ev->t_submit;
+	if (!rc)
 		rc = icd_cmd_start(c, deps, n);
 	free(deps);
 	if (!rc && c->ev->on_device) {
@@ -218,7 +228,7 @@ void icd_progress(void)
 			struct icd_cmd **pp = &q->held;
 			while (*pp) {
 				struct icd_cmd *c = *pp;
-				if (!cmd_ready(c)) {
+				if (!cmd_ready(q, c)) {
 					if (q->in_order)
 						break;
 					pp = &c->next;
@@ -300,7 +310,7 @@ static cl_int submit(cl_command_queue q, struct icd_cmd *c, cl_uint nw,
 		icd_cmd_free(c);
 		return CL_OUT_OF_HOST_MEMORY;
 	}
-	bool hold = (q->in_order && q->held) || !cmd_ready(c);
+	bool hold = (q->in_order && q->held) || !cmd_ready(q, c);
 	if (!hold) {
 		/* a failed dependency is the command's status, not an error
 		 * of the enqueue (blocking calls then return it) */
@@ -358,7 +368,7 @@ cl_int icd_event_wait(cl_event e)
 			return CL_SUCCESS;
 		if (e->on_device) {
 			hp_event_info i;
-			int rc = icd_dev_wait(e->dev, &i);
+			int rc = icd_dev_wait(e->queue->dev, e->dev, &i);
 			if (rc == 0)
 				icd_event_finish_device(e, &i);
 			else if (rc == HP_DEVICE_NOT_AVAILABLE) {
