@@ -221,6 +221,23 @@ ICD_EXPORT cl_int CL_API_CALL clSetContextDestructorCallback(
 		(void(CL_CALLBACK *)(void *, void *))(void *)fn, data);
 }
 
+cl_int icd_devs_in(uint32_t of, const char *what, cl_uint n,
+		   const cl_device_id *devs, uint32_t *mask)
+{
+	uint32_t m = 0;
+	for (cl_uint i = 0; i < n; i++) {
+		FAIL_IF(!icd_valid_device(devs[i]) ||
+				!(of & (1u << devs[i]->index)),
+			CL_INVALID_DEVICE,
+			"device %u (%p) is not one of the %s", i,
+			(void *)devs[i], what);
+		m |= 1u << devs[i]->index;
+	}
+	if (mask)
+		*mask = m;
+	return CL_SUCCESS;
+}
+
 /* ---- command queues ---- */
 
 static cl_int check_queue_new(cl_context c, cl_device_id d,
@@ -228,9 +245,9 @@ static cl_int check_queue_new(cl_context c, cl_device_id d,
 {
 	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
 		"%p is not a live context", (void *)c);
-	FAIL_IF(!icd_valid_device(d) || !(c->dev_mask & (1u << d->index)),
-		CL_INVALID_DEVICE, "%p is not a device of the context %p",
-		(void *)d, (void *)c);
+	cl_int rc = icd_devs_in(c->dev_mask, "context's", 1, &d, NULL);
+	if (rc)
+		return rc;
 	const cl_command_queue_properties known =
 		CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
 		CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |

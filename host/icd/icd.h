@@ -79,6 +79,11 @@ extern const struct icd_kind icd_kind_context, icd_kind_mem, icd_kind_program,
 	icd_kind_kernel;
 
 /* ---- context.c ---- */
+/** Every one of @p devs (@p n) is a device of @p of (a context's or a
+ * program's devices, @p what names it): CL_INVALID_DEVICE naming the first
+ * that is not. Their bits into *@p mask (may be NULL). */
+cl_int icd_devs_in(uint32_t of, const char *what, cl_uint n,
+		   const cl_device_id *devs, uint32_t *mask);
 /** clSetContextDestructorCallback, clSetMemObjectDestructorCallback. */
 cl_int icd_set_destructor(void *o, uint32_t magic,
 			  void(CL_CALLBACK *fn)(void *, void *), void *data);

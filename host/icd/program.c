@@ -132,17 +132,11 @@ static cl_int check_binary(cl_context c, cl_uint n, const cl_device_id *devs,
 	FAIL_IF(!n || !devs || !lens || !bins, CL_INVALID_VALUE,
 		"%u devices, devices %p, lengths %p, binaries %p", n,
 		(void *)devs, (void *)lens, (void *)bins);
-	for (cl_uint i = 0; i < n; i++) {
-		FAIL_IF(!icd_valid_device(devs[i]) ||
-				!(c->dev_mask & (1u << devs[i]->index)),
-			CL_INVALID_DEVICE,
-			"device %u (%p) is not one of the context's", i,
-			(void *)devs[i]);
+	for (cl_uint i = 0; i < n; i++)
 		FAIL_IF(!lens[i] || !bins[i], CL_INVALID_VALUE,
 			"binary %u: %p of %zu bytes", i, (void *)bins[i],
 			lens[i]);
-	}
-	return CL_SUCCESS;
+	return icd_devs_in(c->dev_mask, "context's", n, devs, NULL);
 }
 
 /* Device @p d's binary: a kernel object (its build options kept). */
@@ -219,15 +213,9 @@ static cl_int check_builtins(cl_context c, cl_uint n, const cl_device_id *devs,
 	FAIL_IF(!n || !devs || !names || !*names, CL_INVALID_VALUE,
 		"%u devices at %p, names %p", n, (void *)devs,
 		(const void *)names);
-	*mask = 0;
-	for (cl_uint i = 0; i < n; i++) {
-		FAIL_IF(!icd_valid_device(devs[i]) ||
-				!(c->dev_mask & (1u << devs[i]->index)),
-			CL_INVALID_DEVICE,
-			"device %u (%p) is not one of the context's", i,
-			(void *)devs[i]);
-		*mask |= 1u << devs[i]->index;
-	}
+	cl_int rc = icd_devs_in(c->dev_mask, "context's", n, devs, mask);
+	if (rc)
+		return rc;
 	*count = 0;
 	for (const char *s = names; *s;) {
 		size_t l = strcspn(s, ";");

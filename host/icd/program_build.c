@@ -100,16 +100,10 @@ static cl_int check_devs(cl_program p, cl_uint n, const cl_device_id *devs,
 {
 	FAIL_IF((n && !devs) || (!n && devs), CL_INVALID_VALUE,
 		"%u devices at %p", n, (void *)devs);
-	*mask = n ? 0 : p->devs;
-	for (cl_uint i = 0; i < n; i++) {
-		FAIL_IF(!icd_valid_device(devs[i]) ||
-				!(p->devs & (1u << devs[i]->index)),
-			CL_INVALID_DEVICE,
-			"device %u (%p) is not one of the program's", i,
-			(void *)devs[i]);
-		*mask |= 1u << devs[i]->index;
-	}
-	return CL_SUCCESS;
+	cl_int rc = icd_devs_in(p->devs, "program's", n, devs, mask);
+	if (!rc && !n)
+		*mask = p->devs;
+	return rc;
 }
 
 /* Append a line to the build log. */
@@ -345,12 +339,9 @@ static cl_int check_link(cl_context c, cl_uint n, const cl_device_id *devs,
 		"%p is not a live context", (void *)c);
 	FAIL_IF((n && !devs) || (!n && devs), CL_INVALID_VALUE,
 		"%u devices at %p", n, (void *)devs);
-	for (cl_uint i = 0; i < n; i++)
-		FAIL_IF(!icd_valid_device(devs[i]) ||
-				!(c->dev_mask & (1u << devs[i]->index)),
-			CL_INVALID_DEVICE,
-			"device %u (%p) is not one of the context's", i,
-			(void *)devs[i]);
+	cl_int rc = icd_devs_in(c->dev_mask, "context's", n, devs, NULL);
+	if (rc)
+		return rc;
 	FAIL_IF(!ni || !in || (!notify && data), CL_INVALID_VALUE,
 		"%u input programs at %p, user data %p", ni, (void *)in, data);
 	for (cl_uint i = 0; i < ni; i++) {
