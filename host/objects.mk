@@ -18,6 +18,6 @@ host-workloads-srcs := host/workloads/table.c host/workloads/diag.c \
                        host/workloads/lib_dense.c host/workloads/lib_seq.c \
                        host/workloads/lib_common.c host/workloads/common.c \
                        $(ref-srcs)
-host-cli-srcs := host/cli/hartpool.c host/cli/demo.c host/cli/run.c \
+host-cli-srcs := host/cli/hartpool.c host/cli/demo.c host/cli/run.c host/cli/split.c \
                  host/cli/info.c host/cli/bench.c host/cli/build.c \
                  host/cli/karg.c host/cli/keeper.c host/cli/cli.c

@@ -313,6 +313,55 @@ int cli_open_device(const cli_opts *o, bool detach, hp_device **d)
 	return rc ? cli_lib_fail(rc) : 0;
 }
 
+unsigned cli_device_count(const cli_opts *o)
+{
+	if (o->devices && o->num_connects && o->devices != o->num_connects) {
+		cli_die(HP_INVALID_VALUE,
+			"--devices %u with %u --connect: give one --connect "
+			"per "
+			"device, or none to boot %u devices",
+			o->devices, o->num_connects, o->devices);
+		return 0;
+	}
+	if (o->devices)
+		return o->devices;
+	return o->num_connects ? o->num_connects : 1;
+}
+
+int cli_open_devices(const cli_opts *o, unsigned n, hp_device **d)
+{
+	if (o->gdb)
+		return cli_die(HP_INVALID_VALUE,
+			       "--gdb is for one device, not %u (QEMU's gdb "
+			       "stub has one port)",
+			       n);
+	for (unsigned k = 0; k < n; k++) {
+		const char *conn = o->num_connects ? o->connects[k] : NULL;
+		hp_open_options oo = {
+			.connect = conn,
+			.board = o->board,
+			.harts = o->harts,
+			.append = o->append,
+			.boot = o->boot,
+			.mem_size = o->mem_size,
+		};
+		int rc = hp_open(&oo, &d[k]);
+		if (!rc)
+			continue;
+		/* the message first: closing the others may set another */
+		char why[512];
+		snprintf(why, sizeof(why), "%s", hp_last_error());
+		for (unsigned j = 0; j < k; j++)
+			hp_close(d[j]);
+		if (conn)
+			return cli_die(rc, "device %u of %u (--connect %s): %s",
+				       k, n, conn, why);
+		return cli_die(rc, "device %u of %u (booting %s): %s", k, n,
+			       o->board ? o->board : "qemu-virt", why);
+	}
+	return 0;
+}
+
 double cli_now_us(void)
 {
 	struct timespec ts;

@@ -14,11 +14,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/** Devices of one run or info (--devices N, --connect given N times). */
+#define CLI_MAX_DEVICES 16
+
 /** Every option's value, after parsing (the defaults are in main()). */
 typedef struct cli_opts {
 	const char *cmd;    /**< the command */
 	const char *kernel; /**< its operand (run KERNEL, help COMMAND) */
 	const char *connect, *board, *append, *kernel_file, *boot;
+	/** Every --connect in order (connect: the first). */
+	const char *connects[CLI_MAX_DEVICES];
+	unsigned num_connects;
+	unsigned devices;	/**< --devices N (0: not given) */
 	const char *cl_options; /**< run: build options of a .cl kernel file */
 	unsigned harts;
 	uint64_t mem_size;
@@ -77,6 +84,9 @@ typedef struct cli_command {
 	/** The command on the device it booted or connected to (kept
 	 * running if @p detach); the exit status. NULL: no device. */
 	int (*run)(hp_device *d, const cli_opts *o);
+	/** The command on @p n devices (2..CLI_MAX_DEVICES: --devices N or
+	 * several --connect); NULL: it takes one device. */
+	int (*run_devices)(hp_device *const *d, unsigned n, const cli_opts *o);
 	bool detach;
 	/** A command that parses its own arguments (argv[0] is its name),
 	 * documented by its groups; the exit status. */
@@ -121,6 +131,14 @@ int cli_lib_fail(int code);
 /** Boot the device the options ask for, or connect to it (--gdb: with
  * QEMU's gdb stub); 0, or 1 after cli_die(). */
 int cli_open_device(const cli_opts *o, bool detach, hp_device **d);
+/** How many devices the options name (--devices N, or one per --connect;
+ * 1 without either), or 0 after cli_die() when they disagree. */
+unsigned cli_device_count(const cli_opts *o);
+/** Open the @p n devices of the options into @p d: device k connects to
+ * the k-th --connect or boots one like cli_open_device(). 0, or 1 after
+ * cli_die() naming the device that failed (its connect string; the ones
+ * opened before are closed). */
+int cli_open_devices(const cli_opts *o, unsigned n, hp_device **d);
 /** How to attach gdb-multiarch, on stderr: the firmware's symbols, and
  * those of kernel object @p kfile loaded at @p addr (if not NULL). */
 void cli_gdb_hint(const cli_opts *o, const char *kfile, uint64_t addr);

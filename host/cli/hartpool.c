@@ -17,6 +17,7 @@
 #include "info.h"
 #include "keeper.h"
 #include "run.h"
+#include "split.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,33 @@ static int set_harts(cli_opts *o, const cli_option *opt, const char *v)
 	if (!o->harts)
 		return cli_die(HP_INVALID_VALUE,
 			       "--harts wants 1..512, not '%s'", v);
+	return 0;
+}
+
+/* --connect: every one kept (run and info take several: a list of
+ * devices); o->connect is the first. */
+static int set_connect(cli_opts *o, const cli_option *opt, const char *v)
+{
+	(void)opt;
+	if (o->num_connects == CLI_MAX_DEVICES)
+		return cli_die(HP_INVALID_VALUE, "at most %u --connect",
+			       CLI_MAX_DEVICES);
+	if (!o->num_connects)
+		o->connect = v;
+	o->connects[o->num_connects++] = v;
+	return 0;
+}
+
+static int set_devices(cli_opts *o, const cli_option *opt, const char *v)
+{
+	(void)opt;
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || n < 1 || n > CLI_MAX_DEVICES)
+		return cli_die(HP_INVALID_VALUE,
+			       "--devices wants 1..%u, not '%s'",
+			       CLI_MAX_DEVICES, v);
+	o->devices = (unsigned)n;
 	return 0;
 }
 
@@ -190,8 +218,9 @@ static const cli_option device_rows[] = {
 	{"--connect", CLI_VALUE, "shm:PATH | serial:DEV[,baud=N]",
 	 "use a running device (`hartpool up` prints one); a tty\n"
 	 "runs raw 8N1 at N baud (default 115200), a socket is\n"
-	 "paced to N (9600..4000000; ,flow=rtscts on a tty)",
-	 cli_set_str, FIELD(connect)},
+	 "paced to N (9600..4000000; ,flow=rtscts on a tty);\n"
+	 "run and info take it again for each further device",
+	 set_connect, 0},
 	{"--board", CLI_VALUE, "B", "board to boot (default qemu-virt)",
 	 cli_set_str, FIELD(board)},
 	{"--harts", CLI_VALUE, "N",
@@ -215,6 +244,14 @@ static const cli_option device_rows[] = {
 	 "up and run print the gdb-multiarch command (with a\n"
 	 "kernel object's symbols for run --kernel-file)",
 	 cli_set_flag, FIELD(gdb)},
+	{NULL},
+};
+
+static const cli_option devices_rows[] = {
+	{"--devices", CLI_VALUE, "N",
+	 "use N devices (1..16): boot N like --board/--harts, or\n"
+	 "one per --connect; run deals the range out to them",
+	 set_devices, 0},
 	{NULL},
 };
 
@@ -301,6 +338,7 @@ static const cli_option bench_rows[] = {
 };
 
 static const cli_group device = {"device options", device_rows};
+static const cli_group devices = {"device list options", devices_rows};
 static const cli_group output = {"output options", output_rows};
 static const cli_group range = {"range options", range_rows};
 static const cli_group launch = {"launch options", launch_rows};
@@ -370,8 +408,9 @@ static const cli_command down_cmd = {
 static const cli_command info_cmd = {
 	.name = "info",
 	.summary = "device limits and configuration (key: value)",
-	.groups = GROUPS(&device, &output),
+	.groups = GROUPS(&device, &devices, &output),
 	.run = cmd_info,
+	.run_devices = cmd_info_devices,
 };
 static const cli_command ids_cmd = {
 	.name = "ids",
@@ -386,10 +425,13 @@ static const cli_command run_cmd = {
 	.operands = "KERNEL",
 	.summary = "run a kernel (library kernels on generated data)",
 	.about = "Without --global: the sizes of the kernel's workload (`run "
-		 "--list`), else\n1024 work-items.",
-	.groups = GROUPS(&device, &output, &range, &launch, &run),
+		 "--list`), else\n1024 work-items. With several devices: "
+		 "slabs of work-groups along one\ndimension, one per device "
+		 "(docs/mailbox.md, \"Several devices\").",
+	.groups = GROUPS(&device, &devices, &output, &range, &launch, &run),
 	.early = run_list,
 	.run = cmd_run,
+	.run_devices = cmd_run_devices,
 };
 static const cli_command build_cmd = {
 	.name = "build",
@@ -446,6 +488,24 @@ static int help_early(const cli_opts *o)
 	return 0;
 }
 
+/* A command on several devices (--devices N, several --connect). */
+static int run_on_devices(const cli_command *c, const cli_opts *o, unsigned n)
+{
+	if (!c->run_devices)
+		return cli_die(HP_INVALID_VALUE,
+			       "%s takes one device, not %u (several --connect "
+			       "are for run and info)",
+			       c->name, n);
+	hp_device *d[CLI_MAX_DEVICES];
+	if (cli_open_devices(o, n, d))
+		return 1;
+	int rc = c->run_devices(d, n, o);
+	fflush(stdout);
+	for (unsigned k = 0; k < n; k++)
+		hp_close(d[k]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const cli_command *c = argc > 1 ? cli_find(commands, argv[1]) : NULL;
@@ -466,6 +526,11 @@ int main(int argc, char **argv)
 		return rc;
 	if (!c->run)
 		return 0;
+	unsigned n = cli_device_count(&o);
+	if (!n)
+		return 1;
+	if (n > 1)
+		return run_on_devices(c, &o, n);
 	hp_device *d;
 	if (cli_open_device(&o, c->detach, &d))
 		return 1;

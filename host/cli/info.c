@@ -112,18 +112,57 @@ static void json_usage(const hp_device_usage *u, const hp_session_info *s,
 	putchar(']');
 }
 
-int cmd_info(hp_device *d, const cli_opts *o)
+/* The device as one JSON object (no newline after it). */
+static void info_json(hp_device *d, const hp_device_info *i, const char *sgs,
+		      const char *items, const hp_device_usage *u,
+		      const hp_session_info *sess, unsigned ns)
+{
+	printf("{\"harts\": %u, \"max_work_group_size\": %u, "
+	       "\"max_work_item_sizes\": [%s], \"max_work_dim\": %u, "
+	       "\"sub_group_sizes\": [%s], "
+	       "\"default_sub_group_size\": %u, "
+	       "\"local_mem_size\": %u, \"global_mem_size\": %llu, "
+	       "\"max_mem_alloc_size\": %llu, \"dram_size\": %llu, "
+	       "\"address_bits\": %u, \"max_args_size\": %u, "
+	       "\"timer_hz\": %llu, \"privilege\": ",
+	       i->harts, i->max_work_group_size, items, i->max_work_dim, sgs,
+	       i->default_sub_group_size, i->local_mem_size,
+	       (unsigned long long)i->global_mem_size,
+	       (unsigned long long)i->max_mem_alloc_size,
+	       (unsigned long long)i->dram_size, i->address_bits,
+	       i->max_args_size, (unsigned long long)i->timer_hz);
+	cli_json_str(i->privilege, sizeof(i->privilege));
+	printf(", \"doorbell_device\": %s, \"barrier_unit\": %s",
+	       i->features & HP_DEV_HAS_DOORBELL ? "true" : "false",
+	       i->features & HP_DEV_HAS_BARRIER_UNIT ? "true" : "false");
+	printf(", \"harts_skipped\": %u, \"skipped\": ", i->harts_skipped);
+	cli_json_str(i->skipped, sizeof(i->skipped));
+	printf(", \"board\": ");
+	cli_json_str(i->board, sizeof(i->board));
+	printf(", \"firmware\": ");
+	cli_json_str(i->firmware, sizeof(i->firmware));
+	printf(", \"connect\": ");
+	cli_json_str(hp_connect_string(d), SIZE_MAX);
+	json_usage(u, sess, ns);
+	printf(", ");
+	json_kernels(d);
+	printf("}");
+}
+
+/* What `info` prints of one device: JSON (one object, no newline) or
+ * `key: value` lines. 0, or 1 after cli_die(). */
+static int info_one(hp_device *d, const cli_opts *o)
 {
 	hp_device_info i;
 	int rc = hp_device_query(d, &i);
 	if (rc)
-		return cli_lib_fail(rc);
+		return rc;
 	hp_device_usage u;
 	hp_session_info sess[HP_MBOX_SESSIONS];
 	unsigned ns = 0;
 	if ((rc = hp_device_usage_get(d, &u)) ||
 	    (rc = hp_sessions(d, sess, HP_MBOX_SESSIONS, &ns)))
-		return cli_lib_fail(rc);
+		return rc;
 	if (ns > HP_MBOX_SESSIONS)
 		ns = HP_MBOX_SESSIONS;
 	char sgs[64];
@@ -132,37 +171,7 @@ int cmd_info(hp_device *d, const cli_opts *o)
 	snprintf(items, sizeof(items), "%u,%u,%u", i.max_work_item_sizes[0],
 		 i.max_work_item_sizes[1], i.max_work_item_sizes[2]);
 	if (o->json) {
-		printf("{\"harts\": %u, \"max_work_group_size\": %u, "
-		       "\"max_work_item_sizes\": [%s], \"max_work_dim\": %u, "
-		       "\"sub_group_sizes\": [%s], "
-		       "\"default_sub_group_size\": %u, "
-		       "\"local_mem_size\": %u, \"global_mem_size\": %llu, "
-		       "\"max_mem_alloc_size\": %llu, \"dram_size\": %llu, "
-		       "\"address_bits\": %u, \"max_args_size\": %u, "
-		       "\"timer_hz\": %llu, \"privilege\": ",
-		       i.harts, i.max_work_group_size, items, i.max_work_dim,
-		       sgs, i.default_sub_group_size, i.local_mem_size,
-		       (unsigned long long)i.global_mem_size,
-		       (unsigned long long)i.max_mem_alloc_size,
-		       (unsigned long long)i.dram_size, i.address_bits,
-		       i.max_args_size, (unsigned long long)i.timer_hz);
-		cli_json_str(i.privilege, sizeof(i.privilege));
-		printf(", \"doorbell_device\": %s, \"barrier_unit\": %s",
-		       i.features & HP_DEV_HAS_DOORBELL ? "true" : "false",
-		       i.features & HP_DEV_HAS_BARRIER_UNIT ? "true" : "false");
-		printf(", \"harts_skipped\": %u, \"skipped\": ",
-		       i.harts_skipped);
-		cli_json_str(i.skipped, sizeof(i.skipped));
-		printf(", \"board\": ");
-		cli_json_str(i.board, sizeof(i.board));
-		printf(", \"firmware\": ");
-		cli_json_str(i.firmware, sizeof(i.firmware));
-		printf(", \"connect\": ");
-		cli_json_str(hp_connect_string(d), SIZE_MAX);
-		json_usage(&u, sess, ns);
-		printf(", ");
-		json_kernels(d);
-		printf("}\n");
+		info_json(d, &i, sgs, items, &u, sess, ns);
 		return 0;
 	}
 	printf("harts: %u\n", i.harts);
@@ -208,6 +217,39 @@ int cmd_info(hp_device *d, const cli_opts *o)
 	printf("\n");
 	print_usage(&u, sess, ns);
 	printf("connect: %s\n", hp_connect_string(d));
+	return 0;
+}
+
+int cmd_info(hp_device *d, const cli_opts *o)
+{
+	int rc = info_one(d, o);
+	if (rc)
+		return cli_lib_fail(rc);
+	if (o->json)
+		putchar('\n');
+	return 0;
+}
+
+int cmd_info_devices(hp_device *const *d, unsigned n, const cli_opts *o)
+{
+	if (o->json)
+		printf("{\"devices\": [");
+	for (unsigned k = 0; k < n; k++) {
+		if (o->json && k)
+			printf(", ");
+		else if (!o->json)
+			printf("%sdevice %u of %u: %s\n", k ? "\n" : "", k, n,
+			       hp_connect_string(d[k]));
+		int rc = info_one(d[k], o);
+		if (rc) {
+			fflush(stdout);
+			return cli_die(rc, "info: device %u of %u (%s): %s", k,
+				       n, hp_connect_string(d[k]),
+				       hp_last_error());
+		}
+	}
+	if (o->json)
+		printf("]}\n");
 	return 0;
 }
 

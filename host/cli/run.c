@@ -43,8 +43,7 @@ static void print_line(void *ctx, const uint64_t gid[3], const char *text,
 		putchar('\n');
 }
 
-/* After the launch: the kernel's hp_printf() lines, then the buffer. */
-static int printf_flush(workload_ctx *c, hp_buffer b, uint32_t size)
+int run_printf_flush(workload_ctx *c, hp_buffer b, uint32_t size)
 {
 	uint32_t dropped = 0;
 	unsigned dim = c->r.work_dim ? c->r.work_dim : 1;
@@ -105,7 +104,7 @@ static int launch(workload_ctx *c, const cli_opts *o, const void *args,
 	*round_us = (cli_now_us() - t0) / (double)o->repeat;
 	if (rc)
 		return cli_lib_fail(rc);
-	if (pbuf && printf_flush(c, pbuf, psize))
+	if (pbuf && run_printf_flush(c, pbuf, psize))
 		return 1;
 	if (hook)
 		workload_sequence_info(c, &c->info);
@@ -136,8 +135,7 @@ int run_setup(hp_device *d, const cli_opts *o, const char *kname,
 	return rc ? cli_lib_fail(rc) : 0;
 }
 
-/* "AxBxC": the global size of @p r (its dimensions, 1..3 shown). */
-static void global_str(const hp_ndrange *r, char *g, size_t n)
+void run_global_str(const hp_ndrange *r, char *g, size_t n)
 {
 	unsigned dims = r->work_dim < 1 ? 1 : r->work_dim > 3 ? 3 : r->work_dim;
 	g[0] = 0;
@@ -171,7 +169,7 @@ static int prepare_failed(workload_ctx *c, bool line, int rc)
 		return cli_die(rc, "%s", c->msg);
 	if (line) {
 		char g[80];
-		global_str(&r, g, sizeof(g));
+		run_global_str(&r, g, sizeof(g));
 		printf("run %s: global %s: %s - %s\n", c->k->name, g,
 		       hp_error_name(i.status), i.detail);
 	}
@@ -281,7 +279,7 @@ static void run_report(const cli_opts *o, const workload_ctx *c, double us,
 		       (unsigned long long)c->compared);
 	} else {
 		char g[80], l[40] = "";
-		global_str(&c->r, g, sizeof(g));
+		run_global_str(&c->r, g, sizeof(g));
 		for (unsigned k = 0; k < 3 && (!k || k < c->r.work_dim); k++) {
 			size_t b = strlen(l);
 			snprintf(l + b, sizeof(l) - b, "%s%u", k ? "x" : "",

@@ -21,4 +21,11 @@ int cmd_ids(hp_device *d, const cli_opts *o);
 int run_setup(hp_device *d, const cli_opts *o, const char *kname,
 	      const hp_object *obj, workload_ctx *c);
 
+/** After a launch with hp_printf() output in @p b (@p size bytes): its
+ * lines on stdout, tagged by global id, then @p b freed. 0, or 1 after
+ * cli_die(). */
+int run_printf_flush(workload_ctx *c, hp_buffer b, uint32_t size);
+/** "AxBxC": the global size of @p r (its dimensions, 1..3 shown). */
+void run_global_str(const hp_ndrange *r, char *g, size_t n);
+
 #endif

@@ -38,6 +38,7 @@ int workload_buffer(workload_ctx *c, uint64_t size, hp_buffer *out)
 			 c->items == UINT64_MAX ? " or more" : "");
 		return HP_OUT_OF_RESOURCES;
 	}
+	uint64_t len = size;
 	if (size < 64)
 		size = 64;
 	/* The device first: its refusal carries its numbers. */
@@ -64,6 +65,7 @@ int workload_buffer(workload_ctx *c, uint64_t size, hp_buffer *out)
 	unsigned i = c->num_bufs++;
 	c->bufs[i] = *out;
 	c->buf_size[i] = size;
+	c->buf_len[i] = len;
 	c->host[i] = h;
 	return (int)i;
 }

@@ -509,6 +509,21 @@ static int add_check(workload_ctx *c)
 	return rc;
 }
 
+/* run --devices: the kernels index by linear id (counted from the slab's
+ * offset): the buffers move to the slab. */
+static void affine_rebase(void *args, uint64_t items)
+{
+	((hp_affine_args *)args)->y += items * sizeof(uint32_t);
+}
+
+static void add_rebase(void *args, uint64_t items)
+{
+	hp_add_args *a = args;
+	a->a += items * sizeof(uint32_t);
+	a->b += items * sizeof(uint32_t);
+	a->c += items * sizeof(uint32_t);
+}
+
 static int spin_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_spin_args *a = args;
@@ -549,10 +564,13 @@ static int fault_prepare(workload_ctx *c, void *args, uint32_t *size)
 	return 0;
 }
 
-#define FAULT_WORKLOAD(var, name, what)                                        \
-	const workload var = {name,                                            \
-			      what " on purpose in work-item --arg victim=N",  \
-			      fault_prepare, nothing_to_check, NULL}
+#define FAULT_WORKLOAD(var, name_, what)                                       \
+	const workload var = {                                                 \
+		.name = name_,                                                 \
+		.help = what " on purpose in work-item --arg victim=N",        \
+		.prepare = fault_prepare,                                      \
+		.check = nothing_to_check,                                     \
+	}
 FAULT_WORKLOAD(workload_fault_illegal, "fault_illegal",
 	       "an illegal instruction");
 FAULT_WORKLOAD(workload_fault_load, "fault_load",
@@ -574,40 +592,84 @@ FAULT_WORKLOAD(workload_fault_exec, "fault_exec",
 FAULT_WORKLOAD(workload_fault_ecall, "fault_ecall", "an ecall for no service");
 FAULT_WORKLOAD(workload_hang, "hang", "an endless loop (use --timeout-us)");
 
-const workload workload_empty = {"empty", "does nothing (round trips)",
-				 empty_prepare, nothing_to_check, NULL};
-const workload workload_hello = {"hello",
-				 "every work-item says hello with hp_printf()",
-				 empty_prepare, nothing_to_check, NULL};
-const workload workload_ids = {"ids",
-			       "every work-item function (checked against "
-			       "the OpenCL reference model)",
-			       ids_prepare, ids_check, NULL};
+const workload workload_empty = {
+	.name = "empty",
+	.help = "does nothing (round trips)",
+	.prepare = empty_prepare,
+	.check = nothing_to_check,
+};
+const workload workload_hello = {
+	.name = "hello",
+	.help = "every work-item says hello with hp_printf()",
+	.prepare = empty_prepare,
+	.check = nothing_to_check,
+};
+const workload workload_ids = {
+	.name = "ids",
+	.help = "every work-item function (checked against the OpenCL "
+		"reference model)",
+	.prepare = ids_prepare,
+	.check = ids_check,
+};
 const workload workload_wg_count = {
-	"wg_count", "work-items counted per group (local atomics, barrier)",
-	wg_count_prepare, wg_count_check, NULL};
+	.name = "wg_count",
+	.help = "work-items counted per group (local atomics, barrier)",
+	.prepare = wg_count_prepare,
+	.check = wg_count_check,
+};
 const workload workload_barrier_rotate = {
-	"barrier_rotate", "local memory rotated across a barrier",
-	rotate_prepare, rotate_check, NULL};
-const workload workload_sg_ops = {"sg_ops",
-				  "every sub-group function (--arg seed=N)",
-				  sg_prepare, sg_check, NULL};
-const workload workload_copy = {"copy",
-				"copy --arg size=BYTES between two buffers",
-				copy_prepare, copy_check, NULL};
+	.name = "barrier_rotate",
+	.help = "local memory rotated across a barrier",
+	.prepare = rotate_prepare,
+	.check = rotate_check,
+};
+const workload workload_sg_ops = {
+	.name = "sg_ops",
+	.help = "every sub-group function (--arg seed=N)",
+	.prepare = sg_prepare,
+	.check = sg_check,
+};
+const workload workload_copy = {
+	.name = "copy",
+	.help = "copy --arg size=BYTES between two buffers",
+	.prepare = copy_prepare,
+	.check = copy_check,
+};
 const workload workload_fill = {
-	"fill",
-	"fill --arg size=BYTES with --arg pattern=X --arg psize=1|2|4|8",
-	fill_prepare, fill_check, NULL};
+	.name = "fill",
+	.help = "fill --arg size=BYTES with --arg pattern=X --arg "
+		"psize=1|2|4|8",
+	.prepare = fill_prepare,
+	.check = fill_check,
+};
 
 const workload workload_tally = {
-	"tally", "every work-item counts itself (--arg base=N); exactly once",
-	tally_prepare, tally_check, NULL};
+	.name = "tally",
+	.help = "every work-item counts itself (--arg base=N); exactly once",
+	.prepare = tally_prepare,
+	.check = tally_check,
+};
 const workload workload_affine = {
-	"affine", "y = y * mul + add (--arg mul= --arg add=); once per launch",
-	affine_prepare, affine_check, NULL};
-const workload workload_add = {"add", "c = a + b", add_prepare, add_check,
-			       NULL};
-const workload workload_spin = {"spin",
-				"a long computation per item (--arg iters=N)",
-				spin_prepare, spin_check, NULL};
+	.name = "affine",
+	.help = "y = y * mul + add (--arg mul= --arg add=); once per launch",
+	.prepare = affine_prepare,
+	.check = affine_check,
+	.split = {.outputs = 1u,
+		  .dim = WORKLOAD_OUTERMOST,
+		  .rebase = affine_rebase},
+};
+const workload workload_add = {
+	.name = "add",
+	.help = "c = a + b",
+	.prepare = add_prepare,
+	.check = add_check,
+	.split = {.outputs = 1u << 2,
+		  .dim = WORKLOAD_OUTERMOST,
+		  .rebase = add_rebase},
+};
+const workload workload_spin = {
+	.name = "spin",
+	.help = "a long computation per item (--arg iters=N)",
+	.prepare = spin_prepare,
+	.check = spin_check,
+};

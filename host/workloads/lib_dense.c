@@ -83,6 +83,23 @@ static int saxpy_check(workload_ctx *c)
 	return rc;
 }
 
+/* run --devices: the slab's items index its elements by their linear id
+ * (counted from the slab's offset): every buffer moves to the slab. */
+static void vadd_rebase(void *args, uint64_t items)
+{
+	hp_vadd_args *a = args;
+	a->a += items * sizeof(float);
+	a->b += items * sizeof(float);
+	a->c += items * sizeof(float);
+}
+
+static void saxpy_rebase(void *args, uint64_t items)
+{
+	hp_saxpy_args *a = args;
+	a->x += items * sizeof(float);
+	a->y += items * sizeof(float);
+}
+
 /* ---- sgemm ---- */
 
 static int sgemm_prepare(workload_ctx *c, void *args, uint32_t *size)
@@ -289,35 +306,62 @@ static int mandelbrot_check(workload_ctx *c)
 /* ---- the table entries ---- */
 
 const workload workload_vadd = {
-	"vadd", "float c = a + b, n = --global (1000, local 64); exact",
-	vadd_prepare, vadd_check, NULL};
+	.name = "vadd",
+	.help = "float c = a + b, n = --global (1000, local 64); exact",
+	.prepare = vadd_prepare,
+	.check = vadd_check,
+	.split = {.outputs = 1u << 2,
+		  .dim = WORKLOAD_OUTERMOST,
+		  .rebase = vadd_rebase},
+};
 const workload workload_saxpy = {
-	"saxpy",
-	"float y = a*x + y (--arg a=1.5; 1000, local 64); "
-	"|err| <= 2^-22 (|a x| + |y|) per launch",
-	saxpy_prepare, saxpy_check, NULL};
+	.name = "saxpy",
+	.help = "float y = a*x + y (--arg a=1.5; 1000, local 64); |err| <= "
+		"2^-22 (|a x| + |y|) per launch",
+	.prepare = saxpy_prepare,
+	.check = saxpy_check,
+	.split = {.outputs = 1u << 1,
+		  .dim = WORKLOAD_OUTERMOST,
+		  .rebase = saxpy_rebase},
+};
 const workload workload_sgemm_naive = {
-	"sgemm_naive",
-	"C = A B, --global N,M --arg k=K (29,37 k=23, local 8,8); "
-	"|err| <= (K+2) 2^-23 sum|a b|",
-	sgemm_prepare, sgemm_check, NULL};
+	.name = "sgemm_naive",
+	.help = "C = A B, --global N,M --arg k=K (29,37 k=23, local 8,8); "
+		"|err| <= (K+2) 2^-23 sum|a b|",
+	.prepare = sgemm_prepare,
+	.check = sgemm_check,
+	.split = {.outputs = 1u << 2, .dim = 1},
+};
 const workload workload_sgemm_tiled = {
-	"sgemm_tiled",
-	"sgemm_naive with 8-deep tiles in local memory; same sizes and "
-	"tolerance",
-	sgemm_prepare, sgemm_check, NULL};
+	.name = "sgemm_tiled",
+	.help = "sgemm_naive with 8-deep tiles in local memory; same sizes "
+		"and tolerance",
+	.prepare = sgemm_prepare,
+	.check = sgemm_check,
+	.split = {.outputs = 1u << 2, .dim = 1},
+};
 const workload workload_transpose = {
-	"transpose",
-	"--global W,H floats through a local-memory tile (37,29, local "
-	"8,8); exact",
-	transpose_prepare, transpose_check, NULL};
+	.name = "transpose",
+	.help = "--global W,H floats through a local-memory tile (37,29, "
+		"local 8,8); exact",
+	.prepare = transpose_prepare,
+	.check = transpose_check,
+	/* a column slab of in is a row slab of out */
+	.split = {.outputs = 1u << 1, .dim = 0},
+};
 const workload workload_conv2d = {
-	"conv2d",
-	"--arg r=1|2: 3x3|5x5 stencil, clamped edges (37,29, local 8,8); "
-	"|err| <= (T+2) 2^-23 sum|w p|",
-	conv2d_prepare, conv2d_check, NULL};
+	.name = "conv2d",
+	.help = "--arg r=1|2: 3x3|5x5 stencil, clamped edges (37,29, local "
+		"8,8); |err| <= (T+2) 2^-23 sum|w p|",
+	.prepare = conv2d_prepare,
+	.check = conv2d_check,
+	.split = {.outputs = 1u << 1, .dim = 1},
+};
 const workload workload_mandelbrot = {
-	"mandelbrot",
-	"iterations on --global W,H, --arg max_iter=128 (61,47, local 8,8); "
-	"exact",
-	mandelbrot_prepare, mandelbrot_check, NULL};
+	.name = "mandelbrot",
+	.help = "iterations on --global W,H, --arg max_iter=128 (61,47, "
+		"local 8,8); exact",
+	.prepare = mandelbrot_prepare,
+	.check = mandelbrot_check,
+	.split = {.outputs = 1u, .dim = 1},
+};

@@ -372,27 +372,40 @@ static int bitonic_check(workload_ctx *c)
 /* ---- the table entries ---- */
 
 const workload workload_reduce_wg = {
-	"reduce_wg",
-	"int32 sum: local-memory tree per group, then launches over the "
-	"partials (1000, local 64); exact",
-	reduce_wg_prepare, reduce_wg_check, reduce_wg_enqueue};
+	.name = "reduce_wg",
+	.help = "int32 sum: local-memory tree per group, then launches over "
+		"the partials (1000, local 64); exact",
+	.prepare = reduce_wg_prepare,
+	.check = reduce_wg_check,
+	.enqueue = reduce_wg_enqueue,
+};
 const workload workload_reduce_sg = {
-	"reduce_sg",
-	"int32 sum: sub-group reduce + one atomic per sub-group (1000, "
-	"local 64); exact",
-	reduce_sg_prepare, reduce_sg_check, NULL};
+	.name = "reduce_sg",
+	.help = "int32 sum: sub-group reduce + one atomic per sub-group "
+		"(1000, local 64); exact",
+	.prepare = reduce_sg_prepare,
+	.check = reduce_sg_check,
+};
 const workload workload_scan = {
-	"scan",
-	"inclusive int32 prefix sum: group scans, scans of the group sums, "
-	"adds (1000, local 64); exact",
-	scan_prepare, scan_check, scan_enqueue};
+	.name = "scan",
+	.help = "inclusive int32 prefix sum: group scans, scans of the group "
+		"sums, adds (1000, local 64); exact",
+	.prepare = scan_prepare,
+	.check = scan_check,
+	.enqueue = scan_enqueue,
+};
 const workload workload_histogram = {
-	"histogram",
-	"256 bins of --arg n=BYTES (4 per item; 1000, local 64): local, "
-	"then global atomics; exact",
-	histogram_prepare, histogram_check, NULL};
+	.name = "histogram",
+	.help = "256 bins of --arg n=BYTES (4 per item; 1000, local 64): "
+		"local, then global atomics; exact",
+	.prepare = histogram_prepare,
+	.check = histogram_check,
+};
 const workload workload_bitonic = {
-	"bitonic",
-	"sort --global N uint32 (padded to 2^k), one launch per pass (1000, "
-	"local 48); exact",
-	bitonic_prepare, bitonic_check, bitonic_enqueue};
+	.name = "bitonic",
+	.help = "sort --global N uint32 (padded to 2^k), one launch per pass "
+		"(1000, local 48); exact",
+	.prepare = bitonic_prepare,
+	.check = bitonic_check,
+	.enqueue = bitonic_enqueue,
+};

@@ -42,6 +42,8 @@ typedef struct workload_ctx {
 	/** Buffers the workload made (freed by workload_cleanup). */
 	hp_buffer bufs[WORKLOAD_MAX_BUFS];
 	uint64_t buf_size[WORKLOAD_MAX_BUFS];
+	/** The bytes asked for (buf_size: allocated, at least 64). */
+	uint64_t buf_len[WORKLOAD_MAX_BUFS];
 	unsigned num_bufs;
 	/** Host copies the workload keeps for the check. */
 	void *host[WORKLOAD_MAX_BUFS];
@@ -61,6 +63,31 @@ typedef struct workload_ctx {
 	unsigned long num_seq;
 } workload_ctx;
 
+/** The split dimension of a kernel that can be split along any: the
+ * range's outermost (workload_split.dim). */
+#define WORKLOAD_OUTERMOST 2
+
+/**
+ * How `run --devices N` deals a kernel's range out to N devices: slabs of
+ * whole work-groups along one dimension, each launched on its own device
+ * with the slab's global offset. The dimension is `dim`, or the range's
+ * outermost if the range has fewer. Each output buffer must be rows of
+ * that dimension: the slab [lo, hi) (indices counted from the range's
+ * start) writes exactly its bytes [lo * s, hi * s), s = the buffer's
+ * length / the global size along it. outputs 0: the kernel cannot be
+ * split (its outputs are not indexed so: a reduction, a histogram).
+ */
+typedef struct workload_split {
+	uint8_t outputs; /**< bit i: buffer i (workload_buffer order) */
+	uint8_t dim;	 /**< 0..2 (WORKLOAD_OUTERMOST: the last one) */
+	/** For a kernel that indexes its buffers by hp_global_linear_id()
+	 * (which does not count the global offset): move every buffer
+	 * address of the argument block @p args by @p items elements, so
+	 * the slab's items reach their own elements. NULL: the kernel
+	 * indexes by global id. */
+	void (*rebase)(void *args, uint64_t items);
+} workload_split;
+
 /** The workload of one kernel. */
 typedef struct workload {
 	const char *name; /**< the kernel's name */
@@ -75,6 +102,9 @@ typedef struct workload {
 	 * c->kargs, and return its last event; 0 or an HP_ error (c->msg).
 	 * NULL: one launch of the kernel over c->r. */
 	int (*enqueue)(workload_ctx *c, hp_event *last);
+	/** How `run --devices` splits it (all 0, the default: it cannot
+	 * be). */
+	workload_split split;
 } workload;
 
 /** The workload of the kernel called @p name, or NULL. */

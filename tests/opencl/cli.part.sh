@@ -281,3 +281,122 @@ t_cli_launch_errors() {
 	rm -f /tmp/hp-reqd-$$.cl
 	echo "ok: launch errors"
 }
+
+# Several devices (host/cli/split.c): `run --devices N` deals the range out
+# in slabs of whole work-groups, one per device, each launched with its
+# global offset; --check compares the whole gathered result.
+cl_devices() { timeout -k 5 120 "$HP" "$@"; }
+
+# cl_slabs N DIM GLOBAL < OUT: the report has one line per device, devices
+# 0..N-1 in order, on N different devices, whose slabs of dimension DIM
+# tile [0, GLOBAL) with no gap or overlap, each launched and OK.
+cl_slabs() {
+	python3 -c '
+import re, sys
+n, dim, g = map(int, sys.argv[1:4])
+rows = [m.groups() for m in re.finditer(
+    r"^device (\d+): \[(\d+), (\d+)\) of dimension (\d+): global (\S+) at offset "
+    r"(\S+), (\d+) groups, .*: OK \((\S+)\)$", sys.stdin.read(), re.M)]
+assert len(rows) == n, f"{len(rows)} device lines, expected {n}"
+at = 0
+for k, (dev, lo, hi, d, glob, off, groups, conn) in enumerate(rows):
+    lo, hi = int(lo), int(hi)
+    assert int(dev) == k and int(d) == dim, f"device {dev} dimension {d}"
+    assert lo == at and hi > lo, f"device {k}: [{lo}, {hi}) after {at}"
+    assert int(glob.split("x")[dim]) == hi - lo, f"device {k}: global {glob}"
+    assert int(off.split(",")[dim]) == lo, f"device {k}: offset {off}"
+    assert int(groups) > 0
+    at = hi
+assert at == g, f"the slabs end at {at}, not {g}"
+assert len({r[7] for r in rows}) == n, "devices share a connect string"
+' "$@"
+}
+
+t_cli_devices2() {
+	local out
+	out=$(cl_devices run sgemm_naive --devices 2 --harts 2 --check 2>&1) || fail "run: $out"
+	grep -q "^run sgemm_naive: global 29x37 on 2 devices, slabs of dimension 1: OK$" <<<"$out" ||
+		fail "no summary line: $out"
+	# rows [0, 24) and [24, 37): whole 8-row groups, the remainder last
+	grep -q "^device 0: \[0, 24) of dimension 1: global 29x24 at offset 0,0, 12 groups" <<<"$out" ||
+		fail "device 0's slab: $out"
+	grep -q "^device 1: \[24, 37) of dimension 1: global 29x13 at offset 0,24, 8 groups" <<<"$out" ||
+		fail "device 1's slab: $out"
+	cl_slabs 2 1 37 <<<"$out" || fail "slabs: $out"
+	grep -q "^check: OK (1073 values)$" <<<"$out" || fail "not all of C (29 x 37) compared: $out"
+	# vadd indexes by linear id (its buffers move with the slab), 1-D
+	out=$(cl_devices run vadd --devices 2 --harts 2 --check 2>&1) || fail "vadd: $out"
+	cl_slabs 2 0 1000 <<<"$out" || fail "vadd slabs: $out"
+	grep -q "^check: OK (1000 values)$" <<<"$out" || fail "vadd: $out"
+	echo "ok: sgemm_naive and vadd on 2 devices"
+}
+
+t_cli_devices4() {
+	local out k
+	out=$(cl_devices run sgemm_naive --devices 4 --harts 1 --check 2>&1) || fail "run: $out"
+	cl_slabs 4 1 37 <<<"$out" || fail "slabs: $out"
+	grep -q "^check: OK (1073 values)$" <<<"$out" || fail "sgemm_naive: $out"
+	# transpose is cut along dimension 0 (a column slab of in is a row slab of
+	# out), saxpy updates its y in place once per --repeat
+	out=$(cl_devices run transpose --devices 4 --harts 1 --check 2>&1) || fail "transpose: $out"
+	cl_slabs 4 0 37 <<<"$out" || fail "transpose slabs: $out"
+	grep -q "^check: OK (1073 values)$" <<<"$out" || fail "transpose: $out"
+	out=$(cl_devices run saxpy --devices 4 --harts 1 --repeat 3 --check --json 2>&1) ||
+		fail "saxpy: $out"
+	k=$(python3 -c 'import json, sys; r = json.load(sys.stdin)
+print(r["check"], r["compared"], [s["range"] for s in r["slabs"]])' <<<"$out") || fail "json: $out"
+	[ "$k" = "OK 1000 [[0, 256], [256, 512], [512, 768], [768, 1000]]" ] || fail "saxpy: $k"
+	echo "ok: sgemm_naive, transpose and saxpy on 4 devices"
+}
+
+t_cli_devices_bad() {
+	local conn err rc n missing=shm:/dev/shm/hartpool-missing-$$ bad=/tmp/hp-notadevice-$$
+	conn=$(cl_devices up --harts 2 2>/dev/null | tail -1) || fail "hartpool up"
+	trap '"$HP" down --connect "$conn" >/dev/null 2>&1; rm -f "$bad"' RETURN
+	err=$(cl_devices run vadd --connect "$conn" --connect "$missing" --check 2>&1)
+	rc=$?
+	[ $rc = 1 ] || fail "exit status $rc with a missing device: $err"
+	grep -q "HP_DEVICE_NOT_FOUND: device 1 of 2 (--connect $missing)" <<<"$err" ||
+		fail "missing device not named: $err"
+	head -c 4096 /dev/urandom >"$bad"
+	err=$(cl_devices info --connect "shm:$bad" --connect "$conn" 2>&1)
+	rc=$?
+	[ $rc = 1 ] || fail "exit status $rc with a file that is no device: $err"
+	grep -q "HP_DEVICE_NOT_FOUND: device 0 of 2 (--connect shm:$bad)" <<<"$err" ||
+		fail "not a device, not named: $err"
+	err=$(cl_devices run vadd --devices 2 --board no-such-board 2>&1) && fail "a board that does not exist"
+	grep -q "device 0 of 2 (booting no-such-board)" <<<"$err" || fail "boot failure: $err"
+	# the device of the list that was there still serves
+	cl_devices info --connect "$conn" | grep -q "^harts: 2$" || fail "$conn after the failures"
+	for n in 0 99 x; do
+		err=$(cl_devices run vadd --devices $n 2>&1) && fail "--devices $n accepted"
+		grep -q "HP_INVALID_VALUE: --devices wants 1..16, not '$n'" <<<"$err" || fail "--devices $n: $err"
+	done
+	err=$(cl_devices run vadd --devices 3 --connect "$conn" 2>&1) && fail "3 devices, 1 --connect"
+	grep -q "HP_INVALID_VALUE: --devices 3 with 1 --connect" <<<"$err" || fail "count: $err"
+	err=$(cl_devices kernels --connect "$conn" --connect "$conn" 2>&1) && fail "kernels on 2 devices"
+	grep -q "HP_INVALID_VALUE: kernels takes one device" <<<"$err" || fail "kernels: $err"
+	err=$(cl_devices run reduce_wg --connect "$conn" --connect "$conn" 2>&1) && fail "reduce_wg split"
+	grep -q "HP_INVALID_KERNEL: run: --devices 2: kernel 'reduce_wg' can't be split over devices: it runs as a sequence" <<<"$err" ||
+		fail "reduce_wg: $err"
+	err=$(cl_devices run histogram --connect "$conn" --connect "$conn" 2>&1) && fail "histogram split"
+	grep -q "kernel 'histogram' can't be split over devices: its outputs are not rows" <<<"$err" ||
+		fail "histogram: $err"
+	err=$(cl_devices run sgemm_naive --connect "$conn" --connect "$conn" --connect "$conn" \
+		--global 29,8 --local 8,8 2>&1) && fail "3 devices for 1 group"
+	grep -q "only 1 work-groups along dimension 1 (global 8, local 8)" <<<"$err" || fail "groups: $err"
+	echo "ok: bad device lists named"
+}
+
+t_cli_info_devices() {
+	local out
+	out=$(cl_devices info --devices 2 --harts 2) || fail "info: $out"
+	[ "$(grep -c '^device [01] of 2: shm:' <<<"$out")" = 2 ] || fail "devices: $out"
+	[ "$(grep -c '^harts: 2$' <<<"$out")" = 2 ] || fail "harts: $out"
+	[ "$(grep '^connect: ' <<<"$out" | sort -u | wc -l)" = 2 ] || fail "one device twice: $out"
+	out=$(cl_devices info --devices 2 --harts 2 --json) || fail "info --json: $out"
+	python3 -c 'import json, sys; d = json.load(sys.stdin)["devices"]
+assert len(d) == 2 and d[0]["connect"] != d[1]["connect"] and d[1]["harts"] == 2' <<<"$out" ||
+		fail "json: $out"
+	echo "ok: info on 2 devices"
+}
