@@ -10,11 +10,15 @@
  *   a reduction: every rank sums its share of an int array on its device
  *   (a tree in local memory per work-group), MPI_Reduce adds the sums.
  *
- * A rank whose device fails prints the OpenCL error and aborts the job
- * (MPI_Abort), so mpirun ends instead of waiting for it.
+ * A rank whose device fails (missing, or gone mid-job: its QEMU killed)
+ * prints the OpenCL error by name and aborts the job (MPI_Abort), so
+ * mpirun ends instead of waiting for it.
  *
  *   mpicc -O2 examples/mpi/mpi_cl.c -o mpi_cl -lOpenCL -lm
- *   mpirun -np 4 ./mpi_cl [N]        (N: the matrices' size, default 96)
+ *   mpirun -np 4 ./mpi_cl [N [ROUNDS]]
+ *
+ * N: the matrices' size (default 96); ROUNDS: how many times the SGEMM
+ * runs (default 1; a longer job, e.g. to watch a rank fail).
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -26,12 +30,29 @@
 
 static int rank;
 
+/* The names of the errors a failing device gives. */
+static const char *cl_err_name(cl_int e)
+{
+	switch (e) {
+	case CL_DEVICE_NOT_FOUND:
+		return "CL_DEVICE_NOT_FOUND";
+	case CL_DEVICE_NOT_AVAILABLE:
+		return "CL_DEVICE_NOT_AVAILABLE";
+	case CL_OUT_OF_RESOURCES:
+		return "CL_OUT_OF_RESOURCES";
+	case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST:
+		return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+	default:
+		return "an OpenCL error";
+	}
+}
+
 #define CL(x)                                                                  \
 	do {                                                                   \
 		cl_int e_ = (x);                                               \
 		if (e_ != CL_SUCCESS) {                                        \
-			fprintf(stderr, "rank %d: %s: OpenCL error %d\n",      \
-				rank, #x, e_);                                 \
+			fprintf(stderr, "rank %d: %s: OpenCL error %d (%s)\n", \
+				rank, #x, e_, cl_err_name(e_));                \
 			MPI_Abort(MPI_COMM_WORLD, 1);                          \
 		}                                                              \
 	} while (0)
@@ -197,8 +218,11 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &p);
 	int n = argc > 1 ? atoi(argv[1]) : 96;
+	int rounds = argc > 2 ? atoi(argv[2]) : 1;
 	if (n < 1 || n > 4096)
 		n = 96;
+	if (rounds < 1 || rounds > 1000000)
+		rounds = 1;
 	device d;
 	device_open(&d);
 	printf("rank %d of %d: device %s\n", rank, p, d.name);
@@ -235,7 +259,9 @@ int main(int argc, char **argv)
 	MPI_Scatterv(a, counts, displs, MPI_FLOAT, ma, rows * n, MPI_FLOAT, 0,
 		     MPI_COMM_WORLD);
 	MPI_Bcast(b, n * n, MPI_FLOAT, 0, MPI_COMM_WORLD);
-	sgemm_rows(&d, ma, b, mc, (cl_uint)rows, (cl_uint)n, (cl_uint)n);
+	for (int i = 0; i < rounds; i++)
+		sgemm_rows(&d, ma, b, mc, (cl_uint)rows, (cl_uint)n,
+			   (cl_uint)n);
 	MPI_Gatherv(mc, rows * n, MPI_FLOAT, c, counts, displs, MPI_FLOAT, 0,
 		    MPI_COMM_WORLD);
 
