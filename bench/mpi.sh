@@ -38,7 +38,7 @@ for p in 1 2 4; do
 		[ $r = 0 ] || app+=(:)
 		app+=(-np 1 env HP_QEMU_COUNT="$tmp/count-$p-$r.txt" "$tmp/mpi_cl" "$n")
 	done
-	OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" HARTPOOL_HARTS=8 \
+	OCL_ICD_VENDORS="$PWD/build/host/hartpool.icd" HARTPOOL_HARTS=8 HWLOC_COMPONENTS=-opencl \
 		timeout -k 10 1200 mpirun "${root[@]}" --oversubscribe "${app[@]}" >"$tmp/run-$p.txt" 2>&1 ||
 		{ cat "$tmp/run-$p.txt" >&2; echo "mpi: $p ranks failed" >&2; exit 1; }
 	grep -q "sgemm ${n}x${n} over $p ranks: OK" "$tmp/run-$p.txt" &&

@@ -10,6 +10,8 @@
 set -euo pipefail
 export OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-$PWD/build/host/hartpool.icd}
 export HARTPOOL_HARTS=${HARTPOOL_HARTS:-8}
+# hwloc's OpenCL component would boot a device in every srun/mpirun step
+export HWLOC_COMPONENTS=-opencl
 # A node with boards on serial lines: task i of the node takes line i
 # (HARTPOOL_DEVICE=serial:/dev/ttyUSB<local id>), e.g.
 #   export HARTPOOL_DEVICE_FMT='serial:/dev/ttyUSB%d,baud=921600'
