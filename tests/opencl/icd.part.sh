@@ -32,6 +32,17 @@ t_icd_clinfo_devices() {
 	echo "$out"
 	n=$(grep -c 'Device #[0-9]*: hartpool qemu-virt$' <<<"$out")
 	[ "$n" = 3 ] || fail "$n devices listed, not 3"
+	# the same list from icd.conf's `devices =`
+	local conf
+	conf=$(mktemp -d)
+	mkdir -p "$conf/hartpool"
+	printf 'devices = boot:qemu-virt/2; boot:qemu-virt32/2\n' >"$conf/hartpool/icd.conf"
+	out=$(XDG_CONFIG_HOME=$conf icd_env timeout 120 clinfo -l 2>&1)
+	rm -rf "$conf"
+	echo "$out"
+	grep -q 'Device #0: hartpool qemu-virt$' <<<"$out" &&
+		grep -q 'Device #1: hartpool qemu-virt32$' <<<"$out" ||
+		fail "icd.conf's devices = not listed"
 	out=$(HARTPOOL_DEVICES="boot:qemu-virt/4 shm:/nonexistent-hp boot:qemu-virt32/2 usb:x" \
 		icd_env timeout 120 clinfo 2>&1) || fail "clinfo: $out"
 	grep -E "hartpool-icd:|Number of devices|Device Name|Address bits|Max compute units|Double-precision" <<<"$out" | head -12
