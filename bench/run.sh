@@ -150,6 +150,11 @@ echo
 echo "OpenCL ($board):"
 if [ "$quick" = 1 ]; then bench/opencl.sh --board "$board" --quick; else bench/opencl.sh --board "$board"; fi
 
+# One NDRange over 1, 2 and 4 clusters in one process (bench/devices.sh).
+echo
+echo "Several devices, one NDRange split by global offset:"
+bench/devices.sh
+
 # The MPI example over 1, 2 and 4 clusters (bench/mpi.sh), where Open MPI
 # is installed (make test installs it).
 echo

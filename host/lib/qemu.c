@@ -286,16 +286,23 @@ static int boot_check(const char *board, unsigned harts,
 }
 
 /* Benchmarks (HP_QEMU_COUNT=FILE): exact per-hart instruction counts of
- * the device, hp-qemu --count at -icount shift=10 (docs/counting.md). */
-static unsigned count_args(const char **argv, unsigned na)
+ * the device, hp-qemu --count at -icount shift=10 (docs/counting.md). A
+ * "%u" in FILE becomes the process's boot number @p seq (0, 1, ...: one
+ * file per device of a process that boots several), into @p buf. */
+static unsigned count_args(const char **argv, unsigned na, unsigned seq,
+			   char *buf, size_t n)
 {
 	const char *count = getenv("HP_QEMU_COUNT");
-	if (count && *count) {
-		argv[na++] = "--icount-shift";
-		argv[na++] = "10";
-		argv[na++] = "--count";
-		argv[na++] = count;
-	}
+	if (!count || !*count)
+		return na;
+	const char *at = strstr(count, "%u");
+	if (at)
+		snprintf(buf, n, "%.*s%u%s", (int)(at - count), count, seq,
+			 at + 2);
+	argv[na++] = "--icount-shift";
+	argv[na++] = "10";
+	argv[na++] = "--count";
+	argv[na++] = at ? buf : count;
 	return na;
 }
 
@@ -305,7 +312,7 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	const char *board = o->board ? o->board : "qemu-virt";
 	unsigned harts = o->harts;
 	char fw[512], launcher[512], harts_s[16], mem_s[24], path[256],
-		sock[300], log[300], errf[300];
+		sock[300], log[300], errf[300], count[512];
 	const hp_board_info *bi = NULL;
 	int rc = boot_check(board, harts, &bi, fw, sizeof(fw), err, errlen);
 	if (rc)
@@ -313,8 +320,9 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	snprintf(launcher, sizeof(launcher), "%s/qemu/hp-qemu", hp_data_dir());
 	snprintf(harts_s, sizeof(harts_s), "%u", harts);
 	snprintf(mem_s, sizeof(mem_s), "%llu", (unsigned long long)o->mem_size);
+	unsigned boot = seq++;
 	snprintf(path, sizeof(path), "/dev/shm/hartpool-%d-%u", (int)getpid(),
-		 seq++);
+		 boot);
 	snprintf(sock, sizeof(sock), "%s.sock", path);
 	snprintf(log, sizeof(log), "%s.log", path);
 	snprintf(errf, sizeof(errf), "%s.err", path);
@@ -348,7 +356,7 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 		argv[na++] = "--mem";
 		argv[na++] = mem_s;
 	}
-	na = count_args(argv, na);
+	na = count_args(argv, na, boot, count, sizeof(count));
 	argv[na++] = fw;
 	argv[na] = NULL;
 
