@@ -328,10 +328,12 @@ static unsigned slots_get(struct dev_slot *s, const char **from)
 	}
 	if (list)
 		return n;
-	*from = "the device";
+	*from = "HARTPOOL_DEVICE";
 	env = getenv("HARTPOOL_DEVICE");
-	if (!env || !*env)
+	if (!env || !*env) {
 		env = conf_connect[0] ? conf_connect : NULL;
+		*from = env ? "icd.conf connect" : "the default boot";
+	}
 	spec_copy(s[0].spec, env ? env : boot);
 	/* a connected device's board: the one named, if one is */
 	if (env && named)
