@@ -75,7 +75,15 @@ struct hp_device {
 	uint32_t gen;
 };
 
-static hp_device *the_dev;
+/* The open devices (HARTPOOL_DEVICES in a test: several); each device's
+ * heap starts FAKE_DEV_STRIDE above the one before, so an address names
+ * one device's buffer. */
+#define FAKE_DEVICES 4u
+#define FAKE_DEV_STRIDE 0x40000000ull
+static hp_device *devs[FAKE_DEVICES];
+#define EACH_DEV(d)                                                            \
+	for (unsigned di_ = 0; di_ < FAKE_DEVICES; di_++)                      \
+		for (hp_device *d = devs[di_]; d; d = NULL)
 static bool hold_mode;
 static struct fake_hp_stats stats;
 static __thread char last_error[256];
@@ -120,8 +128,8 @@ unsigned fake_hp_run(unsigned n)
 {
 	unsigned ran = 0;
 	pthread_mutex_lock(&mu);
-	for (struct fake_cmd *c = the_dev ? the_dev->cmds : NULL; c && ran < n;
-	     c = c->next)
+	EACH_DEV(d)
+	for (struct fake_cmd *c = d->cmds; c && ran < n; c = c->next)
 		if (!c->done) {
 			complete(c);
 			ran++;
@@ -134,8 +142,8 @@ unsigned fake_hp_pending(void)
 {
 	unsigned n = 0;
 	pthread_mutex_lock(&mu);
-	for (struct fake_cmd *c = the_dev ? the_dev->cmds : NULL; c;
-	     c = c->next)
+	EACH_DEV(d)
+	for (struct fake_cmd *c = d->cmds; c; c = c->next)
 		n += !c->done;
 	pthread_mutex_unlock(&mu);
 	return n;
@@ -146,8 +154,9 @@ struct fake_hp_stats fake_hp_stats(void)
 	pthread_mutex_lock(&mu);
 	struct fake_hp_stats s = stats;
 	unsigned live = 0;
-	for (unsigned i = 0; the_dev && i < FAKE_BUFFERS; i++)
-		live += the_dev->bufs[i].mem != NULL;
+	EACH_DEV(d)
+	for (unsigned i = 0; i < FAKE_BUFFERS; i++)
+		live += d->bufs[i].mem != NULL;
 	s.buffers_live = live;
 	pthread_mutex_unlock(&mu);
 	return s;
@@ -157,13 +166,13 @@ void *fake_hp_buffer_mem(hp_buffer b, uint64_t *size)
 {
 	pthread_mutex_lock(&mu);
 	void *p = NULL;
-	for (unsigned i = 0; the_dev && i < FAKE_BUFFERS; i++) {
-		struct fake_buf *f = &the_dev->bufs[i];
+	EACH_DEV(d)
+	for (unsigned i = 0; !p && i < FAKE_BUFFERS; i++) {
+		struct fake_buf *f = &d->bufs[i];
 		if (f->mem && b >= f->addr && b < f->addr + f->size) {
 			p = f->mem + (b - f->addr);
 			if (size)
 				*size = f->size - (b - f->addr);
-			break;
 		}
 	}
 	pthread_mutex_unlock(&mu);
@@ -205,9 +214,13 @@ int hp_open(const hp_open_options *o, hp_device **out)
 	if (!o || !out)
 		return fail(HP_INVALID_VALUE, "no options");
 	pthread_mutex_lock(&mu);
-	if (the_dev) {
+	unsigned slot = 0;
+	while (slot < FAKE_DEVICES && devs[slot])
+		slot++;
+	if (slot == FAKE_DEVICES) {
 		pthread_mutex_unlock(&mu);
-		return fail(HP_OUT_OF_RESOURCES, "the fake has one device");
+		return fail(HP_OUT_OF_RESOURCES, "the fake has %u devices",
+			    FAKE_DEVICES);
 	}
 	hp_device *d = calloc(1, sizeof(*d));
 	if (!d) {
@@ -233,13 +246,13 @@ int hp_open(const hp_open_options *o, hp_device **out)
 	snprintf(i->board, sizeof(i->board), "fake");
 	snprintf(i->firmware, sizeof(i->firmware), "fake_hartpool");
 	snprintf(i->privilege, sizeof(i->privilege), "M");
-	d->heap_next = FAKE_HEAP_BASE;
+	d->heap_next = FAKE_HEAP_BASE + slot * FAKE_DEV_STRIDE;
 	d->tail = &d->cmds;
 	add_row(d, "fake_noop", NULL, 0);
 	add_row(d, "fake_fault", NULL, 0);
 	uint32_t r8[3] = {8, 1, 1};
 	add_row(d, "fake_reqd8", r8, 0);
-	the_dev = d;
+	devs[slot] = d;
 	stats.opens++;
 	pthread_mutex_unlock(&mu);
 	*out = d;
@@ -257,8 +270,9 @@ int hp_close(hp_device *d)
 	}
 	for (unsigned i = 0; i < FAKE_BUFFERS; i++)
 		free(d->bufs[i].mem);
-	if (the_dev == d)
-		the_dev = NULL;
+	for (unsigned i = 0; i < FAKE_DEVICES; i++)
+		if (devs[i] == d)
+			devs[i] = NULL;
 	free(d);
 	pthread_mutex_unlock(&mu);
 	return 0;

@@ -4,12 +4,14 @@
 # QEMU boots. Built plain, with ASan+UBSan and with TSan like the host
 # unit tests (build/host/<variant>/test_icd*); `make host-tests` builds
 # them and tests/run.sh runs them (print-icd-unit-tests).
-icd-unit-tests := test_icd test_icd_notify
+icd-unit-tests := test_icd test_icd_notify test_icd_multi
 # what tests/run.sh runs
-icd-unit-tests-run := test_icd test_icd_notify
+icd-unit-tests-run := test_icd test_icd_notify test_icd_multi
 icd-unit-test_icd-srcs := tests/icd/test_icd.c
 # The pfn_notify sentences of the ICD's checks.
 icd-unit-test_icd_notify-srcs := tests/icd/test_icd_notify.c
+# Several devices: two fake ones, buffers moving between them.
+icd-unit-test_icd_multi-srcs := tests/icd/test_icd_multi.c
 # HOST_VARIANTS of the Makefile, which is set after this file is read
 icd-unit-variants := plain asan tsan
 icd-unit-common-srcs := $(icd-srcs) tests/icd/fake_hartpool.c \
