@@ -91,18 +91,12 @@ static cl_mem buffer_new(cl_context c, cl_mem_flags flags, size_t size,
 	cl_device_id d = c->devs[0];
 	m->size = size;
 	m->valid = host ? 1u << d->index : ~0u;
-	int rc = hp_buffer_alloc(d->hp, size, &m->at[d->index]);
-	if (!rc && host)
-		rc = hp_buffer_write(d->hp, m->at[d->index], 0, host, size);
-	if (rc) {
-		/* a device that is gone says so (not an allocation failure) */
-		bool gone = rc == HP_DEVICE_NOT_AVAILABLE;
-		*err = icd_fail(gone ? CL_DEVICE_NOT_AVAILABLE
-				     : CL_MEM_OBJECT_ALLOCATION_FAILURE,
-				gone ? "CL_DEVICE_NOT_AVAILABLE"
-				     : "CL_MEM_OBJECT_ALLOCATION_FAILURE",
-				"clCreateBuffer", "%zu bytes on device %u: %s",
-				size, d->index, hp_last_error());
+	hp_buffer a;
+	int rc = 0;
+	*err = icd_mem_addr(m, d, &a);
+	if (!*err && host && (rc = hp_buffer_write(d->hp, a, 0, host, size)))
+		*err = icd_mem_failed(rc, "clCreateBuffer", size, d);
+	if (*err) {
 		icd_mem_free(m);
 		icd_obj_discard(m);
 		return NULL;
@@ -112,7 +106,6 @@ static cl_mem buffer_new(cl_context c, cl_mem_flags flags, size_t size,
 	m->serial = next_serial++;
 	m->ctx = c;
 	m->flags = flags;
-	m->size = size;
 	m->host_ptr = flags & CL_MEM_USE_HOST_PTR ? host : NULL;
 	m->num_props = props ? 1 : 0;
 	icd_obj_parent(m, c);

@@ -90,16 +90,14 @@ static cl_int move_all(struct icd_cmd *c, size_t *moved)
 	bool undefined = c->kind == CMD_MIGRATE && c->u.migrate.undefined;
 	for (unsigned i = 0; i < c->hold.num; i++) {
 		cl_mem m = (cl_mem)c->hold.objs[i];
-		if (m->magic != MAGIC_MEM)
-			continue;
-		hp_buffer a;
 		cl_int rc =
-			undefined ? icd_mem_addr(m, d, &a)
-				  : icd_mem_move(m, d, cmd_writes(c, m), moved);
+			m->magic != MAGIC_MEM
+				? CL_SUCCESS
+				: icd_mem_move(m, d,
+					       undefined || cmd_writes(c, m),
+					       !undefined, moved);
 		if (rc)
 			return rc;
-		if (undefined)
-			icd_mem_root(m)->valid = 1u << d->index;
 	}
 	return CL_SUCCESS;
 }

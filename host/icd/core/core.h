@@ -266,10 +266,16 @@ cl_mem icd_mem_root(cl_mem m);
 /** @p m's address on @p d, its buffer's copy there allocated first if it
  * has none (CL_MEM_OBJECT_ALLOCATION_FAILURE, named). */
 cl_int icd_mem_addr(cl_mem m, cl_device_id d, hp_buffer *addr);
-/** Make @p m's buffer current on @p d (copied through the host from a
- * device whose copy is, the bytes added to *@p moved); with @p write,
- * @p d's copy becomes the only current one. */
-cl_int icd_mem_move(cl_mem m, cl_device_id d, bool write, size_t *moved);
+/** Make @p m's buffer current on @p d (with @p copy, copied through the
+ * host from a device whose copy is, the bytes added to *@p moved; without,
+ * its content is to be overwritten); with @p write, @p d's copy becomes
+ * the only current one. */
+cl_int icd_mem_move(cl_mem m, cl_device_id d, bool write, bool copy,
+		    size_t *moved);
+/** A failed allocation of, or write to, @p size bytes on @p d (libhartpool's
+ * @p rc): CL_DEVICE_NOT_AVAILABLE for a device that is gone, else
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE, said for @p fn. */
+cl_int icd_mem_failed(int rc, const char *fn, size_t size, cl_device_id d);
 /** Free a buffer's copies on every device. */
 void icd_mem_free(cl_mem r);
 

@@ -228,10 +228,9 @@ cl_ulong icd_max_alloc(cl_device_id d)
 	       ~(cl_ulong)(HP_MBOX_BUFFER_ALIGN - 1);
 }
 
-/* A spec, cut at 511 bytes. */
-static void spec_copy(char *to, const char *from)
+/* The @p l bytes of a spec at @p from, cut at 511. */
+static void spec_copy(char *to, const char *from, size_t l)
 {
-	size_t l = strlen(from);
 	l = l < 511 ? l : 511;
 	memcpy(to, from, l);
 	to[l] = 0;
@@ -322,8 +321,7 @@ static unsigned slots_get(struct dev_slot *s, const char **from)
 			break;
 		if (n == ICD_DEVICES_MAX)
 			return n + 1;
-		memcpy(s[n].spec, p, l < 511 ? l : 511);
-		s[n++].spec[l < 511 ? l : 511] = 0;
+		spec_copy(s[n++].spec, p, l);
 		p += l;
 	}
 	if (list)
@@ -334,20 +332,11 @@ static unsigned slots_get(struct dev_slot *s, const char **from)
 		env = conf_connect[0] ? conf_connect : NULL;
 		*from = env ? "icd.conf connect" : "the default boot";
 	}
-	spec_copy(s[0].spec, env ? env : boot);
+	spec_copy(s[0].spec, env ? env : boot, strlen(env ? env : boot));
 	/* a connected device's board: the one named, if one is */
 	if (env && named)
 		snprintf(s[0].board, sizeof(s[0].board), "%s", named);
 	return 1;
-}
-
-/* Open the slots one after the other, on this thread: a booted QEMU
- * stops with the thread that booted it (hp_open). */
-static void slots_open(struct dev_slot *s, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (!s[i].rc)
-			slot_open(&s[i]);
 }
 
 /* A device that did not open is named on stderr with why (always: the
@@ -362,12 +351,13 @@ static void slot_said(const struct dev_slot *s, unsigned i, const char *from)
 		s->why);
 }
 
-static void device_add(struct dev_slot *s)
+static void device_add(struct dev_slot *s, uint64_t timeout_us)
 {
 	struct _cl_device_id *d = &icd_devices[icd_num_devices++];
 	d->hp = s->hp;
+	d->timeout_us = timeout_us;
 	d->info = *hp_info(d->hp);
-	spec_copy(d->spec, s->spec);
+	spec_copy(d->spec, s->spec, strlen(s->spec));
 	if (s->board[0])
 		snprintf(d->board, sizeof(d->board), "%s", s->board);
 	else
@@ -388,7 +378,7 @@ cl_int icd_device_open(void)
 		return CL_DEVICE_NOT_FOUND;
 	/* one configuration tried once; a lone device again on every call
 	 * (it may have been started since) */
-	static struct dev_slot s[ICD_DEVICES_MAX + 1];
+	static struct dev_slot s[ICD_DEVICES_MAX];
 	memset(s, 0, sizeof(s));
 	const char *from;
 	unsigned n = slots_get(s, &from);
@@ -401,19 +391,19 @@ cl_int icd_device_open(void)
 			n, ICD_DEVICES_MAX);
 		return CL_DEVICE_NOT_FOUND;
 	}
-	for (unsigned i = 0; i < n; i++)
+	/* one after the other, on this thread: a booted QEMU stops with the
+	 * thread that booted it (hp_open) */
+	for (unsigned i = 0; i < n; i++) {
 		if (!slot_parse(&s[i])) {
 			s[i].rc = HP_INVALID_VALUE;
 			snprintf(s[i].why, sizeof(s[i].why),
 				 "of no kind known: shm:PATH, serial:DEV "
 				 "or boot:BOARD[/HARTS]");
-		}
-	slots_open(s, n);
-	for (unsigned i = 0; i < n; i++) {
-		if (s[i].hp) {
-			device_add(&s[i]);
-			icd_devices[icd_num_devices - 1].timeout_us = timeout;
-		} else if (n > 1 || getenv("HARTPOOL_ICD_DEBUG"))
+		} else
+			slot_open(&s[i]);
+		if (s[i].hp)
+			device_add(&s[i], timeout);
+		else if (n > 1 || getenv("HARTPOOL_ICD_DEBUG"))
 			slot_said(&s[i], i, from);
 	}
 	return icd_num_devices ? CL_SUCCESS : CL_DEVICE_NOT_FOUND;

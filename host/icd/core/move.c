@@ -15,23 +15,25 @@ cl_mem icd_mem_root(cl_mem m)
 	return m->parent ? m->parent : m;
 }
 
+cl_int icd_mem_failed(int rc, const char *fn, size_t size, cl_device_id d)
+{
+	bool gone = rc == HP_DEVICE_NOT_AVAILABLE;
+	return icd_fail(gone ? CL_DEVICE_NOT_AVAILABLE
+			     : CL_MEM_OBJECT_ALLOCATION_FAILURE,
+			gone ? "CL_DEVICE_NOT_AVAILABLE"
+			     : "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+			fn, "a buffer of %zu bytes on device %u ('%s'): %s",
+			size, d->index, d->spec, hp_last_error());
+}
+
 cl_int icd_mem_addr(cl_mem m, cl_device_id d, hp_buffer *addr)
 {
 	cl_mem r = icd_mem_root(m);
 	if (!r->at[d->index]) {
 		int rc = hp_buffer_alloc(d->hp, r->size, &r->at[d->index]);
 		if (rc) {
-			bool gone = rc == HP_DEVICE_NOT_AVAILABLE;
 			r->at[d->index] = 0;
-			return icd_fail(
-				gone ? CL_DEVICE_NOT_AVAILABLE
-				     : CL_MEM_OBJECT_ALLOCATION_FAILURE,
-				gone ? "CL_DEVICE_NOT_AVAILABLE"
-				     : "CL_MEM_OBJECT_ALLOCATION_FAILURE",
-				__func__,
-				"a copy of a buffer of %zu bytes on "
-				"device %u ('%s'): %s",
-				r->size, d->index, d->spec, hp_last_error());
+			return icd_mem_failed(rc, __func__, r->size, d);
 		}
 	}
 	*addr = r->at[d->index] + (m->parent ? m->origin : 0);
@@ -65,7 +67,8 @@ static cl_int copy_over(cl_mem r, cl_device_id s, cl_device_id d)
 	return CL_SUCCESS;
 }
 
-cl_int icd_mem_move(cl_mem m, cl_device_id d, bool write, size_t *moved)
+cl_int icd_mem_move(cl_mem m, cl_device_id d, bool write, bool copy,
+		    size_t *moved)
 {
 	cl_mem r = icd_mem_root(m);
 	uint32_t bit = 1u << d->index;
@@ -75,7 +78,7 @@ cl_int icd_mem_move(cl_mem m, cl_device_id d, bool write, size_t *moved)
 		return rc;
 	if (!(r->valid & bit)) {
 		cl_device_id src = NULL;
-		ICD_EACH_DEVICE(s, r->valid)
+		ICD_EACH_DEVICE(s, copy ? r->valid : 0)
 		if (!src && r->at[s->index])
 			src = s;
 		if (src && (rc = copy_over(r, src, d)))
