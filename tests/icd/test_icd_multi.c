@@ -83,6 +83,18 @@ static cl_program build(cl_uint n, const cl_device_id *d)
 	return p;
 }
 
+/* @p p's kernel k over the buffer @p m (its n: 16). */
+static cl_kernel kernel_on(cl_program p, cl_mem m)
+{
+	cl_int err;
+	cl_kernel k = clCreateKernel(p, "k", &err);
+	CHECK_EQ(err, CL_SUCCESS);
+	int n = 16;
+	CHECK_EQ(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
+	CHECK_EQ(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
+	return k;
+}
+
 static void test_program(void)
 {
 	cl_program p = build(0, NULL);
@@ -126,12 +138,8 @@ static void test_program(void)
 	clReleaseProgram(p);
 	/* built for device 0 only: not launchable on device 1 */
 	p = build(1, &dev[0]);
-	k = clCreateKernel(p, "k", &err);
-	CHECK_EQ(err, CL_SUCCESS);
 	cl_mem m = clCreateBuffer(ctx, 0, 64, NULL, &err);
-	int v = 1;
-	CHECK_EQ(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
-	CHECK_EQ(clSetKernelArg(k, 1, sizeof(v), &v), CL_SUCCESS);
+	k = kernel_on(p, m);
 	size_t g = 16;
 	CHECK_EQ(clEnqueueNDRangeKernel(q[1], k, 1, NULL, &g, NULL, 0, NULL,
 					NULL),
@@ -170,10 +178,7 @@ static void test_moves(void)
 	CHECK(on(m, 0) && !memcmp(on(m, 0), host, sizeof(host)));
 	CHECK(!on(m, 1));
 	cl_program p = build(0, NULL);
-	cl_kernel k = clCreateKernel(p, "k", &err);
-	int n = 64;
-	CHECK_EQ(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
-	CHECK_EQ(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
+	cl_kernel k = kernel_on(p, m);
 	size_t g = 64;
 	CHECK_EQ(clEnqueueNDRangeKernel(q[1], k, 1, NULL, &g, NULL, 0, NULL,
 					NULL),
@@ -251,10 +256,7 @@ static void test_cross_wait(void)
 	cl_int err;
 	cl_mem m = clCreateBuffer(ctx, 0, 64, NULL, &err);
 	cl_program p = build(0, NULL);
-	cl_kernel k = clCreateKernel(p, "k", &err);
-	int n = 16;
-	CHECK_EQ(clSetKernelArg(k, 0, sizeof(m), &m), CL_SUCCESS);
-	CHECK_EQ(clSetKernelArg(k, 1, sizeof(n), &n), CL_SUCCESS);
+	cl_kernel k = kernel_on(p, m);
 	size_t g = 16;
 	fake_hp_hold(true);
 	cl_event e0, e1;
