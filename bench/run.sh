@@ -150,17 +150,17 @@ echo
 echo "OpenCL ($board):"
 if [ "$quick" = 1 ]; then bench/opencl.sh --board "$board" --quick; else bench/opencl.sh --board "$board"; fi
 
-# One NDRange over 1, 2 and 4 clusters in one process (bench/devices.sh).
+# One NDRange over 1, 2 and 4 clusters in one process (bench/clusters.sh).
 echo
 echo "Several devices, one NDRange split by global offset:"
-bench/devices.sh
+bench/clusters.sh --via devices
 
-# The MPI example over 1, 2 and 4 clusters (bench/mpi.sh), where Open MPI
+# The MPI example over 1, 2 and 4 clusters (bench/clusters.sh), where Open MPI
 # is installed (make test installs it).
 echo
 if command -v mpirun >/dev/null && command -v mpicc >/dev/null; then
 	echo "MPI, one rank per cluster:"
-	bench/mpi.sh
+	bench/clusters.sh --via mpi
 else
 	echo "MPI: skipped, Open MPI is not installed (scripts/deps.sh test)"
 fi
