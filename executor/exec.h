@@ -58,6 +58,12 @@ typedef struct exec_device {
 	 * (hal/isolation.h, docs/faults.md); on by default where the board
 	 * has a PMP. Set before kernels run. */
 	bool isolation;
+	/** Time slice between isolation domains (sessions), in timer ticks:
+	 * while kernels of more than one domain have work, a U-mode chunk
+	 * of work-groups that runs longer is preempted on its hart and goes
+	 * on later there (docs/executor.md, "Time slices"); 0: never. Set
+	 * before kernels run. */
+	uint64_t slice_ticks;
 	/** EXEC_CAP_* bits of each hart index (from hal_hart_caps()), and
 	 * how many harts lack EXEC_CAP_FPU (0: the checks skip their loops). */
 	uint8_t caps[HAL_MAX_HARTS];
@@ -368,6 +374,37 @@ uintptr_t exec_isolation_granule(void);
 /** Domain 0: [base, base + size) (one range). */
 void exec_isolation_allow(uintptr_t base, uintptr_t size);
 
+/** What a recovery point gets when the pool took the kernel's context
+ * (a time slice ended while another domain waits): the chunk goes on
+ * later on this hart. */
+#define EXEC_PREEMPTED 3
+
+/**
+ * An interrupt in U-mode kernel code that did not end it (the time
+ * slice's timer before the kernel's deadline, an IPI that was not a
+ * cancel). @p regs is the interrupted context as pc, x1-x31 (32 words),
+ * @p status its mstatus/sstatus; the FP registers are still the
+ * kernel's. Returns NULL to resume the kernel (the timer reprogrammed),
+ * or the recovery point to resume at with hal_longjmp(result,
+ * EXEC_PREEMPTED) once the pool took the context; with @p regs NULL
+ * (not in U-mode kernel code) it does nothing.
+ */
+struct hal_jmp_buf *exec_kernel_tick(const unsigned long *regs,
+				     unsigned long status);
+
+/** Is the calling hart in kernel code (a trap came from a kernel)? */
+bool exec_kernel_busy(void);
+
+/** How many isolation domains (sessions) may have work at once: with
+ * fewer than two, no launch looks for harts to preempt (a session alone
+ * pays nothing for time slices). The mailbox keeps it current. */
+void exec_tenants_set(unsigned n);
+/** Domain @p dom has a new owner (a session opened in it): memory its
+ * kernels reach besides buffers (kernel stacks, local memory, work-item
+ * stacks and scratch) is cleared before a kernel of the new owner runs on
+ * it, as it is for another domain's kernels. */
+void exec_domain_renew(unsigned dom);
+
 /** A software interrupt (IPI) trapped kernel code on the calling hart:
  * NULL to resume it (the IPI was not for it; it is cleared), or the
  * recovery point to resume at with hal_longjmp(result, 1) when its
@@ -389,6 +426,7 @@ typedef struct exec_hart_stats {
 	unsigned long claims;	 /**< successful claims (chunks) */
 	unsigned long sleeps;	 /**< times it slept for lack of work */
 	unsigned long instances; /**< times it moved to another instance */
+	unsigned long preempted; /**< chunks it parked at a slice's end */
 } exec_hart_stats;
 
 /** Counters of hart @p idx. */

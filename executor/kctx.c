@@ -25,6 +25,7 @@
 #include <hal/timer.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /* A hart's stack for kernels in U-mode (kernel-visible heap). */
 #define EXEC_USTACK_BYTES HP_KERNEL_STACK_BYTES
@@ -42,6 +43,7 @@ typedef struct kctx_hart {
 	unsigned iso_key;
 	unsigned code_seen; /* code_gen when it last ran fence.i */
 	bool iso_ok, iso_on, armed;
+	uint64_t slice_end;    /* the pool's time slice (0: none) */
 	uintptr_t arena_guard; /* no-access bytes below the fiber arena */
 	char *ustack;	       /* EXEC_GUARD_BYTES guard + EXEC_USTACK_BYTES */
 } kctx_hart;
@@ -147,7 +149,8 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 		return NULL;
 	if (cause & CAUSE_INTERRUPT) {
 		/* Only the watchdog's timer is enabled in kernel context
-		 * (and IPIs: exec_kernel_ipi). */
+		 * (and IPIs: exec_kernel_ipi); before the deadline it is the
+		 * pool's time slice (exec_kernel_tick). */
 		if ((cause & ~CAUSE_INTERRUPT) != CAUSE_TIMER_IRQ ||
 		    !past_deadline(inst))
 			return NULL;
@@ -156,6 +159,11 @@ hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
 		record(h, HP_KERNEL_FAULT, cause, pc, tval);
 	}
 	return stop(h);
+}
+
+bool exec_kernel_busy(void)
+{
+	return kctx_harts && self()->kinst;
 }
 
 hal_jmp_buf *exec_kernel_ipi(void)
@@ -258,8 +266,7 @@ static __attribute__((noinline)) void iso_program(kctx_hart *h, unsigned dom)
 /* The hart's kernel stack, with a no-access guard below it. */
 static __attribute__((noinline)) void ustack_alloc(kctx_hart *h)
 {
-	h->ustack = hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
-				   EXEC_GUARD_BYTES);
+	h->ustack = exec_kctx_stack_new();
 	h->iso_key = 0; /* the PMP needs the guard */
 }
 
@@ -290,6 +297,38 @@ void exec_kctx_arena_guard(uintptr_t guard)
 	kctx_hart *h = self();
 	h->arena_guard = guard;
 	h->iso_key = 0; /* the PMP needs the new guard */
+}
+
+/* When the hart's timer must interrupt the kernel: its deadline or the
+ * end of its slice, whichever is first (0: neither). */
+static uint64_t first_stop(const kctx_hart *h)
+{
+	uint64_t d = h->kcur->deadline, e = h->slice_end;
+	return !d ? e : !e || d < e ? d : e;
+}
+
+void exec_kctx_slice(uint64_t end, bool now)
+{
+	kctx_hart *h = self();
+	h->slice_end = end;
+	if (now && h->kcur) {
+		uint64_t t = first_stop(h);
+		hal_watchdog_rearm(t ? t : UINT64_MAX);
+	}
+}
+
+exec_krec *exec_kctx_running(bool *team)
+{
+	kctx_hart *h = kctx_harts ? self() : NULL;
+	if (!h || !h->kinst || !h->iso_on)
+		return NULL;
+	*team = h->u->team != 0;
+	return h->kinst;
+}
+
+hal_jmp_buf *exec_kctx_preempt(void)
+{
+	return stop(self());
 }
 
 /* The entry once the hart is prepared (enter_prepare). */
@@ -343,7 +382,7 @@ void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
 	 * interrupt but the watchdog's is masked (an enabled one would
 	 * trap there). */
 	if (h->armed)
-		hal_watchdog_arm(h->kcur->deadline, h->iso_on);
+		hal_watchdog_arm(first_stop(h), h->iso_on);
 	/* A cancel (exec_kctx_cancel) may have come between the pool's look
 	 * at the fault and kinst: after this fence either it saw kinst (its
 	 * IPI is pending, and traps at once in U-mode) or this load sees its
@@ -358,6 +397,47 @@ void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
 			      h->ustack + EXEC_GUARD_BYTES + EXEC_USTACK_BYTES);
 	else
 		entry(h->u);
+}
+
+void exec_kctx_resume(hal_jmp_buf *at, const hal_user_regs *r)
+{
+	kctx_hart *h = of(at);
+	if (h->armed)
+		hal_watchdog_arm(first_stop(h), h->iso_on);
+	hal_fence(); /* against a cancel, as in exec_kctx_run */
+	if (hal_load_relaxed(&h->kcur->fault))
+		return;
+	if (!h->iso_on) {
+		/* taken in U-mode, so it can only go on there */
+		int zero = 0;
+		if (hal_cas(&h->kcur->fault, &zero, HP_KERNEL_FAULT))
+			h->kcur->detail = "a preempted kernel could not be "
+					  "continued: its hart lost U-mode";
+		return;
+	}
+	hal_user_resume(at, r);
+}
+
+char *exec_kctx_swap_stack(char *s)
+{
+	kctx_hart *h = self();
+	char *old = h->ustack;
+	h->ustack = s;
+	h->iso_key = 0; /* the PMP needs the other stack's guard */
+	return old;
+}
+
+char *exec_kctx_stack_new(void)
+{
+	return hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
+			      EXEC_GUARD_BYTES);
+}
+
+void exec_kctx_stack_clear(void)
+{
+	kctx_hart *h = self();
+	if (h->ustack)
+		memset(h->ustack + EXEC_GUARD_BYTES, 0, EXEC_USTACK_BYTES);
 }
 
 /* The first fault of an instance wins. */
@@ -398,6 +478,7 @@ void exec_kctx_leave(hal_jmp_buf *at)
 		hal_watchdog_disarm();
 		h->armed = false;
 	}
+	h->slice_end = 0;
 	/* Out of line: almost every kernel records none. */
 	int code = hal_load_relaxed(&h->kcur->kv->fault);
 	if (code)

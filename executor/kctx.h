@@ -14,6 +14,7 @@
 #define EXECUTOR_KCTX_H
 
 #include "kview.h"
+#include <hal/isolation.h>
 #include <hal/jump.h>
 
 /* What kernel context records for one instance (the pool embeds it in the
@@ -41,8 +42,8 @@ void exec_kctx_prepare(void);
  * it with hal_setjmp, then calls exec_kctx_run(). */
 hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u);
 /* Run entry(u): in U-mode on the hart's kernel stack, from where it comes
- * back at the recovery point with HAL_USER_RETURNED (a trap: 1), or here
- * (it returns). */
+ * back at the recovery point with HAL_USER_RETURNED (a trap: 1; taken by
+ * the pool: EXEC_PREEMPTED), or here (it returns). */
 void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *));
 /* Out of kernel context (also after a trap); a fault kernel code left in
  * the kview becomes the record's. */
@@ -60,6 +61,31 @@ __attribute__((noreturn)) void exec_kctx_abort(void);
  * and interrupt the harts running its kernel code (they stop at once with
  * isolation on; others at their chunk's end). */
 void exec_kctx_cancel(exec_krec *r, int code, const char *detail);
+
+/* Time slices (the pool's preemption, docs/executor.md). The calling
+ * hart's kernel also stops at @p end (timer ticks; 0: no slice), a timer
+ * interrupt that exec_kernel_trap() leaves to the pool; set before run or
+ * resume, or from that interrupt (then the timer is programmed at once). */
+void exec_kctx_slice(uint64_t end, bool now);
+/* In a trap from the calling hart's kernel code: the instance it runs
+ * (NULL: none, or not in U-mode), and whether it runs as a team member. */
+exec_krec *exec_kctx_running(bool *team);
+/* ... and leave it for the recovery point without a fault (the pool has
+ * taken its registers): the caller redirects the trap there with
+ * EXEC_PREEMPTED. */
+hal_jmp_buf *exec_kctx_preempt(void);
+/* Continue a context the pool took from this hart's kernel (instead of
+ * exec_kctx_run; the same recovery point and returns). Refused with a
+ * fault if the hart cannot run it in U-mode now. */
+void exec_kctx_resume(hal_jmp_buf *at, const hal_user_regs *r);
+/* The calling hart's kernel stack becomes @p s (NULL: one is made at the
+ * next enter); returns the one it had. */
+char *exec_kctx_swap_stack(char *s);
+/* A kernel stack not in use yet (NULL: no memory). */
+char *exec_kctx_stack_new(void);
+/* Zero the calling hart's kernel stack (another session's kernel used
+ * it). */
+void exec_kctx_stack_clear(void);
 
 /* The no-access guard below the calling hart's fiber arena (wg.c): the
  * isolation covers it from the next enter on. */

@@ -2,7 +2,7 @@
 # execution, NDRange and the device's limits. Portable: the firmware links
 # it and the host builds it with threads as harts (tests/host, tests/fuzz).
 # Read downward (docs/design.md): cmd -> pool -> {kctx, wg} -> kview.h.
-executor-srcs := executor/cmd.c executor/pool.c executor/kctx.c \
+executor-srcs := executor/cmd.c executor/pool.c executor/park.c executor/kctx.c \
                  executor/wg.c executor/team_barrier.c executor/subgroup.c \
                  executor/printf.c executor/ndrange.c executor/device.c
 executor-srcs += executor/trace.c

@@ -57,6 +57,7 @@
  */
 #include "pool.h"
 #include "kctx.h"
+#include "park.h"
 #include "team_barrier.h"
 #include "trace.h"
 #include "wg.h"
@@ -131,8 +132,12 @@ typedef struct exec_instance {
 /* Per-hart pool state (firmware-private). */
 typedef struct pool_hart {
 	unsigned rotor; /* next instance slot to look at */
-	exec_ucall *u;	/* its call into kernel code (kernel-visible) */
 	exec_hart_stats stats;
+	/* Time slices: when the running chunk has had its slice; after a
+	 * preemption, the next look passes the preempted domain by. */
+	uint64_t slice_end;
+	unsigned avoid;
+	bool avoid_on;
 	/* In exec_pool_idle's look for work, the hart is registered for
 	 * wake-ups: a pass it owes the command layer waits until it is
 	 * out of it (slot_usable). */
@@ -154,6 +159,8 @@ unsigned exec_team_active;
  * launch looks only outside the mask, so a slot is never usable unseen).
  */
 static unsigned exec_active_mask;
+/* Domains that may have work at once (exec_tenants_set). */
+static unsigned exec_tenants;
 /* 1: a launch found no usable slot since a hart last took the flag
  * (slot_usable; liveness, above). */
 static unsigned slot_wanted;
@@ -217,8 +224,7 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 	for (unsigned i = 0; i < harts; i++)
 		pool_harts[i].rotor = i % EXEC_MAX_INSTANCES;
 	exec_wg_init(harts);
-	for (unsigned i = 0; i < harts; i++)
-		pool_harts[i].u = hal_heap_alloc(sizeof(exec_ucall), 64);
+	exec_park_init(harts);
 	exec_team_init(harts);
 	pool_bars = hal_heap_alloc_private(harts * sizeof(pool_team_bars), 64);
 	for (unsigned j = 0; j < harts; j++) {
@@ -559,7 +565,7 @@ static void count_done(exec_instance *inst, size_t n)
  * here is live across that return but what the per-hart records hold and
  * locals that are not written after hal_setjmp (returns_twice: they keep
  * their values), such as `at` and `tm`. */
-static __attribute__((noinline)) void guarded_range(exec_instance *inst,
+static __attribute__((noinline)) bool guarded_range(exec_instance *inst,
 						    size_t start, size_t end,
 						    void *lm, exec_ucall *u)
 {
@@ -569,9 +575,23 @@ static __attribute__((noinline)) void guarded_range(exec_instance *inst,
 	u->team = 0;
 	u->local_mem = lm;
 	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
-	if (hal_setjmp(at) == 0)
+	int v = hal_setjmp(at);
+	if (v == 0)
 		exec_kctx_run(at, exec_wg_main);
 	exec_kctx_leave(at);
+	return v == EXEC_PREEMPTED;
+}
+
+/* A parked chunk goes on (its context is the hart's again). */
+static __attribute__((noinline)) bool guarded_resume(exec_instance *inst,
+						     const hal_user_regs *r)
+{
+	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, exec_park_ucall());
+	int v = hal_setjmp(at);
+	if (v == 0)
+		exec_kctx_resume(at, r);
+	exec_kctx_leave(at);
+	return v == EXEC_PREEMPTED;
 }
 
 static __attribute__((noinline)) void guarded_team(exec_instance *inst,
@@ -579,7 +599,7 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 						   pool_team_bars *bars,
 						   void *lm)
 {
-	exec_ucall *u = exec_wg_begin(self()->u, inst->kr.kv, inst->k);
+	exec_ucall *u = exec_wg_begin(exec_park_ucall(), inst->kr.kv, inst->k);
 	u->start = g;
 	u->rank = rank;
 	u->team = inst->l->team_size;
@@ -658,22 +678,29 @@ static bool claim_chunk(exec_instance *inst, size_t *start, size_t *end)
 /* Claim a chunk and run it; false if none was left. Called with a ref on
  * the slot, which goes right after the claim: the claimed groups keep the
  * instance until count_done() counts them. */
-static bool run_chunk(exec_instance *inst, pool_hart *h)
+/* A chunk that starts or goes on while more than one domain may have work
+ * gets a time slice (exec_kernel_tick). */
+static inline void slice_begin(pool_hart *h)
 {
-	size_t start, end;
-	bool claimed = claim_chunk(inst, &start, &end);
-	slot_unref(inst);
-	if (!claimed)
-		return false;
-	void *lm = inst->k->local_mem_bytes ? exec_wg_local_mem(hal_hart_idx())
-					    : NULL;
-	/* Per-hart work for the benchmarks (one HINT instruction each; the
-	 * instruction-count plugin records them). */
-	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
-	if (!hal_load_relaxed(&inst->kr.fault))
-		EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, start, end - start,
-				0, guarded_range(inst, start, end, lm, h->u));
-	HP_MARK_END(HP_MARK_REGION_WORK);
+	if (hal_load_relaxed(&exec_tenants) < 2 || !exec_dev.slice_ticks ||
+	    !exec_dev.isolation)
+		return;
+	h->slice_end = hal_timer_now() + exec_dev.slice_ticks;
+	exec_kctx_slice(h->slice_end, false);
+}
+
+/* A chunk left kernel code: preempted (parked on this hart, to go on
+ * later), or over (counted done). */
+static void chunk_over(exec_instance *inst, pool_hart *h, size_t start,
+		       size_t end, bool preempted)
+{
+	if (preempted) {
+		exec_park_put(inst, inst->kr.domain, start, end);
+		h->avoid = inst->kr.domain;
+		h->avoid_on = true;
+		h->stats.preempted++;
+		return;
+	}
 	h->stats.claims++;
 	h->stats.groups += end - start;
 	/* After a fault the groups nobody claimed yet are cancelled: they
@@ -684,6 +711,74 @@ static bool run_chunk(exec_instance *inst, pool_hart *h)
 				    ? static_cancel(inst)
 				    : cancel_rest(inst);
 	count_done(inst, end - start + cancelled);
+}
+
+/* Claim a chunk and run it; false if none was left. Called with a ref on
+ * the slot, which goes right after the claim: the claimed groups keep the
+ * instance until count_done() counts them (a parked chunk keeps it too). */
+static bool run_chunk(exec_instance *inst, pool_hart *h)
+{
+	size_t start, end;
+	bool claimed = claim_chunk(inst, &start, &end);
+	slot_unref(inst);
+	if (!claimed)
+		return false;
+	exec_park_own(inst->kr.domain);
+	void *lm = inst->k->local_mem_bytes ? exec_wg_local_mem(hal_hart_idx())
+					    : NULL;
+	bool preempted = false;
+	/* Per-hart work for the benchmarks (one HINT instruction each; the
+	 * instruction-count plugin records them). */
+	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
+	if (!hal_load_relaxed(&inst->kr.fault)) {
+		slice_begin(h);
+		EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, start, end - start,
+				0,
+				preempted = guarded_range(inst, start, end, lm,
+							  exec_park_ucall()));
+	}
+	HP_MARK_END(HP_MARK_REGION_WORK);
+	chunk_over(inst, h, start, end, preempted);
+	return true;
+}
+
+/* Parked chunk i of this hart goes on where it was preempted. */
+static void run_parked(pool_hart *h, unsigned i)
+{
+	const exec_park *p = exec_park_at(i);
+	exec_instance *inst = p->inst;
+	size_t start = p->start, end = p->end;
+	const hal_user_regs *r = exec_park_get(i);
+	bool preempted = false;
+	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
+	if (!hal_load_relaxed(&inst->kr.fault)) {
+		slice_begin(h);
+		EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, start, end - start,
+				0, preempted = guarded_resume(inst, r));
+	}
+	HP_MARK_END(HP_MARK_REGION_WORK);
+	chunk_over(inst, h, start, end, preempted);
+}
+
+/* The oldest chunk parked on this hart (not of domain h->avoid if
+ * `avoiding`); run it if `run`. */
+static __attribute__((noinline)) bool park_scan(pool_hart *h, bool run,
+						bool avoiding)
+{
+	unsigned best = EXEC_PARK_MAX, seq = 0;
+	for (unsigned i = 0; i < EXEC_PARK_MAX; i++) {
+		const exec_park *p = exec_park_at(i);
+		if (!p->inst || (avoiding && p->dom == h->avoid))
+			continue;
+		if (best == EXEC_PARK_MAX || (int)(p->seq - seq) < 0) {
+			best = i;
+			seq = p->seq;
+		}
+	}
+	if (best == EXEC_PARK_MAX)
+		return false;
+	if (run)
+		run_parked(h, best);
 	return true;
 }
 
@@ -699,6 +794,9 @@ static void run_team(exec_instance *inst, unsigned me)
 	void *lm =
 		inst->k->local_mem_bytes ? exec_wg_local_mem(me - rank) : NULL;
 	pool_hart *h = self();
+	/* Before the first join: the leader's local memory is clear before
+	 * any teammate's kernel code reads it. */
+	exec_park_own(inst->kr.domain);
 	for (;;) {
 		hal_barrier_wait(&bars->join);
 		if (rank == 0) {
@@ -825,15 +923,17 @@ static __attribute__((noinline)) bool team_scan(bool run)
 	return true;
 }
 
-/* Look for work; run one chunk (or one team instance) if `run`. Team
- * instances come first, oldest first (most launches have none: then not
- * even a call). */
-static bool pool_scan(bool run)
+/* One look for work; run one chunk (or one team instance, or a parked
+ * chunk) if `run`. Team instances come first, oldest first (most launches
+ * have none: then not even a call), then this hart's parked chunks, then
+ * the slots from the rotor on; `avoiding`: none of domain h->avoid. */
+static bool scan_once(pool_hart *h, bool run, bool avoiding)
 {
 	if (hal_load_acquire(&exec_team_active) && team_scan(run))
 		return true;
+	if (exec_park_count() && park_scan(h, run, avoiding))
+		return true;
 	unsigned me = hal_hart_idx();
-	pool_hart *h = self();
 	/* Only the active slots, from the rotor on. */
 	unsigned mask = hal_load_acquire(&exec_active_mask);
 	unsigned r = h->rotor % EXEC_MAX_INSTANCES;
@@ -846,7 +946,9 @@ static bool pool_scan(bool run)
 		exec_instance *s = &exec_slots[i];
 		/* The ref's AMO also says whether the slot is active. */
 		bool did = (hal_fetch_add(&s->use, SLOT_REF) & SLOT_ACTIVE) &&
-			   s->l->team_size <= 1 && has_work(s, me);
+			   s->l->team_size <= 1 &&
+			   !(avoiding && s->kr.domain == h->avoid) &&
+			   has_work(s, me);
 		if (did && run)
 			did = run_chunk(s, h); /* drops the ref */
 		else
@@ -862,9 +964,92 @@ static bool pool_scan(bool run)
 	return false;
 }
 
+/* Look for work (run it if `run`): after a preemption, work of other
+ * domains only, as long as there is any, so the preempted domain gets the
+ * hart back once the others are served (or at their own slice's end). */
+static bool pool_scan(bool run)
+{
+	pool_hart *h = self();
+	if (h->avoid_on) {
+		if (scan_once(h, run, true))
+			return true;
+		if (run)
+			h->avoid_on = false;
+	}
+	return scan_once(h, run, false);
+}
+
 bool exec_pool_work(void)
 {
 	return pool_scan(true);
+}
+
+/* ---- time slices (docs/executor.md) ---- */
+
+/* Is there work for this hart of another domain than `dom`: a chunk
+ * parked here, or an instance with groups (or a team) for it? */
+static bool others_wait(unsigned dom)
+{
+	for (unsigned i = 0; i < EXEC_PARK_MAX; i++) {
+		const exec_park *p = exec_park_at(i);
+		if (p->inst && p->dom != dom)
+			return true;
+	}
+	unsigned me = hal_hart_idx();
+	unsigned mask = hal_load_acquire(&exec_active_mask);
+	while (mask) {
+		unsigned i = (unsigned)hal_ctzl(mask);
+		mask &= mask - 1;
+		/* Without a ref (from a trap: the last unref of a freed
+		 * slot would call up into the command layer): every field
+		 * read is the slot's own memory, and a stale answer costs
+		 * one slice. */
+		const exec_instance *s = &exec_slots[i];
+		if ((hal_load_relaxed(&s->use) & SLOT_ACTIVE) &&
+		    s->kr.domain != dom && has_work(s, me))
+			return true;
+	}
+	return false;
+}
+
+hal_jmp_buf *exec_kernel_tick(const unsigned long *regs, unsigned long status)
+{
+	bool team = false;
+	exec_krec *r = regs ? exec_kctx_running(&team) : NULL;
+	uint64_t slice = exec_dev.slice_ticks;
+	if (!r || team || !slice || hal_load_relaxed(&exec_tenants) < 2) {
+		exec_kctx_slice(0, true); /* the deadline alone, if any */
+		return NULL;
+	}
+	pool_hart *h = self();
+	uint64_t now = hal_timer_now();
+	/* Within its slice, or nobody else waits: look again a slice on. */
+	if (now < h->slice_end || !others_wait(r->domain)) {
+		if (now >= h->slice_end)
+			h->slice_end = now + slice;
+		exec_kctx_slice(h->slice_end, true);
+		return NULL;
+	}
+	if (!exec_park_take(regs, status)) {
+		/* No room to park (memory, or EXEC_PARK_MAX chunks parked
+		 * here already): it runs on for another slice. */
+		h->slice_end = now + slice;
+		exec_kctx_slice(h->slice_end, true);
+		return NULL;
+	}
+	return exec_kctx_preempt();
+}
+
+void exec_tenants_set(unsigned n)
+{
+	unsigned old = hal_swap(&exec_tenants, n);
+	if (old >= 2 || n < 2 || !exec_dev.slice_ticks)
+		return;
+	/* Chunks that began alone get their slices now: an IPI makes each
+	 * running kernel look (exec_kernel_tick); idle harts sleep again. */
+	for (unsigned i = 0; i < exec_dev.harts; i++)
+		if (i != hal_hart_idx())
+			hal_ipi_send(i);
 }
 
 bool exec_pool_cancel(exec_cmd *c, int status, const char *detail)

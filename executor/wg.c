@@ -30,11 +30,7 @@
 
 /* Per-hart state: local memory (kernel-visible) and, for barrier
  * kernels, the fiber bookkeeping and the stacks. */
-typedef struct wg_hart {
-	void *local_mem;    /* dev.local_mem_size bytes */
-	void *fiber_arena;  /* dev.fiber_arena_size bytes, lazily */
-	struct exec_wg *wg; /* fiber bookkeeping, lazily */
-} wg_hart;
+typedef exec_wg_ctx wg_hart;
 
 static wg_hart *wg_harts;
 
@@ -52,6 +48,41 @@ void exec_wg_init(unsigned harts)
 void *exec_wg_local_mem(unsigned idx)
 {
 	return wg_harts[idx].local_mem;
+}
+
+static size_t arena_bytes(void)
+{
+	return (size_t)exec_dev.fiber_arena_size * exec_dev.fiber_stack_scale;
+}
+
+void exec_wg_swap(exec_wg_ctx *c)
+{
+	wg_hart *h = &wg_harts[hal_hart_idx()];
+	exec_wg_ctx t = *h;
+	*h = *c;
+	*c = t;
+	exec_kctx_arena_guard(h->fiber_arena ? (uintptr_t)h->fiber_arena -
+						       EXEC_GUARD_BYTES
+					     : 0);
+}
+
+bool exec_wg_ctx_fill(exec_wg_ctx *c)
+{
+	if (!c->local_mem)
+		c->local_mem = hal_heap_alloc(exec_dev.local_mem_size, 128);
+	return c->local_mem != NULL;
+}
+
+void exec_wg_clear(void)
+{
+	wg_hart *h = &wg_harts[hal_hart_idx()];
+	if (h->local_mem)
+		memset(h->local_mem, 0, exec_dev.local_mem_size);
+	if (h->fiber_arena && h->arena_used)
+		memset(h->fiber_arena, 0, h->arena_used);
+	h->arena_used = 0;
+	if (h->wg)
+		memset(h->wg, 0, sizeof(*h->wg));
 }
 
 /* A fault kernel-side code records in the kview (first one wins). */
@@ -259,11 +290,8 @@ static bool fibers_prepare(wg_hart *h)
 		h->wg = hal_heap_alloc(sizeof(struct exec_wg), 64);
 		/* With a guard below it: a work-item that overflows the
 		 * lowest stack faults there (isolation, kctx.c). */
-		char *a = hal_heap_alloc(
-			(size_t)exec_dev.fiber_arena_size *
-					exec_dev.fiber_stack_scale +
-				EXEC_GUARD_BYTES,
-			EXEC_GUARD_BYTES);
+		char *a = hal_heap_alloc(arena_bytes() + EXEC_GUARD_BYTES,
+					 EXEC_GUARD_BYTES);
 		if (a) {
 			exec_kctx_arena_guard((uintptr_t)a);
 			h->fiber_arena = a + EXEC_GUARD_BYTES;
@@ -280,6 +308,15 @@ void exec_wg_fibers(exec_ucall *u, const hp_kernel *k)
 		u->arena = h->fiber_arena;
 		u->stack = (size_t)exec_fiber_stack_bytes(&exec_dev, k) *
 			   exec_dev.fiber_stack_scale;
+		/* What a group of the launch may use of it (cleared when
+		 * another domain's kernels come, exec_wg_clear). */
+		const size_t *ls = u->kv->launch.local_size;
+		size_t items = ls[0] * ls[1] * ls[2], all = arena_bytes();
+		size_t used = items && u->stack <= all / items
+				      ? items * u->stack
+				      : all;
+		if (used > h->arena_used)
+			h->arena_used = used;
 	}
 }
 

@@ -17,6 +17,25 @@ void exec_wg_init(unsigned harts);
 /* Local memory of hart idx (a team uses its leader's). */
 void *exec_wg_local_mem(unsigned idx);
 
+/* What a hart's kernels run with besides its kernel stack: local memory,
+ * and for barrier kernels and work-group functions the fiber bookkeeping
+ * and arena (made lazily) with how much of the arena was handed out. A
+ * preempted chunk keeps its own (the pool swaps them, pool.c). */
+typedef struct exec_wg_ctx {
+	void *local_mem;    /* dev.local_mem_size bytes */
+	void *fiber_arena;  /* dev.fiber_arena_size bytes, lazily */
+	struct exec_wg *wg; /* fiber bookkeeping, lazily */
+	size_t arena_used;  /* bytes of the arena chunks may have used */
+} exec_wg_ctx;
+/* The calling hart's become @p c's, and @p c gets the hart's. */
+void exec_wg_swap(exec_wg_ctx *c);
+/* Local memory for @p c if it has none; false: no memory. */
+bool exec_wg_ctx_fill(exec_wg_ctx *c);
+/* Zero what the calling hart's kernels may have left in them (another
+ * domain's kernels come next): local memory, the arena as far as it was
+ * handed out, the fiber bookkeeping. */
+void exec_wg_clear(void);
+
 /* The calling hart's fibers for barrier kernels, when memory allows
  * (firmware side: kernel code cannot allocate); u->wg stays NULL if not. */
 void exec_wg_fibers(exec_ucall *u, const hp_kernel *k);

@@ -22,6 +22,7 @@
 #include <hal/doorbell.h>
 #include <hal/hart.h>
 #include <hal/irq.h>
+#include <hal/timer.h>
 #include <hartpool/mbox.h>
 #include <kernels/registry.h>
 #include <mailbox/dispatch.h>
@@ -101,6 +102,17 @@ static bool isolation(void)
 	return boot_bootarg("hartpool.isolation", BOARD_ISOLATION_DEFAULT) != 0;
 }
 
+/* The time slice between sessions (docs/sessions.md): 10 ms unless
+ * hartpool.slice_us=N says otherwise (0: kernels are never preempted). */
+#define SLICE_US_DEFAULT 10000u
+static uint64_t slice_ticks(void)
+{
+	unsigned long us = boot_bootarg("hartpool.slice_us", SLICE_US_DEFAULT);
+	if (us > 10000000ul)
+		us = 10000000ul; /* 10 s at most */
+	return (uint64_t)us * hal_timer_freq() / 1000000u;
+}
+
 int app_main(void)
 {
 	unsigned me = hal_hart_idx(), n = hal_hart_num();
@@ -110,6 +122,7 @@ int app_main(void)
 	if (!exec_start(boot_barrier_all, true))
 		return 0;
 	exec_dev.isolation = isolation();
+	exec_dev.slice_ticks = slice_ticks();
 	/* without isolation kernels run on the hart's own stack (less its
 	 * trap area and the executor's frames) */
 	if (!exec_dev.isolation)

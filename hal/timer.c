@@ -68,7 +68,21 @@ void hal_watchdog_arm(uint64_t deadline, bool preempt)
 		return;
 	hal_timer_cmp_set(deadline);
 	csr_set(CSR_IE, IE_TIMER);
-	csr_set(CSR_STATUS, SR_IE);
+	/* A kernel in the firmware's mode needs SR_IE; one in U-mode does
+	 * not, and the firmware's own code up to the xRET must not trap. */
+	if (!preempt)
+		csr_set(CSR_STATUS, SR_IE);
+}
+
+void hal_watchdog_rearm(uint64_t t)
+{
+	if (t == UINT64_MAX) {
+		csr_clear(CSR_IE, IE_TIMER);
+		hal_timer_cmp_set(UINT64_MAX);
+		return;
+	}
+	hal_timer_cmp_set(t);
+	csr_set(CSR_IE, IE_TIMER);
 }
 
 void hal_watchdog_disarm(void)

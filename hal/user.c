@@ -7,6 +7,7 @@
 #include <hal/ipi.h>
 #include <hal/isolation.h>
 #include <hal/jump.h>
+#include <stddef.h>
 
 extern char __text_start[], __rodata_end[], __heap_start[], __heap_end[];
 
@@ -23,6 +24,27 @@ void hal_user_call(hal_jmp_buf *ret, void (*fn)(void *), void *arg,
 {
 	user_ret = ret;
 	hal_user_enter(fn, arg, stack_top);
+}
+
+__attribute__((noreturn)) void hal_user_resume_enter(const hal_user_regs *r);
+
+_Static_assert(sizeof(hal_user_regs) == HAL_UREGS_SIZE, "hal_user_regs");
+_Static_assert(offsetof(hal_user_regs, f) == HAL_UREGS_F(0), "UREGS_F");
+
+/* Below the trap area's top (its reserved words: the hart's tp and id). */
+#define TRAP_AREA_KEEP 64
+
+void hal_user_resume(hal_jmp_buf *ret, const hal_user_regs *r)
+{
+	user_ret = ret;
+	/* A copy in the hart's trap area, which S-mode still reaches once a
+	 * kernel's page table is live (the trap area is free: no trap is
+	 * being handled, and interrupts are off until the xRET). */
+	uintptr_t top = csr_read(CSR_SCRATCH) - TRAP_AREA_KEEP;
+	hal_user_regs *t =
+		(hal_user_regs *)((top - sizeof(*t)) & ~(uintptr_t)15);
+	*t = *r;
+	hal_user_resume_enter(t);
 }
 
 void hal_user_return(void)

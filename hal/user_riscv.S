@@ -42,6 +42,158 @@ hal_user_enter:
 #endif
 	XRET
 
+#ifdef __riscv_flen
+#if __riscv_flen == 64
+#define FSTORE fsd
+#define FLOAD fld
+#else
+#define FSTORE fsw
+#define FLOAD flw
+#endif
+#endif
+
+	/* void hal_user_fp_save(hal_user_regs *r, unsigned long status): the
+	 * FP registers and fcsr into r when status has FS on (a hart without
+	 * an FPU never has: FS reads Off there). */
+	.text
+	.globl hal_user_fp_save
+hal_user_fp_save:
+	li	t0, 0
+#ifdef __riscv_flen
+	li	t1, SR_FS
+	and	t1, a1, t1
+	beqz	t1, 1f
+	FSTORE	f0, HAL_UREGS_F(0)(a0)
+	FSTORE	f1, HAL_UREGS_F(1)(a0)
+	FSTORE	f2, HAL_UREGS_F(2)(a0)
+	FSTORE	f3, HAL_UREGS_F(3)(a0)
+	FSTORE	f4, HAL_UREGS_F(4)(a0)
+	FSTORE	f5, HAL_UREGS_F(5)(a0)
+	FSTORE	f6, HAL_UREGS_F(6)(a0)
+	FSTORE	f7, HAL_UREGS_F(7)(a0)
+	FSTORE	f8, HAL_UREGS_F(8)(a0)
+	FSTORE	f9, HAL_UREGS_F(9)(a0)
+	FSTORE	f10, HAL_UREGS_F(10)(a0)
+	FSTORE	f11, HAL_UREGS_F(11)(a0)
+	FSTORE	f12, HAL_UREGS_F(12)(a0)
+	FSTORE	f13, HAL_UREGS_F(13)(a0)
+	FSTORE	f14, HAL_UREGS_F(14)(a0)
+	FSTORE	f15, HAL_UREGS_F(15)(a0)
+	FSTORE	f16, HAL_UREGS_F(16)(a0)
+	FSTORE	f17, HAL_UREGS_F(17)(a0)
+	FSTORE	f18, HAL_UREGS_F(18)(a0)
+	FSTORE	f19, HAL_UREGS_F(19)(a0)
+	FSTORE	f20, HAL_UREGS_F(20)(a0)
+	FSTORE	f21, HAL_UREGS_F(21)(a0)
+	FSTORE	f22, HAL_UREGS_F(22)(a0)
+	FSTORE	f23, HAL_UREGS_F(23)(a0)
+	FSTORE	f24, HAL_UREGS_F(24)(a0)
+	FSTORE	f25, HAL_UREGS_F(25)(a0)
+	FSTORE	f26, HAL_UREGS_F(26)(a0)
+	FSTORE	f27, HAL_UREGS_F(27)(a0)
+	FSTORE	f28, HAL_UREGS_F(28)(a0)
+	FSTORE	f29, HAL_UREGS_F(29)(a0)
+	FSTORE	f30, HAL_UREGS_F(30)(a0)
+	FSTORE	f31, HAL_UREGS_F(31)(a0)
+	frcsr	t1
+	SREG	t1, HAL_UREGS_FCSR(a0)
+	li	t0, 1
+1:
+#endif
+	SREG	t0, HAL_UREGS_FP(a0)
+	ret
+
+	/* void hal_user_resume_enter(const hal_user_regs *r): xRET into
+	 * U-mode with every register of r (hal_user_resume in hal/user.c puts
+	 * r where S-mode still reaches it under a kernel's page table: the
+	 * hart's trap area). From .text.tramp, like hal_user_enter. */
+	.section .text.tramp, "ax"
+	.globl hal_user_resume_enter
+hal_user_resume_enter:
+	csrci	CSR_STATUS, SR_IE	/* no trap between satp and xRET */
+	li	t0, SR_PP | SR_PIE
+	csrc	CSR_STATUS, t0		/* to U, and interrupts off after xRET */
+	LREG	t0, HAL_UREGS_X(0)(a0)
+	csrw	CSR_EPC, t0
+#ifdef __riscv_flen
+	LREG	t0, HAL_UREGS_FP(a0)
+	beqz	t0, 1f
+	FLOAD	f0, HAL_UREGS_F(0)(a0)
+	FLOAD	f1, HAL_UREGS_F(1)(a0)
+	FLOAD	f2, HAL_UREGS_F(2)(a0)
+	FLOAD	f3, HAL_UREGS_F(3)(a0)
+	FLOAD	f4, HAL_UREGS_F(4)(a0)
+	FLOAD	f5, HAL_UREGS_F(5)(a0)
+	FLOAD	f6, HAL_UREGS_F(6)(a0)
+	FLOAD	f7, HAL_UREGS_F(7)(a0)
+	FLOAD	f8, HAL_UREGS_F(8)(a0)
+	FLOAD	f9, HAL_UREGS_F(9)(a0)
+	FLOAD	f10, HAL_UREGS_F(10)(a0)
+	FLOAD	f11, HAL_UREGS_F(11)(a0)
+	FLOAD	f12, HAL_UREGS_F(12)(a0)
+	FLOAD	f13, HAL_UREGS_F(13)(a0)
+	FLOAD	f14, HAL_UREGS_F(14)(a0)
+	FLOAD	f15, HAL_UREGS_F(15)(a0)
+	FLOAD	f16, HAL_UREGS_F(16)(a0)
+	FLOAD	f17, HAL_UREGS_F(17)(a0)
+	FLOAD	f18, HAL_UREGS_F(18)(a0)
+	FLOAD	f19, HAL_UREGS_F(19)(a0)
+	FLOAD	f20, HAL_UREGS_F(20)(a0)
+	FLOAD	f21, HAL_UREGS_F(21)(a0)
+	FLOAD	f22, HAL_UREGS_F(22)(a0)
+	FLOAD	f23, HAL_UREGS_F(23)(a0)
+	FLOAD	f24, HAL_UREGS_F(24)(a0)
+	FLOAD	f25, HAL_UREGS_F(25)(a0)
+	FLOAD	f26, HAL_UREGS_F(26)(a0)
+	FLOAD	f27, HAL_UREGS_F(27)(a0)
+	FLOAD	f28, HAL_UREGS_F(28)(a0)
+	FLOAD	f29, HAL_UREGS_F(29)(a0)
+	FLOAD	f30, HAL_UREGS_F(30)(a0)
+	FLOAD	f31, HAL_UREGS_F(31)(a0)
+	LREG	t0, HAL_UREGS_FCSR(a0)
+	fscsr	t0
+1:
+#endif
+#ifdef HAL_SMODE
+	lui	t0, %tprel_hi(hal_user_satp)
+	add	t0, t0, tp, %tprel_add(hal_user_satp)
+	ld	t0, %tprel_lo(hal_user_satp)(t0)
+	csrw	satp, t0
+	sfence.vma
+#endif
+	LREG	x1, HAL_UREGS_X(1)(a0)
+	LREG	x2, HAL_UREGS_X(2)(a0)
+	LREG	x3, HAL_UREGS_X(3)(a0)
+	LREG	x4, HAL_UREGS_X(4)(a0)
+	LREG	x5, HAL_UREGS_X(5)(a0)
+	LREG	x6, HAL_UREGS_X(6)(a0)
+	LREG	x7, HAL_UREGS_X(7)(a0)
+	LREG	x8, HAL_UREGS_X(8)(a0)
+	LREG	x9, HAL_UREGS_X(9)(a0)
+	LREG	x11, HAL_UREGS_X(11)(a0)
+	LREG	x12, HAL_UREGS_X(12)(a0)
+	LREG	x13, HAL_UREGS_X(13)(a0)
+	LREG	x14, HAL_UREGS_X(14)(a0)
+	LREG	x15, HAL_UREGS_X(15)(a0)
+	LREG	x16, HAL_UREGS_X(16)(a0)
+	LREG	x17, HAL_UREGS_X(17)(a0)
+	LREG	x18, HAL_UREGS_X(18)(a0)
+	LREG	x19, HAL_UREGS_X(19)(a0)
+	LREG	x20, HAL_UREGS_X(20)(a0)
+	LREG	x21, HAL_UREGS_X(21)(a0)
+	LREG	x22, HAL_UREGS_X(22)(a0)
+	LREG	x23, HAL_UREGS_X(23)(a0)
+	LREG	x24, HAL_UREGS_X(24)(a0)
+	LREG	x25, HAL_UREGS_X(25)(a0)
+	LREG	x26, HAL_UREGS_X(26)(a0)
+	LREG	x27, HAL_UREGS_X(27)(a0)
+	LREG	x28, HAL_UREGS_X(28)(a0)
+	LREG	x29, HAL_UREGS_X(29)(a0)
+	LREG	x30, HAL_UREGS_X(30)(a0)
+	LREG	x31, HAL_UREGS_X(31)(a0)
+	LREG	a0, HAL_UREGS_X(10)(a0)
+	XRET
+
 	/* U-mode from here on. */
 	.text
 hal_user_start:

@@ -85,6 +85,16 @@ static void domain_update(unsigned s)
 	exec_isolation_domain(mbox_session_domain(s), b, z, n);
 }
 
+/* Sessions that are open or ending: with two or more, kernels get time
+ * slices (exec_tenants_set). */
+static void tenants_update(void)
+{
+	unsigned n = 0;
+	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
+		n += S.tab[s].state != HP_SESSION_FREE;
+	exec_tenants_set(n);
+}
+
 void mbox_session_open(unsigned s)
 {
 	hp_mbox_session *t = &S.tab[s];
@@ -93,11 +103,15 @@ void mbox_session_open(unsigned s)
 	m->cancelled = 0;
 	hal_store_relaxed(&m->commands, 0u);
 	mbox_heap_free_session(s); /* nothing: reclaimed when it ended */
+	/* A new owner: nothing the last one's kernels left in stacks or
+	 * local memory reaches its kernels. */
+	exec_domain_renew(mbox_session_domain(s));
 	domain_update(s);
 	hal_store_relaxed(&t->opens, t->opens + 1);
 	mbox_st64(&t->cancelled, 0);
 	mbox_st64(&t->dev_owner, mbox_ld64(&t->owner));
 	hal_store_release(&t->state, (uint32_t)HP_SESSION_OPEN);
+	tenants_update();
 	mbox_session_touch();
 }
 
@@ -133,6 +147,7 @@ void mbox_session_reclaim(unsigned s)
 	memset(t->name, 0, sizeof(t->name));
 	mbox_st64(&t->dev_owner, 0);
 	hal_store_release(&t->state, (uint32_t)HP_SESSION_FREE);
+	tenants_update();
 	mbox_session_publish();
 	/* Last: the slot may be claimed again from here on. */
 	mbox_st64(&t->owner, 0);

@@ -263,6 +263,11 @@ void hal_watchdog_arm(uint64_t deadline, bool preempt)
 
 void hal_watchdog_disarm(void) {}
 
+void hal_watchdog_rearm(uint64_t t)
+{
+	(void)t;
+}
+
 void hal_timer_disarm(void) {}
 
 void hal_watchdog_pause(void) {}
@@ -303,6 +308,20 @@ void hal_user_call(hal_jmp_buf *ret, void (*fn)(void *), void *arg,
 }
 
 /* Never in U-mode, so never asked. */
+void hal_user_fp_save(hal_user_regs *r, unsigned long status)
+{
+	(void)r;
+	(void)status;
+	abort();
+}
+
+void hal_user_resume(hal_jmp_buf *ret, const hal_user_regs *r)
+{
+	(void)ret;
+	(void)r;
+	abort();
+}
+
 void hal_user_team_arrive(void)
 {
 	abort();

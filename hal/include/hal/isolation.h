@@ -26,6 +26,8 @@
 #ifndef HAL_ISOLATION_H
 #define HAL_ISOLATION_H
 
+#include <hal/asm.h>
+
 /* ecall numbers (a7). */
 #define HAL_SYS_EXIT 1 /**< fn returned: to hal_user_call's recovery point */
 #define HAL_SYS_TEAM_ARRIVE 2 /**< arrive at the hart's team barrier, wait */
@@ -85,6 +87,30 @@ uintptr_t hal_isolation_granule(void);
 __attribute__((noreturn)) void
 hal_user_call(hal_jmp_buf *ret, void (*fn)(void *), void *arg, void *stack_top);
 
+/** A U-mode context taken at a trap, to be continued later on the same
+ * hart (preemption, docs/executor.md): the pc, x1-x31 (x[n - 1] is xn)
+ * and, when @p fp is 1, the FP registers and fcsr. Offsets for assembly:
+ * HAL_UREGS_* below. */
+typedef struct hal_user_regs {
+	unsigned long pc;
+	unsigned long x[31];
+	unsigned long fp; /**< 1: f[] and fcsr hold the context's FP state */
+	unsigned long fcsr;
+	unsigned long long f[32];
+} hal_user_regs;
+
+/** M-side, in a trap from U-mode, before anything touches the FP
+ * registers: store them and fcsr in @p r if @p status (the trapped
+ * context's mstatus/sstatus) has the FPU on; else r->fp = 0. */
+void hal_user_fp_save(hal_user_regs *r, unsigned long status);
+
+/** Continue the U-mode context @p r taken on this hart (every register,
+ * pc, the FP state if saved) with the calling hart's protection as it is
+ * programmed now. Like hal_user_call(), it ends at @p ret: HAL_SYS_EXIT
+ * gives HAL_USER_RETURNED, a trap what its handler gives. */
+__attribute__((noreturn)) void hal_user_resume(hal_jmp_buf *ret,
+					       const hal_user_regs *r);
+
 /** U-mode side: the ecalls (the barrier is the one the firmware bound
  * to the hart before the call, executor/team_barrier.c). */
 void hal_user_team_arrive(void);
@@ -106,4 +132,11 @@ bool hal_user_heap_has(uintptr_t p, size_t n);
 bool hal_rodata_has(uintptr_t p);
 
 #endif /* __ASSEMBLER__ */
+
+/* hal_user_regs for assembly (REGBYTES-sized words, f[] 8-aligned). */
+#define HAL_UREGS_X(n) ((n)*REGBYTES) /* pc at 0, xn at n */
+#define HAL_UREGS_FP (32 * REGBYTES)
+#define HAL_UREGS_FCSR (33 * REGBYTES)
+#define HAL_UREGS_F(n) (34 * REGBYTES + (n)*8)
+#define HAL_UREGS_SIZE (34 * REGBYTES + 32 * 8)
 #endif

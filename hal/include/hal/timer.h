@@ -38,6 +38,9 @@ void hal_timer_disarm(void);
  */
 void hal_watchdog_arm(uint64_t deadline, bool preempt);
 void hal_watchdog_disarm(void);
+/** While armed (in a trap from the kernel, too): the timer interrupts at
+ * @p t instead (UINT64_MAX: not at all). */
+void hal_watchdog_rearm(uint64_t t);
 /** Inside an armed section, around a wait: no traps, and an IPI or the
  * deadline ends wfi (the waiter checks the deadline itself). Resuming
  * enables the timer alone. */

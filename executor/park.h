@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Parked chunks and the memory kernels run with (park.c, docs/executor.md
+ * "Time slices"). Every hart runs kernel code with one context: its
+ * exec_ucall, kernel stack, local memory and fiber arena. When the pool
+ * preempts a chunk (its time slice ended while another domain waits), the
+ * chunk's registers and its whole context are parked on the hart, and the
+ * hart goes on with a spare context; the chunk later continues on the same
+ * hart (its registers name the hart's TLS) by taking its context back.
+ *
+ * A context remembers whose kernels last used it (a domain and that
+ * domain's owner, exec_domain_renew()), and is cleared before another's
+ * run on it: nothing a session's kernel leaves on a stack, in local memory
+ * or in the arena is seen by another session's.
+ *
+ * Callers: the pool only. park.c calls kernel context (kctx.h) and
+ * work-group execution (wg.h) to swap and clear their per-hart memory.
+ */
+#ifndef EXECUTOR_PARK_H
+#define EXECUTOR_PARK_H
+
+#include "kview.h"
+#include <hal/isolation.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Chunks one hart may hold parked (and spare contexts it may have). */
+#define EXEC_PARK_MAX 3
+
+typedef struct exec_park {
+	void *inst;	   /* the pool's instance; NULL: a free slot */
+	unsigned dom;	   /* its domain */
+	unsigned seq;	   /* parking order on the hart */
+	size_t start, end; /* the chunk's groups */
+	hal_user_regs regs;
+} exec_park;
+
+void exec_park_init(unsigned harts);
+
+/* The calling hart's exec_ucall (kernel-visible; it belongs to the
+ * context the hart runs with now). */
+exec_ucall *exec_park_ucall(void);
+/* Before a chunk of domain @p dom runs on the calling hart: its context
+ * is cleared if another domain or owner used it last. */
+void exec_park_own(unsigned dom);
+
+/* Chunks parked on the calling hart. */
+unsigned exec_park_count(void);
+/* The calling hart's parked chunk at @p i (< EXEC_PARK_MAX; inst NULL:
+ * none there). */
+const exec_park *exec_park_at(unsigned i);
+
+/* In a trap from kernel code: take its registers (pc, x1-x31 and the
+ * FP state) for the next exec_park_put(); false, taking nothing, if the
+ * hart has no free slot with a whole spare context (memory). */
+bool exec_park_take(const unsigned long *regs, unsigned long status);
+/* After the trap's recovery point: park what exec_park_take() took with
+ * the hart's context, as chunk [start, end) of @p inst in domain @p dom;
+ * the hart continues with the slot's spare context. */
+void exec_park_put(void *inst, unsigned dom, size_t start, size_t end);
+/* Take parked chunk @p i back: the hart runs with its context from now
+ * on, and the slot becomes free. Returns its registers (valid until the
+ * hart parks again). */
+const hal_user_regs *exec_park_get(unsigned i);
+
+#endif

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Time slices between sessions (docs/sessions.md, "Time slices"): one
+ * host's endless kernels no longer keep another host's work off the harts.
+ *
+ *   hog     a host enqueues four kernels of 512 work-items that never end
+ *           (`spin` for 2^63 iterations, no time limit) and keeps its session;
+ * another host's checked vadd completes round after round while they still run
+ *           (the hog's commands stay in flight all along: without
+ *           preemption nothing else would ever run again).
+ *   long    beside the same endless kernels, a third host's long `spin`
+ *           (every work-item iterates an LCG; its chunks are preempted
+ *           again and again) gives the right value for every work-item.
+ *   private every kind of leftover: a host fills its local memory and
+ *           its work-items' private arrays (`leftover` with plant=1) and
+ *           exits; a new host's kernel reads its own uninitialised local
+ *           and private memory (plant=0) and finds none of the pattern.
+ *
+ * Each case ends the hog by killing it; the device then gives back what it
+ * held and serves on.
+ *
+ *   test_slices [--board B] [--harts N] [--rounds R] [TEST...]
+ *
+ * Latencies are printed, never asserted (bench/slices.sh measures them).
+ */
+#include "e2e_check.h"
+#include <hartpool/kernels/diag.h>
+#include <hartpool/kernels/lib.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static hp_device *A; /* the handle that booted the device */
+static const char *conn;
+static unsigned rounds = 10;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static hp_device *connect_one(void)
+{
+	hp_open_options o = {.connect = conn};
+	hp_device *d;
+	MUST(hp_open(&o, &d));
+	return d;
+}
+
+/* Wait for ev at most `ms` milliseconds (a command that never completes
+ * fails the test instead of hanging it); its info in *info. */
+static bool wait_for(hp_device *d, hp_event ev, hp_event_info *info, double ms)
+{
+	double until = now_ms() + ms;
+	for (;;) {
+		int rc = hp_event_query(d, ev, info);
+		if (rc == 0)
+			return true;
+		if (rc != 1)
+			MUST(rc);
+		if (now_ms() > until)
+			return false;
+		struct timespec ts = {0, 1000000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* ---- the hog: endless kernels on every hart ---- */
+
+static void hog_child(int fd)
+{
+	hp_device *H = connect_one();
+	hp_queue *q;
+	MUST(hp_queue_create(H, 0, &q));
+	hp_buffer out;
+	MUST(hp_buffer_alloc(H, 512 * 4, &out));
+	/* 2^63 iterations: no work-item ever ends */
+	hp_spin_args sa = {.out = out, .iters = UINT64_C(1) << 63};
+	hp_ndrange r = {.work_dim = 1,
+			.global = {512},
+			.local = {1},
+			.local_given = true};
+	hp_event ev[4];
+	for (int k = 0; k < 4; k++)
+		MUST(hp_enqueue_kernel(q, e2e_kernel(H, "spin"), &r, &sa,
+				       sizeof(sa), NULL, 0, &ev[k]));
+	char msg = 'r';
+	if (write(fd, &msg, 1) != 1)
+		_exit(3);
+	/* Until killed: an endless kernel that ends (a fault) is said. */
+	for (bool said[4] = {false};;) {
+		for (int k = 0; k < 4; k++) {
+			hp_event_info info;
+			if (!said[k] && !hp_event_query(H, ev[k], &info)) {
+				fprintf(stderr, "hog kernel %d ended: %s %s\n",
+					k, hp_error_name(info.status),
+					info.detail);
+				said[k] = true;
+			}
+		}
+		struct timespec ts = {0, 100000000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+static pid_t start_hog(void)
+{
+	int p[2];
+	if (pipe(p))
+		e2e_fatal("pipe");
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the test */
+		close(p[0]);
+		hog_child(p[1]);
+	}
+	close(p[1]);
+	char msg = 0;
+	if (read(p[0], &msg, 1) != 1)
+		e2e_fatal("the hog died before its kernels were queued");
+	close(p[0]);
+	/* Let the endless kernels take every hart. */
+	struct timespec ts = {0, 300000000};
+	nanosleep(&ts, NULL);
+	return pid;
+}
+
+/* Commands the hog's session has in flight (its endless kernels). */
+static uint64_t hog_commands(pid_t hog)
+{
+	hp_session_info s[16];
+	unsigned n = 0;
+	hp_device_usage u; /* asks the device to publish its figures */
+	MUST(hp_device_usage_get(A, &u));
+	MUST(hp_sessions(A, s, 16, &n));
+	for (unsigned i = 0; i < n && i < 16; i++)
+		if (s[i].pid == hog)
+			return s[i].commands;
+	return 0;
+}
+
+static void stop_hog(pid_t hog)
+{
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	/* This handle reaps the dead session while it waits on the device. */
+	hp_queue *q;
+	MUST(hp_queue_create(A, HP_QUEUE_IN_ORDER, &q));
+	hp_buffer b;
+	MUST(hp_buffer_alloc(A, 64, &b));
+	MUST(hp_buffer_free(A, b));
+	MUST(hp_queue_release(q));
+	for (int i = 0; i < 600 && hog_commands(hog); i++) {
+		if (i % 20 == 0)
+			printf("  hog commands %" PRIu64 "\n",
+			       hog_commands(hog));
+		unsigned ended;
+		MUST(hp_sessions_reap(A, &ended));
+		struct timespec ts = {0, 50000000};
+		nanosleep(&ts, NULL);
+	}
+	CHECK(!hog_commands(hog), "the killed hog's kernels still run");
+}
+
+/* One checked vadd of n floats on d; its round trip in *ms. */
+static bool vadd_round(hp_device *d, hp_queue *q, unsigned n, double *ms)
+{
+	float *ha = malloc(n * 4), *hb = malloc(n * 4), *hc = malloc(n * 4);
+	for (unsigned i = 0; i < n; i++) {
+		ha[i] = (float)(i % 977);
+		hb[i] = 0.5f * (float)(i % 13);
+	}
+	hp_buffer a = e2e_buffer(d, n * 4, ha);
+	hp_buffer b = e2e_buffer(d, n * 4, hb);
+	hp_buffer c = e2e_buffer(d, n * 4, NULL);
+	hp_vadd_args va = {.a = a, .b = b, .c = c, .n = n};
+	hp_ndrange r = {.work_dim = 1, .global = {n}};
+	hp_event ev;
+	hp_event_info info;
+	double t0 = now_ms();
+	MUST(hp_enqueue_kernel(q, e2e_kernel(d, "vadd"), &r, &va, sizeof(va),
+			       NULL, 0, &ev));
+	bool done = wait_for(d, ev, &info, 60000);
+	*ms = now_ms() - t0;
+	bool ok = done && info.status == 0;
+	if (ok) {
+		MUST(hp_buffer_read(d, c, 0, hc, n * 4));
+		for (unsigned i = 0; i < n; i++)
+			ok &= hc[i] == ha[i] + hb[i];
+	}
+	MUST(hp_buffer_free(d, a));
+	MUST(hp_buffer_free(d, b));
+	MUST(hp_buffer_free(d, c));
+	free(ha);
+	free(hb);
+	free(hc);
+	return ok;
+}
+
+static void t_hog(void)
+{
+	hp_device *V = connect_one();
+	hp_queue *q;
+	MUST(hp_queue_create(V, HP_QUEUE_IN_ORDER, &q));
+	double alone = 0, ms;
+	for (int i = 0; i < 3; i++) {
+		CHECK(vadd_round(V, q, 4096, &ms), "vadd alone");
+		alone = i == 0 || ms < alone ? ms : alone;
+	}
+	pid_t hog = start_hog();
+	CHECK(hog_commands(hog) == 4,
+	      "the hog has %" PRIu64
+	      " commands in flight, not its 4 endless kernels",
+	      hog_commands(hog));
+	double worst = 0, sum = 0;
+	unsigned good = 0;
+	for (unsigned i = 0; i < rounds; i++) {
+		bool ok = vadd_round(V, q, 4096, &ms);
+		good += ok;
+		sum += ms;
+		worst = ms > worst ? ms : worst;
+		if (!ok)
+			break;
+	}
+	CHECK(good == rounds,
+	      "beside the hog %u of %u checked vadd rounds completed right",
+	      good, rounds);
+	CHECK(hog_commands(hog) == 4,
+	      "the hog's endless kernels did not run all along (%" PRIu64
+	      " in flight)",
+	      hog_commands(hog));
+	printf("ok: %u checked vadd rounds of 4096 beside 4 endless kernels on "
+	       "every hart: mean %.1f ms, worst %.1f ms (alone %.1f ms)\n",
+	       rounds, sum / rounds, worst, alone);
+	MUST(hp_queue_release(q));
+	hp_close(V);
+	stop_hog(hog);
+}
+
+/* ---- a long checked kernel beside the hog ---- */
+
+#define LONG_ITEMS 64u
+
+static uint32_t spin_value(uint32_t glin, uint64_t iters)
+{
+	uint32_t x = glin + 1;
+	for (uint64_t i = 0; i < iters; i++)
+		x = x * 1664525u + 1013904223u;
+	return x;
+}
+
+static int long_child(uint64_t iters)
+{
+	hp_device *L = connect_one();
+	hp_queue *q;
+	MUST(hp_queue_create(L, HP_QUEUE_IN_ORDER, &q));
+	hp_buffer out = e2e_buffer(L, LONG_ITEMS * 4, NULL);
+	hp_spin_args sa = {.out = out, .iters = iters};
+	hp_ndrange r = {.work_dim = 1,
+			.global = {LONG_ITEMS},
+			.local = {1},
+			.local_given = true};
+	hp_event ev;
+	hp_event_info info;
+	MUST(hp_enqueue_kernel(q, e2e_kernel(L, "spin"), &r, &sa, sizeof(sa),
+			       NULL, 0, &ev));
+	if (!wait_for(L, ev, &info, 150000)) {
+		fprintf(stderr, "spin beside the hog: not complete after "
+				"150 s\n");
+		return 1;
+	}
+	if (info.status) {
+		fprintf(stderr, "spin beside the hog: %s\n",
+			hp_error_name(info.status));
+		return 1;
+	}
+	uint32_t got[LONG_ITEMS];
+	MUST(hp_buffer_read(L, out, 0, got, sizeof(got)));
+	unsigned wrong = 0;
+	for (uint32_t i = 0; i < LONG_ITEMS; i++)
+		wrong += got[i] != spin_value(i, iters);
+	if (wrong)
+		fprintf(stderr, "spin beside the hog: %u of %u values wrong\n",
+			wrong, LONG_ITEMS);
+	hp_close(L);
+	return wrong != 0;
+}
+
+static void t_long(void)
+{
+	/* About a second per work-item under TCG alone: every chunk lives
+	 * through many slices. */
+	uint64_t iters = 4000000;
+	pid_t hog = start_hog();
+	fflush(stdout);
+	double t0 = now_ms();
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		_exit(long_child(iters));
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the long checked kernel beside the hog failed");
+	CHECK(hog_commands(hog) == 4,
+	      "the hog's endless kernels did not run all along");
+	printf("ok: spin of %u work-items x %" PRIu64
+	       " iterations beside 4 endless kernels: every value right, "
+	       "%.1f s\n",
+	       LONG_ITEMS, iters, (now_ms() - t0) / 1e3);
+	stop_hog(hog);
+}
+
+int main(int argc, char **argv)
+{
+	hp_open_options o = {.harts = 8};
+	const char *only[8];
+	unsigned nonly = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--board") && i + 1 < argc)
+			o.board = argv[++i];
+		else if (!strcmp(argv[i], "--harts") && i + 1 < argc)
+			o.harts = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+			rounds = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (argv[i][0] != '-' && nonly < 8)
+			only[nonly++] = argv[i];
+		else {
+			fprintf(stderr, "usage: test_slices [--board B] "
+					"[--harts N] [--rounds R] [TEST...]\n");
+			return 2;
+		}
+	}
+	MUST(hp_open(&o, &A));
+	conn = hp_connect_string(A);
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} tests[] = {{"hog", t_hog}, {"long", t_long}};
+	for (unsigned t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
+		bool run = !nonly;
+		for (unsigned k = 0; k < nonly; k++)
+			run |= !strcmp(only[k], tests[t].name);
+		if (run)
+			tests[t].fn();
+	}
+	hp_close(A);
+	return e2e_report();
+}
