@@ -145,6 +145,8 @@ void dispatch_serve(bool (*idle_hook)(void))
 		 * packets came) check every 10 us meanwhile. */
 		bool busy = !D.doorbell && now - last < window &&
 			    now - last_ring >= window;
+		/* Idle: the use figures a host reads are current. */
+		mbox_session_publish_dirty(false);
 		/* Freed memory to clear: an idle worker does it (with one
 		 * hart, the dispatcher, a step at a time). */
 		if (mbox_heap_clear_pending()) {
@@ -153,8 +155,6 @@ void dispatch_serve(bool (*idle_hook)(void))
 			else if (mbox_heap_clear_step())
 				continue;
 		}
-		/* Idle: the use figures a host reads are current. */
-		mbox_session_publish_dirty(false);
 		exec_idle_until(now + (busy ? fast : slow));
 	}
 }
