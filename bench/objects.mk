@@ -1,6 +1,6 @@
 # Benchmark images (boot + hal + one source each); bench/run.sh runs them.
 bench-images := boot compute lock lock_spin wait wait_spin exec_overhead kbench teambar \
-                dispatch_scale
+                dispatch_scale zero_clear
 
 # Host-side benchmark programs, linked with libhartpool (bench/serial.sh).
 bench-host := serial_link zero_alloc

@@ -3,8 +3,10 @@
  * What "nothing left over" (docs/sessions.md) costs an allocation: the
  * wall time of hp_buffer_alloc for SIZE MiB on memory never used (clean),
  * right after the same bytes were written and freed (dirty: the
- * allocation clears them), and after the idle harts had WAIT ms to clear
- * them in the background. One line per size: medians of REPS.
+ * allocation clears them), after the idle harts had WAIT ms to clear
+ * them in the background, and on clean memory after the same wait (the
+ * dispatcher's wake-up alone). One line per size: medians of REPS, each
+ * rep in a new session.
  *
  *   zero_alloc --connect CONN [--reps N] [--wait MS] SIZE_MIB...
  */
@@ -82,39 +84,47 @@ int main(int argc, char **argv)
 				"reps 1..64\n");
 		return 2;
 	}
-	hp_open_options o = {.connect = conn};
-	hp_device *d;
-	must(hp_open(&o, &d), "open");
+	struct timespec ts = {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
 	for (int s = 0; s < nsizes; s++) {
 		uint64_t size = sizes[s] << 20;
 		void *junk = malloc(size);
 		memset(junk, 0x5a, size);
-		double clean[64], dirty[64], after[64];
-		hp_buffer keep[64];
-		/* Clean: fresh memory each time (the earlier ones stay). */
-		for (int r = 0; r < reps; r++)
-			clean[r] = timed_alloc(d, size, &keep[r]);
+		double clean[64], dirty[64], after[64], control[64];
+		int same = 0;
+		/* Each rep in a session of its own: its region holds only its
+		 * buffers, so the dirty allocation lands where the freed one
+		 * was (counted in `same`). */
 		for (int r = 0; r < reps; r++) {
-			hp_buffer b;
+			hp_open_options o = {.connect = conn};
+			hp_device *d;
+			must(hp_open(&o, &d), "open");
+			hp_buffer a, b, c, x;
+			clean[r] = timed_alloc(d, size, &a);
 			/* Dirty: the bytes just written and freed. */
-			dirty_free(d, keep[r], junk, size);
+			dirty_free(d, a, junk, size);
 			dirty[r] = timed_alloc(d, size, &b);
+			same += b == a;
 			/* After the idle harts had their time. */
 			dirty_free(d, b, junk, size);
-			struct timespec ts = {wait_ms / 1000,
-					      (wait_ms % 1000) * 1000000L};
 			nanosleep(&ts, NULL);
-			after[r] = timed_alloc(d, size, &b);
-			must(hp_buffer_free(d, b), "free");
+			after[r] = timed_alloc(d, size, &c);
+			/* The same wait before a clean allocation: what the
+			 * dispatcher's wake-up costs alone. */
+			nanosleep(&ts, NULL);
+			control[r] = timed_alloc(d, size, &x);
+			hp_close(d);
+			/* What the session leaves is cleared before the next.
+			 */
+			nanosleep(&ts, NULL);
 		}
 		double c = median(clean, reps), y = median(dirty, reps),
-		       a = median(after, reps);
+		       a = median(after, reps), k = median(control, reps);
 		printf("zero_alloc size_mib=%llu clean_us=%.0f dirty_us=%.0f "
-		       "after_idle_us=%.0f dirty_per_mib_us=%.1f\n",
-		       (unsigned long long)sizes[s], c, y, a,
+		       "after_idle_us=%.0f clean_after_wait_us=%.0f "
+		       "same_place=%d/%d dirty_per_mib_us=%.1f\n",
+		       (unsigned long long)sizes[s], c, y, a, k, same, reps,
 		       (y - c) / (double)sizes[s]);
 		free(junk);
 	}
-	hp_close(d);
 	return 0;
 }
