@@ -172,6 +172,9 @@ int app_main(void)
 			   ? "doorbell device interrupt"
 			   : "doorbell check on a timer",
 		   exec_dev.isolation ? "on" : "off");
+	hal_printf("hartpool: buffer memory %s\n",
+		   cfg.ram_zeroed ? "zero at boot"
+				  : "not zero at boot: idle harts clear it");
 	dispatch_serve(serve_devices);
 	exec_shutdown();
 	dispatch_stopped();
