@@ -688,9 +688,11 @@ bool mbox_heap_clear_pending(void)
 
 bool mbox_heap_clear_step(void)
 {
-	if (!hal_load_relaxed(&H.sweep))
+	/* Held: by the hart clearing now (one at a time is all the lock
+	 * allows; this one stays free for kernels and sleeps), or by an
+	 * allocation (the dispatcher wakes a hart again after it). */
+	if (!hal_load_relaxed(&H.sweep) || !hal_lock_try(&H.lock))
 		return false;
-	hal_lock_acquire(&H.lock);
 	size_t c = clearable(H.rotor, H.chunks);
 	if (c == H.chunks) {
 		size_t to = H.rotor < H.chunks ? H.rotor : H.chunks;

@@ -50,7 +50,8 @@ void mbox_heap_mark_dirty(uint64_t addr, uint64_t len);
 
 /** One step of background clearing: clear one dirty chunk that no buffer
  * touches and mark it clean. True if it cleared one; false when there is
- * none (then it costs one load until memory is freed again). */
+ * none (then it costs one load until memory is freed again) or another
+ * hart holds the heap's lock (one clears at a time). */
 bool mbox_heap_clear_step(void);
 
 /** May mbox_heap_clear_step() find something? (One load, no lock.) */
