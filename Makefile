@@ -31,9 +31,13 @@ CROSS ?= riscv64-unknown-elf-
 CC := $(CROSS)gcc
 OBJDUMP := $(CROSS)objdump
 
+# 1: the board's DRAM reads as zeros at boot (QEMU's boards); the heap then
+# starts clean instead of being cleared by idle harts (mailbox/heap.h).
+BOARD_RAM_ZEROED ?= 0
 BOARD_DEFS := -DBOARD_MAX_HARTS=$(BOARD_MAX_HARTS) \
               -DBOARD_STACK_SIZE=$(BOARD_STACK_SIZE) \
-              -DBOARD_SUB_GROUP_SIZE=$(BOARD_SUB_GROUP_SIZE)
+              -DBOARD_SUB_GROUP_SIZE=$(BOARD_SUB_GROUP_SIZE) \
+              -DBOARD_RAM_ZEROED=$(BOARD_RAM_ZEROED)
 # BOARD_PRIV := S: the firmware runs in S-mode under SBI (hal/csr.h).
 ifeq ($(BOARD_PRIV),S)
 BOARD_DEFS += -DHAL_SMODE=1

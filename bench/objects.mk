@@ -1,9 +1,9 @@
 # Benchmark images (boot + hal + one source each); bench/run.sh runs them.
 bench-images := boot compute lock lock_spin wait wait_spin exec_overhead kbench teambar \
-                dispatch_scale
+                dispatch_scale zero_clear
 
 # Host-side benchmark programs, linked with libhartpool (bench/serial.sh).
-bench-host := serial_link
+bench-host := serial_link zero_alloc
 $(patsubst %,$(HOST_O)/bench/%,$(bench-host)): $(HOST_O)/bench/%: \
 		$(HOST_O)/tool/bench/%.c.o $(HOST_O)/libhartpool.a \
 		$(HOST_O)/libhartpool-boards.a

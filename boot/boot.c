@@ -38,6 +38,7 @@ unsigned long long boot_time_start;
 const char *boot_bootargs;
 unsigned boot_bootargs_len;
 unsigned long long boot_mem_base, boot_mem_size;
+unsigned long boot_dtb_base, boot_dtb_size;
 /* The bootargs, copied: nothing reads the device tree after boot_init, so
  * the memory QEMU put it in can be handed out (the buffer heap). */
 static char boot_bootargs_copy[1024];
@@ -226,6 +227,8 @@ void boot_init(unsigned long hart_id, const void *dtb)
 	boot_doorbell_irq = fi.doorbell_irq;
 	boot_mem_base = fi.mem_base;
 	boot_mem_size = fi.mem_size;
+	boot_dtb_base = (unsigned long)(uintptr_t)dtb;
+	boot_dtb_size = fi.hart_num ? (unsigned long)fdt_total_size(dtb) : 0;
 
 	unsigned long cap;
 	int have_cap = fdt_bootarg_uint(fi.bootargs, fi.bootargs_len,

@@ -315,6 +315,16 @@ bool exec_start(void (*barrier_all)(void), bool dedicated_driver);
  * more for this hart; sleep when there is none. */
 void exec_serve(void);
 
+/** Background work for idle harts (the mailbox's clearing of freed
+ * memory): a hart in exec_serve() that finds no kernel work calls @p fn
+ * before it sleeps, and looks for kernel work again after every call that
+ * returns true, so @p fn must do one short step (a launch waits for at
+ * most one) and return false when it has nothing (the hart then sleeps as
+ * before). NULL: none. */
+void exec_idle_work_set(bool (*fn)(void));
+/** Wake one idle hart (there is background work for it). */
+void exec_idle_work_wake(void);
+
 /** Make every hart in exec_serve() return; the caller first finishes
  * what the pool still holds for it. Team instances need every hart of a
  * team to keep pulling work (exec_serve, exec_wait) until they end. */

@@ -127,6 +127,7 @@ typedef struct exec_instance {
 	unsigned teams_left; /* teams not yet out of it (skipped or done) */
 	size_t teams_in;     /* teams that decided to take part */
 	exec_team *teams;    /* dev.harts entries, used when team_size > 1 */
+	uint32_t args_hi;    /* bytes of kv->argbuf the last launch wrote */
 } exec_instance;
 
 /* Per-hart pool state (firmware-private). */
@@ -422,6 +423,12 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	kv->args = NULL;
 	kv->pbuf = c->printf_buf;
 	kv->psize = c->printf_buf ? c->printf_size - 16u : 0;
+	/* Kernel code reads the whole block: no earlier launch's arguments
+	 * (another session's) beyond this one's. */
+	uint32_t awrite = c->args ? c->args_size : 0;
+	if (inst->args_hi > awrite)
+		memset((char *)kv->argbuf + awrite, 0, inst->args_hi - awrite);
+	inst->args_hi = awrite;
 	inst->seq = ++exec_seq;
 	inst->need = 0;
 	inst->workers = (exec_dev.harts - exec_dev.first_worker) / t;
@@ -1116,6 +1123,18 @@ void exec_idle_until(uint64_t deadline)
 	exec_pool_idle(NULL, NULL, deadline);
 }
 
+static bool (*idle_work)(void);
+
+void exec_idle_work_set(bool (*fn)(void))
+{
+	hal_store_release(&idle_work, fn);
+}
+
+void exec_idle_work_wake(void)
+{
+	exec_pool_wake(&(exec_wake){1, exec_dev.harts, 0});
+}
+
 void exec_serve(void)
 {
 	/* Stop only when nothing is left for this hart: a teammate may still
@@ -1125,6 +1144,10 @@ void exec_serve(void)
 			continue;
 		if (hal_load_acquire(&exec_stop))
 			return;
+		/* Background work, one step, then kernel work first again. */
+		bool (*fn)(void) = hal_load_acquire(&idle_work);
+		if (fn && fn())
+			continue;
 		exec_pool_idle(NULL, NULL, UINT64_MAX);
 	}
 }

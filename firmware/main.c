@@ -91,6 +91,12 @@ static const char *skipped_text(void)
 	return text;
 }
 
+/* Whether DRAM reads as zeros at boot (board.mk BOARD_RAM_ZEROED: set
+ * for the QEMU boards, whose RAM is a new file; a real board's is not). */
+#ifndef BOARD_RAM_ZEROED
+#define BOARD_RAM_ZEROED 0
+#endif
+
 /* On by default; a board whose harts cannot isolate kernels (K210: privilege
  * spec 1.9.1, no PMP of the 1.10 kind) turns it off in board.h. */
 #ifndef BOARD_ISOLATION_DEFAULT
@@ -142,6 +148,11 @@ int app_main(void)
 		.mbox_size = BOARD_MBOX_SIZE,
 		.buf_base = BOARD_BUF_BASE,
 		.buf_size = end - BOARD_BUF_BASE,
+		/* hartpool.ram_zeroed=0: e.g. a boot loader used the RAM */
+		.ram_zeroed = boot_bootarg("hartpool.ram_zeroed",
+					   BOARD_RAM_ZEROED) != 0,
+		.dirty_base = boot_dtb_base,
+		.dirty_size = boot_dtb_size,
 		.dram_base = BOARD_DRAM_BASE,
 		.dram_size = dram_size,
 		.code_base = (uintptr_t)__kcode_start,
@@ -174,6 +185,9 @@ int app_main(void)
 			   ? "doorbell device interrupt"
 			   : "doorbell check on a timer",
 		   exec_dev.isolation ? "on" : "off");
+	hal_printf("hartpool: buffer memory %s\n",
+		   cfg.ram_zeroed ? "zero at boot"
+				  : "not zero at boot: idle harts clear it");
 	dispatch_serve(serve_devices);
 	exec_shutdown();
 	dispatch_stopped();

@@ -147,6 +147,14 @@ void dispatch_serve(bool (*idle_hook)(void))
 			    now - last_ring >= window;
 		/* Idle: the use figures a host reads are current. */
 		mbox_session_publish_dirty(false);
+		/* Freed memory to clear: an idle worker does it (with one
+		 * hart, the dispatcher, a step at a time). */
+		if (mbox_heap_clear_pending()) {
+			if (exec_dev.harts > 1)
+				exec_idle_work_wake();
+			else if (mbox_heap_clear_step())
+				continue;
+		}
 		exec_idle_until(now + (busy ? fast : slow));
 	}
 }
@@ -247,6 +255,13 @@ int dispatch_init(const dispatch_config *cfg)
 			       exec_isolation_granule(), regions ? regions : 1);
 	if (herr)
 		return herr;
+	/* Nothing left over (heap.h): what may not be zero is dirty, and
+	 * idle harts clear it. */
+	if (!cfg->ram_zeroed)
+		mbox_heap_mark_dirty(cfg->buf_base, cfg->buf_size);
+	else if (cfg->dirty_size)
+		mbox_heap_mark_dirty(cfg->dirty_base, cfg->dirty_size);
+	exec_idle_work_set(mbox_heap_clear_step);
 	mbox_trace_init();
 	mbox_pkt_init(&(mbox_dev_desc){.dram_size = cfg->dram_size,
 				       .board = cfg->board,

@@ -19,6 +19,12 @@ typedef struct dispatch_config {
 	uint64_t mbox_addr, mbox_size;
 	/** The buffer heap. */
 	uint64_t buf_base, buf_size;
+	/** The heap's memory reads as zeros at boot (a QEMU board: its RAM
+	 * is a new file) but for [dirty_base, dirty_base + dirty_size) (the
+	 * device tree QEMU put there). False: all of it is dirty until idle
+	 * harts have cleared it (mailbox/heap.h). */
+	bool ram_zeroed;
+	uint64_t dirty_base, dirty_size;
 	/** Device address of DRAM (QEMU's RAM file offset 0) and its size
 	 * (reported to the host; 0: unknown). */
 	uint64_t dram_base, dram_size;

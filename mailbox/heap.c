@@ -9,8 +9,22 @@
  * follows another session's region, so both can grow). Every function
  * that reads the table takes the heap's lock, but the _locked ones, whose
  * caller holds it.
+ *
+ * The dirty map: one bit per MBOX_HEAP_CHUNK chunk, set when a buffer is
+ * freed or a session's region shrinks or goes (its kernels could write
+ * anywhere in it), over every chunk that touches the range; cleared when an
+ * idle hart has cleared the whole chunk, which it does only while no
+ * buffer touches it (with the lock held, so no allocation lands there
+ * meanwhile). A new buffer's bytes in dirty chunks are cleared by the
+ * allocation after the lock is released: its chunks stay dirty (the other
+ * bytes of a chunk it shares may not be clear), no idle hart touches them
+ * while it lives, and the dirty bits of its range can only be set
+ * meanwhile, never cleared. The bits are read there without the lock, so
+ * every access to them is atomic.
  */
 #include "heap.h"
+#include "words.h"
+#include <hal/atomic.h>
 #include <hal/heap.h>
 #include <hal/lock.h>
 #include <hartpool/error.h>
@@ -43,7 +57,17 @@ static struct {
 	uint64_t sess_bytes[HP_MBOX_SESSIONS];
 	unsigned sess_bufs[HP_MBOX_SESSIONS];
 	heap_region all[ALL_REGIONS]; /* all_regions()'s scratch (lock held) */
+	/* The dirty map (above): chunk c is [base + c * CHUNK, + CHUNK). */
+	unsigned long *dirty;
+	size_t dirty_words, dirty_cap, chunks;
+	uint64_t ndirty; /* chunks dirty */
+	size_t rotor;	 /* where mbox_heap_clear_step looks first */
+	unsigned sweep;	 /* 1: a dirty chunk may be clearable */
+	uint64_t cleared_idle, cleared_alloc; /* bytes, since init */
 } H = {.lock = HAL_LOCK_INIT};
+
+#define CHUNK ((uint64_t)MBOX_HEAP_CHUNK)
+#define WBITS (8u * sizeof(unsigned long))
 
 static uint64_t align_up(uint64_t v)
 {
@@ -87,6 +111,22 @@ int mbox_heap_init(uint64_t base, uint64_t size, uint64_t granule,
 	if (!H.bufs)
 		H.bufs = hal_heap_alloc_private(
 			HP_MBOX_BUFFERS_MAX * sizeof(mbox_buf), 64);
+	H.chunks = (size_t)((H.size + CHUNK - 1) / CHUNK);
+	H.dirty_words = (H.chunks + WBITS - 1) / WBITS;
+	if (H.dirty_words > H.dirty_cap) {
+		H.dirty = hal_heap_alloc_private(
+			H.dirty_words * sizeof(unsigned long), 64);
+		H.dirty_cap = H.dirty ? H.dirty_words : 0;
+	}
+	if (H.dirty_words && !H.dirty)
+		return HP_OUT_OF_RESOURCES;
+	for (size_t w = 0; w < H.dirty_words; w++)
+		hal_store_relaxed(&H.dirty[w], 0ul);
+	H.ndirty = 0;
+	H.rotor = 0;
+	hal_store_relaxed(&H.sweep, 0u);
+	H.cleared_idle = 0;
+	H.cleared_alloc = 0;
 	return H.bufs ? 0 : HP_OUT_OF_RESOURCES;
 }
 
@@ -98,6 +138,82 @@ uint64_t mbox_heap_base(void)
 uint64_t mbox_heap_size(void)
 {
 	return H.size;
+}
+
+/* ---- the dirty map ---- */
+
+static bool chunk_dirty(size_t c)
+{
+	return hal_load_relaxed(&H.dirty[c / WBITS]) >> (c % WBITS) & 1u;
+}
+
+/* Mark every chunk that touches [lo, hi) dirty (lock held). */
+static void dirty_set(uint64_t lo, uint64_t hi)
+{
+	if (lo < H.base)
+		lo = H.base;
+	if (hi > heap_end())
+		hi = heap_end();
+	if (lo >= hi)
+		return;
+	size_t c = (size_t)((lo - H.base) / CHUNK);
+	size_t last = (size_t)((hi - 1 - H.base) / CHUNK);
+	while (c <= last) {
+		size_t w = c / WBITS, b = c % WBITS;
+		size_t n = WBITS - b;
+		if (n > last - c + 1)
+			n = last - c + 1;
+		unsigned long m = n == WBITS ? ~0ul : ((1ul << n) - 1) << b;
+		unsigned long old = hal_load_relaxed(&H.dirty[w]);
+		H.ndirty += (uint64_t)__builtin_popcountl(m & ~old);
+		hal_store_relaxed(&H.dirty[w], old | m);
+		c += n;
+	}
+	hal_store_relaxed(&H.sweep, 1u);
+}
+
+void mbox_heap_mark_dirty(uint64_t addr, uint64_t len)
+{
+	if (len > UINT64_MAX - addr)
+		len = UINT64_MAX - addr;
+	hal_lock_acquire(&H.lock);
+	dirty_set(addr, addr + len);
+	hal_lock_release(&H.lock);
+}
+
+/* Clear [addr, addr + size) where it lies in dirty chunks: a new buffer,
+ * which no one else touches (see above; no lock). */
+static void clear_new(uint64_t addr, uint64_t size)
+{
+	uint64_t end = addr + size, cleared = 0;
+	size_t c = (size_t)((addr - H.base) / CHUNK);
+	size_t last = (size_t)((end - 1 - H.base) / CHUNK);
+	while (c <= last) {
+		if (!hal_load_relaxed(&H.dirty[c / WBITS])) {
+			c = (c / WBITS + 1) * WBITS; /* a clean word */
+			continue;
+		}
+		/* A run of dirty chunks, cleared with one memset. */
+		size_t r = c;
+		while (r <= last && chunk_dirty(r))
+			r++;
+		if (r > c) {
+			uint64_t lo = H.base + c * CHUNK,
+				 hi = H.base + r * CHUNK;
+			if (lo < addr)
+				lo = addr;
+			if (hi > end)
+				hi = end;
+			memset(mbox_ptr(lo), 0, (size_t)(hi - lo));
+			cleared += hi - lo;
+		}
+		c = r + 1;
+	}
+	if (cleared) {
+		hal_lock_acquire(&H.lock);
+		H.cleared_alloc += cleared;
+		hal_lock_release(&H.lock);
+	}
 }
 
 /* ---- the buffer table (lock held) ---- */
@@ -358,6 +474,8 @@ uint64_t mbox_heap_alloc(unsigned sess, uint64_t size, bool *regions_changed,
 	uint64_t largest = largest_gap(), used = H.used;
 	unsigned nreg = H.nreg[sess];
 	hal_lock_release(&H.lock);
+	if (addr)
+		clear_new(addr, size);
 	if (full)
 		snprintf(why, n,
 			 "a buffer of %llu bytes: all %u buffers in use", ask,
@@ -429,8 +547,10 @@ void mbox_heap_free(uint64_t addr)
 {
 	hal_lock_acquire(&H.lock);
 	mbox_buf *b = find(addr, 0);
-	if (b && b->addr == addr)
+	if (b && b->addr == addr) {
+		dirty_set(b->addr, b->addr + b->size);
 		remove_at((unsigned)(b - H.bufs));
+	}
 	hal_lock_release(&H.lock);
 }
 
@@ -440,6 +560,8 @@ unsigned mbox_heap_free_session(unsigned sess)
 	hal_lock_acquire(&H.lock);
 	for (unsigned i = 0; i < H.num_bufs; i++) {
 		if (H.bufs[i].sess == sess) {
+			dirty_set(H.bufs[i].addr,
+				  H.bufs[i].addr + H.bufs[i].size);
 			H.used -= H.bufs[i].size;
 			gone++;
 			continue;
@@ -449,6 +571,9 @@ unsigned mbox_heap_free_session(unsigned sess)
 	H.num_bufs = m;
 	H.sess_bytes[sess] = 0;
 	H.sess_bufs[sess] = 0;
+	/* Its kernels could write anywhere in its regions. */
+	for (unsigned k = 0; k < H.nreg[sess]; k++)
+		dirty_set(H.reg[sess][k].lo, H.reg[sess][k].hi);
 	H.nreg[sess] = 0;
 	hal_lock_release(&H.lock);
 	return gone;
@@ -470,11 +595,16 @@ bool mbox_heap_trim(unsigned sess)
 			if (H.bufs[i].addr + H.bufs[i].size > hi)
 				hi = H.bufs[i].addr + H.bufs[i].size;
 		}
+		/* What leaves the region is dirty: the session's kernels
+		 * could write anywhere in it. */
 		if (lo == UINT64_MAX) {
+			dirty_set(r.lo, r.hi);
 			changed = true; /* empty: it goes */
 			continue;
 		}
 		heap_region t = {gran_down(lo), gran_up(hi)};
+		dirty_set(r.lo, t.lo);
+		dirty_set(t.hi, r.hi);
 		changed |= t.lo != r.lo || t.hi != r.hi;
 		rg[m++] = t;
 	}
@@ -502,7 +632,92 @@ void mbox_heap_stats_get(mbox_heap_stats *st)
 	st->used = H.used;
 	st->buffers = H.num_bufs;
 	st->largest = largest_gap();
+	st->dirty = H.ndirty * CHUNK;
+	st->cleared_alloc = H.cleared_alloc;
+	st->cleared_idle = H.cleared_idle;
 	hal_lock_release(&H.lock);
+}
+
+/* ---- background clearing ---- */
+
+/* The first dirty chunk in [from, to), or `to`. */
+static size_t next_dirty(size_t from, size_t to)
+{
+	while (from < to) {
+		unsigned long w = hal_load_relaxed(&H.dirty[from / WBITS]) >>
+				  (from % WBITS);
+		if (w) {
+			size_t c = from + (size_t)__builtin_ctzl(w);
+			return c < to ? c : to;
+		}
+		from = (from / WBITS + 1) * WBITS;
+	}
+	return to;
+}
+
+/* A dirty chunk in [from, to) that no buffer touches, or `to`. */
+static size_t clearable(size_t from, size_t to)
+{
+	for (size_t c = next_dirty(from, to); c < to; c = next_dirty(c, to)) {
+		uint64_t lo = H.base + c * CHUNK;
+		uint64_t hi = lo + CHUNK < heap_end() ? lo + CHUNK : heap_end();
+		/* The first buffer that ends after lo. */
+		unsigned a = 0, b = H.num_bufs;
+		while (a < b) {
+			unsigned mid = (a + b) / 2;
+			if (H.bufs[mid].addr + H.bufs[mid].size <= lo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		if (a == H.num_bufs || H.bufs[a].addr >= hi)
+			return c;
+		/* Touched: on past the chunk its buffer ends in. */
+		const mbox_buf *u = &H.bufs[a];
+		size_t after =
+			(size_t)((u->addr + u->size - 1 - H.base) / CHUNK) + 1;
+		c = after > c ? after : c + 1;
+	}
+	return to;
+}
+
+bool mbox_heap_clear_pending(void)
+{
+	return hal_load_relaxed(&H.sweep) != 0;
+}
+
+bool mbox_heap_clear_step(void)
+{
+	/* Held: by the hart clearing now (one at a time is all the lock
+	 * allows; this one stays free for kernels and sleeps), or by an
+	 * allocation (the dispatcher wakes a hart again after it). */
+	if (!hal_load_relaxed(&H.sweep) || !hal_lock_try(&H.lock))
+		return false;
+	size_t c = clearable(H.rotor, H.chunks);
+	if (c == H.chunks) {
+		size_t to = H.rotor < H.chunks ? H.rotor : H.chunks;
+		c = clearable(0, to);
+		if (c == to)
+			c = H.chunks;
+	}
+	if (c >= H.chunks) {
+		/* Every dirty chunk is touched by a buffer: nothing until
+		 * one is freed. */
+		hal_store_relaxed(&H.sweep, 0u);
+		hal_lock_release(&H.lock);
+		return false;
+	}
+	uint64_t lo = H.base + c * CHUNK;
+	uint64_t hi = lo + CHUNK < heap_end() ? lo + CHUNK : heap_end();
+	memset(mbox_ptr(lo), 0, (size_t)(hi - lo));
+	hal_store_relaxed(&H.dirty[c / WBITS],
+			  hal_load_relaxed(&H.dirty[c / WBITS]) &
+				  ~(1ul << (c % WBITS)));
+	H.ndirty--;
+	H.rotor = c + 1;
+	H.cleared_idle += hi - lo;
+	hal_lock_release(&H.lock);
+	return true;
 }
 
 void mbox_heap_session_stats(unsigned sess, uint64_t *buffers, uint64_t *bytes,

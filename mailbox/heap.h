@@ -13,6 +13,13 @@
  * allocates, and shrinks (mbox_heap_trim) only while none of the
  * session's commands runs, so no hart still holds an older, larger view
  * of it when the memory goes to someone else.
+ *
+ * Nothing left over: a buffer reads as zeros until its session writes
+ * it. The heap keeps a dirty map of MBOX_HEAP_CHUNK chunks: a chunk is
+ * dirty once a freed buffer covered any byte of it (or a session's region
+ * left it, or the board did not start it zero). An allocation clears its
+ * own bytes in dirty chunks before it returns; mbox_heap_clear_step(), run
+ * by idle harts, clears whole dirty chunks that no buffer touches.
  */
 #ifndef MAILBOX_HEAP_H
 #define MAILBOX_HEAP_H
@@ -25,12 +32,30 @@
  * could take more, the heap keeps one rule). */
 #define MBOX_HEAP_REGIONS_MAX 16u
 
+/** The dirty map's granule: what one step of background clearing clears
+ * (16 GiB of heap is 32 KiB of map). */
+#define MBOX_HEAP_CHUNK (64u * 1024u)
+
 /** Take [base, base + size) as the heap, empty: the whole granules inside
  * it (@p granule: a power of two, at least HP_MBOX_BUFFER_ALIGN). A
  * session gets at most @p max_regions (1..MBOX_HEAP_REGIONS_MAX)
  * regions. 0, or HP_OUT_OF_RESOURCES (no memory for the buffer table). */
 int mbox_heap_init(uint64_t base, uint64_t size, uint64_t granule,
 		   unsigned max_regions);
+
+/** [addr, addr + len) may hold something (the board's RAM is not zero at
+ * boot, a device tree lies there): its chunks are dirty. The heap starts
+ * clean (mbox_heap_init: all zero). */
+void mbox_heap_mark_dirty(uint64_t addr, uint64_t len);
+
+/** One step of background clearing: clear one dirty chunk that no buffer
+ * touches and mark it clean. True if it cleared one; false when there is
+ * none (then it costs one load until memory is freed again) or another
+ * hart holds the heap's lock (one clears at a time). */
+bool mbox_heap_clear_step(void);
+
+/** May mbox_heap_clear_step() find something? (One load, no lock.) */
+bool mbox_heap_clear_pending(void);
 
 /** The heap as mbox_heap_init() took it. */
 uint64_t mbox_heap_base(void);
@@ -87,6 +112,9 @@ typedef struct mbox_heap_stats {
 	uint64_t used;	  /**< bytes in buffers */
 	uint64_t largest; /**< the largest block in no session's region */
 	unsigned buffers;
+	uint64_t dirty;		/**< bytes in dirty chunks */
+	uint64_t cleared_alloc; /**< bytes allocations cleared, since boot */
+	uint64_t cleared_idle;	/**< bytes idle harts cleared, since boot */
 } mbox_heap_stats;
 void mbox_heap_stats_get(mbox_heap_stats *st);
 

@@ -17,3 +17,5 @@ QEMU_UBOOT        := /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 QEMU_MEM          := 2G
 QEMU_MEM_MIN      := 512M
 QEMU_MEM_MAX      := 16G
+# DRAM reads as zeros at boot: QEMU's RAM is a new (sparse) file.
+BOARD_RAM_ZEROED  := 1

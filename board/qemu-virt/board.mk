@@ -21,3 +21,5 @@ QEMU_CPU          := rv64
 QEMU_MEM          := 2G
 QEMU_MEM_MIN      := 512M
 QEMU_MEM_MAX      := 16G
+# DRAM reads as zeros at boot: QEMU's RAM is a new (sparse) file.
+BOARD_RAM_ZEROED  := 1

@@ -30,3 +30,5 @@ QEMU_EXIT         := semihosting
 QEMU_MEM          := 2G
 QEMU_MEM_MIN      := 512M
 QEMU_MEM_MAX      := 8G
+# DRAM reads as zeros at boot: QEMU's RAM is a new (sparse) file.
+BOARD_RAM_ZEROED  := 1

@@ -231,6 +231,40 @@ t_sessions() {
 	done
 }
 
+# Nothing left over in argument blocks: a kernel reads its whole block
+# (the instance slot's copy), and a launch of another session with fewer
+# arguments finds only zeros past its own, not the last launch's bytes.
+t_zeroed_args() {
+	local dir out big=() i
+	dir=$(mktemp -d /tmp/hp-zargs-XXXXXX)
+	cat >"$dir/argtail.c" <<'EOF'
+#include <hartpool/kernel.h>
+/* Counts the bytes not zero past its first 8 bytes of arguments. */
+HP_KERNEL(argtail, const hp_item *it, const void *args)
+{
+	const uint8_t *p = args;
+	unsigned n = 0;
+	for (unsigned i = 8; i < 1536; i++)
+		n += p[i] != 0;
+	hp_printf(it, "argtail: %u bytes not zero past the arguments\n", n);
+}
+HP_REGISTER(argtail);
+EOF
+	"$HP" build "$dir/argtail.c" -o "$dir/argtail.hpk" >/dev/null || fail "build argtail"
+	up --harts 8
+	for i in $(seq 32); do big+=(--karg u64:0x5a5a5a5a5a5a5a5a); done
+	out=$(timeout 120 "$HP" run --connect "$conn" --kernel-file "$dir/argtail.hpk" argtail --global 1 \
+		"${big[@]}" --repeat 20) || fail "host A's launches: $out"
+	grep -q "argtail: 248 bytes not zero" <<<"$out" || fail "host A's kernel does not see its own arguments: $out"
+	out=$(timeout 120 "$HP" run --connect "$conn" --kernel-file "$dir/argtail.hpk" argtail --global 1 \
+		--karg u64:0) || fail "host B's launch: $out"
+	grep -q "argtail: 0 bytes not zero past the arguments" <<<"$out" ||
+		fail "host B's argument block holds host A's bytes: $out"
+	echo "ok: host A's 256 bytes of arguments, then host B's 8: B's kernel finds 0 bytes of A's past its own"
+	down
+	rm -rf "$dir"
+}
+
 # Several host processes on one device at once: each its own queues and
 # buffers, all results exact.
 t_two_hosts() {
@@ -899,7 +933,7 @@ t_doorbell() {
 . tests/e2e/cluster.sh
 . tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions zeroed_args reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in

@@ -18,6 +18,11 @@
  *              kernel, leaks buffers and an object, and is killed mid-run.
  *              The three get every value right and their buffers intact;
  *              afterwards heap and tables are where they started.
+ *   zeroed     nothing left over: host A (a process) fills a 64 MiB buffer
+ *              and small ones with a pattern, frees some and exits; host
+ *              B (a new process) allocates buffers of those and other
+ *              sizes and reads them back: all zero, no word of A's. Then
+ *              within B: its own freed buffers' memory comes back zero.
  *
  *   test_sessions [--board B] [--harts N] [--object HPK] [TEST...]
  *
@@ -488,6 +493,121 @@ static void t_tenants(void)
 	       ok);
 }
 
+/* ---- nothing left over ---- */
+
+#define ZERO_PATTERN 0x5a5aa5a5u
+#define ZERO_BIG (64u << 20)
+static const uint64_t zero_small[] = {4096, 100, (1u << 20) + 12, 65536 + 4};
+
+/* Fill a buffer of `size` bytes on d with the pattern. */
+static hp_buffer zero_fill(hp_device *d, uint64_t size)
+{
+	hp_buffer b;
+	MUST(hp_buffer_alloc(d, size, &b));
+	size_t n = (size_t)(size / 4);
+	uint32_t *h = malloc(size);
+	for (size_t i = 0; i < n; i++)
+		h[i] = ZERO_PATTERN;
+	memset((char *)h + n * 4, 0x5a, (size_t)(size - n * 4));
+	MUST(hp_buffer_write(d, b, 0, h, size));
+	free(h);
+	return b;
+}
+
+/* A buffer of `size` bytes read back without writing it: how many of its
+ * 32-bit words are the pattern and how many are not zero (the odd tail
+ * bytes count as a word). */
+static void zero_count(hp_device *d, uint64_t size, uint64_t *pattern,
+		       uint64_t *nonzero, uint64_t *words)
+{
+	hp_buffer b;
+	MUST(hp_buffer_alloc(d, size, &b));
+	uint32_t *h = calloc(1, (size_t)size + 4);
+	memset(h, 0xee, (size_t)size); /* nothing read: not zero */
+	MUST(hp_buffer_read(d, b, 0, h, size));
+	size_t n = (size_t)((size + 3) / 4);
+	if (size % 4)
+		memset((char *)h + size, 0, 4 - size % 4);
+	for (size_t i = 0; i < n; i++) {
+		*pattern += h[i] == ZERO_PATTERN;
+		*nonzero += h[i] != 0;
+	}
+	*words += n;
+	free(h);
+}
+
+static void t_zeroed(void)
+{
+	fflush(stdout);
+	pid_t a = fork();
+	if (a == 0) {
+		/* Host A: fill, free some, exit (its session ends). */
+		hp_device *d = connect_one();
+		hp_buffer big = zero_fill(d, ZERO_BIG);
+		hp_buffer small[4];
+		for (unsigned i = 0; i < 4; i++)
+			small[i] = zero_fill(d, zero_small[i]);
+		MUST(hp_buffer_free(d, small[1]));
+		MUST(hp_buffer_free(d, small[3]));
+		(void)big;
+		hp_close(d);
+		fflush(stdout);
+		_exit(e2e_failures ? 1 : 0);
+	}
+	int st;
+	waitpid(a, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "host A failed");
+	fflush(stdout);
+	pid_t b = fork();
+	if (b == 0) {
+		/* Host B: a new process, new buffers, read before writing. */
+		hp_device *d = connect_one();
+		uint64_t pat = 0, nz = 0, words = 0;
+		zero_count(d, ZERO_BIG, &pat, &nz, &words);
+		printf("host B: a new 64 MiB buffer holds %" PRIu64
+		       " of %" PRIu64 " words of host A's pattern, %" PRIu64
+		       " not zero\n",
+		       pat, words, nz);
+		uint64_t p2 = 0, n2 = 0, w2 = 0;
+		for (unsigned i = 0; i < 4; i++)
+			zero_count(d, zero_small[i], &p2, &n2, &w2);
+		zero_count(d, 3u << 20, &p2, &n2, &w2);
+		zero_count(d, 12, &p2, &n2, &w2);
+		printf("host B: 6 more buffers (12 B to 3 MiB): %" PRIu64
+		       " of %" PRIu64 " words of the pattern, %" PRIu64
+		       " not zero\n",
+		       p2, w2, n2);
+		CHECK(pat + nz + p2 + n2 == 0,
+		      "host B's new buffers hold host A's data");
+		/* Within one session: its own freed data does not come back. */
+		hp_buffer mine[3];
+		mine[0] = zero_fill(d, ZERO_BIG / 4);
+		mine[1] = zero_fill(d, 4096);
+		mine[2] = zero_fill(d, 300);
+		for (unsigned i = 0; i < 3; i++)
+			MUST(hp_buffer_free(d, mine[i]));
+		uint64_t p3 = 0, n3 = 0, w3 = 0;
+		zero_count(d, ZERO_BIG / 4, &p3, &n3, &w3);
+		zero_count(d, 4096, &p3, &n3, &w3);
+		zero_count(d, 300, &p3, &n3, &w3);
+		zero_count(d, 8192, &p3, &n3, &w3);
+		printf("host B: after freeing its own, new buffers hold "
+		       "%" PRIu64 " of %" PRIu64
+		       " words of its pattern, %" PRIu64 " not zero\n",
+		       p3, w3, n3);
+		CHECK(p3 + n3 == 0, "a new buffer shows the session's own "
+				    "freed data");
+		hp_close(d);
+		fflush(stdout);
+		_exit(e2e_failures ? 1 : 0);
+	}
+	waitpid(b, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "host B found data in new buffers");
+	printf("ok: new buffers read as zeros, of another host and of its "
+	       "own\n");
+}
+
 int main(int argc, char **argv)
 {
 	hp_open_options o = {.harts = 8};
@@ -517,7 +637,8 @@ int main(int argc, char **argv)
 	} tests[] = {{"isolation", t_isolation},
 		     {"reclaim", t_reclaim},
 		     {"killed", t_killed},
-		     {"tenants", t_tenants}};
+		     {"tenants", t_tenants},
+		     {"zeroed", t_zeroed}};
 	for (unsigned t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
 		bool run = !nonly;
 		for (unsigned k = 0; k < nonly; k++)

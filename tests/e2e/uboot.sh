@@ -90,7 +90,8 @@ cp "$ram.log" "$dir/boot.txt"
 line=0
 for want in "OpenSBI v" "U-Boot 20" "Hit any key to stop autoboot" "Scanning virtio 0:1" \
 	"Found U-Boot script /boot.scr" "hartpool: loading /hartpool.bin from virtio 0:1" \
-	"Starting kernel" "hartpool: board $board" "hartpool: $harts harts serving"; do
+	"Starting kernel" "hartpool: board $board" "hartpool: $harts harts serving" \
+	"hartpool: buffer memory not zero at boot"; do
 	n=$(grep -naF "$want" "$dir/boot.txt" | head -1 | cut -d: -f1)
 	[ -n "$n" ] || fail "the console lacks '$want'"
 	[ "$n" -ge "$line" ] || fail "'$want' (line $n) came before line $line"

@@ -29,6 +29,10 @@ host-test-test_trace-srcs := tests/host/test_trace.c host/lib/trace_json.c
 # The build cache's SHA-256 (host/build/sha256.c).
 host-tests += test_sha256
 host-test-test_sha256-srcs := tests/host/test_sha256.c host/build/sha256.c
+# The buffer heap's dirty map: new buffers read as zeros.
+host-tests += test_heap
+host-test-test_heap-srcs := tests/host/test_heap.c
+
 # No command left pending while harts idle (docs/executor.md, Liveness).
 host-tests += test_liveness
 host-test-test_liveness-srcs := tests/host/test_liveness.c

@@ -53,3 +53,19 @@ t_icd_killed_programs() {
 	unset HARTPOOL_DEVICE
 	rm -rf "$dir"
 }
+
+# Nothing left over: program A fills a 64 MiB cl_mem and exits without
+# releasing it; program B's new 64 MiB cl_mem (no host pointer) reads back
+# all zeros.
+t_icd_zeroed() {
+	local conn out prog=build/host/opencl/zeroed
+	[ -x "$prog" ] || fail "$prog missing (make icd)"
+	conn=$("$HP" up --harts 8 | tail -1) || fail "hartpool up"
+	trap '"$HP" down --connect "$conn" >/dev/null 2>&1' RETURN
+	export HARTPOOL_DEVICE=$conn
+	out=$(icd_env timeout 120 "$prog" fill 64 2>&1) || fail "program A: $out"
+	echo "program A: $out"
+	out=$(icd_env timeout 120 "$prog" check 64 2>&1) || fail "program B: $out"
+	echo "program B: $out"
+	unset HARTPOOL_DEVICE
+}

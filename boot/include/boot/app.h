@@ -76,6 +76,9 @@ unsigned long boot_bootarg(const char *key, unsigned long dflt);
  * tree has none). */
 extern unsigned long long boot_mem_base, boot_mem_size;
 
+/** Where the device tree the firmware booted with lies (size 0: none). */
+extern unsigned long boot_dtb_base, boot_dtb_size;
+
 /** Barrier over all harts in use (every one of them must call it). */
 void boot_barrier_all(void);
 
