@@ -29,6 +29,9 @@ host-test-test_trace-srcs := tests/host/test_trace.c host/lib/trace_json.c
 # The build cache's SHA-256 (host/build/sha256.c).
 host-tests += test_sha256
 host-test-test_sha256-srcs := tests/host/test_sha256.c host/build/sha256.c
+# The per-session quota rule (mailbox/quota.c, docs/sessions.md).
+host-tests += test_quota
+host-test-test_quota-srcs := tests/host/test_quota.c
 # No command left pending while harts idle (docs/executor.md, Liveness).
 host-tests += test_liveness
 host-test-test_liveness-srcs := tests/host/test_liveness.c
