@@ -10,8 +10,9 @@ static const char *const names[MBOX_QUOTAS] = {
 	"heap", "buffers", "objects", "rows", "queues", "commands",
 };
 static const char *const units[MBOX_QUOTAS] = {
-	"bytes", "buffers", "kernel objects", "kernel-table rows",
-	"queues", "commands in flight",
+	"bytes",	  "buffers",
+	"kernel objects", "kernel-table rows",
+	"queues",	  "commands in flight",
 };
 
 const char *mbox_quota_name(unsigned res)

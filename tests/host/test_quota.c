@@ -22,8 +22,7 @@ static void test_max(void)
 	mbox_quota q = q1024();
 	mbox_quota_state st = {.open = 1u, .slot_free = true};
 	CHECK_EQ(mbox_quota_check(&q, &st, 0, 512, NULL), MBOX_QUOTA_OK);
-	CHECK_EQ(mbox_quota_check(&q, &st, 0, 513, NULL),
-		 MBOX_QUOTA_OVER_MAX);
+	CHECK_EQ(mbox_quota_check(&q, &st, 0, 513, NULL), MBOX_QUOTA_OVER_MAX);
 	st.use[0] = 512;
 	CHECK_EQ(mbox_quota_check(&q, &st, 0, 1, NULL), MBOX_QUOTA_OVER_MAX);
 	CHECK_EQ(mbox_quota_check(&q, &st, 0, 0, NULL), MBOX_QUOTA_OK);
