@@ -40,6 +40,14 @@ typedef struct dispatch_config {
 	/** HP_DEV_HAS_*; with HP_DEV_HAS_DOORBELL the dispatcher sleeps
 	 * until the host rings (an interrupt), poll_us is only a bound. */
 	uint32_t features;
+	/** A device one host booted for itself (the ICD's, `hartpool run`'s:
+	 * hartpool.shared=0): no quotas. Else hosts share it and each
+	 * session has quotas (docs/sessions.md, "Quotas"). */
+	bool unshared;
+	/** A shared device's quotas by enum hp_quota_res of
+	 * include/hartpool/mbox.h: a session's most and its floor; NULL, or
+	 * UINT64_MAX in an entry: the default (docs/design.md, 41). */
+	const uint64_t *quota_max, *quota_min;
 } dispatch_config;
 
 /** Lay out the mailbox and publish it (magic last). One hart, after

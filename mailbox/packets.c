@@ -308,9 +308,9 @@ static int load_decode(mbox_pkt *x)
 static int load_commit(mbox_pkt *x)
 {
 	const hp_packet_mem *m = &x->p->mem;
-	int err = mbox_kobj_load((unsigned)x->sess, m->src, m->size,
-				 &x->s->result, &x->s->result2, x->buf,
-				 x->buf_size);
+	int err = mbox_kobj_load(
+		(unsigned)x->sess, m->src, m->size, &x->s->result,
+		&x->s->result2, mbox_session_admit_object, x->buf, x->buf_size);
 	mbox_session_touch();
 	return err ? fail(x, err, x->buf) : 0;
 }

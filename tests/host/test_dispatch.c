@@ -404,7 +404,10 @@ static void body(void *arg)
 		exec_serve();
 		return;
 	}
+	/* One host that uses many queues in one session: no quotas (the
+	 * quotas: tests/host/test_quota.c, tests/e2e t_quota). */
 	dispatch_config cfg = {
+		.unshared = true,
 		.mbox_addr = (uintptr_t)mbox,
 		.mbox_size = MBOX_SIZE,
 		.buf_base = (uintptr_t)bufmem,
