@@ -68,13 +68,11 @@ void mbox_quota_why(unsigned res, int verdict, const mbox_quota *q,
 			 (unsigned long long)n, name);
 	else
 		snprintf(why, len,
-			 "the %s's last %llu %s are kept for other sessions' "
-			 "floors (%llu asked, %llu of %llu in use by this "
-			 "session; hartpool up --quota-min %s=...)",
-			 res == MBOX_QUOTA_HEAP ? "heap" : name,
-			 (unsigned long long)kept, unit, (unsigned long long)n,
-			 (unsigned long long)use, (unsigned long long)q->max,
-			 name);
+			 "the %slast %llu %s are kept for other sessions' "
+			 "floors (%llu asked; hartpool up --quota-min)",
+			 res == MBOX_QUOTA_HEAP ? "heap's " : "",
+			 (unsigned long long)kept, unit,
+			 (unsigned long long)n);
 }
 
 /* The defaults of a shared device (docs/design.md, 41): a session takes at

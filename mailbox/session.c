@@ -49,6 +49,7 @@ static struct {
 	unsigned dirty;	    /* figures changed since the last publish */
 	uint64_t published; /* when (timer ticks) */
 	mbox_quota quota[MBOX_QUOTAS];
+	bool shared; /* quotas apply */
 } S;
 
 void mbox_session_init(hp_mbox_session *table, hp_mbox_header *hdr)
@@ -74,6 +75,7 @@ void mbox_session_quotas(bool shared, const uint64_t *max, const uint64_t *min)
 		[MBOX_QUOTA_COMMANDS] = HP_MBOX_QUEUES * HP_MBOX_RING_SIZE,
 	};
 	mbox_quota_limits(S.quota, cap, shared, max, min);
+	S.shared = shared;
 	hp_mbox_header *h = S.hdr;
 	h->shared = shared;
 	for (unsigned r = 0; r < MBOX_QUOTAS; r++) {
@@ -108,6 +110,9 @@ static uint64_t quota_use(unsigned res, unsigned s)
 int mbox_session_quota(unsigned s, unsigned res, uint64_t n, char *why,
 		       size_t len)
 {
+	/* A private device: only the resources' own limits. */
+	if (!S.shared)
+		return 0;
 	mbox_quota_state st = {.open = 0, .slot_free = false};
 	for (unsigned k = 0; k < HP_MBOX_SESSIONS; k++) {
 		uint32_t state = S.tab[k].state;
