@@ -87,6 +87,14 @@ void dispatch_stopped(void);
  * serial agent checks every access it does for the host with this.
  */
 bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write);
+/** The serial agent's store of a claim: if [addr, addr + len) is a
+ * session's or a queue's owner word, store @p src there by
+ * compare-and-swap against what dispatch_access_ok() allowed (0, or a
+ * token of the link's host), so an shm host's claim in between is not
+ * overwritten (the link's host reads its claim back and finds it lost),
+ * and return true; false: not an owner word (or rv32, where a 64-bit
+ * word has no compare-and-swap): the caller stores it. */
+bool dispatch_link_claim(uint64_t addr, const void *src, uint64_t len);
 /** The serial agent wrote @p len bytes from @p src at @p addr for the
  * link's host: a session it claimed is the link's from now on. */
 void dispatch_link_wrote(uint64_t addr, const void *src, uint64_t len);

@@ -71,8 +71,7 @@ void mbox_quota_why(unsigned res, int verdict, const mbox_quota *q,
 			 "the %slast %llu %s are kept for other sessions' "
 			 "floors (%llu asked; hartpool up --quota-min)",
 			 res == MBOX_QUOTA_HEAP ? "heap's " : "",
-			 (unsigned long long)kept, unit,
-			 (unsigned long long)n);
+			 (unsigned long long)kept, unit, (unsigned long long)n);
 }
 
 /* The defaults of a shared device (docs/design.md, 41): a session takes at

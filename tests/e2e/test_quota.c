@@ -114,8 +114,7 @@ static int newcomer(void)
 	CHECK(bad == 0, "B: %u of %u values wrong", bad, N);
 	printf("host B: object loaded, %llu bytes (its floor %llu less 1 "
 	       "MiB), hello over %u items exact\n",
-	       (unsigned long long)(floor - MIB), (unsigned long long)floor,
-	       N);
+	       (unsigned long long)(floor - MIB), (unsigned long long)floor, N);
 	fflush(stdout);
 	/* Held until `hartpool info` has shown it: the parent says when. */
 	char c;
@@ -220,7 +219,8 @@ static void t_hog(void)
 	snprintf(want, sizeof(want), "heap %llu of %llu bytes",
 		 (unsigned long long)got, (unsigned long long)max);
 	CHECK(strstr(text, want), "info shows A's %s:\n%s", want, text);
-	printf("hartpool info on the full device:\n%s", strstr(text, "sessions:"));
+	printf("hartpool info on the full device:\n%s",
+	       strstr(text, "sessions:"));
 	if (write(to_b[1], "x", 1) < 0)
 		CHECK(0, "telling host B to end");
 	close(to_b[1]);
@@ -358,9 +358,10 @@ int main(int argc, char **argv)
 			    (!strcmp(test, "hog") || !strcmp(test, "tables") ||
 			     !strcmp(test, "rows"))));
 	if (!ok) {
-		fprintf(stderr, "usage: test_quota --connect C [--cli HARTPOOL] "
-				"--object HPK hog|tables|rows\n"
-				"       test_quota [--harts N] private\n");
+		fprintf(stderr,
+			"usage: test_quota --connect C [--cli HARTPOOL] "
+			"--object HPK hog|tables|rows\n"
+			"       test_quota [--harts N] private\n");
 		return 2;
 	}
 	if (!strcmp(test, "hog"))

@@ -397,6 +397,34 @@ static void *host_main(void *arg)
 	return NULL;
 }
 
+/* The serial agent's claim of a free session slot and of a free queue:
+ * access_ok allows it (the word is 0), then an shm host claims the word
+ * first; the agent's store must not overwrite that claim. Without a host
+ * in between, the agent's claim is stored. Before the device serves. */
+static void link_claims(void)
+{
+	H = (hp_mbox_header *)mbox;
+	uint64_t *words[2] = {&session(5)->owner, &queue(12)->owner};
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t a = (uintptr_t)words[k], mine = 0x5e51a1,
+			 theirs = 0x5b3;
+		CHECK(dispatch_access_ok(a, 8, true));
+		__atomic_store_n(words[k], theirs, __ATOMIC_RELEASE);
+		CHECK(dispatch_link_claim(a, &mine, 8));
+		CHECK_MSG(
+			*words[k] == theirs,
+			"%s: the shm host's claim 0x%llx overwritten by 0x%llx",
+			k ? "queue" : "session", (unsigned long long)theirs,
+			(unsigned long long)*words[k]);
+		__atomic_store_n(words[k], 0, __ATOMIC_RELEASE);
+		CHECK(dispatch_link_claim(a, &mine, 8));
+		CHECK(*words[k] == mine);
+		__atomic_store_n(words[k], 0, __ATOMIC_RELEASE);
+		/* Not an owner word: the caller stores. */
+		CHECK(!dispatch_link_claim(a + 8, &mine, 8));
+	}
+}
+
 static void body(void *arg)
 {
 	(void)arg;
@@ -422,6 +450,7 @@ static void body(void *arg)
 		exec_shutdown();
 		return;
 	}
+	link_claims();
 	pthread_t host;
 	pthread_create(&host, NULL, host_main, NULL);
 	dispatch_serve(NULL);
