@@ -81,7 +81,12 @@
  * and stops its running kernels (HP_ABORTED: "its session ended"), and once
  * none is left frees its buffers, unloads its objects, gives its queues
  * back (owner 0, every slot complete) and the slot itself (state FREE,
- * owner 0).
+ * owner 0). Quotas: on a shared device each session takes at most
+ * quota_max of each enum hp_quota_res and a take must leave the floors
+ * of the others and of one newcomer free (hp_mbox_header.quota_*;
+ * docs/sessions.md, "Quotas"); over it, ALLOC and LOAD complete with
+ * HP_OUT_OF_RESOURCES, a queue's packets too, and packets over the
+ * commands-in-flight quota wait to be read.
  */
 #ifndef HARTPOOL_MBOX_H
 #define HARTPOOL_MBOX_H
