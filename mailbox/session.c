@@ -133,6 +133,11 @@ int mbox_session_quota(unsigned s, unsigned res, uint64_t n, char *why,
 	return HP_OUT_OF_RESOURCES;
 }
 
+uint64_t mbox_session_quota_max(unsigned res)
+{
+	return res < MBOX_QUOTAS ? S.quota[res].max : 0;
+}
+
 int mbox_session_admit_object(unsigned s, unsigned kernels, char *why, size_t n)
 {
 	int err = mbox_session_quota(s, MBOX_QUOTA_OBJECTS, 1, why, n);

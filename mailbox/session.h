@@ -79,6 +79,9 @@ void mbox_session_quotas(bool shared, const uint64_t *max, const uint64_t *min);
  * in @p why (@p len bytes; may be NULL). The dispatcher. */
 int mbox_session_quota(unsigned s, unsigned res, uint64_t n, char *why,
 		       size_t len);
+/** A session's most of resource @p res (the capacity on a private
+ * device). */
+uint64_t mbox_session_quota_max(unsigned res);
 /** LOAD's check (mbox_kobj_admit_fn): an object and @p kernels rows. */
 int mbox_session_admit_object(unsigned s, unsigned kernels, char *why,
 			      size_t n);

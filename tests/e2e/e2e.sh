@@ -186,10 +186,11 @@ t_stress_rv32() {
 	"$STRESS" --board qemu-virt32 --harts 4 --iterations 20000 || fail "test_stress on rv32"
 }
 
-# A host process killed in the middle of its work (holding every queue),
-# then new ones connecting to the same running device.
+# A host process killed in the middle of its work (holding every queue:
+# a queue quota that lets it, docs/sessions.md "Quotas"), then new ones
+# connecting to the same running device.
 t_reconnect() {
-	up --harts 4
+	up --harts 4 --quota queues=16 --quota-min queues=0
 	local out=build/host/e2e/hog.out
 	"$MBOX" --connect "$conn" --hog >"$out" 2>&1 &
 	local pid=$!
