@@ -42,7 +42,7 @@ static uint32_t poll_us(void)
  * hartpool.quota.R=N and hartpool.quota_min.R=N set a session's most and
  * floor of resource R (heap bytes, buffers, objects, rows, queues,
  * commands). Without bootargs (make boot, a -bios image, a board): shared,
- * with the defaults (docs/design.md, 41). */
+ * with the defaults (docs/design.md, 74). */
 static const char *const quota_keys[2][HP_QUOTAS] = {
 	{"hartpool.quota.heap", "hartpool.quota.buffers",
 	 "hartpool.quota.objects", "hartpool.quota.rows",

@@ -46,7 +46,7 @@ typedef struct dispatch_config {
 	bool unshared;
 	/** A shared device's quotas by enum hp_quota_res of
 	 * include/hartpool/mbox.h: a session's most and its floor; NULL, or
-	 * UINT64_MAX in an entry: the default (docs/design.md, 41). */
+	 * UINT64_MAX in an entry: the default (docs/design.md, 74). */
 	const uint64_t *quota_max, *quota_min;
 } dispatch_config;
 

@@ -74,7 +74,7 @@ void mbox_quota_why(unsigned res, int verdict, const mbox_quota *q,
 			 (unsigned long long)kept, unit, (unsigned long long)n);
 }
 
-/* The defaults of a shared device (docs/design.md, 41): a session takes at
+/* The defaults of a shared device (docs/design.md, 74): a session takes at
  * most half of a resource (a quarter of the commands: four queues' rings)
  * and is sure of an eighth (one queue, one ring of commands). */
 static uint64_t default_max(unsigned r, uint64_t cap)

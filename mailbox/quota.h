@@ -72,7 +72,7 @@ void mbox_quota_why(unsigned res, int verdict, const mbox_quota *q,
 		    uint64_t use, uint64_t n, uint64_t kept, char *why,
 		    size_t len);
 
-/** A quota not given: the default (docs/design.md, 41). */
+/** A quota not given: the default (docs/design.md, 74). */
 #define MBOX_QUOTA_DEFAULT UINT64_MAX
 
 /** The limits of a device: shared (@p shared) with @p max and @p min
