@@ -460,6 +460,104 @@ static void body(void *arg)
 	CHECK_MSG(H->state == HP_DEV_STOPPED, "state after stop");
 }
 
+/* ---- quotas (a shared device; docs/sessions.md, "Quotas") ---- */
+
+/* An ALLOC on queue q: its status, and its detail in why. */
+static int alloc_status(unsigned q, uint64_t size, char *why, size_t n)
+{
+	hp_packet p;
+	memset(&p, 0, sizeof(p));
+	p.mem.header = HP_PKT_ALLOC;
+	p.mem.size = size;
+	hp_event ev = submit(q, &p, NULL, false);
+	int st = wait_ev(ev);
+	snprintf(why, n, "%s", record(q, HP_EVENT_INDEX(ev))->detail);
+	return st;
+}
+
+/* One session, commands quota 4: over the heap quota an ALLOC is refused
+ * naming it; 200 tallies behind a long kernel all run exactly once while
+ * the device never holds more than 4 of them in flight (its packets wait
+ * to be read: back-pressure, the completing hart wakes the dispatcher). */
+static void *quota_host(void *arg)
+{
+	(void)arg;
+	H = (hp_mbox_header *)mbox;
+	while (__atomic_load_n(&H->magic, __ATOMIC_ACQUIRE) != HP_MBOX_MAGIC)
+		sched_yield();
+	CHECK(H->shared == 1 && H->quota_max[HP_QUOTA_COMMANDS] == 4);
+	CHECK(H->quota_max[HP_QUOTA_HEAP] == BUF_SIZE / 2);
+	CHECK(H->info.max_mem_alloc_size == BUF_SIZE / 2);
+	session_open(0, 0x3333, 0, 2);
+	char why[128];
+	CHECK(alloc_status(1, BUF_SIZE / 4, why, sizeof(why)) == 0);
+	CHECK(alloc_status(1, BUF_SIZE / 4 + 4096, why, sizeof(why)) ==
+	      HP_OUT_OF_RESOURCES);
+	CHECK_MSG(strstr(why, "over the session's heap quota"), "%s", why);
+	uint64_t cnt = alloc_on(1, 200 * 4);
+	memset((void *)(uintptr_t)cnt, 0, 200 * 4);
+	hp_spin_args sa = {.out = cnt + 100 * 4, .iters = 2000000};
+	dispatch(0, "spin", 1, &sa, sizeof(sa), NULL, 0, false);
+	hp_event last = 0;
+	for (unsigned k = 0; k < 100; k++) {
+		hp_tally_args ta = {cnt, k};
+		last = dispatch(0, "tally", 1, &ta, sizeof(ta), NULL, 0, false);
+	}
+	uint64_t most = 0;
+	uint32_t req = 0;
+	while (!done(last)) {
+		__atomic_store_n(&H->usage_request, ++req, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&H->usage_ack, __ATOMIC_ACQUIRE) != req)
+			sched_yield();
+		uint64_t c = __atomic_load_n(&session(0)->commands,
+					     __ATOMIC_ACQUIRE);
+		most = c > most ? c : most;
+	}
+	unsigned bad = 0;
+	for (unsigned k = 0; k < 100; k++)
+		bad += ((uint32_t *)(uintptr_t)cnt)[k] != 1;
+	CHECK_MSG(bad == 0, "back-pressure: %u of 100 tallies not once", bad);
+	CHECK_MSG(most >= 1 && most <= 4, "%llu commands in flight, quota 4",
+		  (unsigned long long)most);
+	session_end(0);
+	__atomic_store_n(&H->stop_request, 1u, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void body_quota(void *arg)
+{
+	(void)arg;
+	if (hal_hart_idx() != 0) {
+		exec_serve();
+		return;
+	}
+	uint64_t max[HP_QUOTAS];
+	for (unsigned r = 0; r < HP_QUOTAS; r++)
+		max[r] = UINT64_MAX;
+	max[HP_QUOTA_COMMANDS] = 4;
+	dispatch_config cfg = {
+		.quota_max = max,
+		.mbox_addr = (uintptr_t)mbox,
+		.mbox_size = MBOX_SIZE,
+		.buf_base = (uintptr_t)bufmem,
+		.buf_size = BUF_SIZE,
+		.kernels = hp_kernel_registry,
+		.board = "host",
+		.poll_us = 50,
+	};
+	int rc = dispatch_init(&cfg);
+	CHECK_MSG(rc == 0, "dispatch_init: %d", rc);
+	if (rc) {
+		exec_shutdown();
+		return;
+	}
+	pthread_t host;
+	pthread_create(&host, NULL, quota_host, NULL);
+	dispatch_serve(NULL);
+	exec_shutdown();
+	pthread_join(host, NULL);
+}
+
 int main(void)
 {
 	mbox = aligned_alloc(4096, MBOX_SIZE);
@@ -473,6 +571,12 @@ int main(void)
 		exec_dev.first_worker = counts[i] > 1;
 		hal_host_run(counts[i], body, NULL);
 	}
+	memset(mbox, 0, MBOX_SIZE);
+	memset(next_idx, 0, sizeof(next_idx));
+	printf("test_dispatch: quotas, 4 harts\n");
+	exec_init(4);
+	exec_dev.first_worker = true;
+	hal_host_run(4, body_quota, NULL);
 	free(mbox);
 	free(bufmem);
 	return check_report("test_dispatch");
