@@ -308,6 +308,9 @@ bool mbox_queue_poll(void)
 	bool any = false;
 	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
 		mbox_queue *q = &Q.q[k];
+		/* A queue given back or claimed counts for its session's queue
+		 * quota now, not at its next packet. */
+		queue_bind(q);
 		uint64_t w = mbox_ld64(&q->shm->write_index);
 		/* At most one ring's worth per visit, so one busy queue cannot
 		 * starve the others. */
