@@ -38,6 +38,36 @@ static uint32_t poll_us(void)
 	return v >= 1 && v <= 1000000 ? (uint32_t)v : 0; /* 0: the default */
 }
 
+/* Per-session quotas from the bootargs (docs/sessions.md, "Quotas"):
+ * hartpool.shared=0 is a device one host booted for itself (no quotas);
+ * hartpool.quota.R=N and hartpool.quota_min.R=N set a session's most and
+ * floor of resource R (heap bytes, buffers, objects, rows, queues,
+ * commands). Without bootargs (make boot, a -bios image, a board): shared,
+ * with the defaults (docs/design.md, 75). */
+static const char *const quota_keys[2][HP_QUOTAS] = {
+	{"hartpool.quota.heap", "hartpool.quota.buffers",
+	 "hartpool.quota.objects", "hartpool.quota.rows",
+	 "hartpool.quota.queues", "hartpool.quota.commands"},
+	{"hartpool.quota_min.heap", "hartpool.quota_min.buffers",
+	 "hartpool.quota_min.objects", "hartpool.quota_min.rows",
+	 "hartpool.quota_min.queues", "hartpool.quota_min.commands"},
+};
+static uint64_t quota_max[HP_QUOTAS], quota_min[HP_QUOTAS];
+
+static bool quotas_read(void)
+{
+	for (unsigned r = 0; r < HP_QUOTAS; r++)
+		for (unsigned m = 0; m < 2; m++) {
+			unsigned long v = boot_bootarg(quota_keys[m][r], ~0UL);
+			uint64_t q = v == ~0UL ? UINT64_MAX : v;
+			if (m)
+				quota_min[r] = q;
+			else
+				quota_max[r] = q;
+		}
+	return boot_bootarg("hartpool.shared", 1) != 0;
+}
+
 /* The dispatcher's device work when it wakes: take what interrupted it
  * (the UART, the doorbell), drain the UART, then complete the sources, so
  * a byte or ring that comes after the drain interrupts again. */
@@ -143,7 +173,11 @@ int app_main(void)
 		exec_shutdown();
 		return 2;
 	}
+	bool shared = quotas_read();
 	dispatch_config cfg = {
+		.unshared = !shared,
+		.quota_max = quota_max,
+		.quota_min = quota_min,
 		.mbox_addr = BOARD_MBOX_BASE,
 		.mbox_size = BOARD_MBOX_SIZE,
 		.buf_base = BOARD_BUF_BASE,
@@ -188,6 +222,9 @@ int app_main(void)
 	hal_printf("hartpool: buffer memory %s\n",
 		   cfg.ram_zeroed ? "zero at boot"
 				  : "not zero at boot: idle harts clear it");
+	hal_printf("hartpool: %s\n",
+		   shared ? "shared: per-session quotas (hartpool info)"
+			  : "private: no quotas");
 	dispatch_serve(serve_devices);
 	exec_shutdown();
 	dispatch_stopped();

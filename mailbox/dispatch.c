@@ -215,6 +215,41 @@ bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write)
 	       (!owner || link_token(owner));
 }
 
+/* The owner word [addr, addr + 8) of a session or a queue, or NULL. */
+static uint64_t *owner_word(uint64_t addr, uint64_t len)
+{
+	bool whole;
+	if (len != sizeof(uint64_t) || addr % sizeof(uint64_t))
+		return NULL;
+	if (mbox_session_at(addr, len, &whole) >= 0)
+		return whole ? mbox_ptr(addr) : NULL;
+	int q = mbox_queue_at(addr, len, NULL);
+	uint64_t w = D.hdr->queues + (uint64_t)q * sizeof(hp_mbox_queue) +
+		     offsetof(hp_mbox_queue, owner);
+	return q >= 0 && addr == w ? mbox_ptr(addr) : NULL;
+}
+
+bool dispatch_link_claim(uint64_t addr, const void *src, uint64_t len)
+{
+#if UINTPTR_MAX > 0xffffffffu
+	uint64_t *w = owner_word(addr, len);
+	if (!w)
+		return false;
+	uint64_t want;
+	memcpy(&want, src, sizeof(want));
+	uint64_t cur = hal_load_acquire(w);
+	/* What access_ok allowed; another value came in between: lost. */
+	while (!cur || link_token(cur))
+		if (hal_cas(w, &cur, want))
+			break;
+	return true;
+#else
+	(void)owner_word;
+	(void)addr, (void)src, (void)len;
+	return false;
+#endif
+}
+
 void dispatch_link_wrote(uint64_t addr, const void *src, uint64_t len)
 {
 	bool owner_word;
@@ -281,6 +316,7 @@ int dispatch_init(const dispatch_config *cfg)
 		       cfg->code_size);
 	hp_mbox_session *st = (hp_mbox_session *)(base + OFF_SESSIONS);
 	mbox_session_init(st, h);
+	mbox_session_quotas(!cfg->unshared, cfg->quota_max, cfg->quota_min);
 	hp_mbox_queue *qt = (hp_mbox_queue *)(base + OFF_QUEUES);
 	int err = mbox_queue_init(h, qt, base + OFF_RINGS);
 	if (err)

@@ -46,6 +46,14 @@ typedef struct dispatch_config {
 	/** HP_DEV_HAS_*; with HP_DEV_HAS_DOORBELL the dispatcher sleeps
 	 * until the host rings (an interrupt), poll_us is only a bound. */
 	uint32_t features;
+	/** A device one host booted for itself (the ICD's, `hartpool run`'s:
+	 * hartpool.shared=0): no quotas. Else hosts share it and each
+	 * session has quotas (docs/sessions.md, "Quotas"). */
+	bool unshared;
+	/** A shared device's quotas by enum hp_quota_res of
+	 * include/hartpool/mbox.h: a session's most and its floor; NULL, or
+	 * UINT64_MAX in an entry: the default (docs/design.md, 75). */
+	const uint64_t *quota_max, *quota_min;
 } dispatch_config;
 
 /** Lay out the mailbox and publish it (magic last). One hart, after
@@ -85,6 +93,14 @@ void dispatch_stopped(void);
  * serial agent checks every access it does for the host with this.
  */
 bool dispatch_access_ok(uint64_t addr, uint64_t len, bool write);
+/** The serial agent's store of a claim: if [addr, addr + len) is a
+ * session's or a queue's owner word, store @p src there by
+ * compare-and-swap against what dispatch_access_ok() allowed (0, or a
+ * token of the link's host), so an shm host's claim in between is not
+ * overwritten (the link's host reads its claim back and finds it lost),
+ * and return true; false: not an owner word (or rv32, where a 64-bit
+ * word has no compare-and-swap): the caller stores it. */
+bool dispatch_link_claim(uint64_t addr, const void *src, uint64_t len);
 /** The serial agent wrote @p len bytes from @p src at @p addr for the
  * link's host: a session it claimed is the link's from now on. */
 void dispatch_link_wrote(uint64_t addr, const void *src, uint64_t len);

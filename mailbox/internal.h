@@ -48,6 +48,10 @@ typedef struct mbox_queue {
 	 * owner word last seen; -1: none. */
 	int sess;
 	uint64_t owner_seen;
+	/* Its session was over its queue quota when it claimed the queue:
+	 * its packets complete with this (until the owner changes). */
+	bool refused;
+	char refused_why[MBOX_DETAIL_SIZE];
 	mbox_slot *slots;
 } mbox_queue;
 

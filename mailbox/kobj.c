@@ -198,7 +198,8 @@ static int fail(char *why, size_t n, const char *text, int err)
 }
 
 int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
-		   uint64_t *addr, char *why, size_t n)
+		   uint64_t *addr, mbox_kobj_admit_fn admit, char *why,
+		   size_t n)
 {
 	if (!size || !mbox_heap_holds(sess, src, size))
 		return fail(why, n,
@@ -221,6 +222,8 @@ int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
 		return HP_OUT_OF_RESOURCES;
 	}
 	unsigned nk = hpk_kernel_count(&h), free_rows = 0;
+	if (admit && (err = admit(sess, nk, why, n)))
+		return err;
 	for (unsigned r = K.num_builtin; r < HP_MBOX_KERNELS_MAX; r++)
 		free_rows += K.kernels[r] == NULL;
 	if (nk > free_rows) {

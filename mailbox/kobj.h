@@ -46,11 +46,16 @@ void mbox_kobj_put(mbox_obj *o);
  * (inside one of the session's buffers): check, place, relocate, add its
  * kernels to the table; the object is the session's. 0 with
  * *handle (HP_OBJECT_HANDLE) and *addr (its load address), or an HP_
- * error with the reason in @p why (@p n bytes). Nothing changes unless it
- * all succeeds.
+ * error with the reason in @p why (@p n bytes). @p admit (may be NULL)
+ * says, once the object's kernels are counted, whether the session may
+ * take an object of that many kernels (0, or an HP_ error with the reason
+ * in @p why: its quota). Nothing changes unless it all succeeds.
  */
+typedef int (*mbox_kobj_admit_fn)(unsigned sess, unsigned kernels, char *why,
+				  size_t n);
 int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
-		   uint64_t *addr, char *why, size_t n);
+		   uint64_t *addr, mbox_kobj_admit_fn admit, char *why,
+		   size_t n);
 
 /** UNLOAD for session @p sess: the object's kernels leave the table now,
  * its memory once no accepted command needs it. 0, or HP_INVALID_PROGRAM

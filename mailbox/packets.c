@@ -57,7 +57,8 @@ void mbox_pkt_dev_info(hp_device_info *info)
 	info->default_sub_group_size = exec_dev.default_sub_group_size;
 	info->max_args_size = HP_MBOX_ARGS_MAX;
 	info->global_mem_size = mbox_heap_size();
-	info->max_mem_alloc_size = mbox_heap_size();
+	/* A session's heap quota bounds a buffer too (docs/sessions.md). */
+	info->max_mem_alloc_size = mbox_session_quota_max(HP_QUOTA_HEAP);
 	info->dram_size = P.dram_size;
 	info->timer_hz = hal_timer_freq();
 	strncpy(info->board, P.board ? P.board : "?", sizeof(info->board) - 1);
@@ -308,9 +309,9 @@ static int load_decode(mbox_pkt *x)
 static int load_commit(mbox_pkt *x)
 {
 	const hp_packet_mem *m = &x->p->mem;
-	int err = mbox_kobj_load((unsigned)x->sess, m->src, m->size,
-				 &x->s->result, &x->s->result2, x->buf,
-				 x->buf_size);
+	int err = mbox_kobj_load(
+		(unsigned)x->sess, m->src, m->size, &x->s->result,
+		&x->s->result2, mbox_session_admit_object, x->buf, x->buf_size);
 	mbox_session_touch();
 	return err ? fail(x, err, x->buf) : 0;
 }

@@ -83,6 +83,13 @@ static void queue_bind(mbox_queue *q)
 	if (q->sess != MBOX_NO_SESSION)
 		mbox_session_queue_bound((unsigned)q->sess, -1);
 	q->sess = mbox_session_find(owner);
+	q->refused = false;
+	if (q->sess != MBOX_NO_SESSION &&
+	    mbox_session_quota((unsigned)q->sess, HP_QUOTA_QUEUES, 1,
+			       q->refused_why, sizeof(q->refused_why))) {
+		q->sess = MBOX_NO_SESSION;
+		q->refused = true;
+	}
 	if (q->sess != MBOX_NO_SESSION)
 		mbox_session_queue_bound((unsigned)q->sess, 1);
 	q->owner_seen = owner;
@@ -217,8 +224,9 @@ static int consume_one(mbox_queue *q, uint64_t i)
 	const char *why;
 	if (q->sess == MBOX_NO_SESSION) {
 		/* Nothing of a session is touched for it. */
-		err = HP_INVALID_VALUE;
-		why = "the queue's owner has no open session";
+		err = q->refused ? HP_OUT_OF_RESOURCES : HP_INVALID_VALUE;
+		why = q->refused ? q->refused_why
+				 : "the queue's owner has no open session";
 		x.nwait = 0;
 	} else {
 		err = mbox_pkt_decode(&x);
@@ -285,7 +293,12 @@ static int consume_upto(mbox_queue *q, uint64_t end)
 	if (q->sess != MBOX_NO_SESSION &&
 	    mbox_session_ending((unsigned)q->sess))
 		return 0;
-	while (q->consumed < end && consume_one(q, q->consumed) == READ_OK)
+	/* Over its commands-in-flight quota, the session's packets wait
+	 * (nothing accepted is lost; docs/sessions.md, "Quotas"). */
+	while (q->consumed < end &&
+	       (q->sess == MBOX_NO_SESSION ||
+		mbox_session_may_read((unsigned)q->sess)) &&
+	       consume_one(q, q->consumed) == READ_OK)
 		n++;
 	return n;
 }
@@ -295,6 +308,9 @@ bool mbox_queue_poll(void)
 	bool any = false;
 	for (unsigned k = 0; k < HP_MBOX_QUEUES; k++) {
 		mbox_queue *q = &Q.q[k];
+		/* A queue given back or claimed counts for its session's queue
+		 * quota now, not at its next packet. */
+		queue_bind(q);
 		uint64_t w = mbox_ld64(&q->shm->write_index);
 		/* At most one ring's worth per visit, so one busy queue cannot
 		 * starve the others. */

@@ -10,10 +10,19 @@
  * regions, updated whenever they change. Regions only grow while commands
  * of the session may run; they shrink (giving memory to others) only
  * while none does, so no hart still holds a larger view of them.
+ *
+ * Quotas (quota.h) are checked here, on the dispatcher, before a session
+ * takes heap bytes or a buffer (ALLOC), an object and its table rows
+ * (LOAD), a queue (its first packet) or a command (reading a packet: over
+ * the quota, its queues wait; docs/sessions.md, "Quotas"). The use
+ * figures are the heap's, the kernel table's and the counters here; only
+ * the dispatcher takes, any hart may give back, so a check never lets
+ * through more than the quota.
  */
 #include "session.h"
 #include "heap.h"
 #include "kobj.h"
+#include "quota.h"
 #include "words.h"
 #include <executor/exec.h>
 #include <hal/atomic.h>
@@ -29,6 +38,7 @@ typedef struct mbox_sess {
 	unsigned commands; /* read and not complete (atomic) */
 	unsigned queues;
 	uint64_t cancelled;
+	unsigned held; /* its packets wait for commands to complete */
 } mbox_sess;
 
 static struct {
@@ -38,6 +48,8 @@ static struct {
 	uint32_t ended;
 	unsigned dirty;	    /* figures changed since the last publish */
 	uint64_t published; /* when (timer ticks) */
+	mbox_quota quota[MBOX_QUOTAS];
+	bool shared; /* quotas apply */
 } S;
 
 void mbox_session_init(hp_mbox_session *table, hp_mbox_header *hdr)
@@ -47,6 +59,105 @@ void mbox_session_init(hp_mbox_session *table, hp_mbox_header *hdr)
 	memset(S.s, 0, sizeof(S.s));
 	S.ended = 0;
 	S.dirty = 1;
+}
+
+void mbox_session_quotas(bool shared, const uint64_t *max, const uint64_t *min)
+{
+	uint32_t objects, rows, code;
+	mbox_kobj_stats(&objects, &rows, &code);
+	uint64_t cap[MBOX_QUOTAS] = {
+		[MBOX_QUOTA_HEAP] = mbox_heap_size(),
+		[MBOX_QUOTA_BUFFERS] = HP_MBOX_BUFFERS_MAX,
+		[MBOX_QUOTA_OBJECTS] = HP_MBOX_OBJECTS_MAX,
+		/* Rows the built-in kernels leave. */
+		[MBOX_QUOTA_ROWS] = HP_MBOX_KERNELS_MAX - rows,
+		[MBOX_QUOTA_QUEUES] = HP_MBOX_QUEUES,
+		[MBOX_QUOTA_COMMANDS] = HP_MBOX_QUEUES * HP_MBOX_RING_SIZE,
+	};
+	mbox_quota_limits(S.quota, cap, shared, max, min);
+	S.shared = shared;
+	hp_mbox_header *h = S.hdr;
+	h->shared = shared;
+	for (unsigned r = 0; r < MBOX_QUOTAS; r++) {
+		mbox_st64(&h->quota_cap[r], S.quota[r].cap);
+		mbox_st64(&h->quota_max[r], S.quota[r].max);
+		mbox_st64(&h->quota_min[r], S.quota[r].min);
+	}
+}
+
+/* Session @p s's use of resource @p res. */
+static uint64_t quota_use(unsigned res, unsigned s)
+{
+	uint64_t buffers, bytes;
+	unsigned regions;
+	uint32_t objects, kernels;
+	switch (res) {
+	case MBOX_QUOTA_HEAP:
+	case MBOX_QUOTA_BUFFERS:
+		mbox_heap_session_stats(s, &buffers, &bytes, &regions);
+		return res == MBOX_QUOTA_HEAP ? bytes : buffers;
+	case MBOX_QUOTA_OBJECTS:
+	case MBOX_QUOTA_ROWS:
+		mbox_kobj_session_stats(s, &objects, &kernels);
+		return res == MBOX_QUOTA_OBJECTS ? objects : kernels;
+	case MBOX_QUOTA_QUEUES:
+		return S.s[s].queues;
+	default:
+		return hal_load_relaxed(&S.s[s].commands);
+	}
+}
+
+int mbox_session_quota(unsigned s, unsigned res, uint64_t n, char *why,
+		       size_t len)
+{
+	/* A private device: only the resources' own limits. */
+	if (!S.shared)
+		return 0;
+	mbox_quota_state st = {.open = 0, .slot_free = false};
+	for (unsigned k = 0; k < HP_MBOX_SESSIONS; k++) {
+		uint32_t state = S.tab[k].state;
+		if (state == HP_SESSION_OPEN)
+			st.open |= 1u << k;
+		/* A slot no host has claimed yet. */
+		if (state == HP_SESSION_FREE && !mbox_ld64(&S.tab[k].owner))
+			st.slot_free = true;
+		st.use[k] = state == HP_SESSION_FREE ? 0 : quota_use(res, k);
+	}
+	uint64_t kept;
+	int v = mbox_quota_check(&S.quota[res], &st, s, n, &kept);
+	if (v == MBOX_QUOTA_OK)
+		return 0;
+	if (why)
+		mbox_quota_why(res, v, &S.quota[res], st.use[s], n, kept, why,
+			       len);
+	return HP_OUT_OF_RESOURCES;
+}
+
+uint64_t mbox_session_quota_max(unsigned res)
+{
+	return res < MBOX_QUOTAS ? S.quota[res].max : 0;
+}
+
+int mbox_session_admit_object(unsigned s, unsigned kernels, char *why, size_t n)
+{
+	int err = mbox_session_quota(s, MBOX_QUOTA_OBJECTS, 1, why, n);
+	return err ? err
+		   : mbox_session_quota(s, MBOX_QUOTA_ROWS, kernels, why, n);
+}
+
+bool mbox_session_may_read(unsigned s)
+{
+	if (!mbox_session_quota(s, MBOX_QUOTA_COMMANDS, 1, NULL, 0))
+		return true;
+	/* Until one of its commands completes (that hart wakes the
+	 * dispatcher), or another session's: a floor kept for it. Then
+	 * once more, for a completion that came before the mark. */
+	hal_swap(&S.s[s].held, 1u);
+	hal_fence();
+	if (mbox_session_quota(s, MBOX_QUOTA_COMMANDS, 1, NULL, 0))
+		return false;
+	hal_store_relaxed(&S.s[s].held, 0u);
+	return true;
 }
 
 void mbox_session_touch(void)
@@ -101,6 +212,7 @@ void mbox_session_open(unsigned s)
 	mbox_sess *m = &S.s[s];
 	m->queues = 0;
 	m->cancelled = 0;
+	m->held = 0;
 	hal_store_relaxed(&m->commands, 0u);
 	mbox_heap_free_session(s); /* nothing: reclaimed when it ended */
 	/* A new owner: nothing the last one's kernels left in stacks or
@@ -188,8 +300,16 @@ void mbox_session_cmd_done(unsigned s)
 {
 	/* The last command of an ending session: the dispatcher reclaims
 	 * it now rather than at its next timer check. */
-	if (hal_fetch_add(&S.s[s].commands, ~0u) == 1 &&
-	    hal_load_acquire(&S.tab[s].state) == HP_SESSION_ENDING)
+	bool wake = hal_fetch_add(&S.s[s].commands, ~0u) == 1 &&
+		    hal_load_acquire(&S.tab[s].state) == HP_SESSION_ENDING;
+	hal_fence(); /* the count before the marks (mbox_session_may_read) */
+	/* Packets wait for room among the commands in flight (any
+	 * session's: a floor may have kept them). */
+	for (unsigned k = 0; k < HP_MBOX_SESSIONS; k++)
+		if (hal_load_relaxed(&S.s[k].held) &&
+		    hal_swap(&S.s[k].held, 0u))
+			wake = true;
+	if (wake)
 		hal_ipi_send(0);
 }
 
@@ -251,6 +371,9 @@ static bool trim_idle(void)
 uint64_t mbox_session_alloc(unsigned s, uint64_t size, char *why, size_t n)
 {
 	bool changed;
+	if (size && (mbox_session_quota(s, MBOX_QUOTA_BUFFERS, 1, why, n) ||
+		     mbox_session_quota(s, MBOX_QUOTA_HEAP, size, why, n)))
+		return 0;
 	uint64_t a = mbox_heap_alloc(s, size, &changed, why, n);
 	if (!a && size && trim_idle())
 		a = mbox_heap_alloc(s, size, &changed, why, n);

@@ -63,10 +63,32 @@ uint32_t mbox_session_of_tokens(const uint64_t *tokens, unsigned n);
 /** The isolation domain of session @p s's kernels (executor/exec.h). */
 unsigned mbox_session_domain(unsigned s);
 
-/** ALLOC for session @p s: mbox_heap_alloc, with the kernels' view
+/** ALLOC for session @p s: its buffer and heap quotas checked, then
+ * mbox_heap_alloc, with the kernels' view
  * updated when its regions change and, when memory is short, the unused
  * parts of idle sessions' regions given back first. */
 uint64_t mbox_session_alloc(unsigned s, uint64_t size, char *why, size_t n);
+
+/** The quotas (mailbox/quota.h): of a shared device (@p shared) with
+ * @p max and @p min per enum hp_quota_res (MBOX_QUOTA_DEFAULT or NULL: the
+ * default), else none; published in the header. After the heap and the
+ * kernel table are set up. */
+void mbox_session_quotas(bool shared, const uint64_t *max, const uint64_t *min);
+/** May session @p s take @p n more units of resource @p res (enum
+ * hp_quota_res)? 0, or HP_OUT_OF_RESOURCES with the quota and the numbers
+ * in @p why (@p len bytes; may be NULL). The dispatcher. */
+int mbox_session_quota(unsigned s, unsigned res, uint64_t n, char *why,
+		       size_t len);
+/** A session's most of resource @p res (the capacity on a private
+ * device). */
+uint64_t mbox_session_quota_max(unsigned res);
+/** LOAD's check (mbox_kobj_admit_fn): an object and @p kernels rows. */
+int mbox_session_admit_object(unsigned s, unsigned kernels, char *why,
+			      size_t n);
+/** May the dispatcher read one more packet of session @p s (its
+ * commands-in-flight quota)? If not, the hart that completes a command
+ * wakes the dispatcher to look again. */
+bool mbox_session_may_read(unsigned s);
 
 /** Something the figures count changed (a buffer was freed: any hart). */
 void mbox_session_touch(void);

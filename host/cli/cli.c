@@ -300,11 +300,15 @@ int cli_open_device(const cli_opts *o, bool detach, hp_device **d)
 {
 	if (o->gdb && !o->connect)
 		setenv("HP_QEMU_GDB", gdb_port(), 1);
+	/* up --quota: bootargs after --append's. */
+	char append[1024];
+	snprintf(append, sizeof(append), "%s%s%s", o->append ? o->append : "",
+		 o->append && o->quota_args[0] ? " " : "", o->quota_args);
 	hp_open_options oo = {
 		.connect = o->connect,
 		.board = o->board,
 		.harts = o->harts,
-		.append = o->append,
+		.append = append[0] ? append : NULL,
 		.boot = o->boot,
 		.mem_size = o->mem_size,
 		.detach = detach,

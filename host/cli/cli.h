@@ -43,6 +43,9 @@ typedef struct cli_opts {
 	uint32_t printf_size;
 	const char *trace;	/**< run --trace FILE: a timeline */
 	uint32_t trace_records; /**< --trace-records: per hart (0: default) */
+	/** up --quota, --quota-min: as bootargs ("hartpool.quota.heap=N
+	 * ..."; docs/sessions.md, "Quotas"), "" if none. */
+	char quota_args[512];
 } cli_opts;
 
 /** How an option takes its value. */

@@ -104,6 +104,42 @@ static int set_mem(cli_opts *o, const cli_option *opt, const char *v)
 	return 0;
 }
 
+/* up --quota R=N,... and --quota-min R=N,...: the firmware's bootargs
+ * hartpool.quota.R=N and hartpool.quota_min.R=N (firmware/main.c). */
+static int set_quota(cli_opts *o, const cli_option *opt, const char *v)
+{
+	static const char *const keys[] = {"heap", "buffers", "objects",
+					   "rows", "queues",  "commands"};
+	bool floor = !strcmp(opt->name, "--quota-min");
+	char item[64];
+	for (const char *at = v; *at;) {
+		size_t n = strcspn(at, ",");
+		snprintf(item, sizeof(item), "%.*s", (int)n, at);
+		at += n + (at[n] == ',');
+		char *eq = strchr(item, '=');
+		unsigned k = 0;
+		if (eq) {
+			*eq = 0;
+			while (k < 6 && strcmp(item, keys[k]))
+				k++;
+		}
+		uint64_t val;
+		/* Sizes in K/M/G for all (buffers=64K is 65536 buffers). */
+		if (!eq || k == 6 || !parse_bytes(eq + 1, &val))
+			return cli_die(HP_INVALID_VALUE,
+				       "%s wants R=N,... with R one of heap, "
+				       "buffers, objects, rows, queues, "
+				       "commands and N a number (K, M or G), "
+				       "not '%s'",
+				       opt->name, v);
+		size_t len = strlen(o->quota_args);
+		snprintf(o->quota_args + len, sizeof(o->quota_args) - len,
+			 "%shartpool.quota%s.%s=%llu", len ? " " : "",
+			 floor ? "_min" : "", keys[k], (unsigned long long)val);
+	}
+	return 0;
+}
+
 /* "X[,Y[,Z]]" -> up to 3 numbers; returns how many, -1 if malformed. */
 static int parse_sizes(const char *s, uint64_t out[3])
 {
@@ -247,6 +283,20 @@ static const cli_option device_rows[] = {
 	{NULL},
 };
 
+static const cli_option quota_rows[] = {
+	{"--quota", CLI_VALUE, "R=N,...",
+	 "a session's most of R: heap (bytes, K/M/G), buffers,\n"
+	 "objects, rows (kernel-table rows), queues, commands (in\n"
+	 "flight); default: half of each (commands: a quarter)",
+	 set_quota, 0},
+	{"--quota-min", CLI_VALUE, "R=N,...",
+	 "a session's floor of R, kept free for it however full\n"
+	 "the device is (default: an eighth; queues 1, commands\n"
+	 "256); docs/sessions.md, \"Quotas\"",
+	 set_quota, 0},
+	{NULL},
+};
+
 static const cli_option devices_rows[] = {
 	{"--devices", CLI_VALUE, "N",
 	 "use N devices (1..16): boot N like --board/--harts, or\n"
@@ -339,6 +389,7 @@ static const cli_option bench_rows[] = {
 
 static const cli_group device = {"device options", device_rows};
 static const cli_group devices = {"device list options", devices_rows};
+static const cli_group quota = {"quota options (up)", quota_rows};
 static const cli_group output = {"output options", output_rows};
 static const cli_group range = {"range options", range_rows};
 static const cli_group launch = {"launch options", launch_rows};
@@ -391,8 +442,10 @@ static const cli_command up_cmd = {
 		 "--connect; "
 		 "the device\nruns until `hartpool down --connect ...`. A "
 		 "keeper process stays with it and\nends the sessions of "
-		 "host processes that died (docs/sessions.md).",
-	.groups = GROUPS(&device),
+		 "host processes that died (docs/sessions.md).\nHosts share "
+		 "it: each session has quotas, so a host that comes\nlast "
+		 "still finds room for a program, a queue and its floor.",
+	.groups = GROUPS(&device, &quota),
 	.run = cmd_up,
 	.detach = true,
 };

@@ -46,6 +46,47 @@ static void json_kernels(hp_device *d)
 	putchar(']');
 }
 
+static const char *const quota_names[HP_QUOTAS] = {
+	"heap", "buffers", "objects", "rows", "queues", "commands",
+};
+
+/* A session's floor of resource r while @p open sessions are open
+ * (mailbox/quota.c's rule). */
+static uint64_t quota_floor(const hp_device_usage *u, unsigned r, unsigned open)
+{
+	uint64_t f = u->quota_cap[r] / ((uint64_t)open + 1);
+	f = u->quota_min[r] < f ? u->quota_min[r] : f;
+	return f < u->quota_max[r] ? f : u->quota_max[r];
+}
+
+/* "heap 1024 of 1073741824 bytes, buffers 3 of 32768, ...": a session's
+ * use against its quota (a private device: against the capacity). */
+static void print_quota_use(const hp_device_usage *u, const hp_session_info *s)
+{
+	printf("%s: ", u->shared ? "quota" : "of all");
+	for (unsigned r = 0; r < HP_QUOTAS; r++)
+		printf("%s%s %llu of %llu%s", r ? ", " : "", quota_names[r],
+		       (unsigned long long)s->quota_use[r],
+		       (unsigned long long)u->quota_max[r],
+		       r == HP_QUOTA_HEAP ? " bytes" : "");
+}
+
+/* "quotas: ..." : what each session may take and is sure of. */
+static void print_quotas(const hp_device_usage *u)
+{
+	if (!u->shared) {
+		printf("quotas: none (a device for one process)\n");
+		return;
+	}
+	printf("quotas: per session, most (floor) of all:");
+	for (unsigned r = 0; r < HP_QUOTAS; r++)
+		printf("%s %s %llu (%llu) of %llu", r ? "," : "",
+		       quota_names[r], (unsigned long long)u->quota_max[r],
+		       (unsigned long long)quota_floor(u, r, u->sessions),
+		       (unsigned long long)u->quota_cap[r]);
+	printf("\n");
+}
+
 /* What the device holds: its sessions and how full its heap and tables
  * are, as `key: value` lines. */
 static void print_usage(const hp_device_usage *u, const hp_session_info *s,
@@ -53,10 +94,11 @@ static void print_usage(const hp_device_usage *u, const hp_session_info *s,
 {
 	printf("sessions: %u of %u (%u ended since boot)\n", u->sessions,
 	       u->sessions_max, u->sessions_ended);
-	for (unsigned k = 0; k < ns; k++)
+	print_quotas(u);
+	for (unsigned k = 0; k < ns; k++) {
 		printf("session %u: pid %d%s%s%s%s, %s, %u queues, %llu "
 		       "buffers (%llu bytes), %u objects (%u kernels), %llu "
-		       "commands in flight\n",
+		       "commands in flight; ",
 		       s[k].slot, s[k].pid, s[k].name[0] ? " " : "", s[k].name,
 		       s[k].serial ? " (serial)" : "",
 		       s[k].self ? " (this one)" : "",
@@ -64,6 +106,9 @@ static void print_usage(const hp_device_usage *u, const hp_session_info *s,
 		       s[k].queues, (unsigned long long)s[k].buffers,
 		       (unsigned long long)s[k].bytes, s[k].objects,
 		       s[k].kernels, (unsigned long long)s[k].commands);
+		print_quota_use(u, &s[k]);
+		putchar('\n');
+	}
 	printf("heap_used: %llu\n", (unsigned long long)u->heap_used);
 	printf("heap_free: %llu\n", (unsigned long long)u->heap_free);
 	printf("heap_largest_free: %llu\n",
@@ -93,7 +138,15 @@ static void json_usage(const hp_device_usage *u, const hp_session_info *s,
 	       (unsigned long long)u->heap_largest, u->buffers, u->buffers_max,
 	       u->objects, u->objects_max, u->kernel_rows, u->kernel_rows_max,
 	       u->code_used, (unsigned long long)u->code_size);
-	printf(", \"sessions\": [");
+	printf(", \"quotas\": {\"shared\": %s", u->shared ? "true" : "false");
+	for (unsigned r = 0; r < HP_QUOTAS; r++)
+		printf(", \"%s\": {\"max\": %llu, \"min\": %llu, \"floor\": "
+		       "%llu, \"capacity\": %llu}",
+		       quota_names[r], (unsigned long long)u->quota_max[r],
+		       (unsigned long long)u->quota_min[r],
+		       (unsigned long long)quota_floor(u, r, u->sessions),
+		       (unsigned long long)u->quota_cap[r]);
+	printf("}, \"sessions\": [");
 	for (unsigned k = 0; k < ns; k++) {
 		printf("%s{\"slot\": %u, \"pid\": %d, \"name\": ",
 		       k ? ", " : "", s[k].slot, s[k].pid);
@@ -101,13 +154,18 @@ static void json_usage(const hp_device_usage *u, const hp_session_info *s,
 		printf(", \"state\": \"%s\", \"serial\": %s, \"self\": %s, "
 		       "\"queues\": %u, \"buffers\": %llu, \"bytes\": %llu, "
 		       "\"objects\": %u, \"kernels\": %u, \"commands\": "
-		       "%llu}",
+		       "%llu",
 		       s[k].state == HP_SESSION_OPEN ? "open" : "ending",
 		       s[k].serial ? "true" : "false",
 		       s[k].self ? "true" : "false", s[k].queues,
 		       (unsigned long long)s[k].buffers,
 		       (unsigned long long)s[k].bytes, s[k].objects,
 		       s[k].kernels, (unsigned long long)s[k].commands);
+		printf(", \"quota_use\": {");
+		for (unsigned r = 0; r < HP_QUOTAS; r++)
+			printf("%s\"%s\": %llu", r ? ", " : "", quota_names[r],
+			       (unsigned long long)s[k].quota_use[r]);
+		printf("}}");
 	}
 	putchar(']');
 }
@@ -153,10 +211,11 @@ static void info_json(hp_device *d, const hp_device_info *i, const char *sgs,
  * `key: value` lines. 0, or 1 after cli_die(). */
 static int info_one(hp_device *d, const cli_opts *o)
 {
-	hp_device_info i;
-	int rc = hp_device_query(d, &i);
-	if (rc)
-		return rc;
+	/* The description the device published at boot and the figures it
+	 * publishes when asked (the header's usage_request): nothing of the
+	 * heap, so info answers however full the device is. */
+	hp_device_info i = *hp_info(d);
+	int rc;
 	hp_device_usage u;
 	hp_session_info sess[HP_MBOX_SESSIONS];
 	unsigned ns = 0;

@@ -140,6 +140,10 @@ typedef struct hp_session_info {
 	uint64_t cancelled;	 /**< commands its ending cancelled */
 	uint32_t objects, kernels, queues;
 	uint32_t regions; /**< address ranges its kernels may reach */
+	/** Its use of what the quotas limit, by enum hp_quota_res
+	 * (HP_QUOTA_HEAP: bytes, ...; the figures above, in quota order);
+	 * the quotas are hp_device_usage's. */
+	uint64_t quota_use[HP_QUOTAS];
 } hp_session_info;
 
 /** The sessions the device holds (every slot not free), at most @p max
@@ -158,6 +162,14 @@ typedef struct hp_device_usage {
 	uint32_t code_used;		       /**< code memory of objects */
 	uint64_t code_size;
 	uint32_t sessions, sessions_max, sessions_ended;
+	/** Per-session quotas (docs/sessions.md, "Quotas"), by enum
+	 * hp_quota_res: the capacity, a session's most and its floor (a
+	 * floor is quota_min, or quota_cap / (sessions + 1) when that is
+	 * less). shared false: a device booted for one process, no quotas
+	 * (max = cap, min = 0). */
+	bool shared;
+	uint64_t quota_cap[HP_QUOTAS], quota_max[HP_QUOTAS];
+	uint64_t quota_min[HP_QUOTAS];
 } hp_device_usage;
 int hp_device_usage_get(hp_device *d, hp_device_usage *u);
 

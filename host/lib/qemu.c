@@ -306,6 +306,21 @@ static unsigned count_args(const char **argv, unsigned na, unsigned seq,
 	return na;
 }
 
+/* The bootargs of a boot, into @p buf: the caller's first (the first of a
+ * key counts), then, for a device of this process alone, no per-session
+ * quotas (docs/sessions.md, "Quotas"); `hartpool up`'s (detached) is
+ * shared. A -bios image gets no bootargs: its firmware's default, shared. */
+static void boot_append(const hp_board_info *bi, const hp_open_options *o,
+			char *buf, size_t n)
+{
+	bool bootargs = strcmp(bi->qemu_load, "bios") != 0 ||
+			(o->boot && !strcmp(o->boot, "uboot"));
+	bool private = !o->detach && bootargs;
+	snprintf(buf, n, "%s%s%s", o->append ? o->append : "",
+		 o->append && private ? " " : "",
+		 private ? "hartpool.shared=0" : "");
+}
+
 int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 {
 	static unsigned seq;
@@ -348,9 +363,11 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 	argv[na++] = sock;
 	argv[na++] = "--log";
 	argv[na++] = log;
-	if (o->append) {
+	char append[1024];
+	boot_append(bi, o, append, sizeof(append));
+	if (append[0]) {
 		argv[na++] = "--append";
-		argv[na++] = o->append;
+		argv[na++] = append;
 	}
 	if (o->mem_size) {
 		argv[na++] = "--mem";

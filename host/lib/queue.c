@@ -8,12 +8,33 @@
  * through the device's service queue here too.
  */
 #include "internal.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define RING HP_MBOX_RING_SIZE
 
 /* ---- queues ---- */
+
+/* On a shared device the session's queue quota may refuse a queue: the
+ * device then completes its packets with HP_OUT_OF_RESOURCES. A marker
+ * tells now; a refused queue goes back. */
+static int queue_confirm(hp_device *d, hp_queue **out)
+{
+	hp_event ev;
+	hp_event_info info;
+	int rc = hp_enqueue_marker(*out, &ev);
+	if (!rc)
+		rc = hp_event_wait(d, ev, &info);
+	if (!rc && !info.status)
+		return 0;
+	char why[sizeof(info.detail) + 1];
+	snprintf(why, sizeof(why), "%s", rc ? hp_last_error() : info.detail);
+	int err = rc ? rc : info.status;
+	hp_queue_release(*out);
+	*out = NULL;
+	return hp_fail(err, "a queue: %s", why);
+}
 
 int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out)
 {
@@ -52,7 +73,7 @@ int hp_queue_create(hp_device *d, unsigned flags, hp_queue **out)
 			q->next = mq.write_index;
 			d->queues[k] = q;
 			*out = q;
-			return 0;
+			return d->hdr.shared ? queue_confirm(d, out) : 0;
 		}
 		unsigned ended = 0;
 		int rc = hp_sessions_reap(d, &ended);

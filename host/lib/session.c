@@ -300,6 +300,12 @@ int hp_sessions(hp_device *d, hp_session_info *out, unsigned max,
 			i->kernels = m.kernels;
 			i->queues = m.queues;
 			i->regions = m.regions;
+			i->quota_use[HP_QUOTA_HEAP] = m.bytes;
+			i->quota_use[HP_QUOTA_BUFFERS] = m.buffers;
+			i->quota_use[HP_QUOTA_OBJECTS] = m.objects;
+			i->quota_use[HP_QUOTA_ROWS] = m.kernels;
+			i->quota_use[HP_QUOTA_QUEUES] = m.queues;
+			i->quota_use[HP_QUOTA_COMMANDS] = m.commands;
 		}
 		(*count)++;
 	}
@@ -357,6 +363,10 @@ int hp_device_usage_get(hp_device *d, hp_device_usage *u)
 	u->code_size = h.code_size;
 	u->sessions_max = h.num_sessions;
 	u->sessions_ended = h.sessions_ended;
+	u->shared = h.shared != 0;
+	memcpy(u->quota_cap, h.quota_cap, sizeof(u->quota_cap));
+	memcpy(u->quota_max, h.quota_max, sizeof(u->quota_max));
+	memcpy(u->quota_min, h.quota_min, sizeof(u->quota_min));
 	unsigned n;
 	if ((rc = hp_sessions(d, NULL, 0, &n)))
 		return rc;

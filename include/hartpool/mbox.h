@@ -81,7 +81,12 @@
  * and stops its running kernels (HP_ABORTED: "its session ended"), and once
  * none is left frees its buffers, unloads its objects, gives its queues
  * back (owner 0, every slot complete) and the slot itself (state FREE,
- * owner 0).
+ * owner 0). Quotas: on a shared device each session takes at most
+ * quota_max of each enum hp_quota_res and a take must leave the floors
+ * of the others and of one newcomer free (hp_mbox_header.quota_*;
+ * docs/sessions.md, "Quotas"); over it, ALLOC and LOAD complete with
+ * HP_OUT_OF_RESOURCES, a queue's packets too, and packets over the
+ * commands-in-flight quota wait to be read.
  */
 #ifndef HARTPOOL_MBOX_H
 #define HARTPOOL_MBOX_H
@@ -444,6 +449,19 @@ typedef struct hp_mbox_session {
 	uint64_t dev_reserved[3];
 } hp_mbox_session;
 
+/** The resources a session's quota limits (hp_mbox_header.quota_*;
+ * docs/sessions.md, "Quotas"): heap bytes, buffers, kernel objects,
+ * kernel-table rows, queues, commands in flight. */
+enum hp_quota_res {
+	HP_QUOTA_HEAP = 0,
+	HP_QUOTA_BUFFERS = 1,
+	HP_QUOTA_OBJECTS = 2,
+	HP_QUOTA_ROWS = 3,
+	HP_QUOTA_QUEUES = 4,
+	HP_QUOTA_COMMANDS = 5,
+	HP_QUOTAS
+};
+
 enum hp_device_state {
 	HP_DEV_BOOTING = 0,
 	HP_DEV_READY = 1,
@@ -504,6 +522,16 @@ typedef struct hp_mbox_header {
 	 * now; it answers with usage_ack = usage_request. */
 	uint32_t usage_request;
 	uint32_t host_reserved[7];
+	/* Device-owned, set at boot: per-session quotas (docs/sessions.md,
+	 * "Quotas"). A session's use is in its hp_mbox_session (bytes,
+	 * buffers, objects, kernels, queues, commands). A private device
+	 * (shared 0) has max = cap, min = 0. A session's floor is min, or
+	 * cap / (open sessions + 1) when that is less. */
+	uint32_t shared; /**< 1: hosts share the device (quotas apply) */
+	uint32_t quota_reserved;
+	uint64_t quota_cap[HP_QUOTAS]; /**< units on the device */
+	uint64_t quota_max[HP_QUOTAS]; /**< a session's most */
+	uint64_t quota_min[HP_QUOTAS]; /**< a session's guaranteed floor */
 } hp_mbox_header;
 
 #ifdef __cplusplus
@@ -520,6 +548,9 @@ HP_MBOX_ASSERT_(sizeof(hp_kernarg) == 1664, "kernarg block size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_queue) == 128, "queue size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_session) == 160, "session size");
 HP_MBOX_ASSERT_(sizeof(hp_mbox_kernel) == 64, "kernel row size");
+HP_MBOX_ASSERT_(sizeof(hp_mbox_header) <= 4096, "the header's page");
+HP_MBOX_ASSERT_(__builtin_offsetof(hp_mbox_header, quota_cap) % 8 == 0,
+		"quota words are 64-bit");
 HP_MBOX_ASSERT_(__builtin_offsetof(hp_mbox_header, trace_buf) % 8 == 0,
 		"trace_buf is a 64-bit word");
 #undef HP_MBOX_ASSERT_

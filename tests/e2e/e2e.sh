@@ -16,6 +16,7 @@ STRESS=build/host/e2e/test_stress
 OBJECTS=build/host/e2e/test_objects
 EDGES=build/host/e2e/test_edges
 SESSIONS=build/host/e2e/test_sessions
+QUOTA=build/host/e2e/test_quota
 RELAY=build/host/e2e/serial_relay
 
 fail() { echo "FAIL: $*"; exit 1; }
@@ -185,10 +186,11 @@ t_stress_rv32() {
 	"$STRESS" --board qemu-virt32 --harts 4 --iterations 20000 || fail "test_stress on rv32"
 }
 
-# A host process killed in the middle of its work (holding every queue),
-# then new ones connecting to the same running device.
+# A host process killed in the middle of its work (holding every queue:
+# a queue quota that lets it, docs/sessions.md "Quotas"), then new ones
+# connecting to the same running device.
 t_reconnect() {
-	up --harts 4
+	up --harts 4 --quota queues=16 --quota-min queues=0
 	local out=build/host/e2e/hog.out
 	"$MBOX" --connect "$conn" --hog >"$out" 2>&1 &
 	local pid=$!
@@ -262,6 +264,27 @@ EOF
 		fail "host B's argument block holds host A's bytes: $out"
 	echo "ok: host A's 256 bytes of arguments, then host B's 8: B's kernel finds 0 bytes of A's past its own"
 	down
+# Per-session quotas (docs/sessions.md, "Quotas"; tests/e2e/test_quota.c):
+# a greedy host is refused at its quota, a second at the floors kept for
+# others, and a third process still loads an object, allocates its floor
+# and runs a checked kernel while `hartpool info` answers; the tables'
+# quotas; a private device has none.
+t_quota() {
+	local dir
+	dir=$(mktemp -d /tmp/hp-quota-XXXXXX)
+	"$HP" build examples/hello.c -o "$dir/hello.hpk" >/dev/null || fail "build examples/hello.c"
+	up --harts 8
+	timeout 300 "$QUOTA" --connect "$conn" --cli "$HP" --object "$dir/hello.hpk" hog || fail "quota hog"
+	down
+	up --harts 2 --quota objects=2,queues=2,buffers=8,commands=4
+	timeout 120 "$QUOTA" --connect "$conn" --object "$dir/hello.hpk" tables || fail "quota tables"
+	down
+	up --harts 2 --quota rows=1 --quota-min rows=1
+	timeout 120 "$QUOTA" --connect "$conn" --object "$dir/hello.hpk" rows || fail "quota rows"
+	down
+	expect_error HP_INVALID_VALUE "$HP" up --quota heap=lots
+	expect_error HP_INVALID_VALUE "$HP" up --quota disks=4
+	timeout 300 "$QUOTA" --harts 2 private || fail "quota private"
 	rm -rf "$dir"
 }
 
@@ -933,7 +956,7 @@ t_doorbell() {
 . tests/e2e/cluster.sh
 . tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions zeroed_args reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in

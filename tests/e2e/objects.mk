@@ -1,7 +1,7 @@
 # End-to-end tests: host programs linked with libhartpool, run by
 # tests/e2e/e2e.sh against firmware in QEMU.
 e2e-tests := test_mbox test_stress test_objects test_edges test_trace \
-             test_sessions test_slices
+             test_sessions test_slices test_quota
 
 # Each program: tests/e2e/<name>.c, the files listed in e2e-<name>-srcs,
 # the shared harness (e2e_check.c) and libhartpool, linked last.

@@ -33,6 +33,9 @@ host-test-test_sha256-srcs := tests/host/test_sha256.c host/build/sha256.c
 host-tests += test_heap
 host-test-test_heap-srcs := tests/host/test_heap.c
 
+# The per-session quota rule (mailbox/quota.c, docs/sessions.md).
+host-tests += test_quota
+host-test-test_quota-srcs := tests/host/test_quota.c
 # No command left pending while harts idle (docs/executor.md, Liveness).
 host-tests += test_liveness
 host-test-test_liveness-srcs := tests/host/test_liveness.c

@@ -13,6 +13,7 @@
 #include <executor/exec.h>
 #include <hal/hart.h>
 #include <hal_host.h>
+#include <hartpool/kernel.h>
 #include <hartpool/kernels/diag.h>
 #include <hartpool/mbox.h>
 #include <kernels/registry.h>
@@ -397,6 +398,34 @@ static void *host_main(void *arg)
 	return NULL;
 }
 
+/* The serial agent's claim of a free session slot and of a free queue:
+ * access_ok allows it (the word is 0), then an shm host claims the word
+ * first; the agent's store must not overwrite that claim. Without a host
+ * in between, the agent's claim is stored. Before the device serves. */
+static void link_claims(void)
+{
+	H = (hp_mbox_header *)mbox;
+	uint64_t *words[2] = {&session(5)->owner, &queue(12)->owner};
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t a = (uintptr_t)words[k], mine = 0x5e51a1,
+			 theirs = 0x5b3;
+		CHECK(dispatch_access_ok(a, 8, true));
+		__atomic_store_n(words[k], theirs, __ATOMIC_RELEASE);
+		CHECK(dispatch_link_claim(a, &mine, 8));
+		CHECK_MSG(
+			*words[k] == theirs,
+			"%s: the shm host's claim 0x%llx overwritten by 0x%llx",
+			k ? "queue" : "session", (unsigned long long)theirs,
+			(unsigned long long)*words[k]);
+		__atomic_store_n(words[k], 0, __ATOMIC_RELEASE);
+		CHECK(dispatch_link_claim(a, &mine, 8));
+		CHECK(*words[k] == mine);
+		__atomic_store_n(words[k], 0, __ATOMIC_RELEASE);
+		/* Not an owner word: the caller stores. */
+		CHECK(!dispatch_link_claim(a + 8, &mine, 8));
+	}
+}
+
 static void body(void *arg)
 {
 	(void)arg;
@@ -404,7 +433,10 @@ static void body(void *arg)
 		exec_serve();
 		return;
 	}
+	/* One host that uses many queues in one session: no quotas (the
+	 * quotas: tests/host/test_quota.c, tests/e2e t_quota). */
 	dispatch_config cfg = {
+		.unshared = true,
 		.mbox_addr = (uintptr_t)mbox,
 		.mbox_size = MBOX_SIZE,
 		.buf_base = (uintptr_t)bufmem,
@@ -419,6 +451,7 @@ static void body(void *arg)
 		exec_shutdown();
 		return;
 	}
+	link_claims();
 	pthread_t host;
 	pthread_create(&host, NULL, host_main, NULL);
 	dispatch_serve(NULL);
@@ -426,6 +459,137 @@ static void body(void *arg)
 	dispatch_stopped();
 	pthread_join(host, NULL);
 	CHECK_MSG(H->state == HP_DEV_STOPPED, "state after stop");
+}
+
+/* ---- quotas (a shared device; docs/sessions.md, "Quotas") ---- */
+
+/* An ALLOC on queue q: its status, and its detail in why. */
+static int alloc_status(unsigned q, uint64_t size, char *why, size_t n)
+{
+	hp_packet p;
+	memset(&p, 0, sizeof(p));
+	p.mem.header = HP_PKT_ALLOC;
+	p.mem.size = size;
+	hp_event ev = submit(q, &p, NULL, false);
+	int st = wait_ev(ev);
+	snprintf(why, n, "%s", record(q, HP_EVENT_INDEX(ev))->detail);
+	return st;
+}
+
+/* Holds its hart until the test opens the gate. */
+static unsigned qgate_open;
+HP_KERNEL(qgate, const hp_item *it, const void *args)
+{
+	(void)it;
+	(void)args;
+	while (!__atomic_load_n(&qgate_open, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+HP_REGISTER(qgate);
+
+/* The device's count of session 0's commands in flight, published now. */
+static uint64_t in_flight(void)
+{
+	static uint32_t req;
+	__atomic_store_n(&H->usage_request, ++req, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&H->usage_ack, __ATOMIC_ACQUIRE) != req)
+		sched_yield();
+	return __atomic_load_n(&session(0)->commands, __ATOMIC_ACQUIRE);
+}
+
+/* One session, commands quota 4: over the heap quota an ALLOC is refused
+ * naming it; 100 tallies behind a kernel held at a gate: the device reads
+ * 4 commands and no more (its packets wait: back-pressure) until the gate
+ * opens, then every tally runs exactly once (the completing harts wake
+ * the dispatcher). */
+static void *quota_host(void *arg)
+{
+	(void)arg;
+	H = (hp_mbox_header *)mbox;
+	while (__atomic_load_n(&H->magic, __ATOMIC_ACQUIRE) != HP_MBOX_MAGIC)
+		sched_yield();
+	CHECK(H->shared == 1 && H->quota_max[HP_QUOTA_COMMANDS] == 4);
+	CHECK(H->quota_max[HP_QUOTA_HEAP] == BUF_SIZE / 2);
+	CHECK(H->info.max_mem_alloc_size == BUF_SIZE / 2);
+	session_open(0, 0x3333, 0, 2);
+	char why[128];
+	CHECK(alloc_status(1, BUF_SIZE / 4, why, sizeof(why)) == 0);
+	CHECK(alloc_status(1, BUF_SIZE / 4 + 4096, why, sizeof(why)) ==
+	      HP_OUT_OF_RESOURCES);
+	CHECK_MSG(strstr(why, "over the session's heap quota"), "%s", why);
+	uint64_t cnt = alloc_on(1, 100 * 4);
+	memset((void *)(uintptr_t)cnt, 0, 100 * 4);
+	/* In order: the last one done, all are. */
+	uint64_t none = 0;
+	dispatch(0, "qgate", 1, &none, 0, NULL, 0, true);
+	hp_event last = 0;
+	for (unsigned k = 0; k < 100; k++) {
+		hp_tally_args ta = {cnt, k};
+		last = dispatch(0, "tally", 1, &ta, sizeof(ta), NULL, 0, true);
+	}
+	uint64_t most = 0;
+	for (unsigned k = 0; k < 200000 && most < 4; k++) {
+		uint64_t c = in_flight();
+		most = c > most ? c : most;
+	}
+	/* Read 4; a while later still 4 (nothing more read). */
+	for (unsigned k = 0; k < 200; k++) {
+		uint64_t c = in_flight();
+		most = c > most ? c : most;
+	}
+	CHECK_MSG(most == 4, "%llu commands in flight, quota 4",
+		  (unsigned long long)most);
+	__atomic_store_n(&qgate_open, 1u, __ATOMIC_RELEASE);
+	CHECK(wait_ev(last) == 0);
+	unsigned bad = 0;
+	for (unsigned k = 0; k < 100; k++)
+		bad += ((uint32_t *)(uintptr_t)cnt)[k] != 1;
+	CHECK_MSG(bad == 0, "back-pressure: %u of 100 tallies not once", bad);
+	session_end(0);
+	__atomic_store_n(&H->stop_request, 1u, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void body_quota(void *arg)
+{
+	(void)arg;
+	if (hal_hart_idx() != 0) {
+		exec_serve();
+		return;
+	}
+	uint64_t max[HP_QUOTAS];
+	for (unsigned r = 0; r < HP_QUOTAS; r++)
+		max[r] = UINT64_MAX;
+	max[HP_QUOTA_COMMANDS] = 4;
+	/* The built-in kernels and qgate. */
+	static const hp_kernel *kernels[HP_MBOX_KERNELS_MAX];
+	unsigned n = 0;
+	while (hp_kernel_registry[n] && n + 2 < HP_MBOX_KERNELS_MAX) {
+		kernels[n] = hp_kernel_registry[n];
+		n++;
+	}
+	kernels[n] = &hp_kernel_qgate;
+	dispatch_config cfg = {
+		.quota_max = max,
+		.mbox_addr = (uintptr_t)mbox,
+		.mbox_size = MBOX_SIZE,
+		.buf_base = (uintptr_t)bufmem,
+		.buf_size = BUF_SIZE,
+		.kernels = kernels,
+		.board = "host",
+		.poll_us = 50,
+	};
+	int rc = dispatch_init(&cfg);
+	CHECK_MSG(rc == 0, "dispatch_init: %d", rc);
+	if (rc) {
+		exec_shutdown();
+		return;
+	}
+	pthread_t host;
+	pthread_create(&host, NULL, quota_host, NULL);
+	dispatch_serve(NULL);
+	exec_shutdown();
+	pthread_join(host, NULL);
 }
 
 int main(void)
@@ -441,6 +605,12 @@ int main(void)
 		exec_dev.first_worker = counts[i] > 1;
 		hal_host_run(counts[i], body, NULL);
 	}
+	memset(mbox, 0, MBOX_SIZE);
+	memset(next_idx, 0, sizeof(next_idx));
+	printf("test_dispatch: quotas, 4 harts\n");
+	exec_init(4);
+	exec_dev.first_worker = true;
+	hal_host_run(4, body_quota, NULL);
 	free(mbox);
 	free(bufmem);
 	return check_report("test_dispatch");

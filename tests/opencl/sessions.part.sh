@@ -67,5 +67,40 @@ t_icd_zeroed() {
 	echo "program A: $out"
 	out=$(icd_env timeout 120 "$prog" check 64 2>&1) || fail "program B: $out"
 	echo "program B: $out"
+# Per-session quotas (docs/sessions.md, "Quotas"): a greedy OpenCL program
+# allocates until CL_OUT_OF_RESOURCES and holds it all; a second program
+# still builds square.cl from source and runs it checked, and `hartpool
+# info` answers and shows the hog at its heap quota. Without quotas the hog
+# takes the whole heap and the second program's clBuildProgram fails.
+t_icd_quota_hog() {
+	local conn dir pid max used
+	conn=$("$HP" up --harts 4 | tail -1) || fail "hartpool up"
+	dir=$(mktemp -d)
+	trap '"$HP" down --connect "$conn" >/dev/null 2>&1; rm -rf "$dir"' RETURN
+	local hog=build/host/opencl/hog prog=build/host/opencl/tenant
+	[ -x "$hog" ] && [ -x "$prog" ] || fail "$hog or $prog missing (make icd)"
+	export HARTPOOL_DEVICE=$conn
+	OCL_ICD_VENDORS=$PWD/build/host/hartpool.icd timeout 300 "$hog" >"$dir/hog" 2>&1 &
+	pid=$!
+	for _ in $(seq 1200); do
+		grep -q '^full' "$dir/hog" 2>/dev/null && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q '^full' "$dir/hog" || { cat "$dir/hog"; fail "the hog did not fill its quota"; }
+	cat "$dir/hog"
+	icd_env timeout 120 "$prog" build "$dir/square.bin" || fail "a build beside the hog"
+	out=$(icd_env timeout 120 "$prog" run "$dir/square.bin" 2>&1) || fail "a run beside the hog: $out"
+	echo "beside the hog: $out"
+	timeout 60 "$HP" info --connect "$conn" >"$dir/info" || fail "hartpool info beside the hog"
+	grep -E '^(quotas|session|heap_)' "$dir/info"
+	# The hog's session: at its heap quota (less than one 64 KiB step).
+	max=$(sed -n 's/^quotas: per session, most (floor) of all: heap \([0-9]*\) .*/\1/p' "$dir/info")
+	used=$(grep "pid $(pgrep -P $pid | head -1) " "$dir/info" | sed -n 's/.*; quota: heap \([0-9]*\) of.*/\1/p')
+	[ -n "$max" ] && [ -n "$used" ] || fail "info does not show the hog's use against its quota"
+	[ "$used" -le "$max" ] && [ $((used + 65536)) -gt "$max" ] ||
+		fail "the hog holds $used bytes of a $max quota"
+	pkill -9 -P $pid
+	wait $pid 2>/dev/null
 	unset HARTPOOL_DEVICE
 }
