@@ -16,6 +16,7 @@ STRESS=build/host/e2e/test_stress
 OBJECTS=build/host/e2e/test_objects
 EDGES=build/host/e2e/test_edges
 SESSIONS=build/host/e2e/test_sessions
+SLICES=build/host/e2e/test_slices
 QUOTA=build/host/e2e/test_quota
 RELAY=build/host/e2e/serial_relay
 
@@ -233,6 +234,25 @@ t_sessions() {
 	done
 }
 
+# Time slices between sessions (docs/sessions.md), in both privilege modes
+# and on rv32: beside a host whose endless kernels hold every hart, another
+# host's checked kernels complete and a long checked kernel (preempted
+# again and again) gives every value right; a new host finds nothing of the
+# last one's local or private memory.
+t_slices() {
+	local board dir
+	for board in qemu-virt qemu-virt-sbi qemu-virt32; do
+		dir=$(mktemp -d /tmp/hp-slices-XXXXXX)
+		local isa=$board
+		[ "$board" != qemu-virt-sbi ] || isa=qemu-virt # same ISA and ABI
+		"$HP" build --board "$isa" tests/e2e/kernels/leftover.cl -o "$dir/leftover.hpk" >/dev/null ||
+			fail "$board: build tests/e2e/kernels/leftover.cl"
+		timeout 300 "$SLICES" --board "$board" --harts 8 --leftover "$dir/leftover.hpk" ||
+			fail "test_slices on $board"
+		rm -rf "$dir"
+	done
+}
+
 # Nothing left over in argument blocks: a kernel reads its whole block
 # (the instance slot's copy), and a launch of another session with fewer
 # arguments finds only zeros past its own, not the last launch's bytes.
@@ -264,6 +284,8 @@ EOF
 		fail "host B's argument block holds host A's bytes: $out"
 	echo "ok: host A's 256 bytes of arguments, then host B's 8: B's kernel finds 0 bytes of A's past its own"
 	down
+}
+
 # Per-session quotas (docs/sessions.md, "Quotas"; tests/e2e/test_quota.c):
 # a greedy host is refused at its quota, a second at the floors kept for
 # others, and a third process still loads an object, allocates its floor
@@ -956,7 +978,7 @@ t_doorbell() {
 . tests/e2e/cluster.sh
 . tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions slices zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in

@@ -11,15 +11,20 @@
  *   long    beside the same endless kernels, a third host's long `spin`
  *           (every work-item iterates an LCG; its chunks are preempted
  *           again and again) gives the right value for every work-item.
- *   private every kind of leftover: a host fills its local memory and
- *           its work-items' private arrays (`leftover` with plant=1) and
- *           exits; a new host's kernel reads its own uninitialised local
- *           and private memory (plant=0) and finds none of the pattern.
+ *   private a host fills its local memory and its work-items' private
+ *           arrays (tests/e2e/kernels/leftover.cl, a row loop and a
+ *           work-group function, plant=1) and exits; a new host's kernel
+ *           reads its own unwritten local and private memory (plant=0) and
+ *           finds none of the pattern (buffers: test_sessions zeroed).
  *
  * Each case ends the hog by killing it; the device then gives back what it
  * held and serves on.
  *
- *   test_slices [--board B] [--harts N] [--rounds R] [TEST...]
+ *   test_slices [--board B] [--harts N] [--rounds R] [--leftover HPK]
+ *               [TEST...]
+ *
+ * HPK: tests/e2e/kernels/leftover.cl built (`hartpool build`); without it
+ * the private case is skipped.
  *
  * Latencies are printed, never asserted (bench/slices.sh measures them).
  */
@@ -320,6 +325,103 @@ static void t_long(void)
 	stop_hog(hog);
 }
 
+/* ---- nothing left over in local and private memory ---- */
+
+static const char *leftover_path;
+
+#define LO_LOCAL 64u  /* work-items per group */
+#define LO_GROUPS 28u /* a few groups per worker hart */
+#define LO_ITEMS (LO_LOCAL * LO_GROUPS)
+#define LO_PATTERN 0x5eed0000u
+
+typedef struct {
+	uint64_t hits;
+	uint32_t plant, pattern;
+} lo_args; /* the OpenCL arguments: pointers first, then values */
+
+/* One host process: run `name` with plant, then (plant == 0) the words of
+ * the pattern it found in local and private memory. */
+static int leftover_host(const char *name, uint32_t plant, int fd)
+{
+	hp_device *d = connect_one();
+	hp_object obj;
+	MUST(hp_object_load_file(d, leftover_path, &obj, NULL));
+	uint32_t id;
+	MUST(hp_kernel_find(d, name, &id));
+	hp_queue *q;
+	MUST(hp_queue_create(d, HP_QUEUE_IN_ORDER, &q));
+	hp_buffer hits;
+	MUST(hp_buffer_alloc(d, LO_ITEMS * 8, &hits));
+	lo_args a = {.hits = hits, .plant = plant, .pattern = LO_PATTERN};
+	hp_ndrange r = {.work_dim = 1,
+			.global = {LO_ITEMS},
+			.local = {LO_LOCAL},
+			.local_given = true};
+	hp_event ev;
+	hp_event_info info;
+	MUST(hp_enqueue_kernel(q, id, &r, &a, sizeof(a), NULL, 0, &ev));
+	if (!wait_for(d, ev, &info, 60000) || info.status) {
+		fprintf(stderr, "%s: %s\n", name, hp_error_name(info.status));
+		return 1;
+	}
+	static uint32_t h[LO_ITEMS * 2];
+	MUST(hp_buffer_read(d, hits, 0, h, sizeof(h)));
+	uint32_t sum[2] = {0, 0};
+	for (unsigned i = 0; i < LO_ITEMS; i++) {
+		sum[0] += h[2 * i];
+		sum[1] += h[2 * i + 1];
+	}
+	if (write(fd, sum, sizeof(sum)) != sizeof(sum))
+		return 1;
+	/* exits without freeing: its session's end gives everything back */
+	return 0;
+}
+
+static bool leftover_run(const char *name, uint32_t plant, uint32_t *sum)
+{
+	int p[2];
+	if (pipe(p))
+		e2e_fatal("pipe");
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p[0]);
+		_exit(leftover_host(name, plant, p[1]));
+	}
+	close(p[1]);
+	bool ok = read(p[0], sum, 2 * sizeof(*sum)) == 2 * sizeof(*sum);
+	close(p[0]);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void t_private(void)
+{
+	if (!leftover_path) {
+		printf("skip: private (no --leftover object)\n");
+		return;
+	}
+	static const char *const kernels[] = {"leftover", "leftover_wg"};
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t planted[2], found[2];
+		CHECK(leftover_run(kernels[k], 1, planted),
+		      "%s: the planting host failed", kernels[k]);
+		CHECK(leftover_run(kernels[k], 0, found),
+		      "%s: the reading host failed", kernels[k]);
+		CHECK(found[0] == 0 && found[1] == 0,
+		      "%s: a new host found %u of %u local and %u of %u "
+		      "private words of the last host's pattern",
+		      kernels[k], found[0], LO_GROUPS * 2048u, found[1],
+		      LO_ITEMS * 256u);
+		printf("ok: %s: a new host found %u of %u local and %u of %u "
+		       "private words of the last host's pattern\n",
+		       kernels[k], found[0], LO_GROUPS * 2048u, found[1],
+		       LO_ITEMS * 256u);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	hp_open_options o = {.harts = 8};
@@ -330,13 +432,16 @@ int main(int argc, char **argv)
 			o.board = argv[++i];
 		else if (!strcmp(argv[i], "--harts") && i + 1 < argc)
 			o.harts = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--leftover") && i + 1 < argc)
+			leftover_path = argv[++i];
 		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
 			rounds = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (argv[i][0] != '-' && nonly < 8)
 			only[nonly++] = argv[i];
 		else {
 			fprintf(stderr, "usage: test_slices [--board B] "
-					"[--harts N] [--rounds R] [TEST...]\n");
+					"[--harts N] [--rounds R] "
+					"[--leftover HPK] [TEST...]\n");
 			return 2;
 		}
 	}
@@ -345,7 +450,7 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		void (*fn)(void);
-	} tests[] = {{"hog", t_hog}, {"long", t_long}};
+	} tests[] = {{"hog", t_hog}, {"long", t_long}, {"private", t_private}};
 	for (unsigned t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
 		bool run = !nonly;
 		for (unsigned k = 0; k < nonly; k++)

@@ -67,6 +67,9 @@ t_icd_zeroed() {
 	echo "program A: $out"
 	out=$(icd_env timeout 120 "$prog" check 64 2>&1) || fail "program B: $out"
 	echo "program B: $out"
+	unset HARTPOOL_DEVICE
+}
+
 # Per-session quotas (docs/sessions.md, "Quotas"): a greedy OpenCL program
 # allocates until CL_OUT_OF_RESOURCES and holds it all; a second program
 # still builds square.cl from source and runs it checked, and `hartpool
