@@ -20,6 +20,7 @@
 #define EXECUTOR_PARK_H
 
 #include "kview.h"
+#include <hal/atomic.h>
 #include <hal/isolation.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,15 +38,21 @@ typedef struct exec_park {
 
 void exec_park_init(unsigned harts);
 
-/* The calling hart's exec_ucall (kernel-visible; it belongs to the
- * context the hart runs with now). */
-exec_ucall *exec_park_ucall(void);
-/* Before a chunk of domain @p dom runs on the calling hart: its context
- * is cleared if another domain or owner used it last. */
-void exec_park_own(unsigned dom);
+/* The part of the running context the pool keeps itself (it reads both
+ * on every chunk): the call record, and whose kernels used the context
+ * last (EXEC_PARK_TAG; 0: nobody, its memory is as made, zero). */
+typedef struct exec_park_cur {
+	exec_ucall *u;
+	unsigned tag;
+} exec_park_cur;
+/* Each domain's owner, renewed when a session opens in it (from 1). */
+extern unsigned exec_park_epoch[];
+#define EXEC_PARK_TAG(dom)                                                     \
+	(hal_load_relaxed(&exec_park_epoch[dom]) << 5 | (dom))
+/* Zero the calling hart's context (another domain's or owner's kernels
+ * come next): kernel stack, local memory, the arena as far as used. */
+void exec_park_clear(void);
 
-/* Chunks parked on the calling hart. */
-unsigned exec_park_count(void);
 /* The calling hart's parked chunk at @p i (< EXEC_PARK_MAX; inst NULL:
  * none there). */
 const exec_park *exec_park_at(unsigned i);
@@ -55,12 +62,14 @@ const exec_park *exec_park_at(unsigned i);
  * hart has no free slot with a whole spare context (memory). */
 bool exec_park_take(const unsigned long *regs, unsigned long status);
 /* After the trap's recovery point: park what exec_park_take() took with
- * the hart's context, as chunk [start, end) of @p inst in domain @p dom;
- * the hart continues with the slot's spare context. */
-void exec_park_put(void *inst, unsigned dom, size_t start, size_t end);
+ * the hart's context (@p cur and the memory), as chunk [start, end) of
+ * @p inst in domain @p dom; the hart continues with the slot's spare
+ * context (in @p cur). */
+void exec_park_put(void *inst, unsigned dom, size_t start, size_t end,
+		   exec_park_cur *cur);
 /* Take parked chunk @p i back: the hart runs with its context from now
- * on, and the slot becomes free. Returns its registers (valid until the
- * hart parks again). */
-const hal_user_regs *exec_park_get(unsigned i);
+ * on (@p cur), and the slot becomes free. Returns its registers (valid
+ * until the hart parks again). */
+const hal_user_regs *exec_park_get(unsigned i, exec_park_cur *cur);
 
 #endif

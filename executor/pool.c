@@ -117,6 +117,7 @@ typedef struct exec_instance {
 	unsigned seq;  /* launch order (teams join the oldest first) */
 	unsigned need; /* EXEC_CAP_* a hart must have to run it */
 	exec_krec kr;  /* faults, time limit, kernel view (kctx.h) */
+	unsigned tag;  /* its domain's owner (EXEC_PARK_TAG) at launch */
 	exec_cmd *cmd;
 	const hp_kernel *k;
 	const pool_launch *l; /* = &launch */
@@ -139,6 +140,8 @@ typedef struct pool_hart {
 	uint64_t slice_end;
 	unsigned avoid;
 	bool avoid_on;
+	unsigned parked;   /* chunks parked on the hart (park.c) */
+	exec_park_cur cur; /* the running context's call record and tag */
 	/* In exec_pool_idle's look for work, the hart is registered for
 	 * wake-ups: a pass it owes the command layer waits until it is
 	 * out of it (slot_usable). */
@@ -226,6 +229,8 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 		pool_harts[i].rotor = i % EXEC_MAX_INSTANCES;
 	exec_wg_init(harts);
 	exec_park_init(harts);
+	for (unsigned i = 0; i < harts; i++)
+		pool_harts[i].cur.u = hal_heap_alloc(sizeof(exec_ucall), 64);
 	exec_team_init(harts);
 	pool_bars = hal_heap_alloc_private(harts * sizeof(pool_team_bars), 64);
 	for (unsigned j = 0; j < harts; j++) {
@@ -410,6 +415,7 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->kr.detail = NULL;
 	inst->kr.deadline = 0;
 	inst->kr.domain = c->domain < EXEC_DOMAINS ? c->domain : 0;
+	inst->tag = EXEC_PARK_TAG(inst->kr.domain);
 	inst->cmd = c;
 	inst->k = c->kernel;
 	inst->l = l;
@@ -590,10 +596,10 @@ static __attribute__((noinline)) bool guarded_range(exec_instance *inst,
 }
 
 /* A parked chunk goes on (its context is the hart's again). */
-static __attribute__((noinline)) bool guarded_resume(exec_instance *inst,
-						     const hal_user_regs *r)
+static __attribute__((noinline)) bool
+guarded_resume(exec_instance *inst, const hal_user_regs *r, exec_ucall *u)
 {
-	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, exec_park_ucall());
+	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
 	int v = hal_setjmp(at);
 	if (v == 0)
 		exec_kctx_resume(at, r);
@@ -606,7 +612,7 @@ static __attribute__((noinline)) void guarded_team(exec_instance *inst,
 						   pool_team_bars *bars,
 						   void *lm)
 {
-	exec_ucall *u = exec_wg_begin(exec_park_ucall(), inst->kr.kv, inst->k);
+	exec_ucall *u = exec_wg_begin(self()->cur.u, inst->kr.kv, inst->k);
 	u->start = g;
 	u->rank = rank;
 	u->team = inst->l->team_size;
@@ -685,6 +691,22 @@ static bool claim_chunk(exec_instance *inst, size_t *start, size_t *end)
 /* Claim a chunk and run it; false if none was left. Called with a ref on
  * the slot, which goes right after the claim: the claimed groups keep the
  * instance until count_done() counts them. */
+/* Before kernel code of the owner `tag` runs on the hart: its context is
+ * cleared if another domain or owner used it last (one that nobody used
+ * holds the zeros it was made with). */
+static __attribute__((noinline)) void own_new(pool_hart *h, unsigned tag)
+{
+	if (h->cur.tag)
+		exec_park_clear();
+	h->cur.tag = tag;
+}
+
+static inline void own(pool_hart *h, unsigned tag)
+{
+	if (h->cur.tag != tag)
+		own_new(h, tag);
+}
+
 /* A chunk that starts or goes on while more than one domain may have work
  * gets a time slice (exec_kernel_tick). */
 static inline void slice_begin(pool_hart *h)
@@ -698,14 +720,22 @@ static inline void slice_begin(pool_hart *h)
 
 /* A chunk left kernel code: preempted (parked on this hart, to go on
  * later), or over (counted done). */
-static void chunk_over(exec_instance *inst, pool_hart *h, size_t start,
-		       size_t end, bool preempted)
+static __attribute__((noinline)) void park(exec_instance *inst, pool_hart *h,
+					   size_t start, size_t end)
+{
+	exec_park_put(inst, inst->kr.domain, start, end, &h->cur);
+	h->parked++;
+	h->avoid = inst->kr.domain;
+	h->avoid_on = true;
+	h->stats.preempted++;
+}
+
+static inline __attribute__((always_inline)) void
+chunk_over(exec_instance *inst, pool_hart *h, size_t start, size_t end,
+	   bool preempted)
 {
 	if (preempted) {
-		exec_park_put(inst, inst->kr.domain, start, end);
-		h->avoid = inst->kr.domain;
-		h->avoid_on = true;
-		h->stats.preempted++;
+		park(inst, h, start, end);
 		return;
 	}
 	h->stats.claims++;
@@ -730,7 +760,7 @@ static bool run_chunk(exec_instance *inst, pool_hart *h)
 	slot_unref(inst);
 	if (!claimed)
 		return false;
-	exec_park_own(inst->kr.domain);
+	own(h, inst->tag);
 	void *lm = inst->k->local_mem_bytes ? exec_wg_local_mem(hal_hart_idx())
 					    : NULL;
 	bool preempted = false;
@@ -742,7 +772,7 @@ static bool run_chunk(exec_instance *inst, pool_hart *h)
 		EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, start, end - start,
 				0,
 				preempted = guarded_range(inst, start, end, lm,
-							  exec_park_ucall()));
+							  h->cur.u));
 	}
 	HP_MARK_END(HP_MARK_REGION_WORK);
 	chunk_over(inst, h, start, end, preempted);
@@ -755,13 +785,15 @@ static void run_parked(pool_hart *h, unsigned i)
 	const exec_park *p = exec_park_at(i);
 	exec_instance *inst = p->inst;
 	size_t start = p->start, end = p->end;
-	const hal_user_regs *r = exec_park_get(i);
+	const hal_user_regs *r = exec_park_get(i, &h->cur);
+	h->parked--;
 	bool preempted = false;
 	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
 	if (!hal_load_relaxed(&inst->kr.fault)) {
 		slice_begin(h);
 		EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, start, end - start,
-				0, preempted = guarded_resume(inst, r));
+				0,
+				preempted = guarded_resume(inst, r, h->cur.u));
 	}
 	HP_MARK_END(HP_MARK_REGION_WORK);
 	chunk_over(inst, h, start, end, preempted);
@@ -803,7 +835,7 @@ static void run_team(exec_instance *inst, unsigned me)
 	pool_hart *h = self();
 	/* Before the first join: the leader's local memory is clear before
 	 * any teammate's kernel code reads it. */
-	exec_park_own(inst->kr.domain);
+	own(h, inst->tag);
 	for (;;) {
 		hal_barrier_wait(&bars->join);
 		if (rank == 0) {
@@ -934,11 +966,12 @@ static __attribute__((noinline)) bool team_scan(bool run)
  * chunk) if `run`. Team instances come first, oldest first (most launches
  * have none: then not even a call), then this hart's parked chunks, then
  * the slots from the rotor on; `avoiding`: none of domain h->avoid. */
-static bool scan_once(pool_hart *h, bool run, bool avoiding)
+static inline __attribute__((always_inline)) bool
+scan_once(pool_hart *h, bool run, bool avoiding)
 {
 	if (hal_load_acquire(&exec_team_active) && team_scan(run))
 		return true;
-	if (exec_park_count() && park_scan(h, run, avoiding))
+	if (h->parked && park_scan(h, run, avoiding))
 		return true;
 	unsigned me = hal_hart_idx();
 	/* Only the active slots, from the rotor on. */
@@ -974,15 +1007,20 @@ static bool scan_once(pool_hart *h, bool run, bool avoiding)
 /* Look for work (run it if `run`): after a preemption, work of other
  * domains only, as long as there is any, so the preempted domain gets the
  * hart back once the others are served (or at their own slice's end). */
+static __attribute__((noinline)) bool scan_avoiding(pool_hart *h, bool run)
+{
+	if (scan_once(h, run, true))
+		return true;
+	if (run)
+		h->avoid_on = false;
+	return scan_once(h, run, false);
+}
+
 static bool pool_scan(bool run)
 {
 	pool_hart *h = self();
-	if (h->avoid_on) {
-		if (scan_once(h, run, true))
-			return true;
-		if (run)
-			h->avoid_on = false;
-	}
+	if (h->avoid_on)
+		return scan_avoiding(h, run);
 	return scan_once(h, run, false);
 }
 
