@@ -141,12 +141,11 @@ static bool isolation(void)
 /* The time slice between sessions (docs/sessions.md): 10 ms unless
  * hartpool.slice_us=N says otherwise (0: kernels are never preempted). */
 #define SLICE_US_DEFAULT 10000u
-static uint64_t slice_ticks(void)
+#define SLICE_US_MAX 10000000u /* 10 s */
+static uint32_t slice_us(void)
 {
 	unsigned long us = boot_bootarg("hartpool.slice_us", SLICE_US_DEFAULT);
-	if (us > 10000000ul)
-		us = 10000000ul; /* 10 s at most */
-	return (uint64_t)us * hal_timer_freq() / 1000000u;
+	return us > SLICE_US_MAX ? SLICE_US_MAX : (uint32_t)us;
 }
 
 int app_main(void)
@@ -158,7 +157,8 @@ int app_main(void)
 	if (!exec_start(boot_barrier_all, true))
 		return 0;
 	exec_dev.isolation = isolation();
-	exec_dev.slice_ticks = slice_ticks();
+	exec_dev.slice_ticks =
+		(uint64_t)slice_us() * hal_timer_freq() / 1000000u;
 	/* without isolation kernels run on the hart's own stack (less its
 	 * trap area and the executor's frames) */
 	if (!exec_dev.isolation)
@@ -195,6 +195,7 @@ int app_main(void)
 		.board = BOARD_NAME,
 		.privilege = HAL_PRIV_NAME,
 		.harts_skipped = boot_skipped_num,
+		.slice_us = slice_us(),
 		.skipped_why = skipped_text(),
 		.poll_us = poll_us(),
 		.features = (hal_doorbell_setup(boot_doorbell_base,

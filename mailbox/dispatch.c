@@ -303,6 +303,7 @@ int dispatch_init(const dispatch_config *cfg)
 				       .privilege = cfg->privilege,
 				       .harts_skipped = cfg->harts_skipped,
 				       .skipped_why = cfg->skipped_why,
+				       .slice_us = cfg->slice_us,
 				       .features = cfg->features});
 	/* Kernels reach their own session's buffers, never the rings (with
 	 * isolation on, those are out of their reach: a touch faults). */

@@ -38,6 +38,7 @@ typedef struct dispatch_config {
 	 * and why (hp_device_info; the strings must outlive the mailbox). */
 	const char *privilege;
 	uint32_t harts_skipped;
+	uint32_t slice_us; /* the time slice between sessions (0: none) */
 	const char *skipped_why;
 	/** Longest sleep of the dispatcher between doorbell checks (µs):
 	 * a ring wakes it at once; packets from a host that does not ring

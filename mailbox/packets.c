@@ -65,6 +65,7 @@ void mbox_pkt_dev_info(hp_device_info *info)
 	strncpy(info->privilege, P.privilege ? P.privilege : "?",
 		sizeof(info->privilege) - 1);
 	info->harts_skipped = P.harts_skipped;
+	info->slice_us = P.slice_us;
 	info->features = P.features;
 	strncpy(info->skipped, P.skipped_why ? P.skipped_why : "",
 		sizeof(info->skipped) - 1);

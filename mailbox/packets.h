@@ -53,6 +53,7 @@ typedef struct mbox_dev_desc {
 	uint32_t harts_skipped;	 /**< harts the firmware does not use */
 	const char *skipped_why; /**< those and why; NULL: "" */
 	uint32_t features;	 /**< HP_DEV_HAS_* */
+	uint32_t slice_us;	 /**< time slice between sessions, 0: none */
 } mbox_dev_desc;
 
 /** Set once at init; the strings must outlive the mailbox. */

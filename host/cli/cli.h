@@ -45,7 +45,7 @@ typedef struct cli_opts {
 	uint32_t trace_records; /**< --trace-records: per hart (0: default) */
 	/** up --quota, --quota-min: as bootargs ("hartpool.quota.heap=N
 	 * ..."; docs/sessions.md, "Quotas"), "" if none. */
-	char quota_args[512];
+	char quota_args[512]; /* up: bootargs of the sharing options */
 } cli_opts;
 
 /** How an option takes its value. */

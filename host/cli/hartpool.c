@@ -140,6 +140,23 @@ static int set_quota(cli_opts *o, const cli_option *opt, const char *v)
 	return 0;
 }
 
+/* up --slice-us N: the firmware's bootarg hartpool.slice_us=N (the time
+ * slice between sessions, docs/sessions.md). */
+static int set_slice(cli_opts *o, const cli_option *opt, const char *v)
+{
+	char *end;
+	unsigned long us = strtoul(v, &end, 10);
+	if (!*v || *end || us > 10000000ul)
+		return cli_die(HP_INVALID_VALUE,
+			       "%s wants microseconds from 0 (never preempt) "
+			       "to 10000000, not '%s'",
+			       opt->name, v);
+	size_t len = strlen(o->quota_args);
+	snprintf(o->quota_args + len, sizeof(o->quota_args) - len,
+		 "%shartpool.slice_us=%lu", len ? " " : "", us);
+	return 0;
+}
+
 /* "X[,Y[,Z]]" -> up to 3 numbers; returns how many, -1 if malformed. */
 static int parse_sizes(const char *s, uint64_t out[3])
 {
@@ -294,6 +311,11 @@ static const cli_option quota_rows[] = {
 	 "the device is (default: an eighth; queues 1, commands\n"
 	 "256); docs/sessions.md, \"Quotas\"",
 	 set_quota, 0},
+	{"--slice-us", CLI_VALUE, "N",
+	 "the time slice between sessions: a kernel that runs\n"
+	 "longer while another session waits is preempted\n"
+	 "(default 10000; 0: never); docs/sessions.md",
+	 set_slice, 0},
 	{NULL},
 };
 
@@ -389,7 +411,7 @@ static const cli_option bench_rows[] = {
 
 static const cli_group device = {"device options", device_rows};
 static const cli_group devices = {"device list options", devices_rows};
-static const cli_group quota = {"quota options (up)", quota_rows};
+static const cli_group quota = {"sharing options (up)", quota_rows};
 static const cli_group output = {"output options", output_rows};
 static const cli_group range = {"range options", range_rows};
 static const cli_group launch = {"launch options", launch_rows};

@@ -193,6 +193,7 @@ static void info_json(hp_device *d, const hp_device_info *i, const char *sgs,
 	printf(", \"doorbell_device\": %s, \"barrier_unit\": %s",
 	       i->features & HP_DEV_HAS_DOORBELL ? "true" : "false",
 	       i->features & HP_DEV_HAS_BARRIER_UNIT ? "true" : "false");
+	printf(", \"slice_us\": %u", i->slice_us);
 	printf(", \"harts_skipped\": %u, \"skipped\": ", i->harts_skipped);
 	cli_json_str(i->skipped, sizeof(i->skipped));
 	printf(", \"board\": ");
@@ -256,6 +257,10 @@ static int info_one(hp_device *d, const cli_opts *o)
 		       (int)sizeof(i.skipped), i.skipped);
 	else
 		printf("harts_skipped: %u\n", i.harts_skipped);
+	if (i.slice_us)
+		printf("time_slice: %u us between sessions\n", i.slice_us);
+	else
+		printf("time_slice: none (kernels are not preempted)\n");
 	printf("team_barriers: %s\n", i.features & HP_DEV_HAS_BARRIER_UNIT
 					      ? "barrier unit"
 					      : "software");

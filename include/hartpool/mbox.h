@@ -341,6 +341,9 @@ typedef struct hp_device_info {
 	uint32_t harts_skipped;
 	/** Those harts and why, "id 0: no S-mode (...); ...", cut to fit. */
 	char skipped[120];
+	/** The time slice between sessions in microseconds (hartpool.slice_us;
+	 * 0: kernels are never preempted; docs/sessions.md). */
+	uint32_t slice_us;
 } hp_device_info;
 
 /** hp_device_info.features: the host rings a doorbell device after
