@@ -238,19 +238,34 @@ t_sessions() {
 # and on rv32: beside a host whose endless kernels hold every hart, another
 # host's checked kernels complete and a long checked kernel (preempted
 # again and again) gives every value right; a new host finds nothing of the
-# last one's local or private memory.
+# last one's local or private memory. Then four tenants at once on a
+# `hartpool up` device (a spinner, a heap hog, a table hog, a careful
+# tenant; two of them killed mid-run), on qemu-virt, qemu-virt-sbi and
+# qemu-cluster: the careful tenant's rounds right, its new buffers zero,
+# heap and tables back where they started (`make stress`: longer).
+slices_object() {
+	local isa=$1
+	[ "$isa" != qemu-virt-sbi ] && [ "$isa" != qemu-cluster ] || isa=qemu-virt # same ISA and ABI
+	"$HP" build --board "$isa" tests/e2e/kernels/leftover.cl -o "$2" >/dev/null ||
+		fail "$1: build tests/e2e/kernels/leftover.cl"
+}
 t_slices() {
 	local board dir
+	dir=$(mktemp -d /tmp/hp-slices-XXXXXX)
 	for board in qemu-virt qemu-virt-sbi qemu-virt32; do
-		dir=$(mktemp -d /tmp/hp-slices-XXXXXX)
-		local isa=$board
-		[ "$board" != qemu-virt-sbi ] || isa=qemu-virt # same ISA and ABI
-		"$HP" build --board "$isa" tests/e2e/kernels/leftover.cl -o "$dir/leftover.hpk" >/dev/null ||
-			fail "$board: build tests/e2e/kernels/leftover.cl"
-		timeout 300 "$SLICES" --board "$board" --harts 8 --leftover "$dir/leftover.hpk" ||
+		slices_object "$board" "$dir/$board.hpk"
+		timeout 300 "$SLICES" --board "$board" --harts 8 --leftover "$dir/$board.hpk" ||
 			fail "test_slices on $board"
-		rm -rf "$dir"
 	done
+	for board in qemu-virt qemu-virt-sbi qemu-cluster; do
+		[ -f "board/$board/board.mk" ] || continue
+		slices_object "$board" "$dir/$board.hpk"
+		up --board "$board" --harts 8
+		timeout 300 "$SLICES" --connect "$conn" --leftover "$dir/$board.hpk" --rounds 6 tenants private ||
+			fail "test_slices tenants on $board"
+		down
+	done
+	rm -rf "$dir"
 }
 
 # Nothing left over in argument blocks: a kernel reads its whole block

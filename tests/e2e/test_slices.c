@@ -20,8 +20,16 @@
  * Each case ends the hog by killing it; the device then gives back what it
  * held and serves on.
  *
- *   test_slices [--board B] [--harts N] [--rounds R] [--leftover HPK]
- *               [TEST...]
+ *   tenants four hosts at once on a shared device (--connect to a
+ *           `hartpool up`): a spinner (the hog's endless kernels), a heap
+ *           hog and a table hog (each refused at its quota), and a careful
+ *           tenant running R x 10 rounds of new buffers (which must read as
+ *           zeros) and checked vadds, while the spinner is killed and
+ *           replaced and the heap hog killed; every round right, then
+ *           heap and tables back where they started.
+ *
+ *   test_slices [--board B] [--harts N] [--connect C] [--rounds R]
+ *               [--leftover HPK] [TEST...]
  *
  * HPK: tests/e2e/kernels/leftover.cl built (`hartpool build`); without it
  * the private case is skipped.
@@ -422,16 +430,239 @@ static void t_private(void)
 	}
 }
 
+/* ---- four tenants at once ---- */
+
+/* A heap hog: 64 MiB buffers, then 1 MiB ones, until the device refuses;
+ * says how many bytes it holds and why it was refused, then holds them. */
+static void heap_hog_child(int fd)
+{
+	hp_device *H = connect_one();
+	uint64_t held = 0, size = 64u << 20;
+	int rc = 0;
+	hp_buffer b;
+	for (; size >= (1u << 20); size >>= 6)
+		while (!(rc = hp_buffer_alloc(H, size, &b)))
+			held += size;
+	char msg[160];
+	snprintf(msg, sizeof(msg), "%" PRIu64 " %s: %s", held,
+		 hp_error_name(rc), hp_last_error());
+	if (write(fd, msg, strlen(msg) + 1) <= 0)
+		_exit(3);
+	for (;;)
+		pause();
+}
+
+/* A table hog: kernel objects, then queues, until refused. */
+static void table_hog_child(int fd)
+{
+	hp_device *T = connect_one();
+	unsigned objects = 0, queues = 0;
+	hp_object obj;
+	char why[120] = "no object given";
+	while (leftover_path &&
+	       !hp_object_load_file(T, leftover_path, &obj, NULL))
+		objects++;
+	if (leftover_path)
+		snprintf(why, sizeof(why), "%s", hp_last_error());
+	hp_queue *q;
+	while (!hp_queue_create(T, 0, &q))
+		queues++;
+	char msg[320];
+	snprintf(msg, sizeof(msg), "%u objects (then %s), %u queues (then %s)",
+		 objects, why, queues, hp_last_error());
+	if (write(fd, msg, strlen(msg) + 1) <= 0)
+		_exit(3);
+	for (;;)
+		pause();
+}
+
+/* Fork fn(fd) as a tenant; its first message into msg once it is set. */
+static pid_t start_tenant(void (*fn)(int), char *msg, size_t n)
+{
+	int p[2];
+	if (pipe(p))
+		e2e_fatal("pipe");
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p[0]);
+		fn(p[1]);
+	}
+	close(p[1]);
+	ssize_t got = read(p[0], msg, n - 1);
+	msg[got > 0 ? got : 0] = 0;
+	close(p[0]);
+	if (got <= 0)
+		e2e_fatal("a tenant died before it was ready");
+	return pid;
+}
+
+/* The careful tenant: `rounds` of new buffers (each must read as zeros
+ * before it is written), a checked vadd, the buffers freed; exits 0 if
+ * everything was right, and says its worst round trip on fd. */
+static int careful_child(int fd, unsigned n)
+{
+	hp_device *d = connect_one();
+	hp_queue *q;
+	MUST(hp_queue_create(d, HP_QUEUE_IN_ORDER, &q));
+	double worst = 0, ms;
+	unsigned bad = 0, leftover = 0;
+	uint32_t *h = malloc(4096 * 4);
+	for (unsigned r = 0; r < n; r++) {
+		hp_buffer fresh;
+		MUST(hp_buffer_alloc(d, 4096 * 4, &fresh));
+		MUST(hp_buffer_read(d, fresh, 0, h, 4096 * 4));
+		for (unsigned i = 0; i < 4096; i++)
+			leftover += h[i] != 0;
+		MUST(hp_buffer_free(d, fresh));
+		bad += !vadd_round(d, q, 4096, &ms);
+		worst = ms > worst ? ms : worst;
+	}
+	char msg[96];
+	snprintf(msg, sizeof(msg), "%u %u %.1f", bad, leftover, worst);
+	if (write(fd, msg, strlen(msg) + 1) <= 0)
+		return 3;
+	return bad || leftover;
+}
+
+static pid_t start_careful(int *fd)
+{
+	int p[2];
+	if (pipe(p))
+		e2e_fatal("pipe");
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p[0]);
+		_exit(careful_child(p[1], rounds * 10));
+	}
+	close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
+static bool usage_same(const hp_device_usage *a, const hp_device_usage *b)
+{
+	return a->heap_used == b->heap_used && a->buffers == b->buffers &&
+	       a->objects == b->objects && a->kernel_rows == b->kernel_rows &&
+	       a->sessions == b->sessions && a->code_used == b->code_used;
+}
+
+static void reap_until(const hp_device_usage *want)
+{
+	hp_device_usage u;
+	for (int i = 0; i < 600; i++) {
+		MUST(hp_device_usage_get(A, &u));
+		if (usage_same(&u, want))
+			break;
+		unsigned ended;
+		MUST(hp_sessions_reap(A, &ended));
+		struct timespec ts = {0, 50000000};
+		nanosleep(&ts, NULL);
+	}
+	CHECK(usage_same(&u, want),
+	      "heap and tables not back: heap %" PRIu64 " (was %" PRIu64
+	      "), %u buffers (%u), %u objects (%u), %u rows (%u), %u "
+	      "sessions (%u)",
+	      u.heap_used, want->heap_used, u.buffers, want->buffers, u.objects,
+	      want->objects, u.kernel_rows, want->kernel_rows, u.sessions,
+	      want->sessions);
+}
+
+static void stop_pid(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void t_tenants(void)
+{
+	/* Earlier cases' hosts are gone: once their sessions are reclaimed
+	 * this handle's is the only one, and that is where things start. */
+	hp_device_usage u0;
+	for (int i = 0; i < 600; i++) {
+		unsigned ended;
+		MUST(hp_sessions_reap(A, &ended));
+		MUST(hp_device_usage_get(A, &u0));
+		if (u0.sessions == 1)
+			break;
+		struct timespec ts = {0, 50000000};
+		nanosleep(&ts, NULL);
+	}
+	if (!u0.shared) {
+		printf("skip: tenants (a private device has no quotas: "
+		       "--connect to a hartpool up device)\n");
+		return;
+	}
+	char heap_msg[160], table_msg[320];
+	pid_t spinner = start_hog();
+	pid_t heap = start_tenant(heap_hog_child, heap_msg, sizeof(heap_msg));
+	pid_t table =
+		start_tenant(table_hog_child, table_msg, sizeof(table_msg));
+	CHECK(strstr(heap_msg, "quota") != NULL,
+	      "the heap hog was not stopped by its quota: %s", heap_msg);
+	CHECK(strstr(table_msg, "queues quota") != NULL &&
+		      (!leftover_path || strstr(table_msg, "objects quota")),
+	      "the table hog was not stopped by its quotas: %s", table_msg);
+	printf("heap hog: %s\ntable hog: %s\n", heap_msg, table_msg);
+	int fd;
+	pid_t careful = start_careful(&fd);
+	/* Hosts killed while the careful one works: the spinner (and a new
+	 * one started), then the heap hog; their memory comes back dirty and
+	 * the careful tenant's new buffers must still read as zeros. */
+	struct timespec ts = {1, 0};
+	for (unsigned i = 0; i < rounds; i++) {
+		nanosleep(&ts, NULL);
+		if (i == rounds / 3) {
+			stop_pid(spinner);
+			spinner = start_hog();
+		} else if (i == 2 * rounds / 3 && heap) {
+			stop_pid(heap);
+			heap = 0;
+		}
+	}
+	char msg[96] = "";
+	ssize_t got = read(fd, msg, sizeof(msg) - 1);
+	msg[got > 0 ? got : 0] = 0;
+	close(fd);
+	int st = 0;
+	waitpid(careful, &st, 0);
+	unsigned bad = 1, leftover = 1;
+	double worst = 0;
+	sscanf(msg, "%u %u %lf", &bad, &leftover, &worst);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && !bad && !leftover,
+	      "the careful tenant: %u rounds wrong, %u words of others' data "
+	      "in its new buffers (%s)",
+	      bad, leftover, msg);
+	CHECK(hog_commands(spinner) == 4,
+	      "the spinner's endless kernels did not run all along");
+	printf("ok: beside a spinner, a heap hog and a table hog (the spinner "
+	       "killed and replaced, the heap hog killed), the careful "
+	       "tenant's %u rounds are right and its new buffers zero; worst "
+	       "round trip %.1f ms\n",
+	       rounds * 10, worst);
+	stop_pid(spinner);
+	if (heap)
+		stop_pid(heap);
+	stop_pid(table);
+	reap_until(&u0);
+	printf("ok: heap and tables back where they started\n");
+}
+
 int main(int argc, char **argv)
 {
 	hp_open_options o = {.harts = 8};
-	const char *only[8];
+	const char *only[8], *connect = NULL;
 	unsigned nonly = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--board") && i + 1 < argc)
 			o.board = argv[++i];
 		else if (!strcmp(argv[i], "--harts") && i + 1 < argc)
 			o.harts = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--connect") && i + 1 < argc)
+			connect = argv[++i];
 		else if (!strcmp(argv[i], "--leftover") && i + 1 < argc)
 			leftover_path = argv[++i];
 		else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
@@ -439,18 +670,24 @@ int main(int argc, char **argv)
 		else if (argv[i][0] != '-' && nonly < 8)
 			only[nonly++] = argv[i];
 		else {
-			fprintf(stderr, "usage: test_slices [--board B] "
-					"[--harts N] [--rounds R] "
-					"[--leftover HPK] [TEST...]\n");
+			fprintf(stderr,
+				"usage: test_slices [--board B] "
+				"[--harts N] [--connect C] [--rounds R] "
+				"[--leftover HPK] [TEST...]\n");
 			return 2;
 		}
 	}
+	if (connect)
+		o = (hp_open_options){.connect = connect};
 	MUST(hp_open(&o, &A));
 	conn = hp_connect_string(A);
 	static const struct {
 		const char *name;
 		void (*fn)(void);
-	} tests[] = {{"hog", t_hog}, {"long", t_long}, {"private", t_private}};
+	} tests[] = {{"hog", t_hog},
+		     {"long", t_long},
+		     {"private", t_private},
+		     {"tenants", t_tenants}};
 	for (unsigned t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
 		bool run = !nonly;
 		for (unsigned k = 0; k < nonly; k++)
