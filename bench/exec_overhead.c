@@ -16,6 +16,9 @@
  *   sg_reduce  one sub-group reduce_add per work-item (16 vs none)
  *   team_barrier (run on 2 harts) one hp_barrier per work-item when each
  *              group is spread over a team of 2 harts, both harts' work
+ *   preempt    a time slice's preemption (docs/sessions.md): two long
+ *              kernels of two domains at once with a short slice, minus
+ *              each alone, per chunk parked and continued
  */
 #include "counters.h"
 #include <boot/app.h>
@@ -82,6 +85,38 @@ HP_KERNEL(b_reduce16, const hp_item *it, const void *args)
 }
 HP_REGISTER(b_reduce16, .uses_barriers = true);
 
+/* One work-item iterating an LCG *args times (a long kernel). */
+HP_KERNEL(b_long, const hp_item *it, const void *args)
+{
+	(void)it;
+	uint64_t n = *(const uint64_t *)args;
+	uint32_t x = 1;
+	for (uint64_t i = 0; i < n; i++)
+		x = x * 1664525u + 1013904223u;
+	sink = x;
+}
+HP_REGISTER(b_long, .args_size = sizeof(uint64_t));
+
+/* Instructions of b_long in each of the `n` domains from 1 on, enqueued
+ * together and waited for. */
+static uint64_t long_cost(unsigned n, const uint64_t *iters)
+{
+	extern const hp_kernel hp_kernel_b_long;
+	static exec_cmd c[2];
+	uint64_t i0 = bench_instret();
+	for (unsigned i = 0; i < n; i++) {
+		c[i] = (exec_cmd){.kernel = &hp_kernel_b_long,
+				  .range = {.work_dim = 1, .global = {1}},
+				  .args = iters,
+				  .args_size = sizeof(*iters),
+				  .domain = 1 + i};
+		exec_enqueue(NULL, &c[i]);
+	}
+	for (unsigned i = 0; i < n; i++)
+		exec_wait(&c[i]);
+	return bench_instret() - i0;
+}
+
 /* Instructions of one enqueue + wait, median of REPS (groups of `team`
  * harts when team > 1). */
 static uint64_t cost_team(const hp_kernel *k, uint64_t groups, uint64_t local,
@@ -136,6 +171,24 @@ static void report(const char *name, int64_t num, int64_t den)
 		   (long long)(x100 / 100), (long long)(x100 % 100));
 }
 
+/* Two sessions' long kernels on one hart with a slice of 1,000 ticks
+ * (100,000 instructions under -icount shift=0): the instructions beyond
+ * both alone, per preemption. */
+static void preempt_cost(void)
+{
+	uint64_t iters = 500000;
+	exec_dev.slice_ticks = 1000;
+	exec_tenants_set(2);
+	uint64_t a = long_cost(1, &iters), a2 = long_cost(1, &iters);
+	unsigned long p0 = exec_stats(0)->preempted;
+	uint64_t both = long_cost(2, &iters);
+	unsigned long p = exec_stats(0)->preempted - p0;
+	hal_printf("bench exec: preemptions %lu\n", p);
+	report("preempt", (int64_t)(both - a - a2), (int64_t)p);
+	exec_tenants_set(1);
+	exec_dev.slice_ticks = 0;
+}
+
 int app_main(void)
 {
 	if (!exec_start(boot_barrier_all, false))
@@ -178,6 +231,8 @@ int app_main(void)
 	report("fiber_item", (int64_t)(f64 - e64), 64 * 64);
 	report("barrier", (int64_t)(b16 - f64), 16 * 64 * 64);
 	report("sg_reduce", (int64_t)(r16 - f64), 16 * 64 * 64);
+	if (exec_dev.isolation)
+		preempt_cost();
 	exec_shutdown();
 	return 0;
 }
