@@ -38,7 +38,7 @@ trap 'down; rm -rf "$tmp"' EXIT
 hog_iters=500000 pp_iters=1600000
 [ "$quick" = 0 ] || pp_iters=800000
 
-kv() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<<"$2"; }
+kv() { sed -n "s/.* $1=\(-\?[0-9.]*\).*/\1/p" <<<"$2"; }
 rows=()
 for us in $slices; do
 	conn=$(timeout 120 "$HP" up --board "$board" --harts 8 --append "hartpool.slice_us=$us" | tail -1)
