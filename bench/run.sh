@@ -6,7 +6,8 @@
 # count. Results go to bench/results/<date>-<board>.json. Then the executor's
 # overheads (exact instructions), the dispatch at 8 to 512 harts
 # (bench/dispatch_scale.sh), the demo's wall time (bench/demo.sh), the
-# mailbox (bench/mbox.sh), clearing freed memory (bench/zero.sh), the serial
+# mailbox (bench/mbox.sh), clearing freed memory (bench/zero.sh), time
+# slices between sessions (bench/slices.sh), the serial
 # link at 115200 and 921600 baud (bench/serial.sh), scheduling
 # and scaling (bench/kbench.sh), the OpenMP peer (bench/omp/run.sh), the
 # comparison table (bench/compare.py), OpenCL kernels and the ICD
@@ -131,6 +132,12 @@ if [ "$quick" = 1 ]; then bench/mbox.sh --board "$board" --quick; else bench/mbo
 # clean and dirty memory in wall time.
 echo
 if [ "$quick" = 1 ]; then bench/zero.sh --board "$board" --quick; else bench/zero.sh --board "$board"; fi
+
+# Time slices between sessions: a victim's latency beside hogs, the hog's
+# share, the cost of a preemption (bench/slices.sh).
+echo
+echo "time slices ($board, host wall time):"
+if [ "$quick" = 1 ]; then bench/slices.sh --board "$board" --quick; else bench/slices.sh --board "$board"; fi
 
 # The serial link paced to 115200 and 921600 baud: bytes per launch and
 # per MiB, launches/s and MiB/s measured beside what the bytes give.
