@@ -39,10 +39,9 @@ typedef struct park_hart {
 static park_hart *park_harts;
 
 /* Each domain's owner: a session that opens in a domain renews it, so
- * its kernels never meet what the previous owner's left. The epoch starts
- * at 1, so no tag is 0. */
+ * its kernels never meet what the previous owner's left. */
 _Static_assert(EXEC_DOMAINS <= 1u << 5, "domains fit a tag");
-unsigned exec_park_epoch[EXEC_DOMAINS];
+unsigned exec_park_tags[EXEC_DOMAINS];
 
 static park_hart *self(void)
 {
@@ -52,14 +51,14 @@ static park_hart *self(void)
 void exec_domain_renew(unsigned dom)
 {
 	if (dom < EXEC_DOMAINS)
-		hal_fetch_add(&exec_park_epoch[dom], 1u);
+		hal_fetch_add(&exec_park_tags[dom], 1u << 5);
 }
 
 void exec_park_init(unsigned harts)
 {
 	park_harts = hal_heap_alloc_private(harts * sizeof(park_hart), 64);
 	for (unsigned d = 0; d < EXEC_DOMAINS; d++)
-		hal_store_relaxed(&exec_park_epoch[d], 1u);
+		hal_store_relaxed(&exec_park_tags[d], 1u << 5 | d);
 }
 
 void exec_park_clear(void)

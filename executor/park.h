@@ -45,10 +45,10 @@ typedef struct exec_park_cur {
 	exec_ucall *u;
 	unsigned tag;
 } exec_park_cur;
-/* Each domain's owner, renewed when a session opens in it (from 1). */
-extern unsigned exec_park_epoch[];
-#define EXEC_PARK_TAG(dom)                                                     \
-	(hal_load_relaxed(&exec_park_epoch[dom]) << 5 | (dom))
+/* Each domain's owner as a tag: the domain in the low 5 bits, above them
+ * a count renewed when a session opens in it (from 1, so no tag is 0). */
+extern unsigned exec_park_tags[];
+#define EXEC_PARK_TAG(dom) hal_load_relaxed(&exec_park_tags[dom])
 /* Zero the calling hart's context (another domain's or owner's kernels
  * come next): kernel stack, local memory, the arena as far as used. */
 void exec_park_clear(void);

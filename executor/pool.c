@@ -140,6 +140,7 @@ typedef struct pool_hart {
 	uint64_t slice_end;
 	unsigned avoid;
 	bool avoid_on;
+	bool preempted;	   /* exec_kernel_tick took the running chunk */
 	unsigned parked;   /* chunks parked on the hart (park.c) */
 	exec_park_cur cur; /* the running context's call record and tag */
 	/* In exec_pool_idle's look for work, the hart is registered for
@@ -163,8 +164,9 @@ unsigned exec_team_active;
  * launch looks only outside the mask, so a slot is never usable unseen).
  */
 static unsigned exec_active_mask;
-/* Domains that may have work at once (exec_tenants_set). */
-static unsigned exec_tenants;
+/* Domains that may have work at once (exec_tenants_set), and whether
+ * chunks get time slices now (two or more, a slice, isolation on). */
+static unsigned exec_tenants, exec_slicing;
 /* 1: a launch found no usable slot since a hart last took the flag
  * (slot_usable; liveness, above). */
 static unsigned slot_wanted;
@@ -350,6 +352,12 @@ static __attribute__((noinline)) void launch_extra(exec_instance *inst,
 		memcpy(kv->argbuf, c->args, c->args_size);
 		kv->args = kv->argbuf;
 	}
+	/* Kernel code reads the whole block: no earlier launch's arguments
+	 * (another session's) beyond this one's. */
+	uint32_t awrite = c->args ? c->args_size : 0;
+	if (inst->args_hi > awrite)
+		memset((char *)kv->argbuf + awrite, 0, inst->args_hi - awrite);
+	inst->args_hi = awrite;
 	/* Where every hart has an FPU nothing needs checking: need stays 0,
 	 * and every test of it below is one branch. */
 	if (exec_dev.without_fpu) {
@@ -429,19 +437,14 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	kv->args = NULL;
 	kv->pbuf = c->printf_buf;
 	kv->psize = c->printf_buf ? c->printf_size - 16u : 0;
-	/* Kernel code reads the whole block: no earlier launch's arguments
-	 * (another session's) beyond this one's. */
-	uint32_t awrite = c->args ? c->args_size : 0;
-	if (inst->args_hi > awrite)
-		memset((char *)kv->argbuf + awrite, 0, inst->args_hi - awrite);
-	inst->args_hi = awrite;
 	inst->seq = ++exec_seq;
 	inst->need = 0;
 	inst->workers = (exec_dev.harts - exec_dev.first_worker) / t;
 	inst->teams_left = inst->workers;
 	inst->teams_in = 0;
-	if (c->timeout_us | c->args_size | exec_dev.without_fpu | (t > 1) |
-	    (l->schedule == EXEC_SCHED_STATIC))
+	/* (and when the last launch left arguments in the block) */
+	if (c->timeout_us | c->args_size | inst->args_hi |
+	    exec_dev.without_fpu | (t > 1) | (l->schedule == EXEC_SCHED_STATIC))
 		launch_extra(inst, c);
 	if (t > 1)
 		*w = (exec_wake){exec_dev.harts,
@@ -578,7 +581,7 @@ static void count_done(exec_instance *inst, size_t n)
  * here is live across that return but what the per-hart records hold and
  * locals that are not written after hal_setjmp (returns_twice: they keep
  * their values), such as `at` and `tm`. */
-static __attribute__((noinline)) bool guarded_range(exec_instance *inst,
+static __attribute__((noinline)) void guarded_range(exec_instance *inst,
 						    size_t start, size_t end,
 						    void *lm, exec_ucall *u)
 {
@@ -588,23 +591,19 @@ static __attribute__((noinline)) bool guarded_range(exec_instance *inst,
 	u->team = 0;
 	u->local_mem = lm;
 	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
-	int v = hal_setjmp(at);
-	if (v == 0)
+	if (hal_setjmp(at) == 0)
 		exec_kctx_run(at, exec_wg_main);
 	exec_kctx_leave(at);
-	return v == EXEC_PREEMPTED;
 }
 
 /* A parked chunk goes on (its context is the hart's again). */
-static __attribute__((noinline)) bool
+static __attribute__((noinline)) void
 guarded_resume(exec_instance *inst, const hal_user_regs *r, exec_ucall *u)
 {
 	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
-	int v = hal_setjmp(at);
-	if (v == 0)
+	if (hal_setjmp(at) == 0)
 		exec_kctx_resume(at, r);
 	exec_kctx_leave(at);
-	return v == EXEC_PREEMPTED;
 }
 
 static __attribute__((noinline)) void guarded_team(exec_instance *inst,
@@ -666,7 +665,8 @@ static size_t static_cancel(exec_instance *inst)
 
 /* Claim a chunk of a one-hart-per-group instance; false if none was left.
  * The caller looks at the slot (holds a ref). */
-static bool claim_chunk(exec_instance *inst, size_t *start, size_t *end)
+static inline __attribute__((always_inline)) bool
+claim_chunk(exec_instance *inst, size_t *start, size_t *end)
 {
 	const pool_launch *l = inst->l;
 	size_t total = l->total_groups;
@@ -711,8 +711,7 @@ static inline void own(pool_hart *h, unsigned tag)
  * gets a time slice (exec_kernel_tick). */
 static inline void slice_begin(pool_hart *h)
 {
-	if (hal_load_relaxed(&exec_tenants) < 2 || !exec_dev.slice_ticks ||
-	    !exec_dev.isolation)
+	if (!hal_load_relaxed(&exec_slicing))
 		return;
 	h->slice_end = hal_timer_now() + exec_dev.slice_ticks;
 	exec_kctx_slice(h->slice_end, false);
@@ -723,6 +722,7 @@ static inline void slice_begin(pool_hart *h)
 static __attribute__((noinline)) void park(exec_instance *inst, pool_hart *h,
 					   size_t start, size_t end)
 {
+	h->preempted = false;
 	exec_park_put(inst, inst->kr.domain, start, end, &h->cur);
 	h->parked++;
 	h->avoid = inst->kr.domain;
@@ -731,10 +731,9 @@ static __attribute__((noinline)) void park(exec_instance *inst, pool_hart *h,
 }
 
 static inline __attribute__((always_inline)) void
-chunk_over(exec_instance *inst, pool_hart *h, size_t start, size_t end,
-	   bool preempted)
+chunk_over(exec_instance *inst, pool_hart *h, size_t start, size_t end)
 {
-	if (preempted) {
+	if (h->preempted) {
 		park(inst, h, start, end);
 		return;
 	}
@@ -753,7 +752,8 @@ chunk_over(exec_instance *inst, pool_hart *h, size_t start, size_t end,
 /* Claim a chunk and run it; false if none was left. Called with a ref on
  * the slot, which goes right after the claim: the claimed groups keep the
  * instance until count_done() counts them (a parked chunk keeps it too). */
-static bool run_chunk(exec_instance *inst, pool_hart *h)
+static inline __attribute__((always_inline)) bool run_chunk(exec_instance *inst,
+							    pool_hart *h)
 {
 	size_t start, end;
 	bool claimed = claim_chunk(inst, &start, &end);
@@ -763,7 +763,6 @@ static bool run_chunk(exec_instance *inst, pool_hart *h)
 	own(h, inst->tag);
 	void *lm = inst->k->local_mem_bytes ? exec_wg_local_mem(hal_hart_idx())
 					    : NULL;
-	bool preempted = false;
 	/* Per-hart work for the benchmarks (one HINT instruction each; the
 	 * instruction-count plugin records them). */
 	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
@@ -771,11 +770,10 @@ static bool run_chunk(exec_instance *inst, pool_hart *h)
 		slice_begin(h);
 		EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, start, end - start,
 				0,
-				preempted = guarded_range(inst, start, end, lm,
-							  h->cur.u));
+				guarded_range(inst, start, end, lm, h->cur.u));
 	}
 	HP_MARK_END(HP_MARK_REGION_WORK);
-	chunk_over(inst, h, start, end, preempted);
+	chunk_over(inst, h, start, end);
 	return true;
 }
 
@@ -786,17 +784,16 @@ static void run_parked(pool_hart *h, unsigned i)
 	exec_instance *inst = p->inst;
 	size_t start = p->start, end = p->end;
 	const hal_user_regs *r = exec_park_get(i, &h->cur);
-	h->parked--;
-	bool preempted = false;
+	if (!--h->parked)
+		h->avoid_on = false; /* nothing preempted waits here */
 	HP_MARK_BEGIN(HP_MARK_REGION_WORK);
 	if (!hal_load_relaxed(&inst->kr.fault)) {
 		slice_begin(h);
 		EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, start, end - start,
-				0,
-				preempted = guarded_resume(inst, r, h->cur.u));
+				0, guarded_resume(inst, r, h->cur.u));
 	}
 	HP_MARK_END(HP_MARK_REGION_WORK);
-	chunk_over(inst, h, start, end, preempted);
+	chunk_over(inst, h, start, end);
 }
 
 /* The oldest chunk parked on this hart (not of domain h->avoid if
@@ -967,11 +964,11 @@ static __attribute__((noinline)) bool team_scan(bool run)
  * have none: then not even a call), then this hart's parked chunks, then
  * the slots from the rotor on; `avoiding`: none of domain h->avoid. */
 static inline __attribute__((always_inline)) bool
-scan_once(pool_hart *h, bool run, bool avoiding)
+scan_once(pool_hart *h, bool run, bool avoiding, bool parks)
 {
 	if (hal_load_acquire(&exec_team_active) && team_scan(run))
 		return true;
-	if (h->parked && park_scan(h, run, avoiding))
+	if (parks && h->parked && park_scan(h, run, avoiding))
 		return true;
 	unsigned me = hal_hart_idx();
 	/* Only the active slots, from the rotor on. */
@@ -1007,21 +1004,26 @@ scan_once(pool_hart *h, bool run, bool avoiding)
 /* Look for work (run it if `run`): after a preemption, work of other
  * domains only, as long as there is any, so the preempted domain gets the
  * hart back once the others are served (or at their own slice's end). */
-static __attribute__((noinline)) bool scan_avoiding(pool_hart *h, bool run)
+/* A hart with chunks parked, or just preempted: the looks above with
+ * its parked chunks. */
+static __attribute__((noinline)) bool scan_parks(pool_hart *h, bool run)
 {
-	if (scan_once(h, run, true))
-		return true;
-	if (run)
-		h->avoid_on = false;
-	return scan_once(h, run, false);
+	if (h->avoid_on) {
+		if (scan_once(h, run, true, true))
+			return true;
+		if (run)
+			h->avoid_on = false;
+	}
+	return scan_once(h, run, false, true);
 }
 
 static bool pool_scan(bool run)
 {
 	pool_hart *h = self();
-	if (h->avoid_on)
-		return scan_avoiding(h, run);
-	return scan_once(h, run, false);
+	/* one test for both: avoid_on is set only with a chunk parked */
+	if (h->parked)
+		return scan_parks(h, run);
+	return scan_once(h, run, false, false);
 }
 
 bool exec_pool_work(void)
@@ -1082,12 +1084,16 @@ hal_jmp_buf *exec_kernel_tick(const unsigned long *regs, unsigned long status)
 		exec_kctx_slice(h->slice_end, true);
 		return NULL;
 	}
+	h->preempted = true; /* the recovery point's chunk_over parks it */
 	return exec_kctx_preempt();
 }
 
 void exec_tenants_set(unsigned n)
 {
 	unsigned old = hal_swap(&exec_tenants, n);
+	hal_store_relaxed(&exec_slicing,
+			  (unsigned)(n >= 2 && exec_dev.slice_ticks &&
+				     exec_dev.isolation));
 	if (old >= 2 || n < 2 || !exec_dev.slice_ticks)
 		return;
 	/* Chunks that began alone get their slices now: an IPI makes each
