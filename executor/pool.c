@@ -218,9 +218,15 @@ static bool slot_free(exec_instance *inst)
 	return hal_fetch_and(&inst->use, ~SLOT_ACTIVE) == SLOT_ACTIVE;
 }
 
+/* The background step idle harts take (exec_idle_work_set). */
+static bool (*idle_work)(void);
+
 void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 {
 	pool_ev = ev;
+	/* None until the mailbox sets its own (after its heap is ready): a
+	 * step left from an earlier run would clear a heap being made. */
+	hal_store_relaxed(&idle_work, NULL);
 	/* Firmware-private state first; what kernel code reaches comes from
 	 * the kernel-visible heap (kview.h). */
 	exec_kctx_init(harts);
@@ -1166,8 +1172,6 @@ void exec_idle_until(uint64_t deadline)
 {
 	exec_pool_idle(NULL, NULL, deadline);
 }
-
-static bool (*idle_work)(void);
 
 void exec_idle_work_set(bool (*fn)(void))
 {
