@@ -257,6 +257,12 @@ t_slices() {
 		timeout 300 "$SLICES" --board "$board" --harts 8 --leftover "$dir/$board.hpk" ||
 			fail "test_slices on $board"
 	done
+	up --harts 2 --slice-us 2500
+	"$HP" info --connect "$conn" | grep -qx "time_slice: 2500 us between sessions" ||
+		fail "up --slice-us 2500: info does not say it"
+	down
+	expect_error HP_INVALID_VALUE "$HP" up --slice-us lots
+	expect_error HP_INVALID_VALUE "$HP" up --slice-us 10000001
 	for board in qemu-virt qemu-virt-sbi qemu-cluster; do
 		[ -f "board/$board/board.mk" ] || continue
 		slices_object "$board" "$dir/$board.hpk"

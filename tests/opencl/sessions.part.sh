@@ -107,3 +107,38 @@ t_icd_quota_hog() {
 	wait $pid 2>/dev/null
 	unset HARTPOOL_DEVICE
 }
+
+# Time slices (docs/sessions.md): an OpenCL program whose four endless
+# kernels (512 work-items each, no time limit) would hold every hart, and
+# beside it a second program builds square.cl from source and runs it
+# checked, while hartpool info shows the first one's kernels still in
+# flight. Without preemption the second program waits forever (its own
+# 120 s limit fails the test).
+t_icd_slices() {
+	local conn dir pid cmds
+	conn=$("$HP" up --harts 8 | tail -1) || fail "hartpool up"
+	dir=$(mktemp -d)
+	trap '"$HP" down --connect "$conn" >/dev/null 2>&1; rm -rf "$dir"' RETURN
+	local spinner=build/host/opencl/spinner prog=build/host/opencl/tenant
+	[ -x "$spinner" ] && [ -x "$prog" ] || fail "$spinner or $prog missing (make icd)"
+	export HARTPOOL_DEVICE=$conn
+	HARTPOOL_TIMEOUT=0 OCL_ICD_VENDORS=$PWD/build/host/hartpool.icd timeout 300 "$spinner" >"$dir/spin" 2>&1 &
+	pid=$!
+	for _ in $(seq 1200); do
+		grep -q '^spinning' "$dir/spin" 2>/dev/null && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q '^spinning' "$dir/spin" || { cat "$dir/spin"; fail "the spinner did not start"; }
+	sleep 1
+	icd_env timeout 120 "$prog" build "$dir/square.bin" || fail "a build beside the spinner"
+	out=$(icd_env timeout 120 "$prog" run "$dir/square.bin" 2>&1) || fail "a run beside the spinner: $out"
+	echo "beside the spinner: $out"
+	cmds=$(timeout 60 "$HP" info --connect "$conn" | grep "pid $(pgrep -P $pid | head -1) " |
+		sed -n 's/.* \([0-9]*\) commands in flight.*/\1/p')
+	[ "${cmds:-0}" -ge 4 ] || fail "the spinner's kernels did not run all along (${cmds:-no} in flight)"
+	echo "the spinner's $cmds kernels still in flight"
+	pkill -9 -P $pid
+	wait $pid 2>/dev/null
+	unset HARTPOOL_DEVICE
+}
