@@ -22,11 +22,12 @@
  *
  *   tenants four hosts at once on a shared device (--connect to a
  *           `hartpool up`): a spinner (the hog's endless kernels), a heap
- *           hog and a table hog (each refused at its quota), and a careful
- *           tenant running R x 10 rounds of new buffers (which must read as
- *           zeros) and checked vadds, while the spinner is killed and
- *           replaced and the heap hog killed; every round right, then
- *           heap and tables back where they started.
+ *           hog (its memory filled with a pattern) and a table hog, each
+ *           refused at its quota, and a careful tenant running rounds of
+ *           new buffers (small ones, and every tenth 64 MiB: each must
+ *           read as zeros) and checked vadds for R seconds, while the
+ *           spinner is killed and replaced and the heap hog killed; every
+ *           round right, then heap and tables back where they started.
  *
  *   test_slices [--board B] [--harts N] [--connect C] [--rounds R]
  *               [--leftover HPK] [TEST...]
@@ -37,6 +38,7 @@
  * Latencies are printed, never asserted (bench/slices.sh measures them).
  */
 #include "e2e_check.h"
+#include <fcntl.h>
 #include <hartpool/kernels/diag.h>
 #include <hartpool/kernels/lib.h>
 #include <inttypes.h>
@@ -432,17 +434,25 @@ static void t_private(void)
 
 /* ---- four tenants at once ---- */
 
-/* A heap hog: 64 MiB buffers, then 1 MiB ones, until the device refuses;
- * says how many bytes it holds and why it was refused, then holds them. */
+/* A heap hog: 64 MiB buffers, then 1 MiB ones, until the device refuses,
+ * each filled with a pattern; says how many bytes it holds and why it was
+ * refused, then holds them. */
 static void heap_hog_child(int fd)
 {
 	hp_device *H = connect_one();
 	uint64_t held = 0, size = 64u << 20;
 	int rc = 0;
 	hp_buffer b;
+	/* every byte it holds written: what a later tenant must never see */
+	uint32_t *pattern = malloc(size);
+	for (size_t i = 0; i < size / 4; i++)
+		pattern[i] = 0xa5a50000u | (uint32_t)(i & 0xffff);
 	for (; size >= (1u << 20); size >>= 6)
-		while (!(rc = hp_buffer_alloc(H, size, &b)))
+		while (!(rc = hp_buffer_alloc(H, size, &b))) {
+			MUST(hp_buffer_write(H, b, 0, pattern, size));
 			held += size;
+		}
+	free(pattern);
 	char msg[160];
 	snprintf(msg, sizeof(msg), "%" PRIu64 " %s: %s", held,
 		 hp_error_name(rc), hp_last_error());
@@ -498,48 +508,64 @@ static pid_t start_tenant(void (*fn)(int), char *msg, size_t n)
 	return pid;
 }
 
-/* The careful tenant: `rounds` of new buffers (each must read as zeros
- * before it is written), a checked vadd, the buffers freed; exits 0 if
- * everything was right, and says its worst round trip on fd. */
-static int careful_child(int fd, unsigned n)
+/* A new buffer of `size` bytes on d: the words in it that are not zero
+ * (it must read as zeros before it is written). */
+static unsigned fresh_words(hp_device *d, size_t size)
+{
+	static uint32_t h[(64u << 20) / 4];
+	hp_buffer b;
+	MUST(hp_buffer_alloc(d, size, &b));
+	MUST(hp_buffer_read(d, b, 0, h, size));
+	unsigned n = 0;
+	for (size_t i = 0; i < size / 4; i++)
+		n += h[i] != 0;
+	MUST(hp_buffer_free(d, b));
+	return n;
+}
+
+/* The careful tenant: rounds of a new small buffer and, every tenth, a
+ * new 64 MiB one (each must read as zeros), and a checked vadd, until a
+ * byte comes on `stop`; exits 0 if everything was right, and says its
+ * rounds and worst round trip on fd. */
+static int careful_child(int fd, int stop)
 {
 	hp_device *d = connect_one();
 	hp_queue *q;
 	MUST(hp_queue_create(d, HP_QUEUE_IN_ORDER, &q));
 	double worst = 0, ms;
-	unsigned bad = 0, leftover = 0;
-	uint32_t *h = malloc(4096 * 4);
-	for (unsigned r = 0; r < n; r++) {
-		hp_buffer fresh;
-		MUST(hp_buffer_alloc(d, 4096 * 4, &fresh));
-		MUST(hp_buffer_read(d, fresh, 0, h, 4096 * 4));
-		for (unsigned i = 0; i < 4096; i++)
-			leftover += h[i] != 0;
-		MUST(hp_buffer_free(d, fresh));
+	unsigned bad = 0, leftover = 0, r = 0;
+	for (char c; read(stop, &c, 1) != 1; r++) {
+		leftover += fresh_words(d, r % 10 ? 4096 * 4 : 64u << 20);
 		bad += !vadd_round(d, q, 4096, &ms);
 		worst = ms > worst ? ms : worst;
 	}
 	char msg[96];
-	snprintf(msg, sizeof(msg), "%u %u %.1f", bad, leftover, worst);
+	snprintf(msg, sizeof(msg), "%u %u %.1f %u", bad, leftover, worst, r);
 	if (write(fd, msg, strlen(msg) + 1) <= 0)
 		return 3;
 	return bad || leftover;
 }
 
-static pid_t start_careful(int *fd)
+/* The careful tenant as a process: its answers on *fd, a byte into *stop
+ * ends it. */
+static pid_t start_careful(int *fd, int *stop)
 {
-	int p[2];
-	if (pipe(p))
+	int p[2], q[2];
+	if (pipe(p) || pipe(q))
 		e2e_fatal("pipe");
 	fflush(stdout);
 	pid_t pid = fork();
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(p[0]);
-		_exit(careful_child(p[1], rounds * 10));
+		close(q[1]);
+		fcntl(q[0], F_SETFL, O_NONBLOCK);
+		_exit(careful_child(p[1], q[0]));
 	}
 	close(p[1]);
+	close(q[0]);
 	*fd = p[0];
+	*stop = q[1];
 	return pid;
 }
 
@@ -571,10 +597,26 @@ static void reap_until(const hp_device_usage *want)
 	      want->sessions);
 }
 
+/* Kill a tenant and wait until the device has ended its session (this
+ * handle reaps it), so what it held is free again. */
 static void stop_pid(pid_t pid)
 {
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+	for (int i = 0; i < 600; i++) {
+		hp_session_info s[16];
+		unsigned n = 0, ended;
+		MUST(hp_sessions_reap(A, &ended));
+		MUST(hp_sessions(A, s, 16, &n));
+		bool there = false;
+		for (unsigned k = 0; k < n && k < 16; k++)
+			there |= s[k].pid == pid;
+		if (!there)
+			return;
+		struct timespec ts = {0, 50000000};
+		nanosleep(&ts, NULL);
+	}
+	CHECK(false, "the killed tenant %d's session did not end", (int)pid);
 }
 
 static void t_tenants(void)
@@ -607,8 +649,8 @@ static void t_tenants(void)
 		      (!leftover_path || strstr(table_msg, "objects quota")),
 	      "the table hog was not stopped by its quotas: %s", table_msg);
 	printf("heap hog: %s\ntable hog: %s\n", heap_msg, table_msg);
-	int fd;
-	pid_t careful = start_careful(&fd);
+	int fd, stop;
+	pid_t careful = start_careful(&fd, &stop);
 	/* Hosts killed while the careful one works: the spinner (and a new
 	 * one started), then the heap hog; their memory comes back dirty and
 	 * the careful tenant's new buffers must still read as zeros. */
@@ -623,15 +665,18 @@ static void t_tenants(void)
 			heap = 0;
 		}
 	}
+	if (write(stop, "s", 1) != 1)
+		e2e_fatal("the careful tenant is gone");
+	close(stop);
 	char msg[96] = "";
 	ssize_t got = read(fd, msg, sizeof(msg) - 1);
 	msg[got > 0 ? got : 0] = 0;
 	close(fd);
 	int st = 0;
 	waitpid(careful, &st, 0);
-	unsigned bad = 1, leftover = 1;
+	unsigned bad = 1, leftover = 1, done = 0;
 	double worst = 0;
-	sscanf(msg, "%u %u %lf", &bad, &leftover, &worst);
+	sscanf(msg, "%u %u %lf %u", &bad, &leftover, &worst, &done);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && !bad && !leftover,
 	      "the careful tenant: %u rounds wrong, %u words of others' data "
 	      "in its new buffers (%s)",
@@ -642,7 +687,7 @@ static void t_tenants(void)
 	       "killed and replaced, the heap hog killed), the careful "
 	       "tenant's %u rounds are right and its new buffers zero; worst "
 	       "round trip %.1f ms\n",
-	       rounds * 10, worst);
+	       done, worst);
 	stop_pid(spinner);
 	if (heap)
 		stop_pid(heap);
