@@ -32,6 +32,8 @@
  *   test_slices [--board B] [--harts N] [--connect C] [--rounds R]
  *               [--leftover HPK] [TEST...]
  *
+ * R: vadd rounds of hog (default 10), seconds of tenants.
+ *
  * HPK: tests/e2e/kernels/leftover.cl built (`hartpool build`); without it
  * the private case is skipped.
  *
