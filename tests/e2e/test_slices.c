@@ -89,10 +89,54 @@ static bool wait_for(hp_device *d, hp_event ev, hp_event_info *info, double ms)
 	}
 }
 
+/* ---- host processes ---- */
+
+/* Fork fn(fd) as a host process of its own, which never outlives the
+ * test and exits with fn's status; the read end of its pipe in *rfd. */
+static pid_t spawn(int (*fn)(int fd, const void *arg), const void *arg,
+		   int *rfd)
+{
+	int p[2];
+	if (pipe(p))
+		e2e_fatal("pipe");
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(p[0]);
+		_exit(fn(p[1], arg));
+	}
+	close(p[1]);
+	*rfd = p[0];
+	return pid;
+}
+
+/* ... as a tenant that says it is ready: its first message into msg. */
+static pid_t start_tenant(int (*fn)(int, const void *), char *msg, size_t n)
+{
+	int fd;
+	pid_t pid = spawn(fn, NULL, &fd);
+	ssize_t got = read(fd, msg, n - 1);
+	msg[got > 0 ? got : 0] = 0;
+	close(fd);
+	if (got <= 0)
+		e2e_fatal("a tenant died before it was ready");
+	return pid;
+}
+
+/* Its exit status was 0. */
+static bool exited_well(pid_t pid)
+{
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 /* ---- the hog: endless kernels on every hart ---- */
 
-static void hog_child(int fd)
+static int hog_child(int fd, const void *unused)
 {
+	(void)unused;
 	hp_device *H = connect_one();
 	hp_queue *q;
 	MUST(hp_queue_create(H, 0, &q));
@@ -108,9 +152,8 @@ static void hog_child(int fd)
 	for (int k = 0; k < 4; k++)
 		MUST(hp_enqueue_kernel(q, e2e_kernel(H, "spin"), &r, &sa,
 				       sizeof(sa), NULL, 0, &ev[k]));
-	char msg = 'r';
-	if (write(fd, &msg, 1) != 1)
-		_exit(3);
+	if (write(fd, "r", 2) != 2)
+		return 3;
 	/* Until killed: an endless kernel that ends (a fault) is said. */
 	for (bool said[4] = {false};;) {
 		for (int k = 0; k < 4; k++) {
@@ -129,21 +172,8 @@ static void hog_child(int fd)
 
 static pid_t start_hog(void)
 {
-	int p[2];
-	if (pipe(p))
-		e2e_fatal("pipe");
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the test */
-		close(p[0]);
-		hog_child(p[1]);
-	}
-	close(p[1]);
-	char msg = 0;
-	if (read(p[0], &msg, 1) != 1)
-		e2e_fatal("the hog died before its kernels were queued");
-	close(p[0]);
+	char msg[4];
+	pid_t pid = start_tenant(hog_child, msg, sizeof(msg));
 	/* Let the endless kernels take every hart. */
 	struct timespec ts = {0, 300000000};
 	nanosleep(&ts, NULL);
@@ -274,8 +304,10 @@ static uint32_t spin_value(uint32_t glin, uint64_t iters)
 	return x;
 }
 
-static int long_child(uint64_t iters)
+static int long_child(int fd, const void *arg)
 {
+	(void)fd;
+	uint64_t iters = *(const uint64_t *)arg;
 	hp_device *L = connect_one();
 	hp_queue *q;
 	MUST(hp_queue_create(L, HP_QUEUE_IN_ORDER, &q));
@@ -319,14 +351,10 @@ static void t_long(void)
 	pid_t hog = start_hog();
 	fflush(stdout);
 	double t0 = now_ms();
-	pid_t pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		_exit(long_child(iters));
-	}
-	int st = 0;
-	waitpid(pid, &st, 0);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	int fd;
+	pid_t pid = spawn(long_child, &iters, &fd);
+	close(fd);
+	CHECK(exited_well(pid),
 	      "the long checked kernel beside the hog failed");
 	CHECK(hog_commands(hog) == 4,
 	      "the hog's endless kernels did not run all along");
@@ -353,8 +381,15 @@ typedef struct {
 
 /* One host process: run `name` with plant, then (plant == 0) the words of
  * the pattern it found in local and private memory. */
-static int leftover_host(const char *name, uint32_t plant, int fd)
+typedef struct {
+	const char *name;
+	uint32_t plant;
+} lo_host;
+
+static int leftover_host(int fd, const void *arg)
 {
+	const char *name = ((const lo_host *)arg)->name;
+	uint32_t plant = ((const lo_host *)arg)->plant;
 	hp_device *d = connect_one();
 	hp_object obj;
 	MUST(hp_object_load_file(d, leftover_path, &obj, NULL));
@@ -391,22 +426,11 @@ static int leftover_host(const char *name, uint32_t plant, int fd)
 
 static bool leftover_run(const char *name, uint32_t plant, uint32_t *sum)
 {
-	int p[2];
-	if (pipe(p))
-		e2e_fatal("pipe");
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(p[0]);
-		_exit(leftover_host(name, plant, p[1]));
-	}
-	close(p[1]);
-	bool ok = read(p[0], sum, 2 * sizeof(*sum)) == 2 * sizeof(*sum);
-	close(p[0]);
-	int st = 0;
-	waitpid(pid, &st, 0);
-	return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	int fd;
+	pid_t pid = spawn(leftover_host, &(lo_host){name, plant}, &fd);
+	bool ok = read(fd, sum, 2 * sizeof(*sum)) == 2 * sizeof(*sum);
+	close(fd);
+	return exited_well(pid) && ok;
 }
 
 static void t_private(void)
@@ -439,8 +463,9 @@ static void t_private(void)
 /* A heap hog: 64 MiB buffers, then 1 MiB ones, until the device refuses,
  * each filled with a pattern; says how many bytes it holds and why it was
  * refused, then holds them. */
-static void heap_hog_child(int fd)
+static int heap_hog_child(int fd, const void *unused)
 {
+	(void)unused;
 	hp_device *H = connect_one();
 	uint64_t held = 0, size = 64u << 20;
 	int rc = 0;
@@ -459,14 +484,15 @@ static void heap_hog_child(int fd)
 	snprintf(msg, sizeof(msg), "%" PRIu64 " %s: %s", held,
 		 hp_error_name(rc), hp_last_error());
 	if (write(fd, msg, strlen(msg) + 1) <= 0)
-		_exit(3);
+		return 3;
 	for (;;)
 		pause();
 }
 
 /* A table hog: kernel objects, then queues, until refused. */
-static void table_hog_child(int fd)
+static int table_hog_child(int fd, const void *unused)
 {
+	(void)unused;
 	hp_device *T = connect_one();
 	unsigned objects = 0, queues = 0;
 	hp_object obj;
@@ -483,31 +509,9 @@ static void table_hog_child(int fd)
 	snprintf(msg, sizeof(msg), "%u objects (then %s), %u queues (then %s)",
 		 objects, why, queues, hp_last_error());
 	if (write(fd, msg, strlen(msg) + 1) <= 0)
-		_exit(3);
+		return 3;
 	for (;;)
 		pause();
-}
-
-/* Fork fn(fd) as a tenant; its first message into msg once it is set. */
-static pid_t start_tenant(void (*fn)(int), char *msg, size_t n)
-{
-	int p[2];
-	if (pipe(p))
-		e2e_fatal("pipe");
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(p[0]);
-		fn(p[1]);
-	}
-	close(p[1]);
-	ssize_t got = read(p[0], msg, n - 1);
-	msg[got > 0 ? got : 0] = 0;
-	close(p[0]);
-	if (got <= 0)
-		e2e_fatal("a tenant died before it was ready");
-	return pid;
 }
 
 /* A new buffer of `size` bytes on d: the words in it that are not zero
@@ -529,8 +533,10 @@ static unsigned fresh_words(hp_device *d, size_t size)
  * new 64 MiB one (each must read as zeros), and a checked vadd, until a
  * byte comes on `stop`; exits 0 if everything was right, and says its
  * rounds and worst round trip on fd. */
-static int careful_child(int fd, int stop)
+static int careful_child(int fd, const void *arg)
 {
+	int stop = *(const int *)arg;
+	fcntl(stop, F_SETFL, O_NONBLOCK);
 	hp_device *d = connect_one();
 	hp_queue *q;
 	MUST(hp_queue_create(d, HP_QUEUE_IN_ORDER, &q));
@@ -552,21 +558,11 @@ static int careful_child(int fd, int stop)
  * ends it. */
 static pid_t start_careful(int *fd, int *stop)
 {
-	int p[2], q[2];
-	if (pipe(p) || pipe(q))
+	int q[2];
+	if (pipe(q))
 		e2e_fatal("pipe");
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(p[0]);
-		close(q[1]);
-		fcntl(q[0], F_SETFL, O_NONBLOCK);
-		_exit(careful_child(p[1], q[0]));
-	}
-	close(p[1]);
+	pid_t pid = spawn(careful_child, &q[0], fd);
 	close(q[0]);
-	*fd = p[0];
 	*stop = q[1];
 	return pid;
 }
@@ -674,12 +670,11 @@ static void t_tenants(void)
 	ssize_t got = read(fd, msg, sizeof(msg) - 1);
 	msg[got > 0 ? got : 0] = 0;
 	close(fd);
-	int st = 0;
-	waitpid(careful, &st, 0);
+	bool well = exited_well(careful);
 	unsigned bad = 1, leftover = 1, done = 0;
 	double worst = 0;
 	sscanf(msg, "%u %u %lf %u", &bad, &leftover, &worst, &done);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0 && !bad && !leftover,
+	CHECK(well && !bad && !leftover,
 	      "the careful tenant: %u rounds wrong, %u words of others' data "
 	      "in its new buffers (%s)",
 	      bad, leftover, msg);

@@ -70,6 +70,17 @@ t_icd_zeroed() {
 	unset HARTPOOL_DEVICE
 }
 
+# wait_line PATTERN FILE PID: until a line of FILE matches PATTERN (true), or
+# PID ended or 120 s passed without one (false).
+wait_line() {
+	for _ in $(seq 1200); do
+		grep -q "$1" "$2" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q "$1" "$2" 2>/dev/null
+}
+
 # Per-session quotas (docs/sessions.md, "Quotas"): a greedy OpenCL program
 # allocates until CL_OUT_OF_RESOURCES and holds it all; a second program
 # still builds square.cl from source and runs it checked, and `hartpool
@@ -85,12 +96,7 @@ t_icd_quota_hog() {
 	export HARTPOOL_DEVICE=$conn
 	OCL_ICD_VENDORS=$PWD/build/host/hartpool.icd timeout 300 "$hog" >"$dir/hog" 2>&1 &
 	pid=$!
-	for _ in $(seq 1200); do
-		grep -q '^full' "$dir/hog" 2>/dev/null && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	grep -q '^full' "$dir/hog" || { cat "$dir/hog"; fail "the hog did not fill its quota"; }
+	wait_line '^full' "$dir/hog" $pid || { cat "$dir/hog"; fail "the hog did not fill its quota"; }
 	cat "$dir/hog"
 	icd_env timeout 120 "$prog" build "$dir/square.bin" || fail "a build beside the hog"
 	out=$(icd_env timeout 120 "$prog" run "$dir/square.bin" 2>&1) || fail "a run beside the hog: $out"
@@ -124,12 +130,7 @@ t_icd_slices() {
 	export HARTPOOL_DEVICE=$conn
 	HARTPOOL_TIMEOUT=0 OCL_ICD_VENDORS=$PWD/build/host/hartpool.icd timeout 300 "$spinner" >"$dir/spin" 2>&1 &
 	pid=$!
-	for _ in $(seq 1200); do
-		grep -q '^spinning' "$dir/spin" 2>/dev/null && break
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	grep -q '^spinning' "$dir/spin" || { cat "$dir/spin"; fail "the spinner did not start"; }
+	wait_line '^spinning' "$dir/spin" $pid || { cat "$dir/spin"; fail "the spinner did not start"; }
 	sleep 1
 	icd_env timeout 120 "$prog" build "$dir/square.bin" || fail "a build beside the spinner"
 	out=$(icd_env timeout 120 "$prog" run "$dir/square.bin" 2>&1) || fail "a run beside the spinner: $out"
