@@ -283,6 +283,13 @@ void exec_kctx_prepare(void)
 		(void)ustack_ready(self());
 }
 
+static void (*on_program)(unsigned dom);
+
+void exec_kctx_on_program(void (*fn)(unsigned dom))
+{
+	on_program = fn;
+}
+
 /* Bumped after a kernel object's code was written (exec_code_changed). */
 static unsigned code_gen;
 
@@ -358,8 +365,11 @@ enter_prepare(kctx_hart *h, exec_krec *r, exec_ucall *u, unsigned cg)
 		h->code_seen = cg;
 	}
 	if (exec_dev.isolation && ustack_ready(h) &&
-	    h->iso_key != hal_load_acquire(&iso_keys[r->domain]))
+	    h->iso_key != hal_load_acquire(&iso_keys[r->domain])) {
 		iso_program(h, r->domain);
+		if (on_program)
+			on_program(r->domain);
+	}
 	return enter(h, r, u);
 }
 

@@ -87,6 +87,13 @@ char *exec_kctx_stack_new(void);
  * it). */
 void exec_kctx_stack_clear(void);
 
+/* Called on the calling hart, before it enters a kernel of domain `dom`,
+ * whenever its protection must be programmed again: another domain, a new
+ * version of this one's ranges (a session that opens in a domain changes
+ * them), another kernel stack (a parked chunk's context). The pool clears
+ * the hart's context there when another owner used it last (park.h). */
+void exec_kctx_on_program(void (*fn)(unsigned dom));
+
 /* The no-access guard below the calling hart's fiber arena (wg.c): the
  * isolation covers it from the next enter on. */
 void exec_kctx_arena_guard(uintptr_t guard);

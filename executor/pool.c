@@ -117,7 +117,6 @@ typedef struct exec_instance {
 	unsigned seq;  /* launch order (teams join the oldest first) */
 	unsigned need; /* EXEC_CAP_* a hart must have to run it */
 	exec_krec kr;  /* faults, time limit, kernel view (kctx.h) */
-	unsigned tag;  /* its domain's owner (EXEC_PARK_TAG) at launch */
 	exec_cmd *cmd;
 	const hp_kernel *k;
 	const pool_launch *l; /* = &launch */
@@ -218,6 +217,8 @@ static bool slot_free(exec_instance *inst)
 	return hal_fetch_and(&inst->use, ~SLOT_ACTIVE) == SLOT_ACTIVE;
 }
 
+static void own_on_program(unsigned dom);
+
 /* The background step idle harts take (exec_idle_work_set). */
 static bool (*idle_work)(void);
 
@@ -237,6 +238,7 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 		pool_harts[i].rotor = i % EXEC_MAX_INSTANCES;
 	exec_wg_init(harts);
 	exec_park_init(harts);
+	exec_kctx_on_program(own_on_program);
 	for (unsigned i = 0; i < harts; i++)
 		pool_harts[i].cur.u = hal_heap_alloc(sizeof(exec_ucall), 64);
 	exec_team_init(harts);
@@ -429,7 +431,6 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->kr.detail = NULL;
 	inst->kr.deadline = 0;
 	inst->kr.domain = c->domain < EXEC_DOMAINS ? c->domain : 0;
-	inst->tag = EXEC_PARK_TAG(inst->kr.domain);
 	inst->cmd = c;
 	inst->k = c->kernel;
 	inst->l = l;
@@ -713,6 +714,14 @@ static inline void own(pool_hart *h, unsigned tag)
 		own_new(h, tag);
 }
 
+/* Kernel context asks before it programs a hart's protection anew: the
+ * only times a context can meet another owner (kctx.h), so a chunk pays
+ * nothing for this when nothing changed. */
+static void own_on_program(unsigned dom)
+{
+	own(self(), EXEC_PARK_TAG(dom));
+}
+
 /* A chunk that starts or goes on while more than one domain may have work
  * gets a time slice (exec_kernel_tick). */
 static inline void slice_begin(pool_hart *h)
@@ -766,7 +775,6 @@ static inline __attribute__((always_inline)) bool run_chunk(exec_instance *inst,
 	slot_unref(inst);
 	if (!claimed)
 		return false;
-	own(h, inst->tag);
 	void *lm = inst->k->local_mem_bytes ? exec_wg_local_mem(hal_hart_idx())
 					    : NULL;
 	/* Per-hart work for the benchmarks (one HINT instruction each; the
@@ -838,7 +846,7 @@ static void run_team(exec_instance *inst, unsigned me)
 	pool_hart *h = self();
 	/* Before the first join: the leader's local memory is clear before
 	 * any teammate's kernel code reads it. */
-	own(h, inst->tag);
+	own(h, EXEC_PARK_TAG(inst->kr.domain));
 	for (;;) {
 		hal_barrier_wait(&bars->join);
 		if (rank == 0) {

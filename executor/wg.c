@@ -78,9 +78,10 @@ void exec_wg_clear(void)
 	wg_hart *h = &wg_harts[hal_hart_idx()];
 	if (h->local_mem)
 		memset(h->local_mem, 0, exec_dev.local_mem_size);
+	/* arena_used stays: the chunk about to run may have set it already
+	 * (the pool clears from kernel context's entry) */
 	if (h->fiber_arena && h->arena_used)
 		memset(h->fiber_arena, 0, h->arena_used);
-	h->arena_used = 0;
 	if (h->wg)
 		memset(h->wg, 0, sizeof(*h->wg));
 }
