@@ -73,6 +73,8 @@ timed "build TCG plugin" "$out/build-plugin.log" make -s -j"$jobs" plugin plugin
 timed "build board/template (stays buildable)" "$out/build-template.log" make -s BOARD=template all
 timed "build host unit tests" "$out/build-host.log" make -s -j"$jobs" host-tests
 timed "build fuzz targets" "$out/build-fuzz.log" make -s -j"$jobs" fuzz-targets-build
+# (the e2e tier builds .cl kernels too: tests/e2e/kernels/)
+timed "build OpenCL built-in library" "$out/build-opencl-lib.log" make -s -j"$jobs" opencl-lib
 
 echo "== format"
 timed "clang-format check" "$out/format.log" make -s format-check
