@@ -385,20 +385,32 @@ hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
 	return enter(h, r, u);
 }
 
+/* The first fault of an instance wins. */
+static void krec_fault(exec_krec *r, int code, const char *detail)
+{
+	int zero = 0;
+	if (hal_cas(&r->fault, &zero, code))
+		r->detail = detail;
+}
+
+/* Run and resume alike, once the recovery point exists: the timer armed
+ * (in U-mode every interrupt but the watchdog's is masked: an enabled one
+ * would trap there); false if the instance has a fault. A cancel
+ * (exec_kctx_cancel) may have come between the pool's look at the fault
+ * and kinst: after the fence either it saw kinst (its IPI is pending, and
+ * traps at once in U-mode) or the load sees its fault. */
+static inline __attribute__((always_inline)) bool go(kctx_hart *h)
+{
+	if (h->armed)
+		hal_watchdog_arm(first_stop(h), h->iso_on);
+	hal_fence();
+	return !hal_load_relaxed(&h->kcur->fault);
+}
+
 void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
 {
 	kctx_hart *h = of(at);
-	/* Armed only now that the recovery point exists. In U-mode every
-	 * interrupt but the watchdog's is masked (an enabled one would
-	 * trap there). */
-	if (h->armed)
-		hal_watchdog_arm(first_stop(h), h->iso_on);
-	/* A cancel (exec_kctx_cancel) may have come between the pool's look
-	 * at the fault and kinst: after this fence either it saw kinst (its
-	 * IPI is pending, and traps at once in U-mode) or this load sees its
-	 * fault. */
-	hal_fence();
-	if (hal_load_relaxed(&h->kcur->fault))
+	if (!go(h))
 		return;
 	/* h->iso_on, not u->user: kernel code on other harts can write
 	 * every exec_ucall. */
@@ -412,20 +424,14 @@ void exec_kctx_run(hal_jmp_buf *at, void (*entry)(void *))
 void exec_kctx_resume(hal_jmp_buf *at, const hal_user_regs *r)
 {
 	kctx_hart *h = of(at);
-	if (h->armed)
-		hal_watchdog_arm(first_stop(h), h->iso_on);
-	hal_fence(); /* against a cancel, as in exec_kctx_run */
-	if (hal_load_relaxed(&h->kcur->fault))
+	if (!go(h))
 		return;
-	if (!h->iso_on) {
-		/* taken in U-mode, so it can only go on there */
-		int zero = 0;
-		if (hal_cas(&h->kcur->fault, &zero, HP_KERNEL_FAULT))
-			h->kcur->detail = "a preempted kernel could not be "
-					  "continued: its hart lost U-mode";
-		return;
-	}
-	hal_user_resume(at, r);
+	if (h->iso_on)
+		hal_user_resume(at, r);
+	/* taken in U-mode, so it can only go on there */
+	krec_fault(h->kcur, HP_KERNEL_FAULT,
+		   "a preempted kernel could not be continued: its hart "
+		   "lost U-mode");
 }
 
 char *exec_kctx_swap_stack(char *s)
@@ -448,14 +454,6 @@ void exec_kctx_stack_clear(void)
 	kctx_hart *h = self();
 	if (h->ustack)
 		memset(h->ustack + EXEC_GUARD_BYTES, 0, EXEC_USTACK_BYTES);
-}
-
-/* The first fault of an instance wins. */
-static void krec_fault(exec_krec *r, int code, const char *detail)
-{
-	int zero = 0;
-	if (hal_cas(&r->fault, &zero, code))
-		r->detail = detail;
 }
 
 /* A fault kernel code recorded in its kview: the code must be one the
