@@ -440,7 +440,6 @@ bool exec_start(void (*barrier_all)(void), bool dedicated_driver)
 		exec_dev.first_worker = dedicated_driver && hal_hart_num() > 1;
 	}
 	barrier_all();
-	exec_kctx_prepare();
 	if (hal_hart_idx() == 0)
 		return true;
 	exec_serve();

@@ -27,9 +27,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A hart's stack for kernels in U-mode (kernel-visible heap). */
-#define EXEC_USTACK_BYTES HP_KERNEL_STACK_BYTES
-
 /* Per-hart kernel-context state (firmware-private). */
 typedef struct kctx_hart {
 	/* While kinst is set the hart runs kernel code of that instance and
@@ -43,9 +40,10 @@ typedef struct kctx_hart {
 	unsigned iso_key;
 	unsigned code_seen; /* code_gen when it last ran fence.i */
 	bool iso_ok, iso_on, armed;
-	uint64_t slice_end;    /* the pool's time slice (0: none) */
-	uintptr_t arena_guard; /* no-access bytes below the fiber arena */
-	char *ustack;	       /* EXEC_GUARD_BYTES guard + EXEC_USTACK_BYTES */
+	uint64_t slice_end; /* the pool's time slice (0: none) */
+	char *ustack;	/* in its context: EXEC_GUARD_BYTES guard + the stack */
+	uintptr_t view; /* the view its protection names (hal_isolation_view) */
+	void *team_local; /* a team member's: its leader's local memory */
 } kctx_hart;
 
 static kctx_hart *kctx_harts;
@@ -243,13 +241,24 @@ uintptr_t exec_isolation_granule(void)
 /* Cold paths out of line: entering saves fewer registers. Programs the
  * hart for domain dom's current ranges (a consistent copy: read again
  * while they change). */
-static __attribute__((noinline)) void iso_program(kctx_hart *h, unsigned dom)
+static __attribute__((noinline)) void iso_program(kctx_hart *h, unsigned dom,
+						  const exec_kview *kv)
 {
-	hal_range r[HAL_ISO_DENY_MAX], rw[HAL_ISO_RANGES_MAX];
-	unsigned n = 0, nrw, key;
-	r[n++] = (hal_range){(uintptr_t)h->ustack, EXEC_GUARD_BYTES};
-	if (h->arena_guard)
-		r[n++] = (hal_range){h->arena_guard, EXEC_GUARD_BYTES};
+	hal_range rw[HAL_ISO_RANGES_MAX];
+	unsigned nrw, key;
+	/* What of the kernel-visible heap the hart's kernel owns: its
+	 * context (the whole block, the kernel stack's guard inside out),
+	 * its instance's view and, in a team, the leader's local memory. */
+	hal_iso_own own = {
+		.guard = {(uintptr_t)h->ustack, EXEC_GUARD_BYTES},
+		.view = {(uintptr_t)kv, EXEC_KVIEW_BYTES},
+	};
+	uintptr_t lo, hi;
+	exec_ctx_bounds(h->ustack, &lo, &hi);
+	own.ctx = (hal_range){lo, hi - lo};
+	if (h->team_local)
+		own.team = (hal_range){(uintptr_t)h->team_local,
+				       exec_dev.local_mem_size};
 	/* Again if the writer moved on twice meanwhile (it changes a domain
 	 * when its session allocates: rare, and never waits for us). */
 	do {
@@ -259,28 +268,24 @@ static __attribute__((noinline)) void iso_program(kctx_hart *h, unsigned dom)
 			rw[i] = iso_ranges[dom][ISO_SET(key)][i];
 		hal_fence();
 	} while (hal_load_relaxed(&iso_keys[dom]) != key);
-	h->iso_ok = hal_isolation_setup(r, n, dom, key, rw, nrw);
+	h->iso_ok = hal_isolation_setup(&own, dom, key, rw, nrw);
 	h->iso_key = key;
+	h->view = (uintptr_t)kv;
 }
 
-/* The hart's kernel stack, with a no-access guard below it. */
-static __attribute__((noinline)) void ustack_alloc(kctx_hart *h)
+void exec_kctx_stack_set(unsigned idx, char *s)
 {
-	h->ustack = exec_kctx_stack_new();
-	h->iso_key = 0; /* the PMP needs the guard */
+	kctx_harts[idx].ustack = s;
+	kctx_harts[idx].iso_key = 0;
 }
 
-static bool ustack_ready(kctx_hart *h)
+void exec_kctx_team_local(void *lm)
 {
-	if (!h->ustack)
-		ustack_alloc(h);
-	return h->ustack != NULL;
-}
-
-void exec_kctx_prepare(void)
-{
-	if (exec_dev.isolation)
-		(void)ustack_ready(self());
+	kctx_hart *h = self();
+	if (h->team_local != lm) {
+		h->team_local = lm;
+		h->iso_key = 0; /* the PMP needs the other range */
+	}
 }
 
 static void (*on_program)(unsigned dom);
@@ -297,13 +302,6 @@ void exec_code_changed(void)
 {
 	hal_fence();
 	hal_fetch_add(&code_gen, 1u);
-}
-
-void exec_kctx_arena_guard(uintptr_t guard)
-{
-	kctx_hart *h = self();
-	h->arena_guard = guard;
-	h->iso_key = 0; /* the PMP needs the new guard */
 }
 
 /* When the hart's timer must interrupt the kernel: its deadline or the
@@ -364,12 +362,22 @@ enter_prepare(kctx_hart *h, exec_krec *r, exec_ucall *u, unsigned cg)
 		hal_icache_sync();
 		h->code_seen = cg;
 	}
-	if (exec_dev.isolation && ustack_ready(h) &&
+	if (exec_dev.isolation && h->ustack &&
 	    h->iso_key != hal_load_acquire(&iso_keys[r->domain])) {
-		iso_program(h, r->domain);
+		iso_program(h, r->domain, r->kv);
 		if (on_program)
 			on_program(r->domain);
 	}
+	return enter(h, r, u);
+}
+
+/* Another instance of the same domain: only the view changes. Out of line
+ * and reached by a tail call, like enter_prepare. */
+static __attribute__((noinline)) hal_jmp_buf *
+view_switch(kctx_hart *h, exec_krec *r, exec_ucall *u)
+{
+	h->view = (uintptr_t)r->kv;
+	hal_isolation_view(h->view);
 	return enter(h, r, u);
 }
 
@@ -379,9 +387,10 @@ hal_jmp_buf *exec_kctx_enter(exec_krec *r, exec_ucall *u)
 	unsigned cg = hal_load_acquire(&code_gen);
 	if (h->code_seen != cg ||
 	    (exec_dev.isolation &&
-	     (!h->ustack ||
-	      h->iso_key != hal_load_acquire(&iso_keys[r->domain]))))
+	     h->iso_key != hal_load_acquire(&iso_keys[r->domain])))
 		return enter_prepare(h, r, u, cg);
+	if (h->view != (uintptr_t)r->kv)
+		return view_switch(h, r, u);
 	return enter(h, r, u);
 }
 
@@ -441,12 +450,6 @@ char *exec_kctx_swap_stack(char *s)
 	h->ustack = s;
 	h->iso_key = 0; /* the PMP needs the other stack's guard */
 	return old;
-}
-
-char *exec_kctx_stack_new(void)
-{
-	return hal_heap_alloc(EXEC_GUARD_BYTES + EXEC_USTACK_BYTES,
-			      EXEC_GUARD_BYTES);
 }
 
 void exec_kctx_stack_clear(void)

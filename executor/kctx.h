@@ -31,10 +31,8 @@ typedef struct exec_krec {
 
 /* Per-hart state, allocated once for `harts` harts. */
 void exec_kctx_init(unsigned harts);
-/* The calling hart's kernel context made ready before its first kernel
- * (the user stack, with isolation on): a first launch then costs what
- * every later one does. Every hart, after exec_kctx_init(). */
-void exec_kctx_prepare(void);
+/* Hart @p idx's kernel stack is @p s (in its first context, park.c). */
+void exec_kctx_stack_set(unsigned idx, char *s);
 
 /* Enter kernel context on the calling hart for instance record `r`, to run
  * `u` (prepared by the caller). Returns the hart's recovery point, which
@@ -81,8 +79,6 @@ void exec_kctx_resume(hal_jmp_buf *at, const hal_user_regs *r);
 /* The calling hart's kernel stack becomes @p s (NULL: one is made at the
  * next enter); returns the one it had. */
 char *exec_kctx_swap_stack(char *s);
-/* A kernel stack not in use yet (NULL: no memory). */
-char *exec_kctx_stack_new(void);
 /* Zero the calling hart's kernel stack (another session's kernel used
  * it). */
 void exec_kctx_stack_clear(void);
@@ -94,8 +90,8 @@ void exec_kctx_stack_clear(void);
  * the hart's context there when another owner used it last (park.h). */
 void exec_kctx_on_program(void (*fn)(unsigned dom));
 
-/* The no-access guard below the calling hart's fiber arena (wg.c): the
- * isolation covers it from the next enter on. */
-void exec_kctx_arena_guard(uintptr_t guard);
+/* The calling hart's next kernels run as a team member with its
+ * leader's local memory @p lm (another hart's context; NULL: none). */
+void exec_kctx_team_local(void *lm);
 
 #endif

@@ -22,6 +22,8 @@
  * step over it, so firmware and kernel code is built with frames of at
  * most half of it (Makefile FRAME_MAX, -Wframe-larger-than). */
 #define EXEC_GUARD_BYTES 4096
+/* A hart's stack for kernels in U-mode. */
+#define EXEC_USTACK_BYTES HP_KERNEL_STACK_BYTES
 /* Largest argument block a launch may carry: the mailbox's. */
 #define EXEC_ARGS_MAX HP_MBOX_ARGS_MAX
 
@@ -49,6 +51,11 @@ typedef struct exec_kview {
 	uint64_t argbuf[EXEC_ARGS_MAX / 8];
 } exec_kview;
 
+/* An instance's view takes a page of its own (the isolation gives it to
+ * its domain's kernels alone). */
+#define EXEC_KVIEW_BYTES 4096
+_Static_assert(sizeof(exec_kview) <= EXEC_KVIEW_BYTES, "a view is a page");
+
 /* One call into kernel code on one hart (one per hart, allocated by the
  * pool): what wg.c runs, and what it needs besides the kview. */
 typedef struct exec_ucall {
@@ -63,5 +70,33 @@ typedef struct exec_ucall {
 	bool user;	       /* in U-mode: waits and wakes are ecalls */
 	const hp_group *group; /* the running group, for fault reports */
 } exec_ucall;
+
+/* A context (park.c): the memory one hart's kernel code runs with, one
+ * block of the kernel-visible heap that no other hart's kernels reach
+ * (the isolation, kctx.c). From its base, whole pages:
+ *   guard | fiber arena | guard | kernel stack | exec_ucall |
+ *   fiber bookkeeping (struct exec_wg) | local memory
+ * The guard below the arena lies outside what the hart may touch; the one
+ * below the kernel stack is a no-access page inside. Offsets fixed once
+ * (exec_park_init); local memory is aligned to its size where that is a
+ * power of two (a team's members reach their leader's with one PMP entry).
+ */
+typedef struct exec_ctx_shape {
+	size_t arena;  /* the fiber arena (its guard is the page below) */
+	size_t ustack; /* the kernel stack's guard; the stack follows */
+	size_t ucall, wg, local;
+	size_t size, align; /* the block: whole pages, and its alignment */
+} exec_ctx_shape;
+extern exec_ctx_shape exec_ctx_shape_of;
+
+/* The block of the context whose kernel stack (with its guard) is at
+ * @p ustack: [*lo, *hi) as the hart's kernels may use it. */
+static inline void exec_ctx_bounds(const char *ustack, uintptr_t *lo,
+				   uintptr_t *hi)
+{
+	uintptr_t base = (uintptr_t)ustack - exec_ctx_shape_of.ustack;
+	*lo = base + exec_ctx_shape_of.arena;
+	*hi = base + exec_ctx_shape_of.size;
+}
 
 #endif

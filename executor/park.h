@@ -36,7 +36,10 @@ typedef struct exec_park {
 	hal_user_regs regs;
 } exec_park;
 
-void exec_park_init(unsigned harts);
+/* Hart @p idx's first context (idx 0 first: it makes the tables for
+ * @p harts harts), its stack and memory given to kctx.c and wg.c; returns
+ * its call record (NULL: no memory, said on the console). */
+exec_ucall *exec_park_init(unsigned harts, unsigned idx);
 
 /* The part of the running context the pool keeps itself (it reads both
  * on every chunk): the call record, and whose kernels used the context
@@ -49,6 +52,11 @@ typedef struct exec_park_cur {
  * a count renewed when a session opens in it (from 1, so no tag is 0). */
 extern unsigned exec_park_tags[];
 #define EXEC_PARK_TAG(dom) hal_load_relaxed(&exec_park_tags[dom])
+#define EXEC_TAG_DOMAIN(tag) ((tag)&31u)
+/* The calling hart's context @p cur is for kernels of owner @p tag from
+ * now on: zeroed if another owner's used it, and given to the owner's
+ * domain alone (hal_isolation_claim) if another domain had it. */
+void exec_park_own(exec_park_cur *cur, unsigned tag);
 /* Zero the calling hart's context (another domain's or owner's kernels
  * come next): kernel stack, local memory, the arena as far as used. */
 void exec_park_clear(void);

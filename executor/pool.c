@@ -128,6 +128,7 @@ typedef struct exec_instance {
 	size_t teams_in;     /* teams that decided to take part */
 	exec_team *teams;    /* dev.harts entries, used when team_size > 1 */
 	uint32_t args_hi;    /* bytes of kv->argbuf the last launch wrote */
+	unsigned kv_domain;  /* the domain the view was claimed for */
 } exec_instance;
 
 /* Per-hart pool state (firmware-private). */
@@ -237,10 +238,9 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 	for (unsigned i = 0; i < harts; i++)
 		pool_harts[i].rotor = i % EXEC_MAX_INSTANCES;
 	exec_wg_init(harts);
-	exec_park_init(harts);
-	exec_kctx_on_program(own_on_program);
 	for (unsigned i = 0; i < harts; i++)
-		pool_harts[i].cur.u = hal_heap_alloc(sizeof(exec_ucall), 64);
+		pool_harts[i].cur.u = exec_park_init(harts, i);
+	exec_kctx_on_program(own_on_program);
 	exec_team_init(harts);
 	pool_bars = hal_heap_alloc_private(harts * sizeof(pool_team_bars), 64);
 	for (unsigned j = 0; j < harts; j++) {
@@ -252,7 +252,8 @@ void exec_pool_init(unsigned harts, const exec_pool_events *ev)
 		exec_instance *s = &exec_slots[i];
 		s->teams =
 			hal_heap_alloc_private(harts * sizeof(exec_team), 64);
-		s->kr.kv = hal_heap_alloc(sizeof(exec_kview), 64);
+		s->kr.kv = hal_heap_alloc(EXEC_KVIEW_BYTES, EXEC_KVIEW_BYTES);
+		s->kv_domain = EXEC_DOMAINS; /* claimed by nobody yet */
 	}
 	for (unsigned i = 0; i < EXEC_MAX_INSTANCES; i++)
 		hal_store_relaxed(&exec_slots[i].use, 0u);
@@ -339,6 +340,15 @@ static unsigned capable_workers(unsigned need)
 	for (unsigned i = exec_dev.first_worker; i < exec_dev.harts; i++)
 		n += capable(i, need);
 	return n;
+}
+
+/* The slot's view goes to another domain's kernels (page tables: out of
+ * the last one's reach, hal/isolation.h). */
+static __attribute__((noinline)) void view_claim(exec_instance *inst)
+{
+	hal_range r = {(uintptr_t)inst->kr.kv, EXEC_KVIEW_BYTES};
+	(void)hal_isolation_claim(inst->kr.domain, &r, 1);
+	inst->kv_domain = inst->kr.domain;
 }
 
 /* The parts of a launch most commands do not have (a time limit,
@@ -431,6 +441,8 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	inst->kr.detail = NULL;
 	inst->kr.deadline = 0;
 	inst->kr.domain = c->domain < EXEC_DOMAINS ? c->domain : 0;
+	if (inst->kv_domain != inst->kr.domain)
+		view_claim(inst);
 	inst->cmd = c;
 	inst->k = c->kernel;
 	inst->l = l;
@@ -703,9 +715,7 @@ claim_chunk(exec_instance *inst, size_t *start, size_t *end)
  * holds the zeros it was made with). */
 static __attribute__((noinline)) void own_new(pool_hart *h, unsigned tag)
 {
-	if (h->cur.tag)
-		exec_park_clear();
-	h->cur.tag = tag;
+	exec_park_own(&h->cur, tag);
 }
 
 static inline void own(pool_hart *h, unsigned tag)
@@ -847,6 +857,7 @@ static void run_team(exec_instance *inst, unsigned me)
 	/* Before the first join: the leader's local memory is clear before
 	 * any teammate's kernel code reads it. */
 	own(h, EXEC_PARK_TAG(inst->kr.domain));
+	exec_kctx_team_local(rank ? lm : NULL);
 	for (;;) {
 		hal_barrier_wait(&bars->join);
 		if (rank == 0) {
@@ -870,6 +881,7 @@ static void run_team(exec_instance *inst, unsigned me)
 		if (g >= total) {
 			if (rank == 0)
 				team_out(inst);
+			exec_kctx_team_local(NULL);
 			return;
 		}
 		if (!hal_load_relaxed(&inst->kr.fault)) {

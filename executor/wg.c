@@ -36,13 +36,13 @@ static wg_hart *wg_harts;
 
 void exec_wg_init(unsigned harts)
 {
+	/* Each hart's first context comes from park.c (exec_wg_set). */
 	wg_harts = hal_heap_alloc_private(harts * sizeof(wg_hart), 64);
-	/* Local memory now, not lazily: a team uses its leader's, and two
-	 * harts must never race to create it. */
-	for (unsigned i = 0; i < harts; i++) {
-		wg_harts[i].local_mem =
-			hal_heap_alloc(exec_dev.local_mem_size, 128);
-	}
+}
+
+void exec_wg_set(unsigned idx, const exec_wg_ctx *c)
+{
+	wg_harts[idx] = *c;
 }
 
 void *exec_wg_local_mem(unsigned idx)
@@ -55,22 +55,22 @@ static size_t arena_bytes(void)
 	return (size_t)exec_dev.fiber_arena_size * exec_dev.fiber_stack_scale;
 }
 
+size_t exec_wg_arena_bytes(void)
+{
+	return arena_bytes();
+}
+
+size_t exec_wg_record_bytes(void)
+{
+	return sizeof(struct exec_wg);
+}
+
 void exec_wg_swap(exec_wg_ctx *c)
 {
 	wg_hart *h = &wg_harts[hal_hart_idx()];
 	exec_wg_ctx t = *h;
 	*h = *c;
 	*c = t;
-	exec_kctx_arena_guard(h->fiber_arena ? (uintptr_t)h->fiber_arena -
-						       EXEC_GUARD_BYTES
-					     : 0);
-}
-
-bool exec_wg_ctx_fill(exec_wg_ctx *c)
-{
-	if (!c->local_mem)
-		c->local_mem = hal_heap_alloc(exec_dev.local_mem_size, 128);
-	return c->local_mem != NULL;
 }
 
 void exec_wg_clear(void)
@@ -82,7 +82,8 @@ void exec_wg_clear(void)
 	 * (the pool clears from kernel context's entry) */
 	if (h->fiber_arena && h->arena_used)
 		memset(h->fiber_arena, 0, h->arena_used);
-	if (h->wg)
+	/* The bookkeeping only where fibers ran (they set arena_used). */
+	if (h->wg && h->arena_used)
 		memset(h->wg, 0, sizeof(*h->wg));
 }
 
@@ -283,21 +284,11 @@ static void run_rows(const hp_group *g, hp_kernel_row_fn row, const void *args,
 		}
 }
 
-/* The calling hart's fiber bookkeeping and arena (firmware side, before
- * kernel code runs: it cannot allocate); false if out of memory. */
-static bool fibers_prepare(wg_hart *h)
+/* The calling hart's fiber bookkeeping and arena, in its context (a
+ * guard page below the arena: a work-item that overflows the lowest stack
+ * faults there); false without them (a context that could not be made). */
+static bool fibers_prepare(const wg_hart *h)
 {
-	if (!h->wg) {
-		h->wg = hal_heap_alloc(sizeof(struct exec_wg), 64);
-		/* With a guard below it: a work-item that overflows the
-		 * lowest stack faults there (isolation, kctx.c). */
-		char *a = hal_heap_alloc(arena_bytes() + EXEC_GUARD_BYTES,
-					 EXEC_GUARD_BYTES);
-		if (a) {
-			exec_kctx_arena_guard((uintptr_t)a);
-			h->fiber_arena = a + EXEC_GUARD_BYTES;
-		}
-	}
 	return h->wg && h->fiber_arena;
 }
 

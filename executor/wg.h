@@ -11,26 +11,28 @@
 
 #include "kview.h"
 
-/* Per-hart state: local memory now, the fiber arena lazily
- * (exec_wg_fibers). */
+/* Per-hart state (each hart's memory: exec_wg_set). */
 void exec_wg_init(unsigned harts);
 /* Local memory of hart idx (a team uses its leader's). */
 void *exec_wg_local_mem(unsigned idx);
 
-/* What a hart's kernels run with besides its kernel stack: local memory,
- * and for barrier kernels and work-group functions the fiber bookkeeping
- * and arena (made lazily) with how much of the arena was handed out. A
- * preempted chunk keeps its own (the pool swaps them, pool.c). */
+/* What a hart's kernels run with besides its kernel stack (all in one
+ * context, kview.h): local memory, and for barrier kernels and work-group
+ * functions the fiber bookkeeping and arena, with how much of the arena
+ * was handed out. A preempted chunk keeps its own (park.c swaps them). */
 typedef struct exec_wg_ctx {
 	void *local_mem;    /* dev.local_mem_size bytes */
-	void *fiber_arena;  /* dev.fiber_arena_size bytes, lazily */
-	struct exec_wg *wg; /* fiber bookkeeping, lazily */
+	void *fiber_arena;  /* exec_wg_arena_bytes() */
+	struct exec_wg *wg; /* fiber bookkeeping: exec_wg_record_bytes() */
 	size_t arena_used;  /* bytes of the arena chunks may have used */
 } exec_wg_ctx;
+/* Hart @p idx's first context's (park.c, at init). */
+void exec_wg_set(unsigned idx, const exec_wg_ctx *c);
 /* The calling hart's become @p c's, and @p c gets the hart's. */
 void exec_wg_swap(exec_wg_ctx *c);
-/* Local memory for @p c if it has none; false: no memory. */
-bool exec_wg_ctx_fill(exec_wg_ctx *c);
+/* Sizes of a context's arena and fiber bookkeeping. */
+size_t exec_wg_arena_bytes(void);
+size_t exec_wg_record_bytes(void);
 /* Zero what the calling hart's kernels may have left in them (another
  * domain's kernels come next): local memory, the arena as far as it was
  * handed out, the fiber bookkeeping. */

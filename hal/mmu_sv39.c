@@ -15,9 +15,10 @@
  *     entry saves registers there before it clears satp);
  *   - firmware code, rodata and loaded kernel code: U, read/execute;
  *   - the harts' TLS blocks: U, read;
- *   - kernel-visible data and heap: U, read/write, minus every hart's guard
- *     pages (unmapped: one table serves all harts, so a guard is no-access
- *     for every kernel, not only its own hart's);
+ *   - kernel-visible data (HP_KERNEL_DATA): U, read/write;
+ *   - of the kernel-visible heap, what the domain claimed last
+ *     (hal_isolation_claim: the contexts its kernels run with, the views
+ *     of its instances; never the guards inside a context): U, read/write;
  *   - the device buffers: U, read/write;
  * and nothing else. Huge pages (1 GiB, 2 MiB) wherever a range allows,
  * split on demand; tables come from the private heap. */
@@ -25,11 +26,12 @@
 #include <hal/heap.h>
 #include <hal/isolation.h>
 #include <hal/lock.h>
+#include <hal/sbi.h>
 #include <stdint.h>
 #include <string.h>
 
 extern char _start[], __text_start[], __kcode_end[], __hart_tls_start[],
-	__hart_tls_end[], __kdata_start[], __heap_end[], __stacks_start[],
+	__hart_tls_end[], __kdata_start[], __kdata_end[], __stacks_start[],
 	__stacks_end[];
 
 #define PAGE 4096UL
@@ -62,12 +64,17 @@ static struct {
 } doms[HAL_ISO_DOMAINS];
 static hal_lock pt_lock = HAL_LOCK_INIT;
 
-/* Every guard any hart asked for: unmapped in every table (one table
- * serves all harts of a domain, so a guard is no-access for every kernel,
- * not only its own hart's). */
-#define GUARDS_MAX (2 * HAL_MAX_HARTS)
-static hal_range guards[GUARDS_MAX];
-static unsigned num_guards;
+/* Who claimed which range of the kernel-visible heap last (a context or a
+ * view, named by its first range's base): mapped in that domain's table
+ * only. A context is claimed by its hart whenever a kernel of another
+ * domain is about to run with it, a view when an instance of another
+ * domain takes its slot. */
+#define CLAIMS_MAX (4 * HAL_MAX_HARTS + 64)
+static struct claim {
+	hal_range r[2];
+	unsigned n, dom;
+} claims[CLAIMS_MAX];
+static unsigned num_claims;
 
 static pte *pt_alloc(void)
 {
@@ -176,26 +183,9 @@ static pte *build_base(void)
 		      (uintptr_t)(__hart_tls_end - __hart_tls_start),
 		      PTE_U | PTE_R) &&
 		  map(root, (uintptr_t)__kdata_start,
-		      (uintptr_t)(__heap_end - __kdata_start),
+		      (uintptr_t)(__kdata_end - __kdata_start),
 		      PTE_U | PTE_R | PTE_W);
-	for (unsigned i = 0; ok && i < num_guards; i++)
-		ok = map(root, guards[i].base, guards[i].size, 0);
 	return ok ? root : NULL;
-}
-
-/* A guard not seen before: unmapped in every table from now on. */
-static bool guard_add(const hal_range *g)
-{
-	for (unsigned i = 0; i < num_guards; i++)
-		if (guards[i].base == g->base && guards[i].size == g->size)
-			return true;
-	if (num_guards == GUARDS_MAX)
-		return false;
-	guards[num_guards++] = *g;
-	for (unsigned d = 0; d < HAL_ISO_DOMAINS; d++)
-		if (doms[d].root && !map(doms[d].root, g->base, g->size, 0))
-			return false;
-	return true;
 }
 
 /* Unmap the parts of `old` that none of keep[0..n) covers. */
@@ -261,24 +251,77 @@ uintptr_t hal_isolation_granule(void)
 	return 2UL << 20; /* megapages: no page-level tables for buffers */
 }
 
-bool hal_isolation_setup(const hal_range *deny, unsigned n, unsigned dom,
-			 unsigned gen, const hal_range *rw, unsigned nrw)
+bool hal_isolation_setup(const hal_iso_own *own, unsigned dom, unsigned gen,
+			 const hal_range *rw, unsigned nrw)
 {
-	if (n > HAL_ISO_DENY_MAX || nrw > HAL_ISO_RANGES_MAX ||
-	    dom >= HAL_ISO_DOMAINS)
+	(void)own; /* mapped where the domain claimed them */
+	if (nrw > HAL_ISO_RANGES_MAX || dom >= HAL_ISO_DOMAINS)
 		return false;
-	for (unsigned i = 0; i < n; i++)
-		if (deny[i].base % PAGE || deny[i].size % PAGE)
-			return false; /* a guard must be whole pages */
 	hal_lock_acquire(&pt_lock);
-	bool ok = true;
-	for (unsigned i = 0; ok && i < n; i++)
-		ok = guard_add(&deny[i]);
-	ok = ok && domain_apply(dom, gen, rw, nrw);
+	bool ok = domain_apply(dom, gen, rw, nrw);
 	if (ok)
 		hal_user_satp =
 			SATP_MODE_SV39 | (uintptr_t)doms[dom].root >> 12;
 	hal_lock_release(&pt_lock);
 	/* This hart's next hal_user_enter flushes its TLB (sfence.vma). */
+	return ok;
+}
+
+void hal_isolation_view(uintptr_t base)
+{
+	(void)base; /* claimed with its instance */
+}
+
+/* Every hart's TLB forgets [base, base + size): the SBI's remote fence
+ * returns once they all did (OpenSBI waits for each). Kernel code runs
+ * with its TLB flushed at every entry from S-mode, so only a kernel that
+ * runs on meanwhile could still hold an old translation. */
+static void flush_everywhere(uintptr_t base, uintptr_t size)
+{
+	(void)sbi_remote_sfence_vma(0, (unsigned long)-1, base, size);
+}
+
+bool hal_isolation_claim(unsigned dom, const hal_range *r, unsigned n)
+{
+	if (dom >= HAL_ISO_DOMAINS || n == 0 || n > 2)
+		return false;
+	for (unsigned j = 0; j < n; j++)
+		if (r[j].base % PAGE || r[j].size % PAGE)
+			return false;
+	hal_lock_acquire(&pt_lock);
+	struct claim *c = NULL;
+	for (unsigned i = 0; i < num_claims && !c; i++)
+		if (claims[i].r[0].base == r[0].base)
+			c = &claims[i];
+	bool ok = true;
+	if (c && c->dom == dom) {
+		hal_lock_release(&pt_lock);
+		return true;
+	}
+	if (c) {
+		/* Out of the last claimant's table, and out of every TLB,
+		 * before the new owner's kernels put anything there. */
+		for (unsigned j = 0; ok && j < c->n; j++)
+			ok = map(doms[c->dom].root, c->r[j].base, c->r[j].size,
+				 0);
+		for (unsigned j = 0; j < c->n; j++)
+			flush_everywhere(c->r[j].base, c->r[j].size);
+	} else if (num_claims < CLAIMS_MAX) {
+		c = &claims[num_claims++];
+	} else {
+		ok = false;
+	}
+	if (ok && !doms[dom].root && !(doms[dom].root = build_base()))
+		ok = false;
+	for (unsigned j = 0; ok && j < n; j++)
+		ok = map(doms[dom].root, r[j].base, r[j].size,
+			 PTE_U | PTE_R | PTE_W);
+	if (c) {
+		c->n = n;
+		c->r[0] = r[0];
+		c->r[1] = n > 1 ? r[1] : (hal_range){0, 0};
+		c->dom = ok ? dom : c->dom;
+	}
+	hal_lock_release(&pt_lock);
 	return ok;
 }

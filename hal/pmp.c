@@ -5,7 +5,7 @@
 #include <hal/isolation.h>
 
 extern char __text_start[], __rodata_end[], __kcode_start[], __kcode_end[],
-	__hart_tls_start[], __hart_tls_end[], __kdata_start[], __heap_end[];
+	__hart_tls_start[], __hart_tls_end[], __kdata_end[];
 
 #define write_pmpaddr(n, v) csr_write(pmpaddr##n, (v))
 
@@ -21,8 +21,21 @@ static void set_cfg(unsigned long cfg[4], unsigned i, unsigned v)
 	cfg[i / per] |= (unsigned long)v << (8 * (i % per));
 }
 
-/* The fixed part of the layout (below) ends at entry 8, 10 with the code
- * split; the domain's ranges take TOR pairs from there. */
+/* The layout (entries, lowest first: the lowest matching entry wins):
+ *   0      the guard inside the hart's context: NAPOT, no access
+ *   1-2    firmware code and read-only data, and (not split) the code
+ *          memory of loaded kernel objects right after them: TOR, R X
+ *   3-5    the TLS blocks (TOR, R), and right after them kernel-visible
+ *          data (TOR, R W: one entry, the TLS end is its base)
+ *   6-7    the hart's context: TOR, R W
+ *   8      its instance's view: NAPOT, R W (hal_isolation_view)
+ *   9      a team's local memory: NAPOT, R W (or off)
+ *   10-11  (split) the code memory of loaded kernel objects: TOR, R X
+ * then the domain's ranges, a TOR pair each. */
+#define E_GUARD 0
+#define E_VIEW 8
+#define E_TEAM 9
+
 static bool code_split(void)
 {
 	return (uintptr_t)__kcode_start < (uintptr_t)__text_start ||
@@ -58,7 +71,7 @@ static unsigned entries(void)
 
 static unsigned first_range_entry(void)
 {
-	return code_split() ? 10 : 8;
+	return code_split() ? 12 : 10;
 }
 
 unsigned hal_isolation_max_ranges(void)
@@ -73,17 +86,11 @@ uintptr_t hal_isolation_granule(void)
 	return 4096;
 }
 
-/* pmpaddr[i] = v, for i in 8..15 (csrw needs the number in the
+/* pmpaddr[i] = v, for i in 10..15 (csrw needs the number in the
  * instruction). */
 static void write_pmpaddr_n(unsigned i, unsigned long v)
 {
 	switch (i) {
-	case 8:
-		write_pmpaddr(8, v);
-		break;
-	case 9:
-		write_pmpaddr(9, v);
-		break;
 	case 10:
 		write_pmpaddr(10, v);
 		break;
@@ -105,8 +112,8 @@ static void write_pmpaddr_n(unsigned i, unsigned long v)
 	}
 }
 
-bool hal_isolation_setup(const hal_range *deny, unsigned n, unsigned dom,
-			 unsigned gen, const hal_range *rw, unsigned nrw)
+bool hal_isolation_setup(const hal_iso_own *own, unsigned dom, unsigned gen,
+			 const hal_range *rw, unsigned nrw)
 {
 	(void)dom;
 	(void)gen;
@@ -119,37 +126,35 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, unsigned dom,
 	uintptr_t code_end =
 		split ? (uintptr_t)__rodata_end : (uintptr_t)__kcode_end;
 	unsigned first = first_range_entry();
-	if (n > HAL_ISO_DENY_MAX || entries() < first ||
-	    nrw > hal_isolation_max_ranges())
+	if (entries() < first || nrw > hal_isolation_max_ranges())
 		return false;
 	unsigned long cfg[4] = {0, 0, 0, 0};
-	/* 0-1: the given ranges, no access (they win: lowest entries). */
-	unsigned long a[2] = {0, 0};
-	for (unsigned i = 0; i < n; i++) {
-		a[i] = napot(deny[i].base, deny[i].size);
-		set_cfg(cfg, i, PMP_A_NAPOT);
-	}
-	write_pmpaddr(0, a[0]);
-	write_pmpaddr(1, a[1]);
-	/* 2-3: code and read-only data, and (not split) the code memory of
-	 * loaded kernel objects right after them (TOR: [previous entry's
-	 * address, this one's)). */
-	write_pmpaddr(2, (uintptr_t)__text_start >> 2);
-	write_pmpaddr(3, code_end >> 2);
-	set_cfg(cfg, 3, PMP_A_TOR | PMP_R | PMP_X);
-	/* 4-5: TLS blocks, read only. */
-	write_pmpaddr(4, (uintptr_t)__hart_tls_start >> 2);
-	write_pmpaddr(5, (uintptr_t)__hart_tls_end >> 2);
-	set_cfg(cfg, 5, PMP_A_TOR | PMP_R);
-	/* 6-7: kernel-visible data and heap. */
-	write_pmpaddr(6, (uintptr_t)__kdata_start >> 2);
-	write_pmpaddr(7, (uintptr_t)__heap_end >> 2);
+	write_pmpaddr(0, own->guard.size
+				 ? napot(own->guard.base, own->guard.size)
+				 : 0);
+	if (own->guard.size)
+		set_cfg(cfg, E_GUARD, PMP_A_NAPOT);
+	write_pmpaddr(1, (uintptr_t)__text_start >> 2);
+	write_pmpaddr(2, code_end >> 2);
+	set_cfg(cfg, 2, PMP_A_TOR | PMP_R | PMP_X);
+	write_pmpaddr(3, (uintptr_t)__hart_tls_start >> 2);
+	write_pmpaddr(4, (uintptr_t)__hart_tls_end >> 2);
+	set_cfg(cfg, 4, PMP_A_TOR | PMP_R);
+	write_pmpaddr(5, (uintptr_t)__kdata_end >> 2);
+	set_cfg(cfg, 5, PMP_A_TOR | PMP_R | PMP_W);
+	write_pmpaddr(6, own->ctx.base >> 2);
+	write_pmpaddr(7, (own->ctx.base + own->ctx.size) >> 2);
 	set_cfg(cfg, 7, PMP_A_TOR | PMP_R | PMP_W);
-	/* 8-9 (split): the code memory of loaded kernel objects. */
+	write_pmpaddr(8, napot(own->view.base, own->view.size));
+	set_cfg(cfg, E_VIEW, PMP_A_NAPOT | PMP_R | PMP_W);
+	write_pmpaddr(9, own->team.size ? napot(own->team.base, own->team.size)
+					: 0);
+	if (own->team.size)
+		set_cfg(cfg, E_TEAM, PMP_A_NAPOT | PMP_R | PMP_W);
 	if (split) {
-		write_pmpaddr(8, (uintptr_t)__kcode_start >> 2);
-		write_pmpaddr(9, (uintptr_t)__kcode_end >> 2);
-		set_cfg(cfg, 9, PMP_A_TOR | PMP_R | PMP_X);
+		write_pmpaddr(10, (uintptr_t)__kcode_start >> 2);
+		write_pmpaddr(11, (uintptr_t)__kcode_end >> 2);
+		set_cfg(cfg, 11, PMP_A_TOR | PMP_R | PMP_X);
 	}
 	/* Then the domain's ranges, a TOR pair each; unused pairs match
 	 * nothing (OFF). */
@@ -171,5 +176,18 @@ bool hal_isolation_setup(const hal_range *deny, unsigned n, unsigned dom,
 	csr_write(pmpcfg2, cfg[2]);
 	csr_write(pmpcfg3, cfg[3]);
 #endif
+	return true;
+}
+
+void hal_isolation_view(uintptr_t base)
+{
+	write_pmpaddr(8, napot(base, 4096));
+}
+
+bool hal_isolation_claim(unsigned dom, const hal_range *r, unsigned n)
+{
+	(void)dom;
+	(void)r;
+	(void)n;
 	return true;
 }

@@ -29,6 +29,22 @@ long sbi_hart_start(unsigned long hart_id, unsigned long addr,
 	return sbi_call(SBI_EXT_HSM, 0, hart_id, addr, opaque).error;
 }
 
+long sbi_remote_sfence_vma(unsigned long mask, unsigned long base,
+			   unsigned long start, unsigned long size)
+{
+	register unsigned long r0 __asm__("a0") = mask;
+	register unsigned long r1 __asm__("a1") = base;
+	register unsigned long r2 __asm__("a2") = start;
+	register unsigned long r3 __asm__("a3") = size;
+	register unsigned long r6 __asm__("a6") = 1; /* remote_sfence_vma */
+	register unsigned long r7 __asm__("a7") = SBI_EXT_RFENCE;
+	__asm__ volatile("ecall"
+			 : "+r"(r0), "+r"(r1)
+			 : "r"(r2), "r"(r3), "r"(r6), "r"(r7)
+			 : "memory");
+	return (long)r0;
+}
+
 long sbi_send_ipi(unsigned long mask, unsigned long base)
 {
 	return sbi_call(SBI_EXT_IPI, 0, mask, base, 0).error;

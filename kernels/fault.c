@@ -128,3 +128,34 @@ HP_KERNEL(poke, const hp_item *it, const void *args)
 		*(volatile uint32_t *)(uintptr_t)a->addr = a->value;
 }
 HP_REGISTER(poke, .args_size = sizeof(hp_poke_args));
+
+/* Plants a pattern where a kernel keeps its own data (a private array on
+ * its stack, its group's local memory), says where, and waits for the host
+ * to let it go; then counts what changed meanwhile (hp_lurk_args). */
+HP_KERNEL(lurk, const hp_item *it, const void *args)
+{
+	const hp_lurk_args *a = args;
+	size_t i = hp_global_linear_id(it);
+	volatile uint64_t *out = HP_PTR(volatile uint64_t, a->out) + 3 * i;
+	volatile uint32_t *flag = HP_PTR(volatile uint32_t, a->flag);
+	volatile uint32_t priv[HP_LURK_WORDS];
+	volatile uint32_t *lm = hp_local_mem(it);
+	uint32_t tag = 0x1a2b0000u ^ (uint32_t)i;
+	for (unsigned w = 0; w < HP_LURK_WORDS; w++) {
+		priv[w] = tag ^ w;
+		lm[w] = ~tag ^ w;
+	}
+	out[0] = (uint64_t)(uintptr_t)priv;
+	out[1] = (uint64_t)(uintptr_t)lm;
+	uint64_t seen = 0;
+	for (uint64_t n = 0; n < a->iters && !seen; n++)
+		seen = *flag != 0;
+	uint64_t changed = 0;
+	for (unsigned w = 0; w < HP_LURK_WORDS; w++)
+		changed += (priv[w] != (tag ^ w)) + (lm[w] != (~tag ^ w));
+	out[2] = changed | seen << 32;
+}
+HP_REGISTER(lurk, .args_size = sizeof(hp_lurk_args),
+	    .local_mem_bytes = HP_LURK_WORDS * 4,
+	    HP_BUFFERS(HP_BUF(hp_lurk_args, out, uint64_t, ITEMS, 0),
+		       HP_BUF(hp_lurk_args, flag, uint32_t, FIXED, 1)));

@@ -47,6 +47,7 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_fault_ecall,
 	&hp_kernel_hang,
 	&hp_kernel_poke,
+	&hp_kernel_lurk,
 #endif
 	NULL,
 };

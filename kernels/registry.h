@@ -23,7 +23,7 @@ extern const hp_kernel hp_kernel_fault_illegal, hp_kernel_fault_load,
 	hp_kernel_fault_ebreak, hp_kernel_fault_stack, hp_kernel_fault_kstack,
 	hp_kernel_fault_csr, hp_kernel_fault_data, hp_kernel_fault_mmio,
 	hp_kernel_fault_exec, hp_kernel_fault_ecall, hp_kernel_hang,
-	hp_kernel_poke;
+	hp_kernel_poke, hp_kernel_lurk;
 #endif
 extern const hp_kernel *const hp_kernel_registry[];
 

@@ -18,6 +18,11 @@
  *              kernel, leaks buffers and an object, and is killed mid-run.
  *              The three get every value right and their buffers intact;
  *              afterwards heap and tables are where they started.
+ *   contexts   kernels of two sessions at once: A's kernels plant a
+ *              pattern on their stacks and in local memory and wait; B's
+ *              stores to those addresses fault (HP_KERNEL_FAULT at the
+ *              address, in A's running and in its preempted contexts), and
+ *              A's kernels find their pattern whole.
  *   zeroed     nothing left over: host A (a process) fills a 64 MiB buffer
  *              and small ones with a pattern, frees some and exits; host
  *              B (a new process) allocates buffers of those and other
@@ -379,6 +384,88 @@ static void t_killed(void)
 	       object_path ? ", object" : "");
 }
 
+/* ---- contexts of kernels running at once ---- */
+
+static void t_contexts(void)
+{
+	hp_device *B = connect_one();
+	hp_queue *qa, *qb;
+	MUST(hp_queue_create(A, HP_QUEUE_IN_ORDER, &qa));
+	MUST(hp_queue_create(B, HP_QUEUE_IN_ORDER, &qb));
+	/* Twelve lurkers on eight harts: B's pokes run beside four of them
+	 * and in the place of others, which are then preempted (time
+	 * slices), so both running and parked contexts are tried. */
+	enum { N = 12 };
+	uint64_t got[3 * N];
+	hp_buffer out = e2e_buffer(A, sizeof(got), NULL);
+	uint32_t zero = 0, one = 1;
+	hp_buffer flag = e2e_buffer(A, sizeof(zero), &zero);
+	hp_lurk_args la = {
+		.out = out, .flag = flag, .iters = UINT64_C(1) << 34};
+	hp_ndrange r = {.work_dim = 1, .global = {N}, .local = {1}};
+	hp_event ev;
+	MUST(hp_enqueue_kernel(qa, e2e_kernel(A, "lurk"), &r, &la, sizeof(la),
+			       NULL, 0, &ev));
+	/* Until those that run (a hart each but the dispatcher's) said
+	 * where their data is. */
+	unsigned published = 0;
+	for (int t = 0; t < 6000 && published < 6; t++) {
+		MUST(hp_buffer_read(A, out, 0, got, sizeof(got)));
+		published = 0;
+		for (unsigned i = 0; i < N; i++)
+			published += got[3 * i] && got[3 * i + 1];
+		if (published < 6)
+			usleep(10000);
+	}
+	CHECK(published >= 6, "only %u of A's lurking kernels started",
+	      published);
+	unsigned faulted = 0, tried = 0;
+	for (unsigned i = 0; i < N; i++)
+		for (unsigned k = 0; k < 2; k++) {
+			uint64_t at = got[3 * i + k];
+			if (!at)
+				continue;
+			at += 4 * (i % HP_LURK_WORDS);
+			hp_event_info info = poke(B, qb, at, 0xbadu);
+			tried++;
+			bool ok = info.status == HP_KERNEL_FAULT &&
+				  info.fault_addr == at;
+			faulted += ok;
+			if (!ok)
+				fprintf(stderr,
+					"B's store into A's %s at 0x%" PRIx64
+					": %s, fault address 0x%" PRIx64 "\n",
+					k ? "local memory" : "stack", at,
+					hp_error_name(info.status),
+					info.fault_addr);
+		}
+	MUST(hp_buffer_write(A, flag, 0, &one, sizeof(one)));
+	hp_event_info info;
+	MUST(hp_event_wait(A, ev, &info));
+	MUST(hp_buffer_read(A, out, 0, got, sizeof(got)));
+	unsigned changed = 0, saw = 0;
+	for (unsigned i = 0; i < N; i++) {
+		changed += (uint32_t)got[3 * i + 2];
+		saw += (unsigned)(got[3 * i + 2] >> 32);
+	}
+	CHECK(faulted == tried,
+	      "%u of B's %u stores into A's stacks and local memory faulted",
+	      faulted, tried);
+	CHECK(info.status == 0 && changed == 0 && saw == N,
+	      "A's kernels: %s, %u words of their stacks and local memory "
+	      "changed, %u of %u saw the flag",
+	      hp_error_name(info.status), changed, saw, N);
+	if (faulted == tried && changed == 0)
+		printf("ok: B's %u stores into the stacks and local memory of "
+		       "A's running and preempted kernels fault, A's data is "
+		       "whole\n",
+		       tried);
+	MUST(hp_buffer_free(A, out));
+	MUST(hp_buffer_free(A, flag));
+	MUST(hp_queue_release(qa));
+	hp_close(B);
+}
+
 /* ---- four tenants ---- */
 
 #define TENANT_N 4096
@@ -634,11 +721,9 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		void (*fn)(void);
-	} tests[] = {{"isolation", t_isolation},
-		     {"reclaim", t_reclaim},
-		     {"killed", t_killed},
-		     {"tenants", t_tenants},
-		     {"zeroed", t_zeroed}};
+	} tests[] = {{"isolation", t_isolation}, {"reclaim", t_reclaim},
+		     {"killed", t_killed},	 {"tenants", t_tenants},
+		     {"contexts", t_contexts},	 {"zeroed", t_zeroed}};
 	for (unsigned t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
 		bool run = !nonly;
 		for (unsigned k = 0; k < nonly; k++)

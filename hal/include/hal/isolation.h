@@ -4,15 +4,24 @@
  *
  * hal_user_call() runs a function in U-mode on a stack of its own. What
  * U-mode code may touch is what hal_isolation_setup() programmed into the
- * calling hart's PMP:
+ * calling hart's PMP (or page table):
  *   - firmware code and read-only data: read and execute;
  *   - the harts' TLS blocks: read (hal_hart_idx());
- *   - the kernel-visible heap (hal_heap_alloc()): read and write;
- *   - the given read/write ranges (the device buffer heap);
- * minus the given no-access ranges (guards below stacks), and nothing
- * else: not .data/.bss, not the private heap, not the firmware stacks,
- * not the mailbox, not a device register. Instruction fetch outside code
- * faults; CSRs, wfi and mret are illegal instructions in U-mode.
+ *   - kernel-visible data (HP_KERNEL_DATA, [__kdata_start, __kdata_end)):
+ *     read and write;
+ *   - of the kernel-visible heap (hal_heap_alloc()) only what the hart's
+ *     kernel owns (hal_iso_own: its context, the view of its instance, a
+ *     team's local memory), read and write, minus the guard inside it;
+ *   - the domain's read/write ranges (the device buffer heap);
+ * and nothing else: not another hart's context, not .data/.bss, not the
+ * private heap, not the firmware stacks, not the mailbox, not a device
+ * register. Instruction fetch outside code faults; CSRs, wfi and mret are
+ * illegal instructions in U-mode.
+ *
+ * A PMP is per hart, so the hart's own ranges are simply programmed. A
+ * page table serves every hart of a domain: there a range of the heap is
+ * mapped in the table of the domain that claimed it last
+ * (hal_isolation_claim()) and in no other.
  *
  * U-mode code asks the firmware for the little it cannot do itself with
  * ecall (a7 = HAL_SYS_*): the executor's trap glue serves it
@@ -50,22 +59,43 @@ typedef struct hal_range {
 /** Isolation domains: sets of read/write ranges (a session's buffers).
  * Domain 0 and up to HAL_ISO_DOMAINS - 1 more. */
 #define HAL_ISO_DOMAINS 17u
-/** No-access ranges per hart (the guards below its stacks). */
-#define HAL_ISO_DENY_MAX 2u
 /** Read/write ranges a domain may have at most in any HAL. */
 #define HAL_ISO_RANGES_MAX 16u
 
+/** What of the kernel-visible heap the calling hart's kernel code owns. */
+typedef struct hal_iso_own {
+	hal_range ctx;	 /**< its context: read/write (whole pages) */
+	hal_range guard; /**< inside ctx: no access (a page) */
+	hal_range view; /**< its instance's view (a page; hal_isolation_view) */
+	hal_range team; /**< a team's local memory in another hart's context
+			 * (a power of two, aligned to it; size 0: none) */
+} hal_iso_own;
+
 /**
- * Program the calling hart for U-mode with @p n (at most HAL_ISO_DENY_MAX)
- * no-access ranges and domain @p dom's @p nrw read/write ranges (at most
- * hal_isolation_max_ranges()). @p gen names that version of the domain's
- * ranges: a HAL with one page table per domain rebuilds it only when gen
- * changes (kernels of the domain on other harts keep their old view until
- * their next call). False if the hart has too few PMP entries or the page
- * tables do not fit (isolation then stays off).
+ * Program the calling hart for U-mode: its own ranges @p own and domain
+ * @p dom's @p nrw read/write ranges (at most hal_isolation_max_ranges()).
+ * @p gen names that version of the domain's ranges: a HAL with one page
+ * table per domain rebuilds it only when gen changes (kernels of the
+ * domain on other harts keep their old view until their next call), and
+ * there the own ranges are those the domain claimed. False if the hart has
+ * too few PMP entries or the page tables do not fit (isolation then stays
+ * off).
  */
-bool hal_isolation_setup(const hal_range *deny, unsigned n, unsigned dom,
-			 unsigned gen, const hal_range *rw, unsigned nrw);
+bool hal_isolation_setup(const hal_iso_own *own, unsigned dom, unsigned gen,
+			 const hal_range *rw, unsigned nrw);
+/** The calling hart's own view becomes the page at @p base (another
+ * instance of the same domain); cheap: a PMP entry, nothing with page
+ * tables (the view is claimed). */
+void hal_isolation_view(uintptr_t base);
+/**
+ * From now on only kernels of domain @p dom reach the @p n page-aligned
+ * ranges @p r of the kernel-visible heap (one context or one view, named
+ * by r[0].base; n at most 2). Page tables: mapped in dom's table and taken
+ * out of the one that claimed them before, with every hart's TLB flushed
+ * of them before this returns. PMP: nothing (each hart programs its own).
+ * False if the tables do not fit.
+ */
+bool hal_isolation_claim(unsigned dom, const hal_range *r, unsigned n);
 
 /** Read/write ranges one domain can have on this hart (PMP: the entries
  * left; page tables: HAL_ISO_RANGES_MAX). */

@@ -12,10 +12,11 @@
 #define SBI_EXT_LEGACY_PUTCHAR 0x01
 #define SBI_EXT_LEGACY_GETCHAR 0x02
 #define SBI_EXT_BASE 0x10
-#define SBI_EXT_TIME 0x54494d45 /* "TIME" */
-#define SBI_EXT_IPI 0x735049	/* "sPI" */
-#define SBI_EXT_HSM 0x48534d	/* "HSM" */
-#define SBI_EXT_SRST 0x53525354 /* "SRST" */
+#define SBI_EXT_TIME 0x54494d45	  /* "TIME" */
+#define SBI_EXT_IPI 0x735049	  /* "sPI" */
+#define SBI_EXT_HSM 0x48534d	  /* "HSM" */
+#define SBI_EXT_SRST 0x53525354	  /* "SRST" */
+#define SBI_EXT_RFENCE 0x52464e43 /* "RFNC" */
 
 #define SBI_SUCCESS 0
 #define SBI_ERR_FAILED (-1)
@@ -42,6 +43,10 @@ long sbi_hart_start(unsigned long hart_id, unsigned long addr,
 		    unsigned long opaque);
 /** Supervisor software interrupt to the harts of @p mask << @p base. */
 long sbi_send_ipi(unsigned long mask, unsigned long base);
+/** Every hart of @p mask (from @p base; base -1: all harts) flushes its
+ * TLB of [start, start + size); returns when they did. */
+long sbi_remote_sfence_vma(unsigned long mask, unsigned long base,
+			   unsigned long start, unsigned long size);
 /** Program the supervisor timer (clears a pending one). */
 void sbi_set_timer(uint64_t t);
 /** Shut the system down (SRST); returns only if that failed. */

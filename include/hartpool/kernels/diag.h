@@ -117,4 +117,17 @@ typedef struct {
 	uint32_t reserved;
 } hp_poke_args;
 
+/** lurk: every work-item plants a pattern in a private array (its stack)
+ * and in its group's local memory, publishes their addresses in
+ * out[3 * glin] and out[3 * glin + 1], waits until *flag is not 0 (or
+ * `iters` rounds), and stores in out[3 * glin + 2] how many words of the
+ * pattern changed meanwhile, plus 2^32 if it saw the flag (the tests of
+ * kernels of different sessions running at once). Groups of one item. */
+typedef struct {
+	uint64_t out;  /**< uint64_t[3 * items] */
+	uint64_t flag; /**< uint32_t[1] */
+	uint64_t iters;
+} hp_lurk_args;
+#define HP_LURK_WORDS 64
+
 #endif
