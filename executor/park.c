@@ -12,7 +12,6 @@
 #include "kctx.h"
 #include "wg.h"
 #include <hal/atomic.h>
-#include <hal/console.h>
 #include <hal/hart.h>
 #include <hal/heap.h>
 #include <hal/isolation.h>
@@ -112,12 +111,10 @@ exec_ucall *exec_park_init(unsigned harts, unsigned idx)
 	}
 	park_ctx c;
 	if (!ctx_make(&c)) {
-		char m[120];
-		int n = snprintf(m, sizeof(m),
-				 "hartpool: no kernel-visible memory for hart "
-				 "%u's context (%zu bytes)\n",
-				 idx, exec_ctx_shape_of.size);
-		hal_console_write_fatal(m, (size_t)n);
+		fprintf(stderr,
+			"hartpool: no kernel-visible memory for hart %u's "
+			"context (%zu bytes)\n",
+			idx, exec_ctx_shape_of.size);
 		return NULL;
 	}
 	exec_kctx_stack_set(idx, c.ustack);
