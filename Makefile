@@ -199,7 +199,13 @@ $(HOST_O)/tool/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOSTTOOL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(HOST_O)/libhartpool.a: $(host-lib-objs)
+# One archive for programs of users: the library and the board table.
+$(HOST_O)/libhartpool.a: $(host-lib-objs) $(host-boards-objs)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_O)/install/libhartpool.a: $(host-lib-objs) $(HOST_O)/tool/boards_table.c.o \
+		$(HOST_O)/install/boards.c.o
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -212,8 +218,7 @@ $(HOST_O)/libhartpool-workloads.a: $(host-workloads-objs)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
-		$(HOST_O)/libhartpool-build.a $(HOST_O)/libhartpool.a \
-		$(HOST_O)/libhartpool-boards.a
+		$(HOST_O)/libhartpool-build.a $(HOST_O)/libhartpool.a
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -pthread -o $@ $^ $(LLVM_LIBS) -lm
 
@@ -222,7 +227,7 @@ $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
 opencl: opencl-lib icd icd-asan $(HOST_O)/hartpool
 
 # `make hartpool`: the CLI and the firmware it boots.
-hartpool: $(HOST_O)/hartpool $(FIRMWARE)
+hartpool: $(HOST_O)/hartpool $(HOST_O)/hartpool.pc $(FIRMWARE)
 
 # `make install [PREFIX=/usr/local] [DESTDIR=...]`: the CLI, the host
 # libraries and headers, the ICD and its vendor file, and the data the
@@ -232,7 +237,7 @@ hartpool: $(HOST_O)/hartpool $(FIRMWARE)
 # install put there (scripts/install.sh, docs/install.md).
 PREFIX ?= /usr/local
 .PHONY: install uninstall
-install: $(HOST_O)/hartpool $(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a \
+install: $(HOST_O)/hartpool $(HOST_O)/install/libhartpool.a \
 		$(HOST_O)/libhartpool-icd.so $(HOST_O)/boards.txt opencl-lib $(FIRMWARE)
 	$(Q)scripts/install.sh install "$(PREFIX)" "$(DESTDIR)"
 uninstall:
@@ -299,7 +304,7 @@ stress: deps-test qemu-cluster
 # The Khronos OpenCL CTS against the ICD on BOARD (docs/conformance.md):
 # the full tier, each sub-test with a time limit, each suite's row into
 # the board's table in docs/conformance.md and bench/results/cts-BOARD.md. CTS_DIR: the CTS
-# build (default ../shared/cts); CTS_SUITES="api events" picks suites,
+# build (no default); CTS_SUITES="api events" picks suites,
 # CTS_TIER=fast the quick ones, CTS_SCALE=2 doubles every time limit.
 CTS_TIER ?= full
 CTS_SCALE ?= 1

@@ -5,8 +5,7 @@ bench-images := boot compute lock lock_spin wait wait_spin exec_overhead kbench 
 # Host-side benchmark programs, linked with libhartpool (bench/serial.sh).
 bench-host := serial_link zero_alloc slices
 $(patsubst %,$(HOST_O)/bench/%,$(bench-host)): $(HOST_O)/bench/%: \
-		$(HOST_O)/tool/bench/%.c.o $(HOST_O)/libhartpool.a \
-		$(HOST_O)/libhartpool-boards.a
+		$(HOST_O)/tool/bench/%.c.o $(HOST_O)/libhartpool.a
 	@echo "  HOSTLD  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -pthread -o $@ $^

@@ -7,7 +7,7 @@
 # Three builds of each kernel: the built-in HP_KERNEL, the OpenCL C of
 # bench/opencl/kernels.cl as `hartpool build` makes it (the row loop,
 # docs/opencl.md), and the same with -cl-hartpool-item-calls (a call per
-# work-item, the entry before the row loop). Target (issue 30): OpenCL
+# work-item, the entry before the row loop). Target: OpenCL
 # barrier-free kernels at most 1.05x the built-in's instructions.
 #
 #   bench/opencl.sh [--board B] [--quick] [--out FILE]

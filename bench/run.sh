@@ -111,7 +111,7 @@ rows+=("{\"bench\":\"exec_overhead\",\"harts\":1,\"mode\":\"icount\",\"instructi
 } >"$out"
 echo "results: $out"
 
-# ---- dispatch scaling (issue 17, launch path): the empty dispatch summed
+# ---- dispatch scaling (the launch path): the empty dispatch summed
 # over all harts at 8, 64 and 512 harts (-icount), its own result file.
 echo
 echo "dispatch scaling ($board, exact instructions, all harts):"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the serial link costs (issues 15 and 17): over QEMU's UART socket,
+# What the serial link costs: over QEMU's UART socket,
 # against the firmware, unpaced (what QEMU's UART alone gives) and at
 # 921,600 and 115,200 baud (the socket paced to the rate like a UART, 10
 # bits a byte). For each rate:

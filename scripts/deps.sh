@@ -32,6 +32,7 @@ need_test=(
 	"libc6-dev-riscv64-cross:its C library (static link)"
 	"gdb-multiarch:the debugger test (a breakpoint in a loaded kernel)"
 	"python3:the layering check (scripts/check-layers) and the e2e tests' JSON checks"
+	"pkgconf:pkg-config, for the install test's program built with pkg-config --libs hartpool"
 	"opensbi:OpenSBI firmware (fw_dynamic/fw_jump) for the S-mode boards"
 	"u-boot-qemu:U-Boot for QEMU (qemu-riscv64_smode) for the SD-card boot test"
 	"u-boot-tools:mkimage, for U-Boot boot scripts and FIT images"

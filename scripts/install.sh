@@ -9,7 +9,9 @@
 #   scripts/install.sh uninstall PREFIX [DESTDIR]     after make built it)
 #
 # PREFIX/bin/hartpool                 the CLI
-# PREFIX/lib/libhartpool.a, libhartpool-boards.a   for programs of users
+# PREFIX/lib/libhartpool.a            for programs of users (one archive;
+#                                     its hp_data_dir knows PREFIX)
+# PREFIX/lib/pkgconfig/hartpool.pc    cc prog.c $(pkg-config --cflags --libs hartpool)
 # PREFIX/lib/libhartpool-icd.so       the OpenCL ICD
 # PREFIX/include/                     hartpool.h, hartpool_cl.h,
 #                                     hartpool_boards.h, hartpool/*.h
@@ -60,8 +62,13 @@ put() {
 	files+=("$2")
 }
 put build/host/hartpool bin/hartpool 755
-put build/host/libhartpool.a lib/libhartpool.a
-put build/host/libhartpool-boards.a lib/libhartpool-boards.a
+put build/host/install/libhartpool.a lib/libhartpool.a
+mkdir -p "$root/lib/pkgconfig"
+printf '%s\n' "prefix=$prefix" 'includedir=${prefix}/include' 'libdir=${prefix}/lib' '' \
+	'Name: hartpool' 'Description: drive a hartpool device (libhartpool)' 'Version: 1' \
+	'Cflags: -I${includedir}' 'Libs: -L${libdir} -lhartpool -pthread -lm' \
+	>"$root/lib/pkgconfig/hartpool.pc"
+files+=(lib/pkgconfig/hartpool.pc)
 put build/host/libhartpool-icd.so lib/libhartpool-icd.so 755
 for h in host/include/*.h; do
 	put "$h" "include/${h#host/include/}"

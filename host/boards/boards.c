@@ -98,6 +98,13 @@ static void find_data_dir(void)
 		return;
 	if (beside("/proc/self/exe"))
 		return;
+#ifdef HP_DATA_PREFIX
+	/* The installed libhartpool.a: the prefix make install put it in. */
+	if (!access(HP_DATA_PREFIX "/boards.txt", R_OK)) {
+		snprintf(data_dir, sizeof(data_dir), "%s", HP_DATA_PREFIX);
+		return;
+	}
+#endif
 	env = getenv("HARTPOOL_ROOT");
 	if (env && *env) {
 		snprintf(data_dir, sizeof(data_dir), "%s", env);

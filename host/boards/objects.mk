@@ -1,4 +1,4 @@
-# libhartpool-boards.a: the boards the host tools know, as data
+# In libhartpool.a: the boards the host tools know, as data
 # (hartpool_boards.h), and where the tools find their data (hp_data_dir).
 #
 # make generates the table from every board/<B>/board.mk (board/template
@@ -34,6 +34,23 @@ $(HOST_O)/tool/boards_table.c.o: $(HOST_O)/boards_table.c host/boards/table.h \
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(HOSTTOOL_CFLAGS) -Ihost/boards -c -o $@ $<
 
-$(HOST_O)/libhartpool-boards.a: $(host-boards-objs)
-	@echo "  AR      $@"
-	$(Q)rm -f $@ && ar rcs $@ $^
+# The installed libhartpool.a: the same, but hp_data_dir also knows the
+# PREFIX it was installed into (a user's program is in neither PREFIX/bin
+# nor PREFIX/lib). make install builds it for its PREFIX.
+$(HOST_O)/install/boards.c.o: host/boards/boards.c FORCE-install
+	@echo "  HOSTCC  $< (PREFIX=$(PREFIX))"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOSTTOOL_CFLAGS) -DHP_DATA_PREFIX='"$(PREFIX)/share/hartpool"' \
+		-c -o $@ $<
+
+# (its archive rule is the Makefile's, beside libhartpool.a's)
+
+# pkg-config in the build tree: PKG_CONFIG_PATH=build/host (docs/install.md).
+$(HOST_O)/hartpool.pc: host/boards/objects.mk
+	@mkdir -p $(dir $@)
+	$(Q)printf '%s\n' 'Name: hartpool' 'Description: drive a hartpool device (libhartpool)' \
+		'Version: 1' "Cflags: -I$(CURDIR)/host/include -I$(CURDIR)/include" \
+		"Libs: -L$(CURDIR)/build/host -lhartpool -pthread -lm" > $@
+
+.PHONY: FORCE-install
+FORCE-install:

@@ -312,6 +312,7 @@ int cli_open_device(const cli_opts *o, bool detach, hp_device **d)
 		.boot = o->boot,
 		.mem_size = o->mem_size,
 		.detach = detach,
+		.count_file = getenv("HP_QEMU_COUNT"),
 	};
 	int rc = hp_open(&oo, d);
 	return rc ? cli_lib_fail(rc) : 0;
@@ -348,6 +349,7 @@ int cli_open_devices(const cli_opts *o, unsigned n, hp_device **d)
 			.append = o->append,
 			.boot = o->boot,
 			.mem_size = o->mem_size,
+			.count_file = getenv("HP_QEMU_COUNT"),
 		};
 		int rc = hp_open(&oo, &d[k]);
 		if (!rc)

@@ -29,12 +29,12 @@ $(HOST_O)/icd/%.c.o: %.c
 	$(Q)$(HOST_CC) $(ICD_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool-build.a \
-		$(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a host/icd/icd.map
+		$(HOST_O)/libhartpool.a host/icd/icd.map
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -shared -fPIC -pthread -Wl,-Bsymbolic \
 		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-objs) \
 		-Wl,--whole-archive $(HOST_O)/libhartpool-build.a \
-		$(HOST_O)/libhartpool.a $(HOST_O)/libhartpool-boards.a \
+		$(HOST_O)/libhartpool.a \
 		-Wl,--no-whole-archive $(LLVM_LIBS) -lm
 
 $(HOST_O)/hartpool.icd: $(HOST_O)/libhartpool-icd.so

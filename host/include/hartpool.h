@@ -62,6 +62,11 @@ typedef struct hp_open_options {
 			      else HP_INVALID_VALUE. Not with connect. */
 	/** boot: keep the device running after hp_close() (`hartpool up`). */
 	bool detach;
+	/** boot: exact per-hart instruction counts into this file (QEMU's
+	 * counting plugin at -icount shift=10, docs/counting.md; a "%u"
+	 * becomes the process's boot number 0, 1, ...); NULL: none. The
+	 * CLI and the ICD take it from HP_QEMU_COUNT. */
+	const char *count_file;
 	/** Longest wait for any one reply or completion, ms (default 60000;
 	 * the device's death is noticed sooner). */
 	unsigned timeout_ms;

@@ -285,14 +285,14 @@ static int boot_check(const char *board, unsigned harts,
 	return 0;
 }
 
-/* Benchmarks (HP_QEMU_COUNT=FILE): exact per-hart instruction counts of
- * the device, hp-qemu --count at -icount shift=10 (docs/counting.md). A
- * "%u" in FILE becomes the process's boot number @p seq (0, 1, ...: one
- * file per device of a process that boots several), into @p buf. */
-static unsigned count_args(const char **argv, unsigned na, unsigned seq,
-			   char *buf, size_t n)
+/* Benchmarks (hp_open_options.count_file): exact per-hart instruction
+ * counts of the device, hp-qemu --count at -icount shift=10
+ * (docs/counting.md). A "%u" in the name becomes the process's boot
+ * number @p seq (0, 1, ...: one file per device of a process that boots
+ * several), into @p buf. */
+static unsigned count_args(const char **argv, unsigned na, const char *count,
+			   unsigned seq, char *buf, size_t n)
 {
-	const char *count = getenv("HP_QEMU_COUNT");
 	if (!count || !*count)
 		return na;
 	const char *at = strstr(count, "%u");
@@ -373,7 +373,7 @@ int hp_qemu_boot(hp_qemu *q, const hp_open_options *o, char *err, size_t errlen)
 		argv[na++] = "--mem";
 		argv[na++] = mem_s;
 	}
-	na = count_args(argv, na, boot, count, sizeof(count));
+	na = count_args(argv, na, o->count_file, boot, count, sizeof(count));
 	argv[na++] = fw;
 	argv[na] = NULL;
 

@@ -2,9 +2,9 @@
 /**
  * @file The NDRange rules of clEnqueueNDRangeKernel, once, for both sides:
  * the firmware's executor/ndrange.c and the ICD's clEnqueueNDRangeKernel
- * (host/icd/kernel.c) call the same checks (inline, below) and get the
- * same HP_ error code (the OpenCL code of the same value) and the same
- * sentence, which names the limit and the numbers (docs/ndrange.md,
+ * (its size checks in host/icd/ndrange.c) call the same checks (inline, below)
+ * and get the same HP_ error code (the OpenCL code of the same value) and the
+ * same sentence, which names the limit and the numbers (docs/ndrange.md,
  * docs/design.md 59). The sentence is only formatted on the error path,
  * out of line (common/ndrange_check.c).
  *

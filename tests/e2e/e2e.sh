@@ -725,7 +725,7 @@ t_debug() {
 	rm -rf "$dir"
 }
 
-# The device's own local size (issue 13): every kernel of `run --list`
+# The device's own local size: every kernel of `run --list`
 # (but the fault injectors) checked against its host reference with no
 # --local at global sizes 1, 7, 1000, 4096 and 65,537, on both boards: the
 # size the device chooses must run (a barrier kernel's fibers fit its
@@ -757,7 +757,7 @@ t_sizes() {
 	echo "ok: $n launches with the device's own local size checked"
 }
 
-# Large NDRanges (issue 13): `ids` over 1.8 M work-items in 2-D and 3-D
+# Large NDRanges: `ids` over 1.8 M work-items in 2-D and 3-D
 # with remainder groups in every dimension, every work-item function of
 # every work-item checked against the independent reference (ndref); a
 # range whose buffers cannot be had fails at allocation with the sizes.
@@ -791,7 +791,7 @@ t_edges() {
 	"$EDGES" --harts 2 --mem $((5 << 30)) || fail "test_edges qemu-virt 5 GiB"
 }
 
-# A device that is not there (issue 13): --connect to nothing, to a file
+# A device that is not there: --connect to nothing, to a file
 # that is not a mailbox and to a device whose QEMU was killed with -9 fails
 # at once with HP_DEVICE_NOT_FOUND saying what was tried; a device killed
 # while a command waits on it is HP_DEVICE_NOT_AVAILABLE (shm and serial).
@@ -858,7 +858,7 @@ t_device_errors() {
 	trap - EXIT
 }
 
-# Device memory chosen at boot (issue 13): --mem reaches QEMU (-m and the
+# Device memory chosen at boot: --mem reaches QEMU (-m and the
 # RAM file) and the firmware (dram_size, the heap up to the end of DRAM);
 # sizes outside the board's QEMU_MEM_MIN..QEMU_MEM_MAX are refused before
 # QEMU starts.
@@ -905,7 +905,7 @@ assert d["global_mem_size"] > d["dram_size"] - (512 << 20), d' "$out" || fail "i
 	[ "$(key dram_size)" = 536870912 ] || fail "rv32 --mem 512M: $(key dram_size)"
 }
 
-# The CLI's own output at the edges (issue 13): `kernels` and `info --json`
+# The CLI's own output at the edges: `kernels` and `info --json`
 # show each kernel's largest work-group; copy and fill size themselves
 # from --global; a launch the device refused prints no made-up local size,
 # groups or times.

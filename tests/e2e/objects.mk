@@ -13,8 +13,7 @@ $(foreach t,$(e2e-tests),$(eval $(HOST_O)/e2e/$(t): \
 	$(patsubst %,$(HOST_O)/tool/%.o,$(e2e-$(t)-srcs))))
 
 $(patsubst %,$(HOST_O)/e2e/%,$(e2e-tests)): $(HOST_O)/e2e/%: \
-		$(HOST_O)/tool/tests/e2e/%.c.o $(e2e-harness-objs) $(HOST_O)/libhartpool.a \
-		$(HOST_O)/libhartpool-boards.a
+		$(HOST_O)/tool/tests/e2e/%.c.o $(e2e-harness-objs) $(HOST_O)/libhartpool.a
 	@echo "  HOSTLD  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) -pthread -o $@ $(filter %.o,$^) $(filter %.a,$^)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Malformed frames to the firmware's serial agent (issue 17), and its flow
+"""Malformed frames to the firmware's serial agent, and its flow
 control (protocol version 3).
 
     serial_frames.py SOCK [--holds]

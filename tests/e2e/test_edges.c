@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * End-to-end tests of device memory at its edges (issue 13): the buffer
+ * End-to-end tests of device memory at its edges: the buffer
  * heap spans DRAM from BOARD_BUF_BASE to its end as booted (--mem), below
  * the last page of the address space on rv32; the largest buffer the
  * device reports can be allocated and used as a kernel argument up to its

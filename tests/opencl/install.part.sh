@@ -5,7 +5,9 @@
 # touched (the data from PREFIX/share/hartpool, hp_data_dir). clinfo sees
 # the device through PREFIX/etc/OpenCL/vendors, examples/opencl/saxpy.c
 # runs through the installed ICD, `hartpool run vadd --check` passes, a
-# copy of the prefix elsewhere finds its own data; `make uninstall`
+# copy of the prefix elsewhere finds its own data, a host program built
+# with `pkg-config --cflags --libs hartpool` against the prefix alone (one
+# -lhartpool) opens a device and checks its kernel; `make uninstall`
 # leaves no file of ours (docs/install.md). Sourced by
 # tests/opencl/opencl.sh (fail). Needs `make opencl` and the firmware.
 
@@ -34,7 +36,7 @@ t_install() {
 	make -s install PREFIX="$tmp/prefix" >"$tmp/install.log" 2>&1 ||
 		{ cat "$tmp/install.log"; fail "make install"; }
 	cat "$tmp/install.log"
-	for f in bin/hartpool lib/libhartpool.a lib/libhartpool-boards.a \
+	for f in bin/hartpool lib/libhartpool.a lib/pkgconfig/hartpool.pc \
 		lib/libhartpool-icd.so include/hartpool.h include/hartpool_boards.h \
 		include/hartpool/error.h share/hartpool/boards.txt \
 		share/hartpool/build/qemu-virt/hartpool.elf \
@@ -67,6 +69,19 @@ t_install() {
 		fail "run: the firmware not from the prefix"
 	inst_untouched "$tmp" run
 	echo "ok: installed hartpool run vadd --check"
+
+	# A host program of libhartpool's, built from a copy with what
+	# pkg-config says of the prefix (no path into the source tree).
+	cp examples/host/vadd.c "$tmp/work/"
+	f=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs hartpool) ||
+		fail "pkg-config hartpool: no hartpool.pc in the prefix"
+	! grep -qF "$src" <<<"$f" || fail "pkg-config hartpool names the source tree: $f"
+	(cd "$tmp/work" && gcc -O2 -Wall -Werror vadd.c $f -o vadd) ||
+		fail "compiling examples/host/vadd.c with pkg-config's flags: $f"
+	out=$(inst_run "$tmp" vadd ./vadd) || fail "vadd: $out"
+	grep -q "^vadd of 4096 floats: OK" <<<"$out" || fail "vadd: $out"
+	inst_untouched "$tmp" vadd
+	echo "ok: a program built with pkg-config --cflags --libs hartpool runs a checked kernel"
 
 	# The prefix copied elsewhere: the data found beside the program.
 	cp -a "$tmp/prefix" "$tmp/moved"

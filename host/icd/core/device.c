@@ -275,6 +275,10 @@ static bool slot_parse(struct dev_slot *s)
 
 static void slot_open(struct dev_slot *s)
 {
+	/* Benchmarks count a booted device's instructions (docs/counting.md).
+	 */
+	if (!s->o.connect)
+		s->o.count_file = getenv("HP_QEMU_COUNT");
 	s->rc = hp_open(&s->o, &s->hp);
 	if (s->rc) {
 		s->hp = NULL;
