@@ -279,7 +279,7 @@ if tests/cts/run.sh --list-fast >/dev/null 2>&1; then
 			tests/cts/run.sh --tier fast --suites "$s" --board qemu-virt --out build/cts-fast
 	done
 else
-	echo "(no CTS build found: CTS_DIR, or ../shared/cts beside the repository; docs/conformance.md)"
+	echo "(no CTS build: CTS_DIR names none; docs/conformance.md)"
 fi
 
 echo

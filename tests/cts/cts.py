@@ -233,7 +233,7 @@ def main():
     ap.add_argument("--board", default=os.environ.get("BOARD", "qemu-virt"))
     ap.add_argument("--suites", default="")
     ap.add_argument("--scale", type=float, default=1.0)
-    ap.add_argument("--cts", default=os.environ.get("CTS_DIR", "../shared/cts"))
+    ap.add_argument("--cts", default=os.environ.get("CTS_DIR", ""))
     ap.add_argument("--icd", default="build/host/hartpool.icd")
     ap.add_argument("--out", default="build/cts")
     ap.add_argument("--table", default="")
@@ -254,8 +254,8 @@ def main():
     if a.list_fast:
         print("\n".join(s[0] for s in SUITES if s[5]))
         return 0
-    a.cts = os.path.abspath(a.cts)
-    if not os.path.isdir(os.path.join(a.cts, "build", "test_conformance")):
+    a.cts = os.path.abspath(a.cts) if a.cts else ""
+    if not a.cts or not os.path.isdir(os.path.join(a.cts, "build", "test_conformance")):
         sys.exit("cts.py: no CTS build under %s (CTS_DIR=; docs/conformance.md "
                  "says how to build it)" % a.cts)
     out = os.path.join(a.out, a.board)
