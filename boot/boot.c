@@ -168,87 +168,96 @@ static void boot_read_tree(const void *dtb, fdt_info *fi)
 }
 
 /* Runs on the boot hart only, on the boot stack, while the others sleep. */
-void boot_init(unsigned long hart_id, const void *dtb)
+/* The firmware's memory as the image left it: .data copied where it runs
+ * from ROM, .bss and kernel-visible data zeroed. S-mode: a device tree
+ * inside the firmware's memory would be overwritten. */
+static void memory_init(const void *dtb)
 {
-	/* The boot hart uses the spare TLS block past the per-index ones, as
-	 * its own index is not known yet. */
-	boot_tls_setup(HAL_MAX_HARTS);
 #ifdef HAL_SMODE
 	if ((const char *)dtb >= _start && (const char *)dtb < __heap_end)
 		boot_fatal("the device tree at %p lies inside the firmware's "
 			   "memory (%p-%p): load it higher\n",
 			   dtb, (void *)_start, (void *)__heap_end);
+#else
+	(void)dtb;
 #endif
 	if ((uintptr_t)__data_load != (uintptr_t)__data_start)
 		memcpy(__data_start, __data_load,
 		       (size_t)(__data_end - __data_start));
 	memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
 	memset(__kdata_start, 0, (size_t)(__kdata_end - __kdata_start));
+}
 
-	/* M-mode boards know their console; S-mode ones learn it from the
-	 * device tree (SBI's console until then). */
+/* M-mode boards know their console; S-mode ones learn it from the device
+ * tree (SBI's console until then). */
+static void console_early(void)
+{
 #ifndef HAL_SMODE
 	hal_console_init();
 #ifdef BOARD_UART_IRQ
 	boot_uart_irq = BOARD_UART_IRQ;
 #endif
 #endif
-	boot_time_start = hal_timer_now();
+}
 
-	fdt_info fi = {0};
+/* The harts and the rest of what boot needs of the device tree, into
+ * @p fi; a board without a tree (BOARD_HARTS) has its own hart table. */
+static void harts_discover(const void *dtb, fdt_info *fi)
+{
 #ifdef BOARD_HARTS
 	if (fdt_total_size(dtb) == 0) {
-		/* No device tree (the board says so): its own hart table. */
 		unsigned n =
 			sizeof(boot_board_harts) / sizeof(boot_board_harts[0]);
 		for (unsigned i = 0; i < n && i < HAL_MAX_HARTS; i++) {
 			hal_hart_ids[i] = boot_board_harts[i].id;
 			hal_hart_caps_tab[i] = boot_board_harts[i].caps;
 		}
-		fi.hart_num = n;
+		fi->hart_num = n;
 		hal_hart_found = n < HAL_MAX_HARTS ? n : HAL_MAX_HARTS;
-	} else
+		return;
+	}
 #endif
-		boot_read_tree(dtb, &fi);
-	hal_hart_used = hal_hart_found;
-	if (fi.bootargs) {
-		unsigned n = fi.bootargs_len;
+	boot_read_tree(dtb, fi);
+}
+
+/* What boot keeps of the tree: a copy of the bootargs, the doorbell, the
+ * memory and the tree's own place; and the harts in use (hartpool.harts
+ * may hold some back). */
+static void tree_keep(const void *dtb, const fdt_info *fi)
+{
+	if (fi->bootargs) {
+		unsigned n = fi->bootargs_len;
 		if (n >= sizeof(boot_bootargs_copy)) {
 			n = sizeof(boot_bootargs_copy) - 1;
 			hal_printf("hartpool: warning: bootargs cut to %u "
 				   "bytes\n",
 				   n);
 		}
-		memcpy(boot_bootargs_copy, fi.bootargs, n);
+		memcpy(boot_bootargs_copy, fi->bootargs, n);
 		boot_bootargs = boot_bootargs_copy;
 		boot_bootargs_len = n;
 	}
-	boot_doorbell_base = (unsigned long)fi.doorbell_base;
-	boot_doorbell_irq = fi.doorbell_irq;
-	boot_mem_base = fi.mem_base;
-	boot_mem_size = fi.mem_size;
+	boot_doorbell_base = (unsigned long)fi->doorbell_base;
+	boot_doorbell_irq = fi->doorbell_irq;
+	boot_mem_base = fi->mem_base;
+	boot_mem_size = fi->mem_size;
 	boot_dtb_base = (unsigned long)(uintptr_t)dtb;
-	boot_dtb_size = fi.hart_num ? (unsigned long)fdt_total_size(dtb) : 0;
+	boot_dtb_size = fi->hart_num ? (unsigned long)fdt_total_size(dtb) : 0;
 
+	hal_hart_used = hal_hart_found;
 	unsigned long cap;
-	int have_cap = fdt_bootarg_uint(fi.bootargs, fi.bootargs_len,
+	int have_cap = fdt_bootarg_uint(fi->bootargs, fi->bootargs_len,
 					"hartpool.harts", &cap);
 	if (have_cap < 0 || (have_cap > 0 && cap == 0))
 		hal_printf("hartpool: warning: ignoring malformed "
 			   "hartpool.harts= in bootargs\n");
 	else if (have_cap > 0 && cap < hal_hart_used)
 		hal_hart_used = (unsigned)cap;
+}
 
-	hal_timer_init(fi.timebase_hz);
-	hal_barrier_init(&boot_barrier, hal_hart_used);
-	/* hartpool.barrier_unit=0: software team barriers even where the
-	 * board has a unit (benchmarks compare the two on one machine). */
-	unsigned long use_unit = 1;
-	fdt_bootarg_uint(fi.bootargs, fi.bootargs_len, "hartpool.barrier_unit",
-			 &use_unit);
-	bool unit = use_unit &&
-		    hal_barrier_unit_setup((uintptr_t)fi.barrier_unit_base);
-
+/* The boot line, the barrier unit and the harts skipped. */
+static void report(unsigned long hart_id, bool unit)
+{
 	hal_printf("hartpool: board " BOARD_NAME " (" HAL_PRIV_NAME
 		   "-mode), %u harts in use of %u found (%u parked, %u "
 		   "skipped), boot hart id %lu, timebase %lu Hz\n",
@@ -261,11 +270,13 @@ void boot_init(unsigned long hart_id, const void *dtb)
 		hal_printf("hartpool: skipped hart id %lu: %s\n",
 			   (unsigned long)boot_skipped[i].id,
 			   boot_skipped[i].why);
+}
 
-	/* Release: everything above is published by this store. */
-	hal_store_release(&boot_released, 1u);
+/* The other harts go: S-mode's are stopped in OpenSBI (start those in
+ * use), M-mode's wait for an IPI after the release. */
+static void others_start(unsigned long hart_id)
+{
 #ifdef HAL_SMODE
-	/* OpenSBI keeps the other harts stopped: start those in use. */
 	for (unsigned i = 0; i < hal_hart_used; i++) {
 		if (hal_hart_ids[i] == hart_id)
 			continue;
@@ -281,6 +292,35 @@ void boot_init(unsigned long hart_id, const void *dtb)
 		if (hal_hart_ids[i] != hart_id)
 			hal_ipi_send(i);
 #endif
+}
+
+void boot_init(unsigned long hart_id, const void *dtb)
+{
+	/* The boot hart uses the spare TLS block past the per-index ones, as
+	 * its own index is not known yet. */
+	boot_tls_setup(HAL_MAX_HARTS);
+	memory_init(dtb);
+	console_early();
+	boot_time_start = hal_timer_now();
+
+	fdt_info fi = {0};
+	harts_discover(dtb, &fi);
+	tree_keep(dtb, &fi);
+
+	hal_timer_init(fi.timebase_hz);
+	hal_barrier_init(&boot_barrier, hal_hart_used);
+	/* hartpool.barrier_unit=0: software team barriers even where the
+	 * board has a unit (benchmarks compare the two on one machine). */
+	unsigned long use_unit = 1;
+	fdt_bootarg_uint(fi.bootargs, fi.bootargs_len, "hartpool.barrier_unit",
+			 &use_unit);
+	bool unit = use_unit &&
+		    hal_barrier_unit_setup((uintptr_t)fi.barrier_unit_base);
+	report(hart_id, unit);
+
+	/* Release: everything above is published by this store. */
+	hal_store_release(&boot_released, 1u);
+	others_start(hart_id);
 }
 
 /* Every hart in use, on its own stack, once the hart table is ready. */
