@@ -29,9 +29,10 @@
  * (slot_usable). One of the two always sees the other, so no command
  * waits for a slot that is free.
  *
- * One file of ~750 lines on purpose: the slot invariants (the use word,
- * teams_left, the active mask, the wanted flag) are argued across publish,
- * claim, team entry and free, and a reader checks them in one place.
+ * One file on purpose, teams and time slices too (about 1,250 lines): the
+ * slot invariants (the use word, teams_left, the active mask, the wanted
+ * flag) are argued across publish, claim, team entry, parking and free,
+ * and a reader checks them in one place.
  *
  * Layering: the pool calls down into work-group execution (wg.h: the
  * exec_ucall a chunk runs) and kernel context (kctx.h: enter/run/leave,
