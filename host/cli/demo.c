@@ -8,6 +8,7 @@
 #include "demo.h"
 #include "bench.h"
 #include "run.h"
+#include <hartpool/mbox.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -24,8 +24,8 @@
 #ifndef HARTPOOL_H
 #define HARTPOOL_H
 
+#include <hartpool/device_info.h>
 #include <hartpool/error.h>
-#include <hartpool/mbox.h>
 #include <hartpool/trace.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -194,14 +194,14 @@ int hp_sessions_reap(hp_device *d, unsigned *ended);
  * an unloaded object is empty: hp_kernel_at() returns NULL). */
 unsigned hp_kernel_count(const hp_device *d);
 /** The kernel of id (or row) @p id, or NULL. */
-const hp_mbox_kernel *hp_kernel_at(const hp_device *d, unsigned id);
+const hp_kernel_info *hp_kernel_at(const hp_device *d, unsigned id);
 /** The id of the kernel called @p name, built-in or loaded by anyone
  * (HP_INVALID_KERNEL if none). */
 int hp_kernel_find(hp_device *d, const char *name, uint32_t *id);
 /** The largest work-group kernel @p kernel runs with on this device, like
  * CL_KERNEL_WORK_GROUP_SIZE: the device's limit, the kernel's declared
  * max_work_group_size / reqd_work_group_size and what its fibers' stacks
- * and local memory allow, all counted (hp_mbox_kernel.work_group_size). A
+ * and local memory allow, all counted (hp_kernel_info.work_group_size). A
  * local size with more work-items fails with HP_INVALID_WORK_GROUP_SIZE;
  * with no local size given the device chooses one within it. 0: the
  * kernel cannot run on this device at all. HP_INVALID_KERNEL for an id of
@@ -288,7 +288,9 @@ typedef void (*hp_printf_fn)(void *ctx, const uint64_t gid[3], const char *text,
 int hp_printf_read(hp_device *d, hp_buffer buf, uint32_t size, hp_printf_fn fn,
 		   void *ctx, uint32_t *dropped);
 
-/** Complete when @p deps (at most HP_MBOX_BARRIER_DEPS) are. */
+/** Most dependencies of one hp_enqueue_barrier_and(). */
+#define HP_BARRIER_DEPS_MAX 7u
+/** Complete when @p deps (at most HP_BARRIER_DEPS_MAX) are. */
 int hp_enqueue_barrier_and(hp_queue *q, const hp_event *deps, unsigned n,
 			   hp_event *ev);
 /** Complete when every earlier command of @p q is. */
@@ -298,9 +300,6 @@ int hp_enqueue_copy(hp_queue *q, hp_buffer dst, hp_buffer src, uint64_t size,
 int hp_enqueue_fill(hp_queue *q, hp_buffer dst, uint64_t size, uint64_t pattern,
 		    unsigned pattern_size, const hp_event *wait,
 		    unsigned num_wait, hp_event *ev);
-/** Send a raw packet (tests: malformed packets). @p ka may be NULL. */
-int hp_enqueue_raw(hp_queue *q, const hp_packet *p, const hp_kernarg *ka,
-		   hp_event *ev);
 
 typedef struct hp_event_info {
 	int status; /**< 0 or the HP_ error of the command */
@@ -312,7 +311,7 @@ typedef struct hp_event_info {
 	uint64_t result;
 	uint64_t result2; /**< LOAD: the object's load address */
 	/** HP_KERNEL_FAULT / HP_TIMEOUT: where the device stopped the kernel
-	 * (the first fault; hp_completion in hartpool/mbox.h). */
+	 * (the first fault). */
 	uint64_t fault_pc, fault_addr;
 	uint32_t fault_cause; /**< mcause; bit 31: an interrupt (timer) */
 	uint32_t fault_hart;

@@ -22,7 +22,7 @@
 #include "backoff.h"
 #include "qemu.h"
 #include "transport.h"
-#include <hartpool.h>
+#include <hartpool_raw.h>
 
 struct hp_queue {
 	hp_device *d;

@@ -15,6 +15,7 @@
 #include "backoff.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <hartpool/mbox.h>
 #include <hartpool_boards.h>
 #include <signal.h>
 #include <stdarg.h>

@@ -14,6 +14,7 @@
 #define HOST_WORKLOADS_WORKLOADS_H
 
 #include <hartpool.h>
+#include <hartpool/mbox.h>
 
 #define WORKLOAD_MAX_BUFS 8
 /** Events of one launch sequence kept for finding the first failure (a

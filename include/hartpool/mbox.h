@@ -91,6 +91,7 @@
 #ifndef HARTPOOL_MBOX_H
 #define HARTPOOL_MBOX_H
 
+#include <hartpool/device_info.h>
 #include <stdint.h>
 
 #define HP_MBOX_MAGIC 0x4c4f4f5054524148ull /* "HARTPOOL" */
@@ -310,79 +311,10 @@ typedef struct hp_completion {
  * moved to bit 31 on any XLEN). */
 #define HP_FAULT_INTERRUPT 0x80000000u
 
-/* ---- device description ---- */
+/* ---- device description (hartpool/device_info.h) ---- */
 
-typedef struct hp_device_info {
-	uint32_t harts;
-	uint32_t address_bits; /**< width of the device's size_t */
-	uint32_t max_work_dim;
-	uint32_t max_work_group_size;
-	uint32_t max_work_item_sizes[3];
-	uint32_t local_mem_size;	 /**< bytes per work-group */
-	uint32_t sub_group_sizes;	 /**< bit k: size 1 << k allowed */
-	uint32_t default_sub_group_size; /**< the board's lane count */
-	uint32_t max_args_size;		 /**< HP_MBOX_ARGS_MAX */
-	uint32_t features;		 /**< HP_DEV_HAS_* */
-	uint64_t global_mem_size;	 /**< bytes of the buffer heap */
-	uint64_t timer_hz;		 /**< device ticks per second */
-	char board[32];
-	char firmware[32]; /**< firmware build string */
-	/** Largest single buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE): the heap
-	 * less alignment, when nothing is allocated. */
-	uint64_t max_mem_alloc_size;
-	/** Bytes of DRAM the device found (its device tree's /memory). */
-	uint64_t dram_size;
-	/** The mode the firmware runs in: "M" (machine mode, the board's own
-	 * firmware) or "S" (supervisor mode under SBI firmware, OpenSBI). */
-	char privilege[4];
-	/** Harts the device tree lists that the firmware does not use
-	 * (cannot run S-mode payloads); parked ones (hartpool.harts=N) are
-	 * not counted. */
-	uint32_t harts_skipped;
-	/** Those harts and why, "id 0: no S-mode (...); ...", cut to fit. */
-	char skipped[120];
-	/** The time slice between sessions in microseconds (hartpool.slice_us;
-	 * 0: kernels are never preempted; docs/sessions.md). */
-	uint32_t slice_us;
-} hp_device_info;
-
-/** hp_device_info.features: the host rings a doorbell device after
- * writing packets, and the dispatcher sleeps until it does (no polling
- * on a timer; docs/barrier-unit.md). */
-#define HP_DEV_HAS_DOORBELL 1u
-/** Team barriers (work-groups spread over harts) use a hardware barrier
- * unit (docs/barrier-unit.md). */
-#define HP_DEV_HAS_BARRIER_UNIT 2u
-
-/** A kernel of the device (a row of the kernel table). */
-typedef struct hp_mbox_kernel {
-	char name[32];
-	uint32_t reqd_work_group_size[3];
-	uint32_t max_work_group_size; /**< the declared attribute; 0: none */
-	/** The largest work-group this kernel runs with on this device, one
-	 * hart per work-group (CL_KERNEL_WORK_GROUP_SIZE): the device limit,
-	 * the declared max/reqd sizes and the fiber stacks of a barrier
-	 * kernel counted; 0 if it cannot run at all (local memory). The
-	 * device never chooses a larger local size. */
-	uint32_t work_group_size;
-	uint32_t local_mem_bytes;
-	uint16_t sub_group_size;
-	uint16_t args_size;
-	uint32_t flags; /**< HP_KFLAG_* */
-} hp_mbox_kernel;
-
-#define HP_KFLAG_BARRIERS 1u
-/** It uses the FPU, and the device's firmware computes with one: only
- * harts that have an FPU run it (docs/design.md, 34). */
-#define HP_KFLAG_FPU 4u
-/** A kernel of a loaded object; bits 8-15 of flags: the object's slot,
- * bits 16-31: its generation. */
-#define HP_KFLAG_LOADED 2u
-#define HP_KFLAG_SLOT(f) (((f) >> 8) & 0xffu)
-#define HP_KFLAG_GEN(f) ((f) >> 16)
-/** The flags of a kernel of the object in slot @p slot, generation @p gen. */
-#define HP_KFLAG_OBJECT(slot, gen)                                             \
-	(HP_KFLAG_LOADED | (uint32_t)(slot) << 8 | (uint32_t)(gen) << 16)
+/** A row of the kernel table, as the mailbox carries it. */
+typedef hp_kernel_info hp_mbox_kernel;
 
 /* A dispatch packet's `kernel`: the row of the kernel table in bits 0-15;
  * for a loaded kernel its object's generation in bits 16-31 (0 for
@@ -451,19 +383,6 @@ typedef struct hp_mbox_session {
 	uint64_t cancelled; /**< commands ended by its ending */
 	uint64_t dev_reserved[3];
 } hp_mbox_session;
-
-/** The resources a session's quota limits (hp_mbox_header.quota_*;
- * docs/sessions.md, "Quotas"): heap bytes, buffers, kernel objects,
- * kernel-table rows, queues, commands in flight. */
-enum hp_quota_res {
-	HP_QUOTA_HEAP = 0,
-	HP_QUOTA_BUFFERS = 1,
-	HP_QUOTA_OBJECTS = 2,
-	HP_QUOTA_ROWS = 3,
-	HP_QUOTA_QUEUES = 4,
-	HP_QUOTA_COMMANDS = 5,
-	HP_QUOTAS
-};
 
 enum hp_device_state {
 	HP_DEV_BOOTING = 0,

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "e2e_check.h"
 #include <hartpool.h>
+#include <hartpool/mbox.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

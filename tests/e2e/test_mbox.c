@@ -17,6 +17,7 @@
 #include "e2e_check.h"
 #include <hartpool.h>
 #include <hartpool/kernels/diag.h>
+#include <hartpool_raw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -16,6 +16,7 @@
 #include "e2e_check.h"
 #include <hartpool.h>
 #include <hartpool/frame.h>
+#include <hartpool/mbox.h>
 #include <hartpool/object.h>
 #include <stdio.h>
 #include <stdlib.h>

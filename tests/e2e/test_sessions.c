@@ -37,6 +37,7 @@
 #include "e2e_check.h"
 #include <hartpool/kernels/diag.h>
 #include <hartpool/kernels/lib.h>
+#include <hartpool_raw.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <hartpool/kernels/lib.h>
+#include <hartpool/mbox.h>
 
 #define N (1u << 15)  /* floats of the vector commands */
 #define NI (1u << 14) /* ints reduced */

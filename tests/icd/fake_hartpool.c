@@ -22,6 +22,7 @@
 #include "fake_hartpool.h"
 #include <ctype.h>
 #include <hartpool.h>
+#include <hartpool/mbox.h>
 #include <hartpool/ndrange_check.h>
 #include <hartpool_cl.h>
 #include <pthread.h>

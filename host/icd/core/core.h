@@ -16,6 +16,7 @@
 #include <CL/cl.h>
 #include <CL/cl_icd.h>
 #include <hartpool.h>
+#include <hartpool/mbox.h>
 #include <hartpool_cl.h>
 #include <pthread.h>
 #include <stdbool.h>

@@ -3,6 +3,7 @@
  * point (stress.h). */
 #include "stress.h"
 
+#include <hartpool_raw.h>
 #include <string.h>
 
 void pk_dispatch(pkt *k, uint32_t kernel, uint64_t n, const void *args,
