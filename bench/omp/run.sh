@@ -77,7 +77,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-plugin_src=$plugin
+plugin_src=${plugin#"$PWD/"} # as the tree names it, not the machine
 if [ -n "$plugin" ]; then # a private copy: a rebuild meanwhile cannot hit a run
 	cp "$plugin" "$work/plugin.so"
 	plugin=$work/plugin.so
