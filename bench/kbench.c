@@ -54,7 +54,7 @@ int app_main(void)
 	uint64_t outn = 0;
 	if (kernel == 0) {
 		k = &hp_kernel_mandelbrot;
-		out32 = hal_heap_alloc(size * size * 4, 64);
+		out32 = exec_buffer_alloc(size * size * 4, 64);
 		a.m = (hp_mandelbrot_args){.out = (uintptr_t)out32,
 					   .len = size * size,
 					   .w = size,
@@ -69,9 +69,9 @@ int app_main(void)
 		outn = size * size;
 	} else if (kernel == 1) {
 		k = &hp_kernel_vadd;
-		float *x = hal_heap_alloc(size * 4, 64);
-		float *y = hal_heap_alloc(size * 4, 64);
-		float *z = hal_heap_alloc(size * 4, 64);
+		float *x = exec_buffer_alloc(size * 4, 64);
+		float *y = exec_buffer_alloc(size * 4, 64);
+		float *z = exec_buffer_alloc(size * 4, 64);
 		for (uint64_t i = 0; i < size; i++)
 			x[i] = (float)i, y[i] = (float)(2 * i);
 		a.v = (hp_vadd_args){(uintptr_t)x, (uintptr_t)y, (uintptr_t)z,
@@ -82,9 +82,9 @@ int app_main(void)
 		outn = size;
 	} else {
 		k = &hp_kernel_sgemm_naive;
-		float *ma = hal_heap_alloc(size * size * 4, 64);
-		float *mb = hal_heap_alloc(size * size * 4, 64);
-		float *mc = hal_heap_alloc(size * size * 4, 64);
+		float *ma = exec_buffer_alloc(size * size * 4, 64);
+		float *mb = exec_buffer_alloc(size * size * 4, 64);
+		float *mc = exec_buffer_alloc(size * size * 4, 64);
 		for (uint64_t i = 0; i < size * size; i++)
 			ma[i] = (float)(i % 7), mb[i] = (float)(i % 5);
 		a.s = (hp_sgemm_args){

@@ -365,9 +365,9 @@ struct hal_jmp_buf *exec_team_ecall(bool leave, unsigned long pc);
 
 /** Isolation domains: with isolation on, a kernel reads and writes only
  * the ranges of its command's domain (exec_cmd.domain) among the device
- * buffers, besides what every kernel reaches (its code, arguments, local
- * memory, stacks: the kernel-visible heap, hal_heap_alloc()). Domain 0 is
- * what exec_isolation_allow() gives. */
+ * buffers, besides what it runs with (its code, its arguments, its hart's
+ * context: stacks and local memory) and HP_KERNEL_DATA. Domain 0 is what
+ * exec_isolation_allow() gives. */
 #define EXEC_DOMAINS HAL_ISO_DOMAINS
 
 /** Domain @p dom's ranges from now on: @p n (at most
@@ -383,6 +383,11 @@ unsigned exec_isolation_max_ranges(void);
 uintptr_t exec_isolation_granule(void);
 /** Domain 0: [base, base + size) (one range). */
 void exec_isolation_allow(uintptr_t base, uintptr_t size);
+/** Memory for the buffers of a firmware program without a mailbox (the
+ * on-target tests, the benchmarks): zeroed, from one arena of the
+ * kernel-visible heap that becomes domain 0's (exec_isolation_allow) when
+ * first used; NULL when it is full. */
+void *exec_buffer_alloc(size_t size, size_t align);
 
 /** What a recovery point gets when the pool took the kernel's context
  * (a time slice ended while another domain waits): the chunk goes on

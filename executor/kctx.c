@@ -228,6 +228,39 @@ void exec_isolation_allow(uintptr_t base, uintptr_t size)
 	exec_isolation_domain(0, &base, &size, size != 0);
 }
 
+/* The arena of exec_buffer_alloc: a quarter of the kernel-visible heap
+ * that was free at its first use, at most 64 MiB, in whole granules. */
+static struct {
+	uintptr_t base, size, next;
+} buffers;
+
+void *exec_buffer_alloc(size_t size, size_t align)
+{
+	if (!buffers.base) {
+		uintptr_t g = hal_isolation_granule();
+		size_t want = hal_heap_free_bytes() / 4;
+		if (want > (64u << 20))
+			want = 64u << 20;
+		want &= ~(g - 1);
+		char *a = want ? hal_heap_alloc(want, g) : NULL;
+		if (!a)
+			return NULL;
+		buffers.base = buffers.next = (uintptr_t)a;
+		buffers.size = want;
+		exec_isolation_allow(buffers.base, buffers.size);
+	}
+	if (align < 8)
+		align = 8;
+	uintptr_t cur = hal_load_relaxed(&buffers.next);
+	for (;;) {
+		uintptr_t p = (cur + align - 1) & ~(uintptr_t)(align - 1);
+		if (p + size < p || p + size > buffers.base + buffers.size)
+			return NULL;
+		if (hal_cas(&buffers.next, &cur, p + size))
+			return (void *)p; /* the heap hands out zeroed memory */
+	}
+}
+
 unsigned exec_isolation_max_ranges(void)
 {
 	return hal_isolation_max_ranges();

@@ -157,5 +157,5 @@ HP_KERNEL(lurk, const hp_item *it, const void *args)
 }
 HP_REGISTER(lurk, .args_size = sizeof(hp_lurk_args),
 	    .local_mem_bytes = HP_LURK_WORDS * 4,
-	    HP_BUFFERS(HP_BUF(hp_lurk_args, out, uint64_t, ITEMS, 0),
+	    HP_BUFFERS(HP_BUF(hp_lurk_args, out, hp_lurk_out, ITEMS, 0),
 		       HP_BUF(hp_lurk_args, flag, uint32_t, FIXED, 1)));

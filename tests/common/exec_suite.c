@@ -1081,16 +1081,16 @@ unsigned suite_main(suite_ctx *s)
 	size_t rec = MAX_ITEMS * HP_IDS_NCOLS * sizeof(uint64_t);
 	for (unsigned i = 0; i < MAX_CONC; i++) {
 		if (!records[i])
-			records[i] = hal_heap_alloc(rec, 64);
+			records[i] = exec_buffer_alloc(rec, 64);
 		if (!counts[i])
-			counts[i] = hal_heap_alloc(MAX_ITEMS * 4, 64);
+			counts[i] = exec_buffer_alloc(MAX_ITEMS * 4, 64);
 	}
 	if (!expect) {
-		expect = hal_heap_alloc(rec, 64);
-		u32out = hal_heap_alloc(MAX_ITEMS * 4, 64);
-		sg_in = hal_heap_alloc(MAX_ITEMS * 4, 64);
-		sg_out = hal_heap_alloc(MAX_ITEMS * HP_SG_OUTS * 8, 64);
-		group_size = hal_heap_alloc(MAX_ITEMS * 4, 64);
+		expect = exec_buffer_alloc(rec, 64);
+		u32out = exec_buffer_alloc(MAX_ITEMS * 4, 64);
+		sg_in = exec_buffer_alloc(MAX_ITEMS * 4, 64);
+		sg_out = exec_buffer_alloc(MAX_ITEMS * HP_SG_OUTS * 8, 64);
+		group_size = exec_buffer_alloc(MAX_ITEMS * 4, 64);
 	}
 	s->printf("suite: ids\n");
 	part_ids();

@@ -129,5 +129,9 @@ typedef struct {
 	uint64_t iters;
 } hp_lurk_args;
 #define HP_LURK_WORDS 64
+/** What one lurking work-item writes (out[3 * glin] ..). */
+typedef struct {
+	uint64_t stack, local, changed;
+} hp_lurk_out;
 
 #endif
