@@ -2,8 +2,8 @@
 /*
  * `hartpool build`: kernel sources -> a kernel object (.hpk,
  * docs/kernel-objects.md). C sources (against hartpool/kernel.h) build with
- * the cross gcc (host/build/objlink.c); OpenCL C sources (.cl) with clang-19
- * through hp_cl_build (host/build/clc.c, docs/opencl.md).
+ * the cross gcc (host/clc/objlink.c); OpenCL C sources (.cl) with clang-19
+ * through hp_cl_build (host/clc/clc.c, docs/opencl.md).
  */
 #include "build.h"
 #include <hartpool.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/** @file The kernel build pipeline's shared parts (host/build): the tools
+/** @file The kernel build pipeline's shared parts (host/clc): the tools
  * (tools.c: log, boards, running compilers, files), the link (objlink.c)
  * and the ELF-to-.hpk conversion (package.c), used by `hartpool build` (C)
  * and hp_cl_build (OpenCL C, clc.c and the stages of job.h). */
-#ifndef HOST_BUILD_OBJBUILD_H
-#define HOST_BUILD_OBJBUILD_H
+#ifndef HOST_CLC_OBJBUILD_H
+#define HOST_CLC_OBJBUILD_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /** @file Work-group functions (wgfn.c, the analysis; wgregion.c, the
  * loops): what the two share. */
-#ifndef HOST_BUILD_WGFN_H
-#define HOST_BUILD_WGFN_H
+#ifndef HOST_CLC_WGFN_H
+#define HOST_CLC_WGFN_H
 
 #include "rewrite.h"
 #include <llvm-c/Target.h>

@@ -17,8 +17,8 @@
  *
  * The IR is read, changed and written only through LLVM's C API.
  */
-#ifndef HOST_BUILD_JOB_H
-#define HOST_BUILD_JOB_H
+#ifndef HOST_CLC_JOB_H
+#define HOST_CLC_JOB_H
 
 #include "objbuild.h"
 #include <hartpool_cl.h>

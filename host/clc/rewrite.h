@@ -2,8 +2,8 @@
 /** @file What the rewrite stage's entry builders share: rewrite.c (the
  * entries), rowloop.c (the row loop with the kernel inlined), wgfn.c (work-
  * group functions); the helpers are irmap.c's. */
-#ifndef HOST_BUILD_REWRITE_H
-#define HOST_BUILD_REWRITE_H
+#ifndef HOST_CLC_REWRITE_H
+#define HOST_CLC_REWRITE_H
 
 #include "job.h"
 

@@ -8,8 +8,8 @@
  * library, the linker script, the headers and this code. HARTPOOL_CACHE=0
  * turns it off. A build that fails is not kept.
  */
-#ifndef HOST_BUILD_CACHE_H
-#define HOST_BUILD_CACHE_H
+#ifndef HOST_CLC_CACHE_H
+#define HOST_CLC_CACHE_H
 
 #include <stdbool.h>
 #include <stddef.h>
