@@ -47,17 +47,17 @@ static bool cache_on(void)
 	return !e || (strcmp(e, "0") && strcmp(e, "off") && strcmp(e, "no"));
 }
 
-static void add_str(hpb_sha256 *s, const char *tag, const char *v)
+static void add_str(clc_sha256 *s, const char *tag, const char *v)
 {
 	uint64_t n = v ? strlen(v) : 0;
-	hpb_sha256_add(s, tag, strlen(tag) + 1);
-	hpb_sha256_add(s, &n, sizeof(n));
+	clc_sha256_add(s, tag, strlen(tag) + 1);
+	clc_sha256_add(s, &n, sizeof(n));
 	if (n)
-		hpb_sha256_add(s, v, n);
+		clc_sha256_add(s, v, n);
 }
 
 /* A file's identity: what a new version of it changes. */
-static void add_file(hpb_sha256 *s, const char *path)
+static void add_file(clc_sha256 *s, const char *path)
 {
 	struct stat st;
 	uint64_t v[5] = {0};
@@ -69,19 +69,19 @@ static void add_file(hpb_sha256 *s, const char *path)
 		v[4] = (uint64_t)st.st_mtim.tv_nsec;
 	}
 	add_str(s, "file", path);
-	hpb_sha256_add(s, v, sizeof(v));
+	clc_sha256_add(s, v, sizeof(v));
 }
 
-bool hpb_cache_key(const cl_job *j, char key[65])
+bool clc_cache_key(const clc_job *j, char key[65])
 {
 	char dir[1100];
 	if (!cache_on() || !cache_dir(dir, sizeof(dir)))
 		return false;
 	const hp_cl_build_options *o = j->o;
-	hpb_sha256 s;
-	hpb_sha256_init(&s);
+	clc_sha256 s;
+	clc_sha256_init(&s);
 	uint32_t ver[3] = {1, HP_MBOX_VERSION, HP_API_VERSION};
-	hpb_sha256_add(&s, ver, sizeof(ver));
+	clc_sha256_add(&s, ver, sizeof(ver));
 	add_str(&s, "options", o->options);
 	add_str(&s, "board", o->board ? o->board : "qemu-virt");
 	add_str(&s, "arch", j->b.arch);
@@ -89,13 +89,13 @@ bool hpb_cache_key(const cl_job *j, char key[65])
 	add_str(&s, "abi", j->b.abi);
 	add_str(&s, "name", o->source_name);
 	uint64_t lim[2] = {o->local_mem_size, o->count};
-	hpb_sha256_add(&s, lim, sizeof(lim));
+	clc_sha256_add(&s, lim, sizeof(lim));
 	for (unsigned i = 0; i < o->count; i++) {
 		uint64_t n = o->lengths && o->lengths[i]
 				     ? o->lengths[i]
 				     : strlen(o->sources[i]);
-		hpb_sha256_add(&s, &n, sizeof(n));
-		hpb_sha256_add(&s, o->sources[i], n);
+		clc_sha256_add(&s, &n, sizeof(n));
+		clc_sha256_add(&s, o->sources[i], n);
 	}
 	/* the tools and data the object comes from */
 	char p[1200];
@@ -107,14 +107,14 @@ bool hpb_cache_key(const cl_job *j, char key[65])
 		"linker/object.ld", "include/hartpool/kernel.h",
 		"include/hartpool/api.h", "include/hartpool/object.h"};
 	for (size_t i = 0; i < sizeof(data) / sizeof(data[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", hpb_root(), data[i]);
+		snprintf(p, sizeof(p), "%s/%s", clc_root(), data[i]);
 		add_file(&s, p);
 	}
 	/* and this code (the library or program it is linked into) */
 	Dl_info di;
-	if (dladdr((void *)hpb_cache_key, &di) && di.dli_fname)
+	if (dladdr((void *)clc_cache_key, &di) && di.dli_fname)
 		add_file(&s, di.dli_fname);
-	hpb_sha256_hex(&s, key);
+	clc_sha256_hex(&s, key);
 	return true;
 }
 
@@ -157,7 +157,7 @@ static void path_of(char *out, size_t n, const char *key, const char *ext)
 	snprintf(out, n, "%s/%s.%s", dir, key, ext);
 }
 
-bool hpb_cache_get(const char *key, void **hpk, size_t *size, char **log,
+bool clc_cache_get(const char *key, void **hpk, size_t *size, char **log,
 		   const char *elf_path)
 {
 	char p[1200];
@@ -195,7 +195,7 @@ static void put_file(const char *key, const char *ext, const void *b, size_t n)
 		unlink(tmp);
 }
 
-void hpb_cache_put(const char *key, const void *hpk, size_t size,
+void clc_cache_put(const char *key, const void *hpk, size_t size,
 		   const char *log, const char *elf_path)
 {
 	size_t en = 0;

@@ -20,24 +20,24 @@ typedef struct {
 	uint64_t len;
 	uint8_t buf[64];
 	size_t n;
-} hpb_sha256;
+} clc_sha256;
 
-void hpb_sha256_init(hpb_sha256 *s);
-void hpb_sha256_add(hpb_sha256 *s, const void *data, size_t len);
+void clc_sha256_init(clc_sha256 *s);
+void clc_sha256_add(clc_sha256 *s, const void *data, size_t len);
 /** The digest as 64 hex digits (@p s is spent). */
-void hpb_sha256_hex(hpb_sha256 *s, char out[65]);
+void clc_sha256_hex(clc_sha256 *s, char out[65]);
 
-struct cl_job;
+struct clc_job;
 
 /** The job's key into @p key; false if the cache is off or has no folder. */
-bool hpb_cache_key(const struct cl_job *j, char key[65]);
+bool clc_cache_key(const struct clc_job *j, char key[65]);
 /** The object (and build log; and the ELF to @p elf_path if not NULL) of
  * @p key: true if found (malloc'd @p hpk of @p size bytes, @p log). */
-bool hpb_cache_get(const char *key, void **hpk, size_t *size, char **log,
+bool clc_cache_get(const char *key, void **hpk, size_t *size, char **log,
 		   const char *elf_path);
 /** Keep a built object, its log and (if not NULL) its ELF under @p key.
  * Failures only cost the next build its time. */
-void hpb_cache_put(const char *key, const void *hpk, size_t size,
+void clc_cache_put(const char *key, const void *hpk, size_t size,
 		   const char *log, const char *elf_path);
 
 #endif

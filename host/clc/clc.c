@@ -21,12 +21,12 @@
  * log; without a handler an error would end the process. */
 static void diag(LLVMDiagnosticInfoRef di, void *arg)
 {
-	cl_job *j = arg;
+	clc_job *j = arg;
 	LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
 	if (sev != LLVMDSError && sev != LLVMDSWarning)
 		return; /* remarks and notes: the optimizer's, not asked for */
 	char *d = LLVMGetDiagInfoDescription(di);
-	if (d && sev == LLVMDSWarning && stack_diag(j, d)) {
+	if (d && sev == LLVMDSWarning && clc_stack_diag(j, d)) {
 		LLVMDisposeMessage(d);
 		return; /* a frame's size, asked for */
 	}
@@ -43,10 +43,10 @@ static void diag(LLVMDiagnosticInfoRef di, void *arg)
 }
 
 /* The options, the compiler, the board, the library, the job's folder. */
-static int job_setup(cl_job *j)
+static int job_setup(clc_job *j)
 {
 	const hp_cl_build_options *o = j->o;
-	int rc = cl_opts_parse(o ? o->options : NULL, &j->opts, &j->log);
+	int rc = clc_opts_parse(o ? o->options : NULL, &j->opts, &j->log);
 	if (!o || !o->count || !o->sources)
 		return hp_fail(HP_INVALID_VALUE, "no OpenCL C source");
 	if (rc)
@@ -56,10 +56,10 @@ static int job_setup(cl_job *j)
 		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
 			       "no clang-19 (install clang-19; HP_CLANG names "
 			       "another)");
-	if (hpb_board_get(o->board ? o->board : "qemu-virt", &j->b))
+	if (clc_board_get(o->board ? o->board : "qemu-virt", &j->b))
 		return hp_fail(HP_INVALID_VALUE, "no board '%s'", o->board);
 	snprintf(j->libbc, sizeof(j->libbc), "%s/build/opencl/%s-%s/hpcl.bc",
-		 hpb_root(), j->b.libarch, j->b.abi);
+		 clc_root(), j->b.libarch, j->b.abi);
 	if (access(j->libbc, R_OK))
 		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
 			       "no OpenCL built-in library %s (make opencl)",
@@ -80,7 +80,7 @@ static int job_setup(cl_job *j)
 	return 0;
 }
 
-static void job_end(cl_job *j)
+static void job_end(clc_job *j)
 {
 	if (j->tmp[0]) {
 		const char *const files[] = {j->src, j->bc, j->obj, j->descc,
@@ -100,16 +100,16 @@ static void job_end(cl_job *j)
 	for (unsigned i = 0; i < j->nframes; i++)
 		free(j->frames[i].name);
 	free(j->frames);
-	cl_opts_free(&j->opts);
+	clc_opts_free(&j->opts);
 }
 
 /* The object from the build cache, with the log it was built with: 0, or
  * 1 if it is not there. */
-static int from_cache(cl_job *j)
+static int from_cache(clc_job *j)
 {
 	char *log = NULL;
 	if (!j->cached ||
-	    !hpb_cache_get(j->key, &j->hpk, &j->size, &log, j->o->elf_path))
+	    !clc_cache_get(j->key, &j->hpk, &j->size, &log, j->o->elf_path))
 		return 1;
 	fputs(log, j->mf);
 	free(log);
@@ -119,21 +119,21 @@ static int from_cache(cl_job *j)
 }
 
 /* The stages, in order; a program without kernels ends after reading. */
-static int job_run(cl_job *j)
+static int job_run(clc_job *j)
 {
 	int rc;
 	if ((rc = job_setup(j)))
 		return rc;
-	j->cached = hpb_cache_key(j, j->key);
+	j->cached = clc_cache_key(j, j->key);
 	if (!from_cache(j))
 		return 0;
-	if ((rc = stage_compile(j)) || (rc = stage_read(j)))
+	if ((rc = clc_stage_compile(j)) || (rc = clc_stage_read(j)))
 		return rc;
 	if (!j->nk)
-		return cl_meta_object(j);
-	if ((rc = cl_target_machine(j)) || (rc = stage_rewrite(j)) ||
-	    (rc = stage_link(j)) || (rc = stage_codegen(j)) ||
-	    (rc = stage_package(j)))
+		return clc_stage_meta(j);
+	if ((rc = clc_target_machine(j)) || (rc = clc_stage_rewrite(j)) ||
+	    (rc = clc_stage_link(j)) || (rc = clc_stage_codegen(j)) ||
+	    (rc = clc_stage_package(j)))
 		return rc;
 	return 0;
 }
@@ -141,7 +141,7 @@ static int job_run(cl_job *j)
 int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 		char **logp)
 {
-	cl_job j;
+	clc_job j;
 	char *mlog = NULL;
 	size_t mlen = 0;
 	memset(&j, 0, sizeof(j));
@@ -160,7 +160,7 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 	hpb_log = saved;
 	fclose(j.mf);
 	if (!rc && j.cached && !(o->from_cache && *o->from_cache))
-		hpb_cache_put(j.key, j.hpk, j.size, mlog, o->elf_path);
+		clc_cache_put(j.key, j.hpk, j.size, mlog, o->elf_path);
 	if (logp)
 		*logp = mlog ? mlog : strdup("");
 	else

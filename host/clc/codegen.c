@@ -38,7 +38,7 @@ static void riscv_init(void)
 	LLVMParseCommandLineOptions(2, av, NULL);
 }
 
-int cl_target_machine(cl_job *j)
+int clc_target_machine(clc_job *j)
 {
 	char *msg = NULL, features[64], cpu[32];
 	LLVMTargetRef t;
@@ -50,7 +50,7 @@ int cl_target_machine(cl_job *j)
 		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
 			       "LLVM has no RISC-V target (build log)");
 	}
-	cl_features(&j->b, features, sizeof(features));
+	clc_features(&j->b, features, sizeof(features));
 	snprintf(cpu, sizeof(cpu), "generic-rv%u", j->b.xlen);
 	LLVMTargetMachineOptionsRef o = LLVMCreateTargetMachineOptions();
 	LLVMTargetMachineOptionsSetCPU(o, cpu);
@@ -68,7 +68,7 @@ int cl_target_machine(cl_job *j)
 			       "no RISC-V target machine for %s", triple);
 }
 
-int stage_codegen(cl_job *j)
+int clc_stage_codegen(clc_job *j)
 {
 	char *msg = NULL;
 	/* clang -c of the linked bitcode ran its pipeline once more before
@@ -87,7 +87,7 @@ int stage_codegen(cl_job *j)
 		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
 			       "optimizing the program failed (build log)");
 	}
-	stack_mark(j);
+	clc_stack_mark(j);
 	if (LLVMTargetMachineEmitToFile(j->tm, j->mod, j->obj, LLVMObjectFile,
 					&msg)) {
 		fprintf(j->mf, "error: code generation: %s\n", msg ? msg : "");
@@ -96,5 +96,5 @@ int stage_codegen(cl_job *j)
 			       "compiling the program failed (build log)");
 	}
 	LLVMDisposeMessage(msg);
-	return stack_check(j);
+	return clc_stack_check(j);
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The sources into j->src, "#line 1" naming the program. */
-static int write_sources(cl_job *j)
+static int write_sources(clc_job *j)
 {
 	const hp_cl_build_options *o = j->o;
 	FILE *f = fopen(j->src, "w");
@@ -30,7 +30,7 @@ static int write_sources(cl_job *j)
 	return 0;
 }
 
-int stage_compile(cl_job *j)
+int clc_stage_compile(clc_job *j)
 {
 	int rc = write_sources(j);
 	if (rc)
@@ -41,7 +41,7 @@ int stage_compile(cl_job *j)
 	snprintf(march, sizeof(march), "-march=%s", j->b.arch);
 	snprintf(mabi, sizeof(mabi), "-mabi=%s", j->b.abi);
 	snprintf(std, sizeof(std), "-cl-std=%s", j->opts.std);
-	cl_extensions(&j->b, ext, sizeof(ext));
+	clc_extensions(&j->b, ext, sizeof(ext));
 	const char *av[200] = {j->cc,
 			       "-x",
 			       "cl",
@@ -86,7 +86,7 @@ int stage_compile(cl_job *j)
 	}
 	av[n++] = j->src;
 	av[n] = NULL;
-	if (hpb_run((char *const *)av))
+	if (clc_run((char *const *)av))
 		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
 			       "the OpenCL C compiler reported errors "
 			       "(build log)");

@@ -18,54 +18,54 @@
 #include <unistd.h>
 
 /* A C string literal of s. */
-static void c_string(sbuf *o, const char *s)
+static void c_string(clc_sbuf *o, const char *s)
 {
-	sb_add(o, "\"");
+	clc_sb_add(o, "\"");
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
-			sb_add(o, "\\%c", *s);
+			clc_sb_add(o, "\\%c", *s);
 		else if (*s == '\n')
-			sb_add(o, "\\n\"\n\t\"");
+			clc_sb_add(o, "\\n\"\n\t\"");
 		else if (*s == '\t')
-			sb_add(o, "\\t");
+			clc_sb_add(o, "\\t");
 		else if ((unsigned char)*s < 32 || (unsigned char)*s > 126)
-			sb_add(o, "\\%03o", (unsigned char)*s);
+			clc_sb_add(o, "\\%03o", (unsigned char)*s);
 		else
-			sb_add(o, "%c", *s);
+			clc_sb_add(o, "%c", *s);
 	}
-	sb_add(o, "\"");
+	clc_sb_add(o, "\"");
 }
 
 /* The metadata text (hartpool_cl.h; parsed by hp_cl_program_parse). */
-static void meta_text(sbuf *t, const cl_kernel *ks, unsigned nk,
+static void meta_text(clc_sbuf *t, const clc_kernel *ks, unsigned nk,
 		      const char *options)
 {
-	sb_add(t, "hpcl 1\noptions\t%s\n", options ? options : "");
+	clc_sb_add(t, "hpcl 1\noptions\t%s\n", options ? options : "");
 	for (unsigned i = 0; i < nk; i++) {
 		const hp_cl_kernel *k = &ks[i].meta;
-		sb_add(t,
-		       "kernel\t%s\t%s\t%u\t%u\t%u %u %u\t%u %u "
-		       "%u\t%u\t%u\t%s\t%u\n",
-		       k->name, k->device_name, k->num_args, k->args_size,
-		       k->reqd[0], k->reqd[1], k->reqd[2], k->hint[0],
-		       k->hint[1], k->hint[2], k->sub_group_size,
-		       k->uses_barriers, k->attributes, ks[i].prints);
+		clc_sb_add(t,
+			   "kernel\t%s\t%s\t%u\t%u\t%u %u %u\t%u %u "
+			   "%u\t%u\t%u\t%s\t%u\n",
+			   k->name, k->device_name, k->num_args, k->args_size,
+			   k->reqd[0], k->reqd[1], k->reqd[2], k->hint[0],
+			   k->hint[1], k->hint[2], k->sub_group_size,
+			   k->uses_barriers, k->attributes, ks[i].prints);
 		for (unsigned a = 0; a < k->num_args; a++) {
 			const hp_cl_arg *g = &k->args[a];
-			sb_add(t, "arg\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s\n",
-			       g->addr_space, g->access, g->type_qual,
-			       g->offset, g->size, g->align, g->type_name,
-			       g->name);
+			clc_sb_add(t, "arg\t%u\t%u\t%u\t%u\t%u\t%u\t%s\t%s\n",
+				   g->addr_space, g->access, g->type_qual,
+				   g->offset, g->size, g->align, g->type_name,
+				   g->name);
 		}
 	}
 }
 
 /* The descriptors and the metadata, as C for the cross gcc. */
-static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
+static int desc_write(const clc_kernel *ks, unsigned nk, const char *options,
 		      const char *path)
 {
-	sbuf o = {0}, t = {0};
-	sb_add(&o, "#include <hartpool/kernel.h>\n");
+	clc_sbuf o = {0}, t = {0};
+	clc_sb_add(&o, "#include <hartpool/kernel.h>\n");
 	for (unsigned i = 0; i < nk; i++) {
 		const hp_cl_kernel *k = &ks[i].meta;
 		/* With __local arguments the kernel gets local memory even
@@ -78,54 +78,57 @@ static int desc_write(const cl_kernel *ks, unsigned nk, const char *options,
 		unsigned lm = local_args ? 128u : 0u; /* a long16 */
 		bool row = !k->uses_barriers || ks[i].wg_fn;
 		if (row)
-			sb_add(&o,
-			       "void hp_krow_%s(const hp_item *, const void *, "
-			       "size_t);\n",
-			       k->name);
-		sb_add(&o,
-		       "void hp_kfn_%s(const hp_item *, const void *);\n"
-		       "HP_REGISTER_SECTION_ const hp_kernel hp_kernel_%s = "
-		       "{\n\t.name = \"%s\",\n\t.fn = hp_kfn_%s,\n"
-		       "\t.reqd_work_group_size = {%u, %u, %u},\n"
-		       "\t.sub_group_size = %u,\n\t.args_size = %u,\n"
-		       "\t.uses_barriers = %s,\n\t.local_mem_bytes = %u,\n",
-		       k->name, k->name, k->device_name, k->name, k->reqd[0],
-		       k->reqd[1], k->reqd[2], k->sub_group_size,
-		       k->args_size ? k->args_size : 0,
-		       k->uses_barriers ? "true" : "false", lm);
+			clc_sb_add(&o,
+				   "void hp_krow_%s(const hp_item *, const "
+				   "void *, "
+				   "size_t);\n",
+				   k->name);
+		clc_sb_add(
+			&o,
+			"void hp_kfn_%s(const hp_item *, const void *);\n"
+			"HP_REGISTER_SECTION_ const hp_kernel hp_kernel_%s = "
+			"{\n\t.name = \"%s\",\n\t.fn = hp_kfn_%s,\n"
+			"\t.reqd_work_group_size = {%u, %u, %u},\n"
+			"\t.sub_group_size = %u,\n\t.args_size = %u,\n"
+			"\t.uses_barriers = %s,\n\t.local_mem_bytes = %u,\n",
+			k->name, k->name, k->device_name, k->name, k->reqd[0],
+			k->reqd[1], k->reqd[2], k->sub_group_size,
+			k->args_size ? k->args_size : 0,
+			k->uses_barriers ? "true" : "false", lm);
 		if (row)
-			sb_add(&o, "\t.row = hp_krow_%s,\n", k->name);
+			clc_sb_add(&o, "\t.row = hp_krow_%s,\n", k->name);
 		if (ks[i].wg_fn) /* a work-group function (wgfn.c) */
-			sb_add(&o, "\t.row_is_group = true,\n");
+			clc_sb_add(&o, "\t.row_is_group = true,\n");
 		/* a fiber stack that holds the kernel's deepest chain of
 		 * calls, printf's too; or what it needs of the hart's kernel
 		 * stack (stack.c) */
 		if (ks[i].stack_bytes)
-			sb_add(&o, "\t.stack_bytes = %u,\n", ks[i].stack_bytes);
-		sb_add(&o, "};\n");
+			clc_sb_add(&o, "\t.stack_bytes = %u,\n",
+				   ks[i].stack_bytes);
+		clc_sb_add(&o, "};\n");
 	}
 	meta_text(&t, ks, nk, options);
-	sb_add(&o, "__attribute__((section(\".hp_clmeta\"), used)) static "
-		   "const char hpcl_meta[] =\n\t");
+	clc_sb_add(&o, "__attribute__((section(\".hp_clmeta\"), used)) static "
+		       "const char hpcl_meta[] =\n\t");
 	c_string(&o, t.oom ? "" : t.s);
-	sb_add(&o, ";\n");
-	int rc = o.oom || t.oom ? -1 : hpb_write(path, o.s, o.n);
+	clc_sb_add(&o, ";\n");
+	int rc = o.oom || t.oom ? -1 : clc_write(path, o.s, o.n);
 	free(o.s);
 	free(t.s);
 	return rc;
 }
 
-int cl_meta_object(cl_job *j)
+int clc_stage_meta(clc_job *j)
 {
-	const hpb_board *b = &j->b;
+	const clc_board *b = &j->b;
 	const char *options = j->o->options;
-	sbuf t = {0};
+	clc_sbuf t = {0};
 	meta_text(&t, NULL, 0, options);
 	unsigned fabi = b->abi[strlen(b->abi) - 1] == 'd'   ? HPK_FLOAT_DOUBLE
 			: b->abi[strlen(b->abi) - 1] == 'f' ? HPK_FLOAT_SINGLE
 							    : HPK_FLOAT_SOFT;
 	int rc =
-		t.oom || hpb_meta_object(b->xlen, fabi, t.s, &j->hpk, &j->size);
+		t.oom || clc_meta_object(b->xlen, fabi, t.s, &j->hpk, &j->size);
 	free(t.s);
 	return rc ? hp_fail(HP_OUT_OF_RESOURCES,
 			    "out of memory for a kernel object")
@@ -161,10 +164,10 @@ static int local_check(const void *hpk, size_t size, uint32_t limit, FILE *log)
 }
 
 /* The descriptors' C, compiled by the cross gcc into j->desco. */
-static int desc_compile(cl_job *j)
+static int desc_compile(clc_job *j)
 {
 	char inc[1100], gm[80], ga[48];
-	snprintf(inc, sizeof(inc), "-I%s/include", hpb_root());
+	snprintf(inc, sizeof(inc), "-I%s/include", clc_root());
 	snprintf(gm, sizeof(gm), "-march=%s", j->b.arch);
 	snprintf(ga, sizeof(ga), "-mabi=%s", j->b.abi);
 	const char *av[] = {"riscv64-unknown-elf-gcc",
@@ -182,14 +185,14 @@ static int desc_compile(cl_job *j)
 			    j->desco,
 			    NULL};
 	if (desc_write(j->ks, j->nk, j->o->options, j->descc) ||
-	    hpb_run((char *const *)av))
+	    clc_run((char *const *)av))
 		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
 			       "compiling the descriptors failed");
 	return 0;
 }
 
 /* The program's object and the descriptors' linked and converted. */
-static int object_link(cl_job *j)
+static int object_link(clc_job *j)
 {
 	char elfp[1200];
 	snprintf(elfp, sizeof(elfp), "%s",
@@ -206,9 +209,9 @@ static int object_link(cl_job *j)
 	all_local[na] = NULL;
 	size_t en;
 	uint8_t *e = NULL;
-	int rc = hpb_link(&j->b, objs, 2, elfp) ||
-		 !(e = hpb_slurp(elfp, &en)) ||
-		 hpb_convert(e, en, j->b.xlen, all_local, &j->hpk, &j->size);
+	int rc = clc_link(&j->b, objs, 2, elfp) ||
+		 !(e = clc_slurp(elfp, &en)) ||
+		 clc_convert(e, en, j->b.xlen, all_local, &j->hpk, &j->size);
 	free(e);
 	if (!j->o->elf_path)
 		unlink(elfp);
@@ -217,7 +220,7 @@ static int object_link(cl_job *j)
 		  : 0;
 }
 
-int stage_package(cl_job *j)
+int clc_stage_package(clc_job *j)
 {
 	int rc = desc_compile(j);
 	unlink(j->descc);

@@ -14,26 +14,27 @@
 
 /* ---- a map from K's values to the loop's (open addressing) ---- */
 
-LLVMValueRef fn_get(ir *x, const char *name, LLVMTypeRef t)
+LLVMValueRef clc_fn_get(clc_ir *x, const char *name, LLVMTypeRef t)
 {
 	LLVMValueRef f = LLVMGetNamedFunction(x->m, name);
 	return f ? f : LLVMAddFunction(x->m, name, t);
 }
 
-void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name)
+void clc_fn_attr(clc_ir *x, LLVMValueRef f, unsigned idx, const char *name)
 {
 	unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
 	LLVMAddAttributeAtIndex(f, idx, LLVMCreateEnumAttribute(x->c, k, 0));
 }
 
 /* Argument @p i of kernel @p k, from the block at @p args. */
-LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i, LLVMValueRef args)
+LLVMValueRef clc_arg_value(clc_ir *x, const clc_kernel *k, unsigned i,
+			   LLVMValueRef args)
 {
 	const hp_cl_arg *a = &k->meta.args[i];
 	LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(k->fn, i));
 	LLVMValueRef off = LLVMConstInt(x->i64, a->offset, 0);
 	LLVMValueRef p = LLVMBuildGEP2(x->b, x->i8, args, &off, 1, "");
-	if (cl_byval_type(k->fn, i))
+	if (clc_byval_type(k->fn, i))
 		return p;
 	if (a->addr_space) {
 		LLVMValueRef v = LLVMBuildLoad2(x->b, x->i64, p, "");
@@ -48,14 +49,14 @@ LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i, LLVMValueRef args)
 	return v;
 }
 
-LLVMValueRef call_named(ir *x, const char *name, LLVMTypeRef ret,
-			LLVMTypeRef *pt, unsigned np, LLVMValueRef *av)
+LLVMValueRef clc_call_named(clc_ir *x, const char *name, LLVMTypeRef ret,
+			    LLVMTypeRef *pt, unsigned np, LLVMValueRef *av)
 {
 	LLVMTypeRef t = LLVMFunctionType(ret, pt, np, 0);
-	return LLVMBuildCall2(x->b, t, fn_get(x, name, t), av, np, "");
+	return LLVMBuildCall2(x->b, t, clc_fn_get(x, name, t), av, np, "");
 }
 
-LLVMValueRef local_args_at(ir *x, LLVMValueRef desc)
+LLVMValueRef clc_local_args_at(clc_ir *x, LLVMValueRef desc)
 {
 	LLVMValueRef off = LLVMConstInt(x->i64, HP_KDESC_LOCAL_MEM(x->xlen), 0);
 	LLVMValueRef lm = LLVMBuildLoad2(
@@ -64,24 +65,24 @@ LLVMValueRef local_args_at(ir *x, LLVMValueRef desc)
 	return x->xlen == 64 ? LLVMBuildZExt(x->b, lm, x->i64, "") : lm;
 }
 
-LLVMValueRef row_enter(ir *x, LLVMValueRef it, LLVMValueRef desc)
+LLVMValueRef clc_row_enter(clc_ir *x, LLVMValueRef it, LLVMValueRef desc)
 {
 	LLVMValueRef ctx = LLVMBuildAlloca(x->b, LLVMArrayType2(x->i8, 32),
 					   "ctx"); /* HPCL_CTX_BYTES */
 	LLVMSetAlignment(ctx, 8);
 	LLVMTypeRef pt[] = {x->ptr, x->ptr, x->sz};
-	LLVMValueRef av[] = {ctx, it, local_args_at(x, desc)};
-	call_named(x, "__hpcl_row_enter", x->vd, pt, 3, av);
+	LLVMValueRef av[] = {ctx, it, clc_local_args_at(x, desc)};
+	clc_call_named(x, "__hpcl_row_enter", x->vd, pt, 3, av);
 	return ctx;
 }
 
-void row_leave(ir *x, LLVMValueRef ctx)
+void clc_row_leave(clc_ir *x, LLVMValueRef ctx)
 {
-	call_named(x, "__hpcl_row_leave", x->vd, &x->ptr, 1, &ctx);
+	clc_call_named(x, "__hpcl_row_leave", x->vd, &x->ptr, 1, &ctx);
 }
 
-LLVMValueRef precall(ir *x, precache *p, LLVMValueRef fn, unsigned a,
-		     bool has_arg)
+LLVMValueRef clc_precall(clc_ir *x, clc_precache *p, LLVMValueRef fn,
+			 unsigned a, bool has_arg)
 {
 	for (unsigned q = 0; q < p->n; q++)
 		if (p->fn[q] == fn && p->arg[q] == a)
@@ -105,7 +106,7 @@ LLVMValueRef precall(ir *x, precache *p, LLVMValueRef fn, unsigned a,
 	return c;
 }
 
-bool vmap_init(vmap *m, size_t n)
+bool clc_vmap_init(clc_vmap *m, size_t n)
 {
 	m->cap = 64;
 	while (m->cap < 2 * n)
@@ -115,24 +116,24 @@ bool vmap_init(vmap *m, size_t n)
 	return m->key && m->val;
 }
 
-unsigned idx_of(const vmap *m, LLVMValueRef v)
+unsigned clc_idx_of(const clc_vmap *m, LLVMValueRef v)
 {
-	LLVMValueRef r = vmap_get(m, v);
+	LLVMValueRef r = clc_vmap_get(m, v);
 	return r == v ? 0 : (unsigned)(uintptr_t)r;
 }
 
-void vmap_clear(vmap *m)
+void clc_vmap_clear(clc_vmap *m)
 {
 	memset(m->key, 0, m->cap * sizeof(*m->key));
 }
 
-void vmap_free(vmap *m)
+void clc_vmap_free(clc_vmap *m)
 {
 	free(m->key);
 	free(m->val);
 }
 
-static size_t vmap_slot(const vmap *m, LLVMValueRef k)
+static size_t vmap_slot(const clc_vmap *m, LLVMValueRef k)
 {
 	size_t h = ((uintptr_t)k >> 4) * 0x9E3779B97F4A7C15ull;
 	size_t i = h & (m->cap - 1);
@@ -141,14 +142,14 @@ static size_t vmap_slot(const vmap *m, LLVMValueRef k)
 	return i;
 }
 
-void vmap_put(vmap *m, LLVMValueRef k, LLVMValueRef v)
+void clc_vmap_put(clc_vmap *m, LLVMValueRef k, LLVMValueRef v)
 {
 	size_t i = vmap_slot(m, k);
 	m->key[i] = k;
 	m->val[i] = v;
 }
 
-LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k)
+LLVMValueRef clc_vmap_get(const clc_vmap *m, LLVMValueRef k)
 {
 	size_t i = vmap_slot(m, k);
 	return m->key[i] ? m->val[i] : k;
@@ -156,7 +157,7 @@ LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k)
 
 /* ---- the work-item functions ---- */
 
-enum wi wi_kind(const char *n)
+enum wi clc_wi_kind(const char *n)
 {
 	static const struct {
 		const char *name;
@@ -180,7 +181,7 @@ enum wi wi_kind(const char *n)
 	return WI_NONE;
 }
 
-const char *callee_name(LLVMValueRef call, LLVMValueRef *fn)
+const char *clc_callee_name(LLVMValueRef call, LLVMValueRef *fn)
 {
 	LLVMValueRef f = LLVMGetCalledValue(call);
 	*fn = LLVMIsAFunction(f) ? f : NULL;
@@ -190,15 +191,15 @@ const char *callee_name(LLVMValueRef call, LLVMValueRef *fn)
 	return LLVMGetValueName2(f, &len);
 }
 
-bool wi_barrier(const char *n)
+bool clc_wi_barrier(const char *n)
 {
 	return !strcmp(n, "_Z7barrierj") ||
 	       !strcmp(n, "_Z18work_group_barrierj") ||
 	       !strcmp(n, "_Z18work_group_barrierj12memory_scope");
 }
 
-const char *wi_refuse(const cl_kernel *k, bool barriers, size_t *n, char *why,
-		      size_t wn)
+const char *clc_wi_refuse(const clc_kernel *k, bool barriers, size_t *n,
+			  char *why, size_t wn)
 {
 	LLVMValueRef f = k->fn;
 	if (LLVMGetSubprogram(f))
@@ -219,11 +220,11 @@ const char *wi_refuse(const cl_kernel *k, bool barriers, size_t *n, char *why,
 			if (!LLVMIsACallInst(i))
 				continue;
 			LLVMValueRef fn;
-			const char *cn = callee_name(i, &fn);
+			const char *cn = clc_callee_name(i, &fn);
 			if (!fn)
 				return "an indirect call";
-			if (LLVMGetIntrinsicID(fn) || wi_kind(cn) ||
-			    (barriers && wi_barrier(cn)))
+			if (LLVMGetIntrinsicID(fn) || clc_wi_kind(cn) ||
+			    (barriers && clc_wi_barrier(cn)))
 				continue;
 			if (!LLVMIsDeclaration(fn)) {
 				snprintf(why, wn, "calls %s out of line", cn);

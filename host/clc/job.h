@@ -35,9 +35,9 @@ typedef struct {
 	char *s;
 	size_t n, cap;
 	bool oom;
-} sbuf;
+} clc_sbuf;
 
-void sb_add(sbuf *b, const char *fmt, ...)
+void clc_sb_add(clc_sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* ---- the job ---- */
@@ -48,7 +48,7 @@ typedef struct {
 	char std[16];
 	bool opt_disable;
 	bool item_calls; /* -cl-hartpool-item-calls: no row loop (rowloop.c) */
-} cl_opts;
+} clc_opts;
 
 /* What a function reaches through its calls (kernels.c). */
 #define REACH_BARRIER 1u /* a barrier-like built-in: fibers */
@@ -65,13 +65,13 @@ typedef struct {
 	unsigned stack_bytes; /* hp_kernel.stack_bytes (stack.c) */
 	bool wg_fn;	      /* barriers: hp_krow_K is a work-group function */
 	unsigned wg_scratch;  /* its bytes per work-item (wgfn.c) */
-} cl_kernel;
+} clc_kernel;
 
 /* A function's frame, as the code generator reported it (stack.c). */
 typedef struct {
 	char *name;
 	unsigned size;
-} cl_frame;
+} clc_frame;
 
 /* Fiber stacks (hp_kernel.stack_bytes): the executor's default, and what a
  * kernel that prints starts from (printf and the firmware's formatting
@@ -81,58 +81,58 @@ typedef struct {
 /* What a kernel without barriers may take of the hart's kernel stack:
  * HP_KERNEL_STACK_USE (hartpool/kernel.h). */
 
-typedef struct cl_job {
+typedef struct clc_job {
 	const hp_cl_build_options *o;
-	cl_opts opts;
-	hpb_board b;
+	clc_opts opts;
+	clc_board b;
 	const char *cc;	  /* clang-19 */
 	char libbc[1200]; /* the built-in library's bitcode */
 	char tmp[32];	  /* the job's folder, "" if none */
 	char src[1200], bc[1200], obj[1200], descc[1200], desco[1200];
-	sbuf log; /* the messages of the read stage, for hp_fail */
-	FILE *mf; /* the build log (hpb_log while the job runs) */
+	clc_sbuf log; /* the messages of the read stage, for hp_fail */
+	FILE *mf;     /* the build log (hpb_log while the job runs) */
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;
 	LLVMTargetMachineRef tm;
-	cl_kernel *ks;
+	clc_kernel *ks;
 	unsigned nk;
 	void *hpk; /* the result */
 	size_t size;
 	bool cached; /* key is the job's in the build cache (cache.h) */
 	char key[65];
-	cl_frame *frames; /* every function's frame (stack.c) */
+	clc_frame *frames; /* every function's frame (stack.c) */
 	unsigned nframes, capframes;
 	bool frames_lost; /* one did not fit in memory */
-} cl_job;
+} clc_job;
 
 /* ---- the stages ---- */
 
-int cl_opts_parse(const char *s, cl_opts *o, sbuf *log);
-void cl_opts_free(cl_opts *o);
+int clc_opts_parse(const char *s, clc_opts *o, clc_sbuf *log);
+void clc_opts_free(clc_opts *o);
 /** -cl-ext=-all,+... for the board. */
-void cl_extensions(const hpb_board *b, char *out, size_t n);
+void clc_extensions(const clc_board *b, char *out, size_t n);
 /** "+m,+a,..." of the board's ISA letters (and -relax). */
-void cl_features(const hpb_board *b, char *out, size_t n);
+void clc_features(const clc_board *b, char *out, size_t n);
 
 /** kernels.c: parameter @p i's byval type, or NULL. */
-LLVMTypeRef cl_byval_type(LLVMValueRef fn, unsigned i);
+LLVMTypeRef clc_byval_type(LLVMValueRef fn, unsigned i);
 
 /** codegen.c: the job's target machine (after the read stage). */
-int cl_target_machine(cl_job *j);
+int clc_target_machine(clc_job *j);
 
-int stage_compile(cl_job *j);
-int stage_read(cl_job *j);
-int stage_rewrite(cl_job *j);
-int stage_link(cl_job *j);
-int stage_codegen(cl_job *j);
-int stage_package(cl_job *j);
+int clc_stage_compile(clc_job *j);
+int clc_stage_read(clc_job *j);
+int clc_stage_rewrite(clc_job *j);
+int clc_stage_link(clc_job *j);
+int clc_stage_codegen(clc_job *j);
+int clc_stage_package(clc_job *j);
 
 /** stack.c: ask the code generator for every frame; take its report
  * (true if @p desc was one); each kernel's need, checked. */
-void stack_mark(cl_job *j);
-bool stack_diag(cl_job *j, const char *desc);
-int stack_check(cl_job *j);
+void clc_stack_mark(clc_job *j);
+bool clc_stack_diag(clc_job *j, const char *desc);
+int clc_stack_check(clc_job *j);
 /** A program without kernels: the object of its metadata only. */
-int cl_meta_object(cl_job *j);
+int clc_stage_meta(clc_job *j);
 
 #endif

@@ -285,7 +285,7 @@ static int type_layout(LLVMTypeRef t, unsigned xlen, uint64_t *size,
 /* ---- kernels ---- */
 
 /* Parameter @p i's byval type, or NULL. */
-LLVMTypeRef cl_byval_type(LLVMValueRef fn, unsigned i)
+LLVMTypeRef clc_byval_type(LLVMValueRef fn, unsigned i)
 {
 	unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
 	LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, i + 1, kind);
@@ -311,18 +311,19 @@ static void arg_meta(LLVMValueRef md[5], unsigned i, hp_cl_arg *a)
 
 /* Argument @p i: its metadata, size and alignment in the block (offsets:
  * arg_layout). */
-static int arg_read(cl_job *j, cl_kernel *k, LLVMValueRef md[5], unsigned i)
+static int arg_read(clc_job *j, clc_kernel *k, LLVMValueRef md[5], unsigned i)
 {
 	hp_cl_arg *a = &k->meta.args[i];
 	LLVMTypeRef ty = LLVMTypeOf(LLVMGetParam(k->fn, i));
-	LLVMTypeRef byval = cl_byval_type(k->fn, i);
+	LLVMTypeRef byval = clc_byval_type(k->fn, i);
 	arg_meta(md, i, a);
 	if (strstr(a->type_name, "image") || strstr(a->type_name, "sampler") ||
 	    strstr(a->type_name, "pipe") || (a->type_qual & 8)) {
-		sb_add(&j->log,
-		       "error: kernel %s, argument %u (%s): images, samplers "
-		       "and pipes are not supported by this device\n",
-		       k->name, i, a->type_name);
+		clc_sb_add(
+			&j->log,
+			"error: kernel %s, argument %u (%s): images, samplers "
+			"and pipes are not supported by this device\n",
+			k->name, i, a->type_name);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
 	uint64_t size = 8, align = 8;
@@ -337,10 +338,10 @@ static int arg_read(cl_job *j, cl_kernel *k, LLVMValueRef md[5], unsigned i)
 		bad = type_layout(ty, j->b.xlen, &size, &align, 0);
 	if (bad) {
 		char *ts = LLVMPrintTypeToString(ty);
-		sb_add(&j->log,
-		       "error: kernel %s, argument %u (%s %s): unsupported "
-		       "argument type (IR %s)\n",
-		       k->name, i, a->type_name, a->name, ts);
+		clc_sb_add(&j->log,
+			   "error: kernel %s, argument %u (%s %s): unsupported "
+			   "argument type (IR %s)\n",
+			   k->name, i, a->type_name, a->name, ts);
 		LLVMDisposeMessage(ts);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
@@ -499,14 +500,15 @@ static bool uses_other_locals(const fgraph *g, LLVMValueRef fn)
 }
 
 /* Kernel @p f: its parameters, argument metadata and block layout. */
-static int kernel_read(cl_job *j, const fgraph *g, const fnode *f, cl_kernel *k)
+static int kernel_read(clc_job *j, const fgraph *g, const fnode *f,
+		       clc_kernel *k)
 {
 	const char *name = vname(f->f);
 	memset(k, 0, sizeof(*k));
 	if (strlen(name) > HP_CL_NAME_MAX) {
-		sb_add(&j->log,
-		       "error: kernel name '%s' longer than %u bytes\n", name,
-		       HP_CL_NAME_MAX);
+		clc_sb_add(&j->log,
+			   "error: kernel name '%s' longer than %u bytes\n",
+			   name, HP_CL_NAME_MAX);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
 	snprintf(k->name, sizeof(k->name), "%s", name);
@@ -516,8 +518,8 @@ static int kernel_read(cl_job *j, const fgraph *g, const fnode *f, cl_kernel *k)
 	device_name(name, mk->device_name);
 	mk->num_args = LLVMCountParams(f->f);
 	if (mk->num_args > HP_CL_ARGS_MAX) {
-		sb_add(&j->log, "error: kernel %s: more than 64 arguments\n",
-		       name);
+		clc_sb_add(&j->log,
+			   "error: kernel %s: more than 64 arguments\n", name);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
 	static const char *const kinds[5] = {
@@ -533,10 +535,11 @@ static int kernel_read(cl_job *j, const fgraph *g, const fnode *f, cl_kernel *k)
 	}
 	mk->args_size = arg_layout(mk);
 	if (mk->args_size > HP_MBOX_ARGS_MAX) {
-		sb_add(&j->log,
-		       "error: kernel %s: arguments take %u bytes, the device "
-		       "passes at most %u\n",
-		       k->name, mk->args_size, HP_MBOX_ARGS_MAX);
+		clc_sb_add(
+			&j->log,
+			"error: kernel %s: arguments take %u bytes, the device "
+			"passes at most %u\n",
+			k->name, mk->args_size, HP_MBOX_ARGS_MAX);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
 	uint32_t sg[3];
@@ -557,7 +560,7 @@ static int kernel_read(cl_job *j, const fgraph *g, const fnode *f, cl_kernel *k)
 }
 
 /* The bitcode into the job's context and module. */
-static int module_read(cl_job *j)
+static int module_read(clc_job *j)
 {
 	LLVMMemoryBufferRef buf;
 	char *msg = NULL;
@@ -571,7 +574,7 @@ static int module_read(cl_job *j)
 	return bad ? hp_fail(HP_OUT_OF_RESOURCES, "cannot read the IR") : 0;
 }
 
-int stage_read(cl_job *j)
+int clc_stage_read(clc_job *j)
 {
 	fgraph g = {0};
 	int rc = module_read(j);
@@ -586,8 +589,8 @@ int stage_read(cl_job *j)
 		if (!g.f[i].kernel)
 			continue;
 		if (j->nk == HPK_KERNELS_MAX) {
-			sb_add(&j->log, "error: more than %u kernels\n",
-			       HPK_KERNELS_MAX);
+			clc_sb_add(&j->log, "error: more than %u kernels\n",
+				   HPK_KERNELS_MAX);
 			rc = HP_BUILD_PROGRAM_FAILURE;
 		} else if (!(rc = kernel_read(j, &g, &g.f[i], &j->ks[j->nk]))) {
 			j->nk++;

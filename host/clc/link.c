@@ -43,7 +43,7 @@ static bool in_used(LLVMModuleRef m, LLVMValueRef v)
 	return false;
 }
 
-static bool kept(const cl_job *j, LLVMValueRef v)
+static bool kept(const clc_job *j, LLVMValueRef v)
 {
 	if (named(v, "", "__tls_get_addr") || named(v, "", "hp_api_ptr"))
 		return true;
@@ -55,7 +55,7 @@ static bool kept(const cl_job *j, LLVMValueRef v)
 }
 
 /* A definition with outside linkage that is not kept: internal. */
-static void internalize_one(const cl_job *j, LLVMValueRef v)
+static void internalize_one(const clc_job *j, LLVMValueRef v)
 {
 	size_t len;
 	const char *n = LLVMGetValueName2(v, &len);
@@ -70,7 +70,7 @@ static void internalize_one(const cl_job *j, LLVMValueRef v)
 	LLVMSetComdat(v, NULL);
 }
 
-static void internalize(const cl_job *j)
+static void internalize(const clc_job *j)
 {
 	for (LLVMValueRef f = LLVMGetFirstFunction(j->mod); f;
 	     f = LLVMGetNextFunction(f))
@@ -87,7 +87,7 @@ static void internalize(const cl_job *j)
  * takes a linkonce_odr definition only when something refers to it (and
  * internalize then makes it internal like the rest). __tls_get_addr is
  * referred to by the code generator, not the IR: it stays. */
-static int lazy_library(cl_job *j, LLVMModuleRef lib)
+static int lazy_library(clc_job *j, LLVMModuleRef lib)
 {
 	/* a name both define: an error, as the linker would say it (the
 	 * linker keeps a program's definition over a linkonce one) */
@@ -123,7 +123,7 @@ static int lazy_library(cl_job *j, LLVMModuleRef lib)
 	return 0;
 }
 
-static int link_library(cl_job *j)
+static int link_library(clc_job *j)
 {
 	LLVMMemoryBufferRef buf;
 	LLVMModuleRef lib = NULL;
@@ -147,7 +147,7 @@ static int link_library(cl_job *j)
 	return LLVMLinkModules2(j->mod, lib) ? 1 : 0;
 }
 
-int stage_link(cl_job *j)
+int clc_stage_link(clc_job *j)
 {
 	if (link_library(j))
 		return hp_fail(HP_BUILD_PROGRAM_FAILURE,

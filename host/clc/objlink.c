@@ -32,7 +32,7 @@
 
 #define err hpb_err
 
-int hpb_link(const hpb_board *b, const char *const *objs, unsigned n,
+int clc_link(const clc_board *b, const char *const *objs, unsigned n,
 	     const char *elfout)
 {
 	char mlibarch[80], mabi[48], ld[1100];
@@ -40,7 +40,7 @@ int hpb_link(const hpb_board *b, const char *const *objs, unsigned n,
 	snprintf(mabi, sizeof(mabi), "-mabi=%s", b->abi);
 	/* -T itself (not -Wl,-T): picolibc.specs adds its own script
 	 * unless the driver sees one. */
-	snprintf(ld, sizeof(ld), "%s/linker/object.ld", hpb_root());
+	snprintf(ld, sizeof(ld), "%s/linker/object.ld", clc_root());
 	if (n > 64)
 		return err("too many objects");
 	const char *lk[96] = {"riscv64-unknown-elf-gcc",
@@ -65,7 +65,7 @@ int hpb_link(const hpb_board *b, const char *const *objs, unsigned n,
 	lk[k++] = "-lc";
 	lk[k++] = "-lgcc";
 	lk[k] = NULL;
-	return hpb_run((char *const *)lk) ? err("linking %s failed", elfout)
+	return clc_run((char *const *)lk) ? err("linking %s failed", elfout)
 					  : 0;
 }
 
@@ -79,12 +79,12 @@ static void elf_path(const char *out, char *elfout, size_t n)
 		snprintf(elfout, n, "%s.elf", out);
 }
 
-int hpb_build_c(const char *board, const char *const *srcs, unsigned ns,
+int clc_build_c(const char *board, const char *const *srcs, unsigned ns,
 		const char *const *extra, unsigned ne, const char *opt,
 		const char *out)
 {
-	hpb_board b;
-	if (hpb_board_get(board, &b))
+	clc_board b;
+	if (clc_board_get(board, &b))
 		return 1;
 	if (ns > 64 || ne > 64)
 		return err("too many sources or options");
@@ -94,7 +94,7 @@ int hpb_build_c(const char *board, const char *const *srcs, unsigned ns,
 	char march[80], mabi[48], inc[1100], elfout[1100];
 	snprintf(march, sizeof(march), "-march=%s", b.arch);
 	snprintf(mabi, sizeof(mabi), "-mabi=%s", b.abi);
-	snprintf(inc, sizeof(inc), "-I%s/include", hpb_root());
+	snprintf(inc, sizeof(inc), "-I%s/include", clc_root());
 	elf_path(out, elfout, sizeof(elfout));
 
 	static __thread char objs[64][1200];
@@ -128,26 +128,26 @@ int hpb_build_c(const char *board, const char *const *srcs, unsigned ns,
 		cc[n++] = "-o";
 		cc[n++] = objs[i];
 		cc[n] = NULL;
-		if (hpb_run((char *const *)cc))
+		if (clc_run((char *const *)cc))
 			rc = err("compiling %s failed", srcs[i]);
 	}
 	if (!rc)
-		rc = hpb_link(&b, objp, ns, elfout);
+		rc = clc_link(&b, objp, ns, elfout);
 	for (unsigned i = 0; i < ns; i++)
 		unlink(objs[i]);
 	rmdir(tmp);
 	if (rc)
 		return rc;
 	size_t n;
-	uint8_t *e = hpb_slurp(elfout, &n);
+	uint8_t *e = clc_slurp(elfout, &n);
 	if (!e)
 		return err("cannot read %s", elfout);
 	void *hpk;
 	size_t hn;
-	rc = hpb_convert(e, n, b.xlen, NULL, &hpk, &hn);
+	rc = clc_convert(e, n, b.xlen, NULL, &hpk, &hn);
 	free(e);
 	if (!rc) {
-		rc = hpb_write(out, hpk, hn);
+		rc = clc_write(out, hpk, hn);
 		free(hpk);
 	}
 	return rc;

@@ -15,7 +15,7 @@
 
 /* ---- growable text ---- */
 
-static void sb_vadd(sbuf *b, const char *fmt, va_list ap)
+static void sb_vadd(clc_sbuf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
 	va_copy(aq, ap);
@@ -36,7 +36,7 @@ static void sb_vadd(sbuf *b, const char *fmt, va_list ap)
 	b->n += (size_t)n;
 }
 
-void sb_add(sbuf *b, const char *fmt, ...)
+void clc_sb_add(clc_sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -61,7 +61,7 @@ const char *hp_cl_compiler(void)
 
 /* ---- options ---- */
 
-void cl_opts_free(cl_opts *o)
+void clc_opts_free(clc_opts *o)
 {
 	for (unsigned i = 0; i < o->n; i++)
 		free(o->words[i]);
@@ -84,7 +84,7 @@ static const char *const pass_opts[] = {
 	"-g",
 };
 
-int cl_opts_parse(const char *s, cl_opts *o, sbuf *log)
+int clc_opts_parse(const char *s, clc_opts *o, clc_sbuf *log)
 {
 	memset(o, 0, sizeof(*o));
 	snprintf(o->std, sizeof(o->std), "CL1.2");
@@ -104,8 +104,9 @@ int cl_opts_parse(const char *s, cl_opts *o, sbuf *log)
 			if (two) {
 				char *v = strtok_r(NULL, " \t\n", &save);
 				if (!v) {
-					sb_add(log, "error: %s needs a value\n",
-					       w);
+					clc_sb_add(log,
+						   "error: %s needs a value\n",
+						   w);
 					rc = HP_INVALID_BUILD_OPTIONS;
 					break;
 				}
@@ -117,10 +118,11 @@ int cl_opts_parse(const char *s, cl_opts *o, sbuf *log)
 			const char *v = w + 8;
 			if (strcmp(v, "CL1.0") && strcmp(v, "CL1.1") &&
 			    strcmp(v, "CL1.2") && strcmp(v, "CL3.0")) {
-				sb_add(log,
-				       "error: %s: the device's OpenCL C "
-				       "versions are 1.0, 1.1, 1.2 and 3.0\n",
-				       w);
+				clc_sb_add(
+					log,
+					"error: %s: the device's OpenCL C "
+					"versions are 1.0, 1.1, 1.2 and 3.0\n",
+					w);
 				rc = HP_INVALID_BUILD_OPTIONS;
 			}
 			snprintf(o->std, sizeof(o->std), "%s", v);
@@ -142,7 +144,8 @@ int cl_opts_parse(const char *s, cl_opts *o, sbuf *log)
 		     i++)
 			ok |= !strcmp(w, pass_opts[i]);
 		if (!ok) {
-			sb_add(log, "error: unknown build option '%s'\n", w);
+			clc_sb_add(log, "error: unknown build option '%s'\n",
+				   w);
 			rc = HP_INVALID_BUILD_OPTIONS;
 		} else if (o->n < 120) {
 			o->words[o->n++] = strdup(w);
@@ -163,7 +166,7 @@ static void ext_add(char *out, size_t n, const char *const *e, size_t ne)
 		snprintf(out + strlen(out), n - strlen(out), ",+%s", e[i]);
 }
 
-static bool board_has_d(const hpb_board *b)
+static bool board_has_d(const clc_board *b)
 {
 	/* rv64imafdc...: the letters before the first '_' */
 	const char *p = b->arch + 4;
@@ -175,7 +178,7 @@ static bool board_has_d(const hpb_board *b)
 
 /* -cl-ext: the extensions of hartpool_cl.h and the 3.0 features behind
  * them */
-void cl_extensions(const hpb_board *b, char *out, size_t n)
+void clc_extensions(const clc_board *b, char *out, size_t n)
 {
 	static const char *const base[] = {
 		HP_CL_EXTENSIONS, "__opencl_c_subgroups", "__opencl_c_int64"};
@@ -190,7 +193,7 @@ void cl_extensions(const hpb_board *b, char *out, size_t n)
 		ext_add(out, n, fp64, sizeof(fp64) / sizeof(fp64[0]));
 }
 
-void cl_features(const hpb_board *b, char *out, size_t n)
+void clc_features(const clc_board *b, char *out, size_t n)
 {
 	/* the letters before the first '_'; g is imafd */
 	size_t at = 0;

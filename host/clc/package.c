@@ -563,7 +563,7 @@ static int conv_write(conv *c, void **outp, size_t *outn)
 	return 0;
 }
 
-int hpb_convert(const uint8_t *b, size_t size, unsigned xlen,
+int clc_convert(const uint8_t *b, size_t size, unsigned xlen,
 		const char *const *all_local, void **outp, size_t *outn)
 {
 	conv c;
@@ -579,7 +579,7 @@ int hpb_convert(const uint8_t *b, size_t size, unsigned xlen,
 	return rc;
 }
 
-int hpb_meta_object(unsigned xlen, unsigned float_abi, const char *meta,
+int clc_meta_object(unsigned xlen, unsigned float_abi, const char *meta,
 		    void **outp, size_t *outn)
 {
 	size_t n = strlen(meta) + 1;

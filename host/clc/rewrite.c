@@ -17,7 +17,7 @@
  *     barriers hp_krow_K(it, args, n): n work-items along dimension 0;
  *     both call __hpcl_run (kernels/opencl/rt.c) with where the __local
  *     arguments start, the descriptor hp_kernel_K's local_mem_bytes as
- *     hpb_convert sets it.
+ *     clc_convert sets it.
  */
 #define _GNU_SOURCE
 #include "rewrite.h"
@@ -37,7 +37,7 @@ static void make_local_tls(LLVMModuleRef m)
 			LLVMSetThreadLocal(g, 1);
 }
 
-static void ir_init(ir *x, cl_job *j)
+static void ir_init(clc_ir *x, clc_job *j)
 {
 	x->c = j->ctx;
 	x->m = j->mod;
@@ -52,18 +52,19 @@ static void ir_init(ir *x, cl_job *j)
 	x->vd = LLVMVoidTypeInContext(x->c);
 	LLVMTypeRef rp[] = {x->ptr, x->ptr, x->sz, x->sz, x->ptr};
 	x->run_t = LLVMFunctionType(x->vd, rp, 5, 0);
-	x->run = fn_get(x, "__hpcl_run", x->run_t);
+	x->run = clc_fn_get(x, "__hpcl_run", x->run_t);
 	x->larg_t = LLVMFunctionType(x->ptr, &x->i64, 1, 0);
-	x->larg = fn_get(x, "__hpcl_local_arg", x->larg_t);
+	x->larg = clc_fn_get(x, "__hpcl_local_arg", x->larg_t);
 }
 
 /* The call of the kernel repeats its parameters' ABI attributes. */
-static void call_attrs(ir *x, LLVMValueRef call, LLVMValueRef fn, unsigned n)
+static void call_attrs(clc_ir *x, LLVMValueRef call, LLVMValueRef fn,
+		       unsigned n)
 {
 	static const char *const names[] = {"signext", "zeroext", "inreg",
 					    "byval", "align"};
 	for (unsigned i = 0; i < n; i++) {
-		bool byval = cl_byval_type(fn, i) != NULL;
+		bool byval = clc_byval_type(fn, i) != NULL;
 		for (unsigned q = 0; q < 5; q++) {
 			unsigned kind = LLVMGetEnumAttributeKindForName(
 				names[q], strlen(names[q]));
@@ -79,22 +80,22 @@ static void call_attrs(ir *x, LLVMValueRef call, LLVMValueRef fn, unsigned n)
 }
 
 /* hp_kbody_K: one work-item. */
-static LLVMValueRef body_build(ir *x, const cl_kernel *k)
+static LLVMValueRef body_build(clc_ir *x, const clc_kernel *k)
 {
 	char name[HP_CL_NAME_MAX + 32];
 	snprintf(name, sizeof(name), "hp_kbody_%s", k->name);
 	LLVMValueRef f = LLVMAddFunction(
 		x->m, name, LLVMFunctionType(x->vd, &x->ptr, 1, 0));
 	LLVMSetLinkage(f, LLVMInternalLinkage);
-	fn_attr(x, f, 1, "noalias");
-	fn_attr(x, f, 1, "readonly");
-	fn_attr(x, f, LLVMAttributeFunctionIndex, "alwaysinline");
+	clc_fn_attr(x, f, 1, "noalias");
+	clc_fn_attr(x, f, 1, "readonly");
+	clc_fn_attr(x, f, LLVMAttributeFunctionIndex, "alwaysinline");
 	LLVMPositionBuilderAtEnd(x->b,
 				 LLVMAppendBasicBlockInContext(x->c, f, ""));
 	unsigned n = k->meta.num_args;
 	LLVMValueRef av[HP_CL_ARGS_MAX + 1];
 	for (unsigned i = 0; i < n; i++)
-		av[i] = arg_value(x, k, i, LLVMGetParam(f, 0));
+		av[i] = clc_arg_value(x, k, i, LLVMGetParam(f, 0));
 	LLVMValueRef call = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(k->fn),
 					   k->fn, av, n, "");
 	LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(k->fn));
@@ -104,7 +105,7 @@ static LLVMValueRef body_build(ir *x, const cl_kernel *k)
 }
 
 /* hp_kfn_K (@p row false) or hp_krow_K: __hpcl_run over the body. */
-static void entry_build(ir *x, const cl_kernel *k, LLVMValueRef desc,
+static void entry_build(clc_ir *x, const clc_kernel *k, LLVMValueRef desc,
 			LLVMValueRef body, bool row)
 {
 	char name[HP_CL_NAME_MAX + 32];
@@ -114,7 +115,7 @@ static void entry_build(ir *x, const cl_kernel *k, LLVMValueRef desc,
 		x->m, name, LLVMFunctionType(x->vd, pt, row ? 3 : 2, 0));
 	LLVMPositionBuilderAtEnd(x->b,
 				 LLVMAppendBasicBlockInContext(x->c, f, ""));
-	LLVMValueRef lm = local_args_at(x, desc);
+	LLVMValueRef lm = clc_local_args_at(x, desc);
 	LLVMValueRef av[] = {
 		LLVMGetParam(f, 0), LLVMGetParam(f, 1),
 		row ? LLVMGetParam(f, 2) : LLVMConstInt(x->sz, 1, 0), lm, body};
@@ -122,7 +123,7 @@ static void entry_build(ir *x, const cl_kernel *k, LLVMValueRef desc,
 	LLVMBuildRetVoid(x->b);
 }
 
-static void entries_build(ir *x, cl_kernel *k)
+static void entries_build(clc_ir *x, clc_kernel *k)
 {
 	char name[HP_CL_NAME_MAX + 32];
 	snprintf(name, sizeof(name), "hp_kernel_%s", k->name);
@@ -132,15 +133,15 @@ static void entries_build(ir *x, cl_kernel *k)
 	LLVMValueRef body = body_build(x, k);
 	entry_build(x, k, desc, body, false);
 	if (!k->meta.uses_barriers &&
-	    (x->item_calls || !rowloop_build(x, k, desc)))
+	    (x->item_calls || !clc_rowloop_build(x, k, desc)))
 		entry_build(x, k, desc, body, true);
 	if (k->meta.uses_barriers && !x->item_calls)
-		k->wg_fn = wgfn_build(x, k, desc);
+		k->wg_fn = clc_wgfn_build(x, k, desc);
 }
 
-int stage_rewrite(cl_job *j)
+int clc_stage_rewrite(clc_job *j)
 {
-	ir x;
+	clc_ir x;
 	make_local_tls(j->mod);
 	ir_init(&x, j);
 	x.b = LLVMCreateBuilderInContext(j->ctx);

@@ -18,29 +18,29 @@ typedef struct {
 	unsigned xlen;
 	FILE *log;	 /* the build log */
 	bool item_calls; /* -cl-hartpool-item-calls */
-} ir;
+} clc_ir;
 
 /* ---- irmap.c ---- */
 
 /** The module's function @p name, declared with type @p t if missing. */
-LLVMValueRef fn_get(ir *x, const char *name, LLVMTypeRef t);
+LLVMValueRef clc_fn_get(clc_ir *x, const char *name, LLVMTypeRef t);
 /** Enum attribute @p name on @p f at @p idx. */
-void fn_attr(ir *x, LLVMValueRef f, unsigned idx, const char *name);
+void clc_fn_attr(clc_ir *x, LLVMValueRef f, unsigned idx, const char *name);
 /** Argument @p i of kernel @p k, loaded from the block at @p args (a
  * byval struct: its address in the block). */
-LLVMValueRef arg_value(ir *x, const cl_kernel *k, unsigned i,
-		       LLVMValueRef args);
+LLVMValueRef clc_arg_value(clc_ir *x, const clc_kernel *k, unsigned i,
+			   LLVMValueRef args);
 /** A call of the module's function @p name (declared if missing). */
-LLVMValueRef call_named(ir *x, const char *name, LLVMTypeRef ret,
-			LLVMTypeRef *pt, unsigned np, LLVMValueRef *av);
+LLVMValueRef clc_call_named(clc_ir *x, const char *name, LLVMTypeRef ret,
+			    LLVMTypeRef *pt, unsigned np, LLVMValueRef *av);
 /** Where kernel descriptor @p desc's __local arguments start (its
  * local_mem_bytes, a size_t), loaded where the builder is. */
-LLVMValueRef local_args_at(ir *x, LLVMValueRef desc);
+LLVMValueRef clc_local_args_at(clc_ir *x, LLVMValueRef desc);
 /** The run-time context of a loop entry, set up from its first item @p it
  * where the builder is (__hpcl_row_enter, kernels/opencl/rt.c); the
- * context, for row_leave. */
-LLVMValueRef row_enter(ir *x, LLVMValueRef it, LLVMValueRef desc);
-void row_leave(ir *x, LLVMValueRef ctx);
+ * context, for clc_row_leave. */
+LLVMValueRef clc_row_enter(clc_ir *x, LLVMValueRef it, LLVMValueRef desc);
+void clc_row_leave(clc_ir *x, LLVMValueRef ctx);
 
 /** Calls made once in a loop entry's first block, before @p at, by callee
  * and constant argument (the work-item functions whose values are the
@@ -50,24 +50,24 @@ typedef struct {
 	LLVMValueRef at;
 	LLVMValueRef fn[PRECACHE_MAX], val[PRECACHE_MAX];
 	unsigned arg[PRECACHE_MAX], n;
-} precache;
+} clc_precache;
 /** @p fn(a) (or @p fn() without @p has_arg), once. */
-LLVMValueRef precall(ir *x, precache *p, LLVMValueRef fn, unsigned a,
-		     bool has_arg);
+LLVMValueRef clc_precall(clc_ir *x, clc_precache *p, LLVMValueRef fn,
+			 unsigned a, bool has_arg);
 
 /** A map from a kernel's values to their clones (open addressing). */
 typedef struct {
 	LLVMValueRef *key, *val;
 	size_t cap;
-} vmap;
-bool vmap_init(vmap *m, size_t n);
-void vmap_free(vmap *m);
-void vmap_clear(vmap *m);
+} clc_vmap;
+bool clc_vmap_init(clc_vmap *m, size_t n);
+void clc_vmap_free(clc_vmap *m);
+void clc_vmap_clear(clc_vmap *m);
 /** The index + 1 a map holds for @p v as a number, 0 if none. */
-unsigned idx_of(const vmap *m, LLVMValueRef v);
-void vmap_put(vmap *m, LLVMValueRef k, LLVMValueRef v);
+unsigned clc_idx_of(const clc_vmap *m, LLVMValueRef v);
+void clc_vmap_put(clc_vmap *m, LLVMValueRef k, LLVMValueRef v);
 /** The value @p k maps to, or @p k itself. */
-LLVMValueRef vmap_get(const vmap *m, LLVMValueRef k);
+LLVMValueRef clc_vmap_get(const clc_vmap *m, LLVMValueRef k);
 
 /** The work-item functions the entries replace, by what they depend on. */
 enum wi {
@@ -78,25 +78,25 @@ enum wi {
 	WI_LOCAL_LINEAR,
 	WI_UNIFORM, /* the same for every item of a group */
 };
-enum wi wi_kind(const char *mangled);
+enum wi clc_wi_kind(const char *mangled);
 /** The name of @p call's callee (*fn the function), NULL if indirect. */
-const char *callee_name(LLVMValueRef call, LLVMValueRef *fn);
+const char *clc_callee_name(LLVMValueRef call, LLVMValueRef *fn);
 
 /** A work-group barrier (barrier, work_group_barrier). */
-bool wi_barrier(const char *mangled);
+bool clc_wi_barrier(const char *mangled);
 /** Why kernel @p k's body cannot be cloned into a loop over work-items
  * (with @p barriers: work-group barriers are allowed), or NULL; @p n
  * counts its values (blocks, instructions, parameters). */
-const char *wi_refuse(const cl_kernel *k, bool barriers, size_t *n, char *why,
-		      size_t wn);
+const char *clc_wi_refuse(const clc_kernel *k, bool barriers, size_t *n,
+			  char *why, size_t wn);
 
 /** rowloop.c: hp_krow_K as a loop over the row with K's body cloned into
  * it and the work-item ids as loop values; false (nothing built) when K
  * is not one it can take, the reason in the build log. */
-bool rowloop_build(ir *x, const cl_kernel *k, LLVMValueRef desc);
+bool clc_rowloop_build(clc_ir *x, const clc_kernel *k, LLVMValueRef desc);
 /** wgfn.c: hp_krow_K as a work-group function of barrier kernel K (its
  * per-item scratch in k->wg_scratch); false (nothing built) when K is not
  * one it can take, the reason in the build log. */
-bool wgfn_build(ir *x, cl_kernel *k, LLVMValueRef desc);
+bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc);
 
 #endif

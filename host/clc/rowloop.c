@@ -36,13 +36,13 @@
 /* ---- building ---- */
 
 typedef struct {
-	ir *x;
-	const cl_kernel *k;
-	vmap m;
+	clc_ir *x;
+	const clc_kernel *k;
+	clc_vmap m;
 	LLVMValueRef k_idx;		/* the item's index in the row */
 	LLVMBasicBlockRef entry, latch; /* of the row function */
 	LLVMValueRef entry_br;		/* entry's branch, where allocas go */
-	precache pre;			/* the group's values, read in entry */
+	clc_precache pre;		/* the group's values, read in entry */
 	LLVMValueRef *made;		/* instructions whose operands map */
 	size_t nmade, capmade;
 } rl;
@@ -57,17 +57,17 @@ static void made_add(rl *r, LLVMValueRef i)
 static LLVMValueRef wi_value(rl *r, LLVMValueRef call, LLVMValueRef fn,
 			     enum wi kind)
 {
-	ir *x = r->x;
+	clc_ir *x = r->x;
 	bool konst = !LLVMGetNumArgOperands(call) ||
 		     LLVMIsAConstantInt(LLVMGetOperand(call, 0));
 	LLVMValueRef base;
 	if (konst) {
 		bool arg = LLVMGetNumArgOperands(call) != 0;
-		base = precall(x, &r->pre, fn,
-			       arg ? (unsigned)LLVMConstIntGetZExtValue(
-					     LLVMGetOperand(call, 0))
-				   : 0,
-			       arg);
+		base = clc_precall(x, &r->pre, fn,
+				   arg ? (unsigned)LLVMConstIntGetZExtValue(
+						 LLVMGetOperand(call, 0))
+				       : 0,
+				   arg);
 	} else {
 		base = LLVMInstructionClone(call);
 		LLVMInsertIntoBuilder(x->b, base);
@@ -98,19 +98,19 @@ static LLVMValueRef wi_value(rl *r, LLVMValueRef call, LLVMValueRef fn,
  * K's), phis made empty, rets to the latch, allocas to entry. */
 static void clone_blocks(rl *r)
 {
-	ir *x = r->x;
+	clc_ir *x = r->x;
 	LLVMValueRef f = r->k->fn;
 	for (LLVMBasicBlockRef bb = LLVMGetEntryBasicBlock(f); bb;
 	     bb = LLVMGetNextBasicBlock(bb)) {
 		LLVMBasicBlockRef nb =
 			LLVMInsertBasicBlockInContext(x->c, r->latch, "");
-		vmap_put(&r->m, LLVMBasicBlockAsValue(bb),
-			 LLVMBasicBlockAsValue(nb));
+		clc_vmap_put(&r->m, LLVMBasicBlockAsValue(bb),
+			     LLVMBasicBlockAsValue(nb));
 	}
 	for (LLVMBasicBlockRef bb = LLVMGetEntryBasicBlock(f); bb;
 	     bb = LLVMGetNextBasicBlock(bb)) {
 		LLVMBasicBlockRef nb = LLVMValueAsBasicBlock(
-			vmap_get(&r->m, LLVMBasicBlockAsValue(bb)));
+			clc_vmap_get(&r->m, LLVMBasicBlockAsValue(bb)));
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
 		     i = LLVMGetNextInstruction(i)) {
 			LLVMPositionBuilderAtEnd(x->b, nb);
@@ -119,10 +119,11 @@ static void clone_blocks(rl *r)
 				c = LLVMBuildPhi(x->b, LLVMTypeOf(i), "");
 			} else if (LLVMIsAReturnInst(i)) {
 				c = LLVMBuildBr(x->b, r->latch);
-			} else if (LLVMIsACallInst(i) && callee_name(i, &fn) &&
-				   wi_kind(LLVMGetValueName(fn))) {
+			} else if (LLVMIsACallInst(i) &&
+				   clc_callee_name(i, &fn) &&
+				   clc_wi_kind(LLVMGetValueName(fn))) {
 				c = wi_value(r, i, fn,
-					     wi_kind(LLVMGetValueName(fn)));
+					     clc_wi_kind(LLVMGetValueName(fn)));
 			} else {
 				c = LLVMInstructionClone(i);
 				if (LLVMIsAAllocaInst(i))
@@ -131,7 +132,7 @@ static void clone_blocks(rl *r)
 				LLVMInsertIntoBuilder(x->b, c);
 				made_add(r, c);
 			}
-			vmap_put(&r->m, i, c);
+			clc_vmap_put(&r->m, i, c);
 		}
 	}
 }
@@ -144,7 +145,7 @@ static void remap(rl *r)
 		int n = LLVMGetNumOperands(c);
 		for (int o = 0; o < n; o++) {
 			LLVMValueRef v = LLVMGetOperand(c, (unsigned)o);
-			LLVMValueRef w = vmap_get(&r->m, v);
+			LLVMValueRef w = clc_vmap_get(&r->m, v);
 			if (w != v)
 				LLVMSetOperand(c, (unsigned)o, w);
 		}
@@ -154,16 +155,17 @@ static void remap(rl *r)
 	     bb = LLVMGetNextBasicBlock(bb))
 		for (LLVMValueRef i = LLVMGetFirstInstruction(bb);
 		     i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
-			LLVMValueRef p = vmap_get(&r->m, i);
+			LLVMValueRef p = clc_vmap_get(&r->m, i);
 			unsigned n = LLVMCountIncoming(i);
 			for (unsigned q = 0; q < n; q++) {
-				LLVMValueRef v = vmap_get(
+				LLVMValueRef v = clc_vmap_get(
 					&r->m, LLVMGetIncomingValue(i, q));
-				LLVMBasicBlockRef b = LLVMValueAsBasicBlock(
-					vmap_get(&r->m,
-						 LLVMBasicBlockAsValue(
-							 LLVMGetIncomingBlock(
-								 i, q))));
+				LLVMBasicBlockRef b =
+					LLVMValueAsBasicBlock(clc_vmap_get(
+						&r->m,
+						LLVMBasicBlockAsValue(
+							LLVMGetIncomingBlock(
+								i, q))));
 				LLVMAddIncoming(p, &v, &b, 1);
 			}
 		}
@@ -171,7 +173,7 @@ static void remap(rl *r)
 
 /* The row loop unrolled 4 times (as HP_KERNEL's row loop is, decision
  * 44): llvm.loop metadata on the latch's branch, a node naming itself. */
-static void unroll4(ir *x, LLVMValueRef br)
+static void unroll4(clc_ir *x, LLVMValueRef br)
 {
 	LLVMMetadataRef self = LLVMTemporaryMDNode(x->c, NULL, 0);
 	static const char key[] = "llvm.loop.unroll.count";
@@ -189,26 +191,26 @@ static void unroll4(ir *x, LLVMValueRef br)
  * the loop's first block @p top). */
 static void params(rl *r, LLVMValueRef args, LLVMBasicBlockRef top)
 {
-	ir *x = r->x;
-	const cl_kernel *k = r->k;
+	clc_ir *x = r->x;
+	const clc_kernel *k = r->k;
 	for (unsigned i = 0; i < k->meta.num_args; i++) {
 		LLVMPositionBuilderBefore(x->b, r->entry_br);
-		LLVMValueRef v = arg_value(x, k, i, args);
-		LLVMTypeRef bt = cl_byval_type(k->fn, i);
+		LLVMValueRef v = clc_arg_value(x, k, i, args);
+		LLVMTypeRef bt = clc_byval_type(k->fn, i);
 		if (bt) {
 			LLVMValueRef copy = LLVMBuildAlloca(x->b, bt, "");
 			LLVMPositionBuilderAtEnd(x->b, top);
 			LLVMBuildMemCpy(x->b, copy, 8, v, 1, LLVMSizeOf(bt));
 			v = copy;
 		}
-		vmap_put(&r->m, LLVMGetParam(k->fn, i), v);
+		clc_vmap_put(&r->m, LLVMGetParam(k->fn, i), v);
 	}
 }
 
 static void build(rl *r, LLVMValueRef desc)
 {
-	ir *x = r->x;
-	const cl_kernel *k = r->k;
+	clc_ir *x = r->x;
+	const clc_kernel *k = r->k;
 	char name[HP_CL_NAME_MAX + 32];
 	snprintf(name, sizeof(name), "hp_krow_%s", k->name);
 	LLVMTypeRef pt[] = {x->ptr, x->ptr, x->sz};
@@ -223,7 +225,7 @@ static void build(rl *r, LLVMValueRef desc)
 
 	/* entry: enter with the row's first item */
 	LLVMPositionBuilderAtEnd(x->b, r->entry);
-	LLVMValueRef ctx = row_enter(x, LLVMGetParam(f, 0), desc);
+	LLVMValueRef ctx = clc_row_enter(x, LLVMGetParam(f, 0), desc);
 	r->entry_br = r->pre.at = LLVMBuildBr(x->b, header);
 
 	/* header: k < n */
@@ -237,7 +239,7 @@ static void build(rl *r, LLVMValueRef desc)
 	clone_blocks(r);
 	LLVMPositionBuilderAtEnd(x->b, top);
 	LLVMBuildBr(x->b,
-		    LLVMValueAsBasicBlock(vmap_get(
+		    LLVMValueAsBasicBlock(clc_vmap_get(
 			    &r->m, LLVMBasicBlockAsValue(
 					   LLVMGetEntryBasicBlock(k->fn)))));
 	remap(r);
@@ -251,15 +253,15 @@ static void build(rl *r, LLVMValueRef desc)
 	LLVMBasicBlockRef from[] = {r->entry, r->latch};
 	LLVMAddIncoming(r->k_idx, inc, from, 2);
 	LLVMPositionBuilderAtEnd(x->b, exit);
-	row_leave(x, ctx);
+	clc_row_leave(x, ctx);
 	LLVMBuildRetVoid(x->b);
 }
 
-bool rowloop_build(ir *x, const cl_kernel *k, LLVMValueRef desc)
+bool clc_rowloop_build(clc_ir *x, const clc_kernel *k, LLVMValueRef desc)
 {
 	char why[HP_CL_NAME_MAX + 64];
 	size_t n = 0;
-	const char *no = wi_refuse(k, false, &n, why, sizeof(why));
+	const char *no = clc_wi_refuse(k, false, &n, why, sizeof(why));
 	if (no) {
 		fprintf(x->log,
 			"remark: kernel %s: a call per work-item (%s)\n",
@@ -270,8 +272,8 @@ bool rowloop_build(ir *x, const cl_kernel *k, LLVMValueRef desc)
 	 * two whose operands are K's */
 	rl r = {.x = x, .k = k, .capmade = 2 * n};
 	r.made = malloc(r.capmade * sizeof(*r.made));
-	if (!vmap_init(&r.m, n + 64) || !r.made) {
-		vmap_free(&r.m);
+	if (!clc_vmap_init(&r.m, n + 64) || !r.made) {
+		clc_vmap_free(&r.m);
 		free(r.made);
 		fprintf(x->log,
 			"remark: kernel %s: a call per work-item "
@@ -280,7 +282,7 @@ bool rowloop_build(ir *x, const cl_kernel *k, LLVMValueRef desc)
 		return false;
 	}
 	build(&r, desc);
-	vmap_free(&r.m);
+	clc_vmap_free(&r.m);
 	free(r.made);
 	fprintf(x->log,
 		"remark: kernel %s: one loop per row, the body inlined\n",

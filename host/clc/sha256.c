@@ -21,7 +21,7 @@ static uint32_t ror(uint32_t x, unsigned n)
 	return (x >> n) | (x << (32 - n));
 }
 
-static void block(hpb_sha256 *s, const uint8_t *p)
+static void block(clc_sha256 *s, const uint8_t *p)
 {
 	uint32_t w[64], v[8];
 	for (unsigned i = 0; i < 16; i++)
@@ -49,7 +49,7 @@ static void block(hpb_sha256 *s, const uint8_t *p)
 		s->h[i] += v[i];
 }
 
-void hpb_sha256_init(hpb_sha256 *s)
+void clc_sha256_init(clc_sha256 *s)
 {
 	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
 				       0xa54ff53a, 0x510e527f, 0x9b05688c,
@@ -59,7 +59,7 @@ void hpb_sha256_init(hpb_sha256 *s)
 	s->n = 0;
 }
 
-void hpb_sha256_add(hpb_sha256 *s, const void *data, size_t len)
+void clc_sha256_add(clc_sha256 *s, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 	s->len += len;
@@ -74,16 +74,16 @@ void hpb_sha256_add(hpb_sha256 *s, const void *data, size_t len)
 	}
 }
 
-void hpb_sha256_hex(hpb_sha256 *s, char out[65])
+void clc_sha256_hex(clc_sha256 *s, char out[65])
 {
 	uint64_t bits = s->len * 8;
 	uint8_t pad = 0x80, zero = 0, lenb[8];
-	hpb_sha256_add(s, &pad, 1);
+	clc_sha256_add(s, &pad, 1);
 	while (s->n != 56)
-		hpb_sha256_add(s, &zero, 1);
+		clc_sha256_add(s, &zero, 1);
 	for (unsigned i = 0; i < 8; i++)
 		lenb[i] = (uint8_t)(bits >> (56 - 8 * i));
-	hpb_sha256_add(s, lenb, 8);
+	clc_sha256_add(s, lenb, 8);
 	for (unsigned i = 0; i < 32; i++) {
 		static const char hex[] = "0123456789abcdef";
 		uint8_t b = (uint8_t)(s->h[i / 4] >> (24 - 8 * (i % 4)));

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void stack_mark(cl_job *j)
+void clc_stack_mark(clc_job *j)
 {
 	for (LLVMValueRef f = LLVMGetFirstFunction(j->mod); f;
 	     f = LLVMGetNextFunction(f))
@@ -32,7 +32,7 @@ void stack_mark(cl_job *j)
 					j->ctx, "warn-stack-size", 15, "0", 1));
 }
 
-bool stack_diag(cl_job *j, const char *d)
+bool clc_stack_diag(clc_job *j, const char *d)
 {
 	const char *s = strstr(d, "stack frame size (");
 	const char *q = s ? strstr(s, "in function '") : NULL;
@@ -45,15 +45,15 @@ bool stack_diag(cl_job *j, const char *d)
 		return false;
 	if (j->nframes == j->capframes) {
 		unsigned cap = j->capframes ? 2 * j->capframes : 64;
-		cl_frame *nf = realloc(j->frames, cap * sizeof(*nf));
+		clc_frame *nf = realloc(j->frames, cap * sizeof(*nf));
 		if (!nf) {
-			j->frames_lost = true; /* stack_check says so */
+			j->frames_lost = true; /* clc_stack_check says so */
 			return true;
 		}
 		j->frames = nf;
 		j->capframes = cap;
 	}
-	cl_frame *f = &j->frames[j->nframes];
+	clc_frame *f = &j->frames[j->nframes];
 	if (!(f->name = strndup(q, (size_t)(e - q)))) {
 		j->frames_lost = true;
 		return true;
@@ -63,7 +63,7 @@ bool stack_diag(cl_job *j, const char *d)
 	return true;
 }
 
-static unsigned frame_of(const cl_job *j, const char *name)
+static unsigned frame_of(const clc_job *j, const char *name)
 {
 	for (unsigned i = 0; i < j->nframes; i++)
 		if (!strcmp(j->frames[i].name, name))
@@ -115,7 +115,7 @@ static unsigned memo_put(memo *m, LLVMValueRef f, unsigned v)
 
 /* The deepest chain from @p f; UINT32_MAX past @p depth calls (a cycle:
  * OpenCL C has no recursion, but C kernels may). */
-static unsigned chain(const cl_job *j, memo *m, LLVMValueRef f, unsigned depth)
+static unsigned chain(const clc_job *j, memo *m, LLVMValueRef f, unsigned depth)
 {
 	size_t n;
 	const char *name = LLVMGetValueName2(f, &n);
@@ -146,7 +146,7 @@ static unsigned chain(const cl_job *j, memo *m, LLVMValueRef f, unsigned depth)
 	return memo_put(m, f, frame_of(j, name) + deepest);
 }
 
-static unsigned kernel_need(const cl_job *j, memo *m, const char *kname)
+static unsigned kernel_need(const clc_job *j, memo *m, const char *kname)
 {
 	static const char *const pre[] = {"hp_kfn_", "hp_krow_"};
 	unsigned need = 0;
@@ -161,12 +161,12 @@ static unsigned kernel_need(const cl_job *j, memo *m, const char *kname)
 	return need;
 }
 
-int stack_check(cl_job *j)
+int clc_stack_check(clc_job *j)
 {
 	unsigned bad = 0;
 	memo m = {0};
 	for (unsigned i = 0; i < j->nk; i++) {
-		cl_kernel *k = &j->ks[i];
+		clc_kernel *k = &j->ks[i];
 		unsigned need = kernel_need(j, &m, k->name);
 		if (need == UINT32_MAX) {
 			/* a cycle: the guard below the stack is all there is */

@@ -43,7 +43,7 @@ int hpb_err(const char *fmt, ...)
 }
 #define err hpb_err
 
-const char *hpb_root(void)
+const char *clc_root(void)
 {
 	return hp_data_dir();
 }
@@ -60,7 +60,7 @@ bool hpb_board_var(const char *board, const char *key, char *out, size_t n)
 	return true;
 }
 
-int hpb_run(char *const argv[])
+int clc_run(char *const argv[])
 {
 	if (getenv("HARTPOOL_BUILD_VERBOSE")) {
 		for (unsigned i = 0; argv[i]; i++)
@@ -113,7 +113,7 @@ int hpb_run(char *const argv[])
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-int hpb_write(const char *path, const void *b, size_t n)
+int clc_write(const char *path, const void *b, size_t n)
 {
 	FILE *o = fopen(path, "wb");
 	int rc = !o || fwrite(b, 1, n, o) != n;
@@ -122,7 +122,7 @@ int hpb_write(const char *path, const void *b, size_t n)
 	return rc ? err("cannot write %s: %s", path, strerror(errno)) : 0;
 }
 
-uint8_t *hpb_slurp(const char *path, size_t *n)
+uint8_t *clc_slurp(const char *path, size_t *n)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -142,7 +142,7 @@ uint8_t *hpb_slurp(const char *path, size_t *n)
 	return b;
 }
 
-int hpb_board_get(const char *board, hpb_board *o)
+int clc_board_get(const char *board, clc_board *o)
 {
 	char xlen_s[8];
 	memset(o, 0, sizeof(*o));

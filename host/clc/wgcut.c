@@ -10,21 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void idx_put(vmap *m, LLVMValueRef v, unsigned i)
+static void idx_put(clc_vmap *m, LLVMValueRef v, unsigned i)
 {
-	vmap_put(m, v, (LLVMValueRef)(uintptr_t)i);
+	clc_vmap_put(m, v, (LLVMValueRef)(uintptr_t)i);
 }
 
 static bool barrier_call(LLVMValueRef i)
 {
 	LLVMValueRef fn;
-	const char *n = LLVMIsACallInst(i) ? callee_name(i, &fn) : NULL;
-	return n && wi_barrier(n);
+	const char *n = LLVMIsACallInst(i) ? clc_callee_name(i, &fn) : NULL;
+	return n && clc_wi_barrier(n);
 }
 
 /* ---- pieces and regions ---- */
 
-static bool cut_pieces(wg *w)
+static bool cut_pieces(clc_wg *w)
 {
 	unsigned cap = 16;
 	w->pc = malloc(cap * sizeof(*w->pc));
@@ -50,13 +50,14 @@ static bool cut_pieces(wg *w)
 			if (!b && i != LLVMGetBasicBlockTerminator(bb))
 				continue;
 			if (w->np == cap) {
-				piece *p = realloc(w->pc, 2 * cap * sizeof(*p));
+				clc_piece *p =
+					realloc(w->pc, 2 * cap * sizeof(*p));
 				if (!p)
 					return false;
 				w->pc = p;
 				cap *= 2;
 			}
-			w->pc[w->np++] = (piece){first, i, b, 0};
+			w->pc[w->np++] = (clc_piece){first, i, b, 0};
 			first = LLVMGetNextInstruction(i);
 		}
 		idx_put(&w->last, LLVMBasicBlockAsValue(bb), w->np);
@@ -65,7 +66,7 @@ static bool cut_pieces(wg *w)
 }
 
 /* Region 0 starts at the entry, one more after each barrier. */
-static bool regions(wg *w)
+static bool regions(clc_wg *w)
 {
 	w->rg = calloc(w->np + 1, sizeof(*w->rg));
 	w->rstart = calloc(w->np, sizeof(bool));
@@ -81,7 +82,7 @@ static bool regions(wg *w)
 	return true;
 }
 
-unsigned succs(const wg *w, unsigned p, unsigned *out, unsigned max)
+unsigned clc_succs(const clc_wg *w, unsigned p, unsigned *out, unsigned max)
 {
 	if (w->pc[p].barrier) {
 		out[0] = p + 1;
@@ -91,35 +92,35 @@ unsigned succs(const wg *w, unsigned p, unsigned *out, unsigned max)
 	unsigned n = LLVMGetNumSuccessors(t), k = 0;
 	for (unsigned s = 0; s < n && k < max; s++)
 		out[k++] =
-			idx_of(&w->where,
-			       LLVMBasicBlockAsValue(LLVMGetSuccessor(t, s))) -
+			clc_idx_of(&w->where, LLVMBasicBlockAsValue(
+						      LLVMGetSuccessor(t, s))) -
 			1;
 	return k;
 }
 
 /* ---- which values need slots, and which slots are per work-item ---- */
 
-unsigned piece_of(const wg *w, LLVMValueRef i)
+unsigned clc_piece_of(const clc_wg *w, LLVMValueRef i)
 {
-	return idx_of(&w->where, i) - 1;
+	return clc_idx_of(&w->where, i) - 1;
 }
 
 /* The piece where @p user uses a value (a phi: the end of the block the
  * value comes from, operand @p q). */
-static unsigned use_piece(const wg *w, LLVMValueRef user, unsigned q)
+static unsigned use_piece(const clc_wg *w, LLVMValueRef user, unsigned q)
 {
 	if (!LLVMIsAPHINode(user))
-		return piece_of(w, user);
-	return idx_of(&w->last,
-		      LLVMBasicBlockAsValue(LLVMGetIncomingBlock(user, q))) -
+		return clc_piece_of(w, user);
+	return clc_idx_of(&w->last, LLVMBasicBlockAsValue(
+					    LLVMGetIncomingBlock(user, q))) -
 	       1;
 }
 
 /* gen/kill of value @p v by piece; true if it has a use outside its own
  * piece (or is a phi). */
-static bool uses(wg *w, LLVMValueRef v)
+static bool uses(clc_wg *w, LLVMValueRef v)
 {
-	unsigned def = piece_of(w, v);
+	unsigned def = clc_piece_of(w, v);
 	bool phi = LLVMIsAPHINode(v), shared = phi;
 	memset(w->gen, 0, w->np * sizeof(bool));
 	memset(w->kill, 0, w->np * sizeof(bool));
@@ -149,7 +150,7 @@ static bool uses(wg *w, LLVMValueRef v)
 }
 
 /* Live where a region starts (after a barrier): backwards to a fixpoint. */
-static bool crosses(wg *w)
+static bool crosses(clc_wg *w)
 {
 	memset(w->live, 0, w->np * sizeof(bool));
 	unsigned s[WG_EDGES_MAX];
@@ -157,7 +158,7 @@ static bool crosses(wg *w)
 		changed = false;
 		for (unsigned p = w->np; p-- > 0;) {
 			bool out = false;
-			unsigned n = succs(w, p, s, WG_EDGES_MAX);
+			unsigned n = clc_succs(w, p, s, WG_EDGES_MAX);
 			for (unsigned q = 0; q < n; q++)
 				out |= w->live[s[q]];
 			bool in = w->gen[p] || (out && !w->kill[p]);
@@ -173,7 +174,7 @@ static bool crosses(wg *w)
 	return false;
 }
 
-static unsigned per_item(wg *w, LLVMTypeRef t, unsigned bytes)
+static unsigned per_item(clc_wg *w, LLVMTypeRef t, unsigned bytes)
 {
 	unsigned a = LLVMABIAlignmentOfType(w->td, t);
 	w->stride = (w->stride + a - 1) / a * a;
@@ -190,17 +191,18 @@ static unsigned per_item(wg *w, LLVMTypeRef t, unsigned bytes)
  * for every multiply-add). At most REMAT_DEPTH deep. */
 #define REMAT_DEPTH 8
 
-static bool remat_depth(wg *w, LLVMValueRef v, unsigned depth)
+static bool remat_depth(clc_wg *w, LLVMValueRef v, unsigned depth)
 {
 	if (!LLVMIsAInstruction(v) || LLVMIsAAllocaInst(v))
 		return true;
-	LLVMValueRef m = vmap_get(&w->rem, v);
+	LLVMValueRef m = clc_vmap_get(&w->rem, v);
 	if (m != v)
 		return m == (LLVMValueRef)(uintptr_t)1;
 	bool ok = depth < REMAT_DEPTH;
 	LLVMValueRef fn;
 	if (ok && LLVMIsACallInst(v))
-		ok = callee_name(v, &fn) && wi_kind(LLVMGetValueName(fn));
+		ok = clc_callee_name(v, &fn) &&
+		     clc_wi_kind(LLVMGetValueName(fn));
 	else if (ok)
 		switch (LLVMGetInstructionOpcode(v)) {
 		case LLVMGetElementPtr:
@@ -232,19 +234,19 @@ static bool remat_depth(wg *w, LLVMValueRef v, unsigned depth)
 	/* a "no" found deep may be a "yes" nearer the top: keep only the
 	 * answers that do not depend on the depth */
 	if (ok || depth == 0)
-		vmap_put(&w->rem, v, (LLVMValueRef)(uintptr_t)(ok ? 1 : 2));
+		clc_vmap_put(&w->rem, v, (LLVMValueRef)(uintptr_t)(ok ? 1 : 2));
 	return ok;
 }
 
-bool wg_remat(wg *w, LLVMValueRef v)
+bool clc_wg_remat(clc_wg *w, LLVMValueRef v)
 {
 	return LLVMIsAInstruction(v) && !LLVMIsAAllocaInst(v) &&
 	       !LLVMIsAPHINode(v) && remat_depth(w, v, 0);
 }
 
-void wg_slots(wg *w)
+void clc_wg_slots(clc_wg *w)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	for (unsigned p = 0; p < w->np; p++)
 		for (LLVMValueRef i = w->pc[p].first;;
 		     i = LLVMGetNextInstruction(i)) {
@@ -257,19 +259,20 @@ void wg_slots(wg *w)
 								 w->td, at) *
 							 c);
 				unsigned off = per_item(w, at, sz);
-				vmap_put(&w->pervar, i,
-					 LLVMConstInt(x->i64, off, 0));
+				clc_vmap_put(&w->pervar, i,
+					     LLVMConstInt(x->i64, off, 0));
 			} else if (LLVMGetTypeKind(t) != LLVMVoidTypeKind &&
-				   !wg_remat(w, i) && uses(w, i)) {
+				   !clc_wg_remat(w, i) && uses(w, i)) {
 				LLVMValueRef s;
-				if (!wg_divergent(w, i)) {
+				if (!clc_wg_divergent(w, i)) {
 					/* the same for every item: one
 					 * slot, and a copy in the loop */
 					LLVMPositionBuilderBefore(x->b,
 								  w->entry_br);
 					s = LLVMBuildAlloca(x->b, t, "");
-					vmap_put(&w->uni, i,
-						 LLVMBuildAlloca(x->b, t, ""));
+					clc_vmap_put(
+						&w->uni, i,
+						LLVMBuildAlloca(x->b, t, ""));
 				} else if (crosses(w)) {
 					unsigned off = per_item(
 						w, t,
@@ -281,7 +284,7 @@ void wg_slots(wg *w)
 								  w->entry_br);
 					s = LLVMBuildAlloca(x->b, t, "");
 				}
-				vmap_put(&w->slot, i, s);
+				clc_vmap_put(&w->slot, i, s);
 			}
 			if (i == w->pc[p].last)
 				break;
@@ -289,7 +292,7 @@ void wg_slots(wg *w)
 	w->stride = (w->stride + 15) & ~15u;
 }
 
-bool wg_cut(wg *w)
+bool clc_wg_cut(clc_wg *w)
 {
 	return cut_pieces(w) && regions(w);
 }

@@ -21,12 +21,12 @@ typedef struct {
 	unsigned n, words;
 	uint64_t *pdom; /* n rows of `words`: post-dominators */
 	bool *ctrl, *join, *done;
-	vmap num; /* block -> index + 1 */
+	clc_vmap num; /* block -> index + 1 */
 } cfg;
 
 static unsigned bnum(const cfg *g, LLVMBasicBlockRef b)
 {
-	return idx_of(&g->num, LLVMBasicBlockAsValue(b)) - 1;
+	return clc_idx_of(&g->num, LLVMBasicBlockAsValue(b)) - 1;
 }
 
 static bool cfg_init(cfg *g, LLVMValueRef f)
@@ -38,22 +38,22 @@ static bool cfg_init(cfg *g, LLVMValueRef f)
 	g->ctrl = calloc(g->n, sizeof(bool));
 	g->join = calloc(g->n, sizeof(bool));
 	g->done = calloc(g->n, sizeof(bool));
-	if (!vmap_init(&g->num, g->n) || !g->bb || !g->pdom || !g->ctrl ||
+	if (!clc_vmap_init(&g->num, g->n) || !g->bb || !g->pdom || !g->ctrl ||
 	    !g->join || !g->done)
 		return false;
 	unsigned i = 0;
 	for (LLVMBasicBlockRef b = LLVMGetEntryBasicBlock(f); b;
 	     b = LLVMGetNextBasicBlock(b), i++) {
 		g->bb[i] = b;
-		vmap_put(&g->num, LLVMBasicBlockAsValue(b),
-			 (LLVMValueRef)(uintptr_t)(i + 1));
+		clc_vmap_put(&g->num, LLVMBasicBlockAsValue(b),
+			     (LLVMValueRef)(uintptr_t)(i + 1));
 	}
 	return true;
 }
 
 static void cfg_free(cfg *g)
 {
-	vmap_free(&g->num);
+	clc_vmap_free(&g->num);
 	free(g->bb);
 	free(g->pdom);
 	free(g->ctrl);
@@ -150,19 +150,19 @@ static bool mark_ctrl(cfg *g, unsigned b)
 	return grew;
 }
 
-bool wg_divergent(const wg *w, LLVMValueRef v)
+bool clc_wg_divergent(const clc_wg *w, LLVMValueRef v)
 {
-	return LLVMIsAInstruction(v) && vmap_get(&w->dv, v) != v;
+	return LLVMIsAInstruction(v) && clc_vmap_get(&w->dv, v) != v;
 }
 
-bool wg_ctrl_divergent(const wg *w, LLVMBasicBlockRef b)
+bool clc_wg_ctrl_divergent(const clc_wg *w, LLVMBasicBlockRef b)
 {
 	LLVMValueRef v = LLVMBasicBlockAsValue(b);
-	return vmap_get(&w->dv, v) != v;
+	return clc_vmap_get(&w->dv, v) != v;
 }
 
 /* Whether instruction @p i of block @p b is divergent now. */
-static bool div_of(const wg *w, const cfg *g, unsigned b, LLVMValueRef i)
+static bool div_of(const clc_wg *w, const cfg *g, unsigned b, LLVMValueRef i)
 {
 	if (g->ctrl[b] || LLVMIsALoadInst(i) || LLVMIsAAllocaInst(i) ||
 	    LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
@@ -171,34 +171,35 @@ static bool div_of(const wg *w, const cfg *g, unsigned b, LLVMValueRef i)
 		if (g->join[b])
 			return true;
 		for (unsigned q = 0; q < LLVMCountIncoming(i); q++)
-			if (wg_divergent(w, LLVMGetIncomingValue(i, q)))
+			if (clc_wg_divergent(w, LLVMGetIncomingValue(i, q)))
 				return true;
 		return false;
 	}
 	unsigned n = (unsigned)LLVMGetNumOperands(i);
 	if (LLVMIsACallInst(i)) {
 		LLVMValueRef fn;
-		const char *cn = callee_name(i, &fn);
+		const char *cn = clc_callee_name(i, &fn);
 		if (!fn ||
-		    (wi_kind(cn) != WI_UNIFORM && !LLVMGetIntrinsicID(fn)))
+		    (clc_wi_kind(cn) != WI_UNIFORM && !LLVMGetIntrinsicID(fn)))
 			return true;
 		n = LLVMGetNumArgOperands(i);
 	}
 	for (unsigned o = 0; o < n; o++)
-		if (wg_divergent(w, LLVMGetOperand(i, o)))
+		if (clc_wg_divergent(w, LLVMGetOperand(i, o)))
 			return true;
 	return false;
 }
 
 /* One pass over K; true if anything became divergent. */
-static bool div_pass(wg *w, cfg *g)
+static bool div_pass(clc_wg *w, cfg *g)
 {
 	bool grew = false;
 	for (unsigned b = 0; b < g->n; b++) {
 		for (LLVMValueRef i = LLVMGetFirstInstruction(g->bb[b]); i;
 		     i = LLVMGetNextInstruction(i))
-			if (!wg_divergent(w, i) && div_of(w, g, b, i)) {
-				vmap_put(&w->dv, i, (LLVMValueRef)(uintptr_t)1);
+			if (!clc_wg_divergent(w, i) && div_of(w, g, b, i)) {
+				clc_vmap_put(&w->dv, i,
+					     (LLVMValueRef)(uintptr_t)1);
 				grew = true;
 			}
 		LLVMValueRef t = LLVMGetBasicBlockTerminator(g->bb[b]);
@@ -206,7 +207,7 @@ static bool div_pass(wg *w, cfg *g)
 			continue;
 		LLVMValueRef c = LLVMIsABranchInst(t) ? LLVMGetCondition(t)
 						      : LLVMGetOperand(t, 0);
-		if (wg_divergent(w, c)) {
+		if (clc_wg_divergent(w, c)) {
 			g->done[b] = true;
 			grew |= mark_ctrl(g, b);
 		}
@@ -214,7 +215,7 @@ static bool div_pass(wg *w, cfg *g)
 	return grew;
 }
 
-bool wg_divergence(wg *w)
+bool clc_wg_divergence(clc_wg *w)
 {
 	cfg g = {0};
 	bool ok = cfg_init(&g, w->k->fn);
@@ -222,11 +223,13 @@ bool wg_divergence(wg *w)
 		postdom(&g);
 		while (div_pass(w, &g))
 			;
-		/* the blocks only some items may run, for wg_ctrl_divergent */
+		/* the blocks only some items may run, for clc_wg_ctrl_divergent
+		 */
 		for (unsigned b = 0; b < g.n; b++)
 			if (g.ctrl[b])
-				vmap_put(&w->dv, LLVMBasicBlockAsValue(g.bb[b]),
-					 (LLVMValueRef)(uintptr_t)1);
+				clc_vmap_put(&w->dv,
+					     LLVMBasicBlockAsValue(g.bb[b]),
+					     (LLVMValueRef)(uintptr_t)1);
 	}
 	cfg_free(&g);
 	return ok;

@@ -28,7 +28,7 @@
  * local ids the counters, the global ones the group's first item's plus
  * them; what is the same for the whole group is read once.
  *
- * Taken: what the row loop takes (irmap.c, wi_refuse), barriers allowed,
+ * Taken: what the row loop takes (irmap.c, clc_wi_refuse), barriers allowed,
  * and no struct argument by value. Others keep fibers (the build log says
  * so); with a team of harts the team's first runs the whole group.
  */
@@ -38,19 +38,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void wg_free(wg *w)
+static void wg_free(clc_wg *w)
 {
-	vmap_free(&w->where);
-	vmap_free(&w->last);
-	vmap_free(&w->slot);
-	vmap_free(&w->pervar);
-	vmap_free(&w->params);
-	vmap_free(&w->rm);
-	vmap_free(&w->dv);
-	vmap_free(&w->uni);
-	vmap_free(&w->copy);
-	vmap_free(&w->defs);
-	vmap_free(&w->rem);
+	clc_vmap_free(&w->where);
+	clc_vmap_free(&w->last);
+	clc_vmap_free(&w->slot);
+	clc_vmap_free(&w->pervar);
+	clc_vmap_free(&w->params);
+	clc_vmap_free(&w->rm);
+	clc_vmap_free(&w->dv);
+	clc_vmap_free(&w->uni);
+	clc_vmap_free(&w->copy);
+	clc_vmap_free(&w->defs);
+	clc_vmap_free(&w->rem);
 	free(w->pc);
 	free(w->rg);
 	free(w->rstart);
@@ -59,19 +59,19 @@ static void wg_free(wg *w)
 	free(w->kill);
 }
 
-static bool byval_arg(const cl_kernel *k)
+static bool byval_arg(const clc_kernel *k)
 {
 	for (unsigned i = 0; i < k->meta.num_args; i++)
-		if (cl_byval_type(k->fn, i))
+		if (clc_byval_type(k->fn, i))
 			return true;
 	return false;
 }
 
-bool wgfn_build(ir *x, cl_kernel *k, LLVMValueRef desc)
+bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc)
 {
 	char why[HP_CL_NAME_MAX + 64];
 	size_t n = 0;
-	const char *no = wi_refuse(k, true, &n, why, sizeof(why));
+	const char *no = clc_wi_refuse(k, true, &n, why, sizeof(why));
 	if (!no && byval_arg(k))
 		no = "a struct argument by value";
 	if (no) {
@@ -80,14 +80,15 @@ bool wgfn_build(ir *x, cl_kernel *k, LLVMValueRef desc)
 			k->name, no);
 		return false;
 	}
-	wg w = {.x = x, .k = k, .td = LLVMGetModuleDataLayout(x->m)};
+	clc_wg w = {.x = x, .k = k, .td = LLVMGetModuleDataLayout(x->m)};
 	n += 64;
-	bool ok = vmap_init(&w.where, n) && vmap_init(&w.last, n) &&
-		  vmap_init(&w.slot, n) && vmap_init(&w.pervar, n) &&
-		  vmap_init(&w.params, n) && vmap_init(&w.rm, n) &&
-		  vmap_init(&w.dv, n) && vmap_init(&w.uni, n) &&
-		  vmap_init(&w.copy, n) && vmap_init(&w.defs, n) &&
-		  vmap_init(&w.rem, n) && wg_cut(&w) && wg_divergence(&w);
+	bool ok = clc_vmap_init(&w.where, n) && clc_vmap_init(&w.last, n) &&
+		  clc_vmap_init(&w.slot, n) && clc_vmap_init(&w.pervar, n) &&
+		  clc_vmap_init(&w.params, n) && clc_vmap_init(&w.rm, n) &&
+		  clc_vmap_init(&w.dv, n) && clc_vmap_init(&w.uni, n) &&
+		  clc_vmap_init(&w.copy, n) && clc_vmap_init(&w.defs, n) &&
+		  clc_vmap_init(&w.rem, n) && clc_wg_cut(&w) &&
+		  clc_wg_divergence(&w);
 	if (ok) {
 		w.live = calloc(w.np, sizeof(bool));
 		w.gen = calloc(w.np, sizeof(bool));
@@ -98,7 +99,7 @@ bool wgfn_build(ir *x, cl_kernel *k, LLVMValueRef desc)
 		no = "more than 254 barriers";
 	else if (!ok && !w.exits_full)
 		no = "out of memory";
-	if (no || !ok || !wg_emit(&w, desc, n)) {
+	if (no || !ok || !clc_wg_emit(&w, desc, n)) {
 		if (w.f)
 			LLVMDeleteFunction(w.f);
 		wg_free(&w);

@@ -15,40 +15,41 @@ typedef struct {
 	LLVMValueRef first, last; /* last: a barrier call or the terminator */
 	bool barrier;
 	unsigned region; /* barrier pieces: the region after it */
-} piece;
+} clc_piece;
 
 typedef struct {
 	LLVMBasicBlockRef pre; /* jumps to the loop nest */
 	unsigned start;	       /* its first piece */
-} region;
+} clc_region;
 
-typedef struct wg {
-	ir *x;
-	const cl_kernel *k;
+typedef struct clc_wg {
+	clc_ir *x;
+	const clc_kernel *k;
 	LLVMTargetDataRef td;
-	piece *pc;
+	clc_piece *pc;
 	unsigned np;
-	region *rg;
+	clc_region *rg;
 	unsigned nr;
-	vmap where;  /* K's instructions, blocks -> piece + 1 (first piece) */
-	vmap last;   /* K's blocks -> their terminator's piece + 1 */
-	vmap slot;   /* shared values -> a private alloca or an offset */
-	vmap pervar; /* K's allocas -> offset */
-	vmap params; /* K's parameters -> the loaded arguments */
-	vmap dv;     /* K's values that differ between work-items -> 1 */
-	vmap uni;    /* uniform shared values -> their copy in the loop */
-	vmap copy;   /* per-item shared values -> their copy in the loop */
-	vmap defs;   /* the region being built: shared values it sets */
-	vmap rem;    /* values computed again where used: 1 yes, 2 no */
+	clc_vmap
+		where; /* K's instructions, blocks -> piece + 1 (first piece) */
+	clc_vmap last; /* K's blocks -> their terminator's piece + 1 */
+	clc_vmap slot; /* shared values -> a private alloca or an offset */
+	clc_vmap pervar; /* K's allocas -> offset */
+	clc_vmap params; /* K's parameters -> the loaded arguments */
+	clc_vmap dv;	 /* K's values that differ between work-items -> 1 */
+	clc_vmap uni;	 /* uniform shared values -> their copy in the loop */
+	clc_vmap copy;	 /* per-item shared values -> their copy in the loop */
+	clc_vmap defs;	 /* the region being built: shared values it sets */
+	clc_vmap rem;	 /* values computed again where used: 1 yes, 2 no */
 	unsigned stride;
 	bool *live, *gen, *kill, *rstart;
 	/* the function */
 	LLVMValueRef f, scratch, rid, entry_br, av[HP_CL_ARGS_MAX + 1];
 	LLVMValueRef lsz[3];
-	precache pre; /* the group's values, read in entry */
+	clc_precache pre; /* the group's values, read in entry */
 	LLVMBasicBlockRef exit, diverge;
 	/* the region being built */
-	vmap rm;
+	clc_vmap rm;
 	unsigned cur; /* piece */
 	LLVMValueRef x_, y_, z_, wi, sbase;
 	LLVMBasicBlockRef latch;
@@ -60,34 +61,34 @@ typedef struct wg {
 	LLVMValueRef pre_br, hx_br; /* where a uniform value enters */
 	LLVMValueRef used_uni[256]; /* uniform values the region uses */
 	unsigned nuni;
-} wg;
+} clc_wg;
 
 /* ---- wgcut.c ---- */
 
 /** The pieces and regions of K (false: out of memory or past the
  * bounds, exits_full). */
-bool wg_cut(wg *w);
+bool clc_wg_cut(clc_wg *w);
 /** The piece of K's instruction @p i. */
-unsigned piece_of(const wg *w, LLVMValueRef i);
+unsigned clc_piece_of(const clc_wg *w, LLVMValueRef i);
 /** The pieces after piece @p p (across barriers too); count returned. */
-unsigned succs(const wg *w, unsigned p, unsigned *out, unsigned max);
+unsigned clc_succs(const clc_wg *w, unsigned p, unsigned *out, unsigned max);
 /** Whether K's value @p v is cheap arithmetic on what every region has,
  * computed again in a piece that uses it rather than kept in a slot. */
-bool wg_remat(wg *w, LLVMValueRef v);
+bool clc_wg_remat(clc_wg *w, LLVMValueRef v);
 /** Slots for every shared value, K's allocas per work-item (needs the
  * entry block's branch, w->entry_br). */
-void wg_slots(wg *w);
+void clc_wg_slots(clc_wg *w);
 /** Whether K's value @p v may differ between the work-items of a group
- * (after wg_divergence). */
-bool wg_divergent(const wg *w, LLVMValueRef v);
+ * (after clc_wg_divergence). */
+bool clc_wg_divergent(const clc_wg *w, LLVMValueRef v);
 /** Whether block @p b of K runs for only some items of a group (it is
  * under a branch on a divergent value, before the branch's join). */
-bool wg_ctrl_divergent(const wg *w, LLVMBasicBlockRef b);
+bool clc_wg_ctrl_divergent(const clc_wg *w, LLVMBasicBlockRef b);
 /** Which of K's values may differ between work-items: those of the ids,
  * loads, calls, and all values under a branch on one. */
-bool wg_divergence(wg *w);
+bool clc_wg_divergence(clc_wg *w);
 /** wgregion.c: the function hp_krow_K, every region's loops; false if out
  * of memory or past a bound (exits_full). */
-bool wg_emit(wg *w, LLVMValueRef desc, size_t nvals);
+bool clc_wg_emit(clc_wg *w, LLVMValueRef desc, size_t nvals);
 
 #endif

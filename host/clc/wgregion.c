@@ -19,10 +19,10 @@
  * read once before the loop, so an item that changes it leaves the
  * others' start alone), written back where the item leaves (region_out).
  * A per-item value the region only reads is loaded where it is used. */
-static LLVMValueRef region_copy(wg *w, LLVMValueRef v, LLVMValueRef copy,
+static LLVMValueRef region_copy(clc_wg *w, LLVMValueRef v, LLVMValueRef copy,
 				bool uniform)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	for (unsigned q = 0; q < w->nuni; q++)
 		if (w->used_uni[q] == v)
 			return copy;
@@ -33,7 +33,7 @@ static LLVMValueRef region_copy(wg *w, LLVMValueRef v, LLVMValueRef copy,
 	w->used_uni[w->nuni++] = v;
 	LLVMBasicBlockRef at = LLVMGetInsertBlock(x->b);
 	LLVMTypeRef t = LLVMTypeOf(v);
-	LLVMValueRef s = vmap_get(&w->slot, v), in;
+	LLVMValueRef s = clc_vmap_get(&w->slot, v), in;
 	if (uniform) {
 		LLVMPositionBuilderBefore(x->b, w->pre_br);
 		in = LLVMBuildLoad2(x->b, t, s, "");
@@ -50,19 +50,19 @@ static LLVMValueRef region_copy(wg *w, LLVMValueRef v, LLVMValueRef copy,
 	return copy;
 }
 
-static void region_out(wg *w)
+static void region_out(clc_wg *w)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	for (unsigned e = 0; e < w->nexit; e++) {
 		LLVMPositionBuilderBefore(
 			x->b, LLVMGetBasicBlockTerminator(w->exit_bbs[e]));
 		for (unsigned q = 0; q < w->nuni; q++) {
 			LLVMValueRef v = w->used_uni[q];
-			LLVMValueRef u = vmap_get(&w->uni, v);
-			LLVMValueRef s = vmap_get(&w->slot, v);
+			LLVMValueRef u = clc_vmap_get(&w->uni, v);
+			LLVMValueRef s = clc_vmap_get(&w->slot, v);
 			LLVMValueRef c = LLVMBuildLoad2(
 				x->b, LLVMTypeOf(v),
-				u != v ? u : vmap_get(&w->copy, v), "");
+				u != v ? u : clc_vmap_get(&w->copy, v), "");
 			if (u == v)
 				s = LLVMBuildGEP2(x->b, x->i8, w->sbase, &s, 1,
 						  "");
@@ -73,23 +73,23 @@ static void region_out(wg *w)
 	}
 }
 
-static LLVMValueRef slot_ptr(wg *w, LLVMValueRef v)
+static LLVMValueRef slot_ptr(clc_wg *w, LLVMValueRef v)
 {
-	ir *x = w->x;
-	LLVMValueRef u = vmap_get(&w->uni, v);
+	clc_ir *x = w->x;
+	LLVMValueRef u = clc_vmap_get(&w->uni, v);
 	if (u != v && region_copy(w, v, u, true))
 		return u;
-	LLVMValueRef s = vmap_get(&w->slot, v);
+	LLVMValueRef s = clc_vmap_get(&w->slot, v);
 	if (!LLVMIsAConstantInt(s))
 		return s;
-	if (vmap_get(&w->defs, v) != v) {
-		LLVMValueRef c = vmap_get(&w->copy, v);
+	if (clc_vmap_get(&w->defs, v) != v) {
+		LLVMValueRef c = clc_vmap_get(&w->copy, v);
 		if (c == v) {
 			LLVMBasicBlockRef at = LLVMGetInsertBlock(x->b);
 			LLVMPositionBuilderBefore(x->b, w->entry_br);
 			c = LLVMBuildAlloca(x->b, LLVMTypeOf(v), "");
 			LLVMPositionBuilderAtEnd(x->b, at);
-			vmap_put(&w->copy, v, c);
+			clc_vmap_put(&w->copy, v, c);
 		}
 		if (region_copy(w, v, c, false))
 			return c;
@@ -97,16 +97,16 @@ static LLVMValueRef slot_ptr(wg *w, LLVMValueRef v)
 	return LLVMBuildGEP2(x->b, x->i8, w->sbase, &s, 1, "");
 }
 
-static LLVMValueRef val(wg *w, LLVMValueRef v);
-static LLVMValueRef wi_val(wg *w, LLVMValueRef call, LLVMValueRef fn,
+static LLVMValueRef val(clc_wg *w, LLVMValueRef v);
+static LLVMValueRef wi_val(clc_wg *w, LLVMValueRef call, LLVMValueRef fn,
 			   enum wi kind);
 
-/* @p v (wg_remat) computed again where the builder is. */
-static LLVMValueRef remat(wg *w, LLVMValueRef v)
+/* @p v (clc_wg_remat) computed again where the builder is. */
+static LLVMValueRef remat(clc_wg *w, LLVMValueRef v)
 {
 	LLVMValueRef fn;
-	if (LLVMIsACallInst(v) && callee_name(v, &fn))
-		return wi_val(w, v, fn, wi_kind(LLVMGetValueName(fn)));
+	if (LLVMIsACallInst(v) && clc_callee_name(v, &fn))
+		return wi_val(w, v, fn, clc_wi_kind(LLVMGetValueName(fn)));
 	int n = LLVMGetNumOperands(v);
 	LLVMValueRef ops[n > 0 ? n : 1];
 	for (int o = 0; o < n; o++)
@@ -119,19 +119,19 @@ static LLVMValueRef remat(wg *w, LLVMValueRef v)
 }
 
 /* K's value @p v where the builder is, in piece w->cur. */
-static LLVMValueRef val(wg *w, LLVMValueRef v)
+static LLVMValueRef val(clc_wg *w, LLVMValueRef v)
 {
 	if (LLVMIsAArgument(v))
-		return vmap_get(&w->params, v);
+		return clc_vmap_get(&w->params, v);
 	if (!LLVMIsAInstruction(v))
 		return v;
-	LLVMValueRef off = vmap_get(&w->pervar, v);
+	LLVMValueRef off = clc_vmap_get(&w->pervar, v);
 	if (off != v)
 		return LLVMBuildGEP2(w->x->b, w->x->i8, w->sbase, &off, 1, "");
-	LLVMValueRef c = vmap_get(&w->rm, v);
-	if (c != v && piece_of(w, v) == w->cur)
+	LLVMValueRef c = clc_vmap_get(&w->rm, v);
+	if (c != v && clc_piece_of(w, v) == w->cur)
 		return c;
-	if (wg_remat(w, v))
+	if (clc_wg_remat(w, v))
 		return remat(w, v);
 	LLVMTypeRef t = LLVMTypeOf(v);
 	LLVMValueRef l = LLVMBuildLoad2(w->x->b, t, slot_ptr(w, v), "");
@@ -139,7 +139,7 @@ static LLVMValueRef val(wg *w, LLVMValueRef v)
 	return l;
 }
 
-static void store_slot(wg *w, LLVMValueRef v, LLVMValueRef c)
+static void store_slot(clc_wg *w, LLVMValueRef v, LLVMValueRef c)
 {
 	LLVMValueRef st = LLVMBuildStore(w->x->b, c, slot_ptr(w, v));
 	LLVMSetAlignment(st, LLVMABIAlignmentOfType(w->td, LLVMTypeOf(c)));
@@ -147,17 +147,17 @@ static void store_slot(wg *w, LLVMValueRef v, LLVMValueRef c)
 
 /* The library's work-item function @p name (size_t (uint) or (void)),
  * called once in entry. */
-static LLVMValueRef pre_lib(wg *w, const char *name, unsigned a, bool arg)
+static LLVMValueRef pre_lib(clc_wg *w, const char *name, unsigned a, bool arg)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	LLVMTypeRef ft = LLVMFunctionType(x->sz, &x->i32, arg, 0);
-	return precall(x, &w->pre, fn_get(x, name, ft), a, arg);
+	return clc_precall(x, &w->pre, clc_fn_get(x, name, ft), a, arg);
 }
 
 /* The local id in dimension @p d (a value). */
-static LLVMValueRef lid_of(wg *w, LLVMValueRef d)
+static LLVMValueRef lid_of(clc_wg *w, LLVMValueRef d)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	if (LLVMIsAConstantInt(d)) {
 		unsigned long long c = LLVMConstIntGetZExtValue(d);
 		return c == 0	? w->x_
@@ -177,10 +177,10 @@ static LLVMValueRef lid_of(wg *w, LLVMValueRef d)
 }
 
 /* A work-item function's value for the item of the loop. */
-static LLVMValueRef wi_val(wg *w, LLVMValueRef call, LLVMValueRef fn,
+static LLVMValueRef wi_val(clc_wg *w, LLVMValueRef call, LLVMValueRef fn,
 			   enum wi kind)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	bool arg = LLVMGetNumArgOperands(call) != 0;
 	LLVMValueRef d = arg ? val(w, LLVMGetOperand(call, 0)) : NULL;
 	bool konst = !arg || LLVMIsAConstantInt(d);
@@ -197,13 +197,13 @@ static LLVMValueRef wi_val(wg *w, LLVMValueRef call, LLVMValueRef fn,
 		r = LLVMBuildAdd(x->b, r, w->y_, "");
 		r = LLVMBuildMul(x->b, r, gx, "");
 		r = LLVMBuildAdd(x->b, r, w->x_, "");
-		return LLVMBuildAdd(x->b, precall(x, &w->pre, fn, 0, false), r,
-				    "");
+		return LLVMBuildAdd(x->b, clc_precall(x, &w->pre, fn, 0, false),
+				    r, "");
 	}
 	if (konst)
-		base = precall(x, &w->pre, fn,
-			       arg ? (unsigned)LLVMConstIntGetZExtValue(d) : 0,
-			       arg);
+		base = clc_precall(
+			x, &w->pre, fn,
+			arg ? (unsigned)LLVMConstIntGetZExtValue(d) : 0, arg);
 	else
 		base = LLVMBuildCall2(x->b, ft, fn, &d, 1, "");
 	if (kind == WI_UNIFORM)
@@ -211,9 +211,9 @@ static LLVMValueRef wi_val(wg *w, LLVMValueRef call, LLVMValueRef fn,
 	return LLVMBuildAdd(x->b, base, lid_of(w, d), ""); /* WI_GLOBAL_ID */
 }
 
-static void exit_to(wg *w, unsigned id)
+static void exit_to(clc_wg *w, unsigned id)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	if (w->nexit < 256) {
 		w->exit_ids[w->nexit] = LLVMConstInt(x->i32, id, 0);
 		w->exit_bbs[w->nexit++] = LLVMGetInsertBlock(x->b);
@@ -226,14 +226,14 @@ static void exit_to(wg *w, unsigned id)
 static bool lifetime(LLVMValueRef i)
 {
 	LLVMValueRef fn;
-	const char *n = LLVMIsACallInst(i) ? callee_name(i, &fn) : NULL;
+	const char *n = LLVMIsACallInst(i) ? clc_callee_name(i, &fn) : NULL;
 	return n && !strncmp(n, "llvm.lifetime.", 14);
 }
 
 /* Phis of the blocks @p t goes to get their values from this block:
  * every value read first, then every slot written (a phi may read
  * another's old value). */
-static void phi_copies(wg *w, LLVMValueRef t)
+static void phi_copies(clc_wg *w, LLVMValueRef t)
 {
 	enum { MAX = WG_EDGES_MAX * WG_EDGES_MAX }; /* cut() bounds both */
 	LLVMBasicBlockRef from = LLVMGetInstructionParent(t);
@@ -272,9 +272,9 @@ static void phi_copies(wg *w, LLVMValueRef t)
 
 /* Instruction @p i of piece w->cur, cloned where the builder is; the
  * region's blocks of the pieces in @p blk. */
-static void clone_one(wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
+static void clone_one(clc_wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	LLVMValueRef fn, c;
 	if (LLVMIsAPHINode(i)) {
 		c = val(w, i); /* its slot */
@@ -282,16 +282,16 @@ static void clone_one(wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
 		   LLVMIsAReturnInst(i)) {
 		/* an exit only some items may reach: the items' exits are
 		 * compared (agree) */
-		if (wg_ctrl_divergent(w, LLVMGetInstructionParent(i)))
+		if (clc_wg_ctrl_divergent(w, LLVMGetInstructionParent(i)))
 			w->diverges = true;
 		exit_to(w,
 			LLVMIsAReturnInst(i) ? EXIT_ID : w->pc[w->cur].region);
 		return;
 	} else if (LLVMIsAAllocaInst(i) || lifetime(i)) {
 		return;
-	} else if (LLVMIsACallInst(i) && callee_name(i, &fn) &&
-		   wi_kind(LLVMGetValueName(fn))) {
-		c = wi_val(w, i, fn, wi_kind(LLVMGetValueName(fn)));
+	} else if (LLVMIsACallInst(i) && clc_callee_name(i, &fn) &&
+		   clc_wi_kind(LLVMGetValueName(fn))) {
+		c = wi_val(w, i, fn, clc_wi_kind(LLVMGetValueName(fn)));
 	} else {
 		int n = LLVMGetNumOperands(i);
 		LLVMValueRef ops[n > 0 ? n : 1];
@@ -300,7 +300,8 @@ static void clone_one(wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
 			ops[o] =
 				LLVMValueIsBasicBlock(v)
 					? LLVMBasicBlockAsValue(
-						  blk[idx_of(&w->where, v) - 1])
+						  blk[clc_idx_of(&w->where, v) -
+						      1])
 					: val(w, v);
 		}
 		if (LLVMIsATerminatorInst(i))
@@ -312,12 +313,12 @@ static void clone_one(wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
 		if (LLVMIsATerminatorInst(i))
 			return;
 	}
-	vmap_put(&w->rm, i, c);
-	if (vmap_get(&w->slot, i) != i && !LLVMIsAPHINode(i))
+	clc_vmap_put(&w->rm, i, c);
+	if (clc_vmap_get(&w->slot, i) != i && !LLVMIsAPHINode(i))
 		store_slot(w, i, c);
 }
 
-static LLVMValueRef phi0(ir *x, LLVMBasicBlockRef from)
+static LLVMValueRef phi0(clc_ir *x, LLVMBasicBlockRef from)
 {
 	LLVMValueRef p = LLVMBuildPhi(x->b, x->sz, "");
 	LLVMValueRef z = LLVMConstInt(x->sz, 0, 0);
@@ -326,7 +327,7 @@ static LLVMValueRef phi0(ir *x, LLVMBasicBlockRef from)
 }
 
 /* counter @p v + 1 below @p lim: back to @p head, else on to @p out. */
-static void step(ir *x, LLVMValueRef v, LLVMValueRef lim,
+static void step(clc_ir *x, LLVMValueRef v, LLVMValueRef lim,
 		 LLVMBasicBlockRef head, LLVMBasicBlockRef out)
 {
 	LLVMValueRef n = LLVMBuildAdd(x->b, v, LLVMConstInt(x->sz, 1, 0), "");
@@ -338,7 +339,7 @@ static void step(ir *x, LLVMValueRef v, LLVMValueRef lim,
 
 /* The region's pieces (from its start, not past a barrier) in @p order;
  * their blocks in @p blk. */
-static unsigned gather(wg *w, unsigned start, unsigned *order,
+static unsigned gather(clc_wg *w, unsigned start, unsigned *order,
 		       LLVMBasicBlockRef *blk, LLVMBasicBlockRef before)
 {
 	unsigned n = 0, s[WG_EDGES_MAX];
@@ -347,7 +348,7 @@ static unsigned gather(wg *w, unsigned start, unsigned *order,
 	for (unsigned q = 0; q < n; q++) {
 		if (w->pc[order[q]].barrier)
 			continue;
-		unsigned ns = succs(w, order[q], s, WG_EDGES_MAX);
+		unsigned ns = clc_succs(w, order[q], s, WG_EDGES_MAX);
 		for (unsigned t = 0; t < ns; t++)
 			if (!blk[s[t]]) {
 				blk[s[t]] = LLVMInsertBasicBlockInContext(
@@ -360,16 +361,17 @@ static unsigned gather(wg *w, unsigned start, unsigned *order,
 
 /* The shared values the region's pieces set: their own, and the phis of
  * the blocks their terminators go to. */
-static void region_defs(wg *w, const unsigned *order, unsigned n)
+static void region_defs(clc_wg *w, const unsigned *order, unsigned n)
 {
 	LLVMValueRef one = (LLVMValueRef)(uintptr_t)1;
-	vmap_clear(&w->defs);
+	clc_vmap_clear(&w->defs);
 	for (unsigned q = 0; q < n; q++) {
-		const piece *p = &w->pc[order[q]];
+		const clc_piece *p = &w->pc[order[q]];
 		for (LLVMValueRef i = p->first;;
 		     i = LLVMGetNextInstruction(i)) {
-			if (vmap_get(&w->slot, i) != i && !LLVMIsAPHINode(i))
-				vmap_put(&w->defs, i, one);
+			if (clc_vmap_get(&w->slot, i) != i &&
+			    !LLVMIsAPHINode(i))
+				clc_vmap_put(&w->defs, i, one);
 			if (i == p->last)
 				break;
 		}
@@ -380,12 +382,12 @@ static void region_defs(wg *w, const unsigned *order, unsigned n)
 				     LLVMGetSuccessor(p->last, s));
 			     ph && LLVMIsAPHINode(ph);
 			     ph = LLVMGetNextInstruction(ph))
-				vmap_put(&w->defs, ph, one);
+				clc_vmap_put(&w->defs, ph, one);
 	}
 }
 
 /* The exit ids, each once; the count. */
-static unsigned distinct(wg *w, unsigned *ids)
+static unsigned distinct(clc_wg *w, unsigned *ids)
 {
 	unsigned n = 0;
 	for (unsigned e = 0; e < w->nexit; e++) {
@@ -400,15 +402,15 @@ static unsigned distinct(wg *w, unsigned *ids)
 	return n;
 }
 
-static LLVMBasicBlockRef region_bb(wg *w, unsigned id)
+static LLVMBasicBlockRef region_bb(clc_wg *w, unsigned id)
 {
 	return id == EXIT_ID ? w->exit : w->rg[id].pre;
 }
 
 /* After every item of the region: to the exit's region. */
-static void dispatch(wg *w)
+static void dispatch(clc_wg *w)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	unsigned ids[256], n = distinct(w, ids);
 	if (n == 0) {
 		LLVMBuildUnreachable(x->b);
@@ -428,9 +430,9 @@ static void dispatch(wg *w)
 
 /* Where the items leave: with more than one exit, each must take the
  * first item's. */
-static void agree(wg *w, LLVMBasicBlockRef next)
+static void agree(clc_wg *w, LLVMBasicBlockRef next)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	unsigned ids[256];
 	if (distinct(w, ids) < 2) {
 		LLVMBuildBr(x->b, next);
@@ -453,10 +455,10 @@ static void agree(wg *w, LLVMBasicBlockRef next)
 			w->diverge, next);
 }
 
-static bool build_region(wg *w, unsigned r, unsigned *order,
+static bool build_region(clc_wg *w, unsigned r, unsigned *order,
 			 LLVMBasicBlockRef *blk)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	LLVMValueRef f = w->f;
 	LLVMBasicBlockRef hz = LLVMAppendBasicBlockInContext(x->c, f, "");
 	LLVMBasicBlockRef hy = LLVMAppendBasicBlockInContext(x->c, f, "");
@@ -518,52 +520,53 @@ static bool build_region(wg *w, unsigned r, unsigned *order,
 
 /* entry: the context, the scratch, the group's sizes, the arguments;
  * exit and the divergence report. */
-static void frame(wg *w, LLVMValueRef desc, LLVMValueRef *ctx)
+static void frame(clc_wg *w, LLVMValueRef desc, LLVMValueRef *ctx)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	LLVMValueRef f = w->f;
 	LLVMPositionBuilderAtEnd(x->b,
 				 LLVMAppendBasicBlockInContext(x->c, f, ""));
-	*ctx = row_enter(x, LLVMGetParam(f, 0), desc);
-	w->scratch = call_named(x, "__hpcl_wg_scratch", x->ptr, NULL, 0, NULL);
+	*ctx = clc_row_enter(x, LLVMGetParam(f, 0), desc);
+	w->scratch =
+		clc_call_named(x, "__hpcl_wg_scratch", x->ptr, NULL, 0, NULL);
 	for (unsigned d = 0; d < 3; d++) {
 		LLVMValueRef a = LLVMConstInt(x->i32, d, 0);
-		w->lsz[d] =
-			call_named(x, "__hpcl_wg_size", x->sz, &x->i32, 1, &a);
+		w->lsz[d] = clc_call_named(x, "__hpcl_wg_size", x->sz, &x->i32,
+					   1, &a);
 	}
 	w->rid = LLVMBuildAlloca(x->b, x->i32, "");
 	for (unsigned i = 0; i < w->k->meta.num_args; i++)
-		vmap_put(&w->params, LLVMGetParam(w->k->fn, i),
-			 arg_value(x, w->k, i, LLVMGetParam(f, 1)));
+		clc_vmap_put(&w->params, LLVMGetParam(w->k->fn, i),
+			     clc_arg_value(x, w->k, i, LLVMGetParam(f, 1)));
 	for (unsigned r = 0; r < w->nr; r++)
 		w->rg[r].pre = LLVMAppendBasicBlockInContext(x->c, f, "");
 	w->entry_br = w->pre.at = LLVMBuildBr(x->b, w->rg[0].pre);
 	w->exit = LLVMAppendBasicBlockInContext(x->c, f, "");
 	w->diverge = LLVMAppendBasicBlockInContext(x->c, f, "");
 	LLVMPositionBuilderAtEnd(x->b, w->diverge);
-	call_named(x, "__hpcl_wg_diverged", x->vd, NULL, 0, NULL);
+	clc_call_named(x, "__hpcl_wg_diverged", x->vd, NULL, 0, NULL);
 	LLVMBuildBr(x->b, w->exit);
 	LLVMPositionBuilderAtEnd(x->b, w->exit);
-	row_leave(x, *ctx);
+	clc_row_leave(x, *ctx);
 	LLVMBuildRetVoid(x->b);
 }
 
-bool wg_emit(wg *w, LLVMValueRef desc, size_t nvals)
+bool clc_wg_emit(clc_wg *w, LLVMValueRef desc, size_t nvals)
 {
-	ir *x = w->x;
+	clc_ir *x = w->x;
 	char name[HP_CL_NAME_MAX + 32];
 	snprintf(name, sizeof(name), "hp_krow_%s", w->k->name);
 	LLVMTypeRef pt[] = {x->ptr, x->ptr, x->sz};
 	w->f = LLVMAddFunction(x->m, name, LLVMFunctionType(x->vd, pt, 3, 0));
 	LLVMValueRef ctx;
 	frame(w, desc, &ctx);
-	wg_slots(w);
+	clc_wg_slots(w);
 	unsigned *order = malloc(w->np * sizeof(*order));
 	LLVMBasicBlockRef *blk = malloc(w->np * sizeof(*blk));
 	bool ok = order && blk;
 	for (unsigned r = 0; ok && r < w->nr; r++) {
-		vmap_free(&w->rm);
-		ok = vmap_init(&w->rm, nvals);
+		clc_vmap_free(&w->rm);
+		ok = clc_vmap_init(&w->rm, nvals);
 		if (ok)
 			ok = build_region(w, r, order, blk);
 	}

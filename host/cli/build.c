@@ -70,7 +70,7 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 	int rc = 0;
 	for (; nt < ns; nt++) {
 		size_t n;
-		text[nt] = (char *)hpb_slurp(srcs[nt], &n);
+		text[nt] = (char *)clc_slurp(srcs[nt], &n);
 		if (!text[nt]) {
 			rc = usage_err("cannot read %s", srcs[nt]);
 			break;
@@ -104,7 +104,7 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 				hp_last_error());
 			rc = 1;
 		} else {
-			rc = hpb_write(out, hpk, n);
+			rc = clc_write(out, hpk, n);
 			hp_cl_program *p = NULL;
 			if (!rc && !hp_cl_program_parse(hpk, n, &p))
 				fprintf(stderr,
@@ -187,5 +187,5 @@ int cmd_build(const cli_command *self, int argc, char **argv)
 		if (!strncmp(extra[i], "-cl-", 4))
 			return usage_err("%s is for OpenCL C (.cl) sources",
 					 extra[i]);
-	return hpb_build_c(board, srcs, ns, extra, ne, opt, out);
+	return clc_build_c(board, srcs, ns, extra, ne, opt, out);
 }
