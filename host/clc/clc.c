@@ -5,12 +5,13 @@
  * rewrite (thread_local __local variables, the entries), link (the
  * built-in library, internalize, optimize), codegen (the RISC-V object),
  * package (descriptors, link, conversion). The IR goes through LLVM's C
- * API only; each stage returns 0 or an HP_ error already set (hp_fail).
+ * API only; each stage returns 0 or an HP_ error said in the job's log
+ * (clc_fail), whose sentence hp_cl_build leaves in hp_last_error().
  */
 #define _GNU_SOURCE
 #include "cache.h"
-#include "internal.h"
 #include "job.h"
+#include "last_error.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static void diag(LLVMDiagnosticInfoRef di, void *arg)
 		LLVMDisposeMessage(d);
 		return;
 	}
-	fprintf(j->mf, "%s: %s\n", sev == LLVMDSError ? "error" : "warning",
+	fprintf(j->log.f, "%s: %s\n", sev == LLVMDSError ? "error" : "warning",
 		d ? d : "");
 	LLVMDisposeMessage(d);
 }
@@ -46,29 +47,34 @@ static void diag(LLVMDiagnosticInfoRef di, void *arg)
 static int job_setup(clc_job *j)
 {
 	const hp_cl_build_options *o = j->o;
-	int rc = clc_opts_parse(o ? o->options : NULL, &j->opts, &j->log);
+	int rc = clc_opts_parse(o ? o->options : NULL, &j->opts, &j->msgs);
 	if (!o || !o->count || !o->sources)
-		return hp_fail(HP_INVALID_VALUE, "no OpenCL C source");
-	if (rc)
-		return hp_fail(rc, "%s",
-			       j->log.s ? j->log.s : "invalid build options");
+		return clc_fail(&j->log, HP_INVALID_VALUE,
+				"no OpenCL C source");
+	if (rc) {
+		if (j->msgs.s)
+			fputs(j->msgs.s, j->log.f);
+		return clc_fail(&j->log, rc, "invalid build options%s",
+				j->msgs.s ? " (build log)" : "");
+	}
 	if (!(j->cc = hp_cl_compiler()))
-		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
-			       "no clang-19 (install clang-19; HP_CLANG names "
-			       "another)");
-	if (clc_board_get(o->board ? o->board : "qemu-virt", &j->b))
-		return hp_fail(HP_INVALID_VALUE, "no board '%s'", o->board);
+		return clc_fail(&j->log, HP_COMPILER_NOT_AVAILABLE,
+				"no clang-19 (install clang-19; HP_CLANG names "
+				"another)");
+	if ((rc = clc_board_get(&j->log, o->board ? o->board : "qemu-virt",
+				&j->b)))
+		return rc;
 	snprintf(j->libbc, sizeof(j->libbc), "%s/build/opencl/%s-%s/hpcl.bc",
 		 clc_root(), j->b.libarch, j->b.abi);
 	if (access(j->libbc, R_OK))
-		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
-			       "no OpenCL built-in library %s (make opencl)",
-			       j->libbc);
+		return clc_fail(&j->log, HP_COMPILER_NOT_AVAILABLE,
+				"no OpenCL built-in library %s (make opencl)",
+				j->libbc);
 	snprintf(j->tmp, sizeof(j->tmp), "/tmp/hartpool-cl-XXXXXX");
 	if (!mkdtemp(j->tmp)) {
 		j->tmp[0] = 0;
-		return hp_fail(HP_OUT_OF_RESOURCES, "mkdtemp: %s",
-			       strerror(errno));
+		return clc_fail(&j->log, HP_OUT_OF_RESOURCES, "mkdtemp: %s",
+				strerror(errno));
 	}
 	snprintf(j->src, sizeof(j->src), "%s/program.cl", j->tmp);
 	snprintf(j->bc, sizeof(j->bc), "%s/program.bc", j->tmp);
@@ -95,7 +101,7 @@ static void job_end(clc_job *j)
 		LLVMDisposeModule(j->mod);
 	if (j->ctx)
 		LLVMContextDispose(j->ctx);
-	free(j->log.s);
+	free(j->msgs.s);
 	free(j->ks);
 	for (unsigned i = 0; i < j->nframes; i++)
 		free(j->frames[i].name);
@@ -111,7 +117,7 @@ static int from_cache(clc_job *j)
 	if (!j->cached ||
 	    !clc_cache_get(j->key, &j->hpk, &j->size, &log, j->o->elf_path))
 		return 1;
-	fputs(log, j->mf);
+	fputs(log, j->log.f);
 	free(log);
 	if (j->o->from_cache)
 		*j->o->from_cache = true;
@@ -146,9 +152,7 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 	size_t mlen = 0;
 	memset(&j, 0, sizeof(j));
 	j.o = o;
-	j.mf = open_memstream(&mlog, &mlen);
-	FILE *saved = hpb_log;
-	hpb_log = j.mf;
+	j.log.f = open_memstream(&mlog, &mlen);
 	if (o && o->from_cache)
 		*o->from_cache = false;
 	int rc = job_run(&j);
@@ -157,8 +161,9 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 	if (rc)
 		free(j.hpk);
 	job_end(&j);
-	hpb_log = saved;
-	fclose(j.mf);
+	fclose(j.log.f);
+	if (rc) /* the sentence of the failure said in the log */
+		hp_fail(rc, "%s", j.log.why);
 	if (!rc && j.cached && !(o->from_cache && *o->from_cache))
 		clc_cache_put(j.key, j.hpk, j.size, mlog, o->elf_path);
 	if (logp)

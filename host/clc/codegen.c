@@ -12,7 +12,6 @@
  * runs with the same target machine.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "job.h"
 #include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
@@ -45,10 +44,10 @@ int clc_target_machine(clc_job *j)
 	pthread_once(&once, riscv_init);
 	const char *triple = LLVMGetTarget(j->mod);
 	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
-		fprintf(j->mf, "error: target %s: %s\n", triple, msg);
+		fprintf(j->log.f, "error: target %s: %s\n", triple, msg);
 		LLVMDisposeMessage(msg);
-		return hp_fail(HP_COMPILER_NOT_AVAILABLE,
-			       "LLVM has no RISC-V target (build log)");
+		return clc_fail(&j->log, HP_COMPILER_NOT_AVAILABLE,
+				"LLVM has no RISC-V target (build log)");
 	}
 	clc_features(&j->b, features, sizeof(features));
 	snprintf(cpu, sizeof(cpu), "generic-rv%u", j->b.xlen);
@@ -64,8 +63,8 @@ int clc_target_machine(clc_job *j)
 	j->tm = LLVMCreateTargetMachineWithOptions(t, triple, o);
 	LLVMDisposeTargetMachineOptions(o);
 	return j->tm ? 0
-		     : hp_fail(HP_COMPILER_NOT_AVAILABLE,
-			       "no RISC-V target machine for %s", triple);
+		     : clc_fail(&j->log, HP_COMPILER_NOT_AVAILABLE,
+				"no RISC-V target machine for %s", triple);
 }
 
 int clc_stage_codegen(clc_job *j)
@@ -82,18 +81,19 @@ int clc_stage_codegen(clc_job *j)
 	LLVMDisposePassBuilderOptions(po);
 	if (e) {
 		msg = LLVMGetErrorMessage(e);
-		fprintf(j->mf, "error: the optimizer: %s\n", msg);
+		fprintf(j->log.f, "error: the optimizer: %s\n", msg);
 		LLVMDisposeErrorMessage(msg);
-		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			       "optimizing the program failed (build log)");
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"optimizing the program failed (build log)");
 	}
 	clc_stack_mark(j);
 	if (LLVMTargetMachineEmitToFile(j->tm, j->mod, j->obj, LLVMObjectFile,
 					&msg)) {
-		fprintf(j->mf, "error: code generation: %s\n", msg ? msg : "");
+		fprintf(j->log.f, "error: code generation: %s\n",
+			msg ? msg : "");
 		LLVMDisposeMessage(msg);
-		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			       "compiling the program failed (build log)");
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"compiling the program failed (build log)");
 	}
 	LLVMDisposeMessage(msg);
 	return clc_stack_check(j);

@@ -6,7 +6,6 @@
  * read stage takes the kernels' arguments from.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "job.h"
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +25,8 @@ static int write_sources(clc_job *j)
 		fputc('\n', f);
 	}
 	if (!f || fclose(f))
-		return hp_fail(HP_OUT_OF_RESOURCES, "cannot write %s", j->src);
+		return clc_fail(&j->log, HP_OUT_OF_RESOURCES, "cannot write %s",
+				j->src);
 	return 0;
 }
 
@@ -86,9 +86,9 @@ int clc_stage_compile(clc_job *j)
 	}
 	av[n++] = j->src;
 	av[n] = NULL;
-	if (clc_run((char *const *)av))
-		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			       "the OpenCL C compiler reported errors "
-			       "(build log)");
+	if (clc_run(&j->log, (char *const *)av))
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"the OpenCL C compiler reported errors "
+				"(build log)");
 	return 0;
 }

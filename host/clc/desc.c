@@ -8,8 +8,9 @@
  * variables need more than the device has fails here.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "job.h"
+#include "objlink.h"
+#include "package.h"
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>
 #include <stdio.h>
@@ -61,8 +62,8 @@ static void meta_text(clc_sbuf *t, const clc_kernel *ks, unsigned nk,
 }
 
 /* The descriptors and the metadata, as C for the cross gcc. */
-static int desc_write(const clc_kernel *ks, unsigned nk, const char *options,
-		      const char *path)
+static int desc_write(clc_log *l, const clc_kernel *ks, unsigned nk,
+		      const char *options, const char *path)
 {
 	clc_sbuf o = {0}, t = {0};
 	clc_sb_add(&o, "#include <hartpool/kernel.h>\n");
@@ -112,7 +113,9 @@ static int desc_write(const clc_kernel *ks, unsigned nk, const char *options,
 		       "const char hpcl_meta[] =\n\t");
 	c_string(&o, t.oom ? "" : t.s);
 	clc_sb_add(&o, ";\n");
-	int rc = o.oom || t.oom ? -1 : clc_write(path, o.s, o.n);
+	int rc = o.oom || t.oom ? clc_fail(l, HP_OUT_OF_RESOURCES,
+					   "out of memory for the descriptors")
+				: clc_write(l, path, o.s, o.n);
 	free(o.s);
 	free(t.s);
 	return rc;
@@ -127,18 +130,18 @@ int clc_stage_meta(clc_job *j)
 	unsigned fabi = b->abi[strlen(b->abi) - 1] == 'd'   ? HPK_FLOAT_DOUBLE
 			: b->abi[strlen(b->abi) - 1] == 'f' ? HPK_FLOAT_SINGLE
 							    : HPK_FLOAT_SOFT;
-	int rc =
-		t.oom || clc_meta_object(b->xlen, fabi, t.s, &j->hpk, &j->size);
+	int rc = t.oom ? clc_fail(&j->log, HP_OUT_OF_RESOURCES,
+				  "out of memory for a kernel object")
+		       : clc_meta_object(&j->log, b->xlen, fabi, t.s, &j->hpk,
+					 &j->size);
 	free(t.s);
-	return rc ? hp_fail(HP_OUT_OF_RESOURCES,
-			    "out of memory for a kernel object")
-		  : 0;
+	return rc;
 }
 
 /* Kernels whose own __local variables need more than the device's
  * @p limit bytes per work-group: HP_BUILD_PROGRAM_FAILURE, each named in
  * the log with its bytes and the limit. */
-static int local_check(const void *hpk, size_t size, uint32_t limit, FILE *log)
+static int local_check(const void *hpk, size_t size, uint32_t limit, clc_log *l)
 {
 	hp_cl_program *p;
 	int rc = hp_cl_program_parse(hpk, size, &p);
@@ -149,17 +152,17 @@ static int local_check(const void *hpk, size_t size, uint32_t limit, FILE *log)
 		const hp_cl_kernel *k = &p->kernels[i];
 		if (k->static_local <= limit)
 			continue;
-		fprintf(log,
+		fprintf(l->f,
 			"error: kernel %s: %u bytes of __local memory, the "
 			"device has %u per work-group\n",
 			k->name, (unsigned)k->static_local, (unsigned)limit);
 		bad++;
 	}
 	hp_cl_program_free(p);
-	return bad ? hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			     "%u kernel%s with more __local memory than the "
-			     "device's %u bytes (build log)",
-			     bad, bad == 1 ? "" : "s", (unsigned)limit)
+	return bad ? clc_fail(l, HP_BUILD_PROGRAM_FAILURE,
+			      "%u kernel%s with more __local memory than the "
+			      "device's %u bytes (build log)",
+			      bad, bad == 1 ? "" : "s", (unsigned)limit)
 		   : 0;
 }
 
@@ -184,11 +187,11 @@ static int desc_compile(clc_job *j)
 			    "-o",
 			    j->desco,
 			    NULL};
-	if (desc_write(j->ks, j->nk, j->o->options, j->descc) ||
-	    clc_run((char *const *)av))
-		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			       "compiling the descriptors failed");
-	return 0;
+	int rc = desc_write(&j->log, j->ks, j->nk, j->o->options, j->descc);
+	if (!rc && clc_run(&j->log, (char *const *)av))
+		rc = clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+			      "compiling the descriptors failed");
+	return rc;
 }
 
 /* The program's object and the descriptors' linked and converted. */
@@ -209,15 +212,17 @@ static int object_link(clc_job *j)
 	all_local[na] = NULL;
 	size_t en;
 	uint8_t *e = NULL;
-	int rc = clc_link(&j->b, objs, 2, elfp) ||
-		 !(e = clc_slurp(elfp, &en)) ||
-		 clc_convert(e, en, j->b.xlen, all_local, &j->hpk, &j->size);
+	int rc = clc_link(&j->log, &j->b, objs, 2, elfp);
+	if (!rc && !(e = clc_slurp(elfp, &en)))
+		rc = clc_fail(&j->log, HP_OUT_OF_RESOURCES, "cannot read %s",
+			      elfp);
+	if (!rc)
+		rc = clc_convert(&j->log, e, en, j->b.xlen, all_local, &j->hpk,
+				 &j->size);
 	free(e);
 	if (!j->o->elf_path)
 		unlink(elfp);
-	return rc ? hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			    "linking the kernel object failed (build log)")
-		  : 0;
+	return rc;
 }
 
 int clc_stage_package(clc_job *j)
@@ -227,7 +232,8 @@ int clc_stage_package(clc_job *j)
 	if (!rc)
 		rc = object_link(j);
 	if (!rc && j->o->local_mem_size &&
-	    (rc = local_check(j->hpk, j->size, j->o->local_mem_size, j->mf))) {
+	    (rc = local_check(j->hpk, j->size, j->o->local_mem_size,
+			      &j->log))) {
 		free(j->hpk);
 		j->hpk = NULL;
 		j->size = 0;

@@ -4,7 +4,7 @@
  * module's functions, a kernel's arguments from the block, a map from a
  * kernel's values to their clones, and the work-item functions by name.
  */
-#include "internal.h"
+#include "kdesc.h"
 #include "rewrite.h"
 #include <llvm-c/DebugInfo.h>
 #include <stdint.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /** @file hp_cl_build as a pipeline of named stages over one job
  * (docs/opencl.md). clc.c runs them in this order; each stage is in the
- * file of its concern and returns 0 or an HP_ error (hp_fail):
+ * file of its concern and returns 0 or an HP_ error said in the job's log
+ * (clc_fail, fail.h):
  *
  *   options.c  the build options, clang's extension list (no LLVM)
  *   compile.c  compile: the sources to LLVM bitcode (clang-19 -c -emit-llvm)
@@ -20,7 +21,8 @@
 #ifndef HOST_CLC_JOB_H
 #define HOST_CLC_JOB_H
 
-#include "objbuild.h"
+#include "fail.h"
+#include "tools.h"
 #include <hartpool_cl.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
@@ -89,8 +91,8 @@ typedef struct clc_job {
 	char libbc[1200]; /* the built-in library's bitcode */
 	char tmp[32];	  /* the job's folder, "" if none */
 	char src[1200], bc[1200], obj[1200], descc[1200], desco[1200];
-	clc_sbuf log; /* the messages of the read stage, for hp_fail */
-	FILE *mf;     /* the build log (hpb_log while the job runs) */
+	clc_sbuf msgs; /* the messages of the options and the read stage */
+	clc_log log;   /* the build log (open_memstream) and the failure */
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;
 	LLVMTargetMachineRef tm;

@@ -10,7 +10,6 @@
  * collectives and other kernels (their __local variables).
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "job.h"
 #include <hartpool/object.h>
 #include <llvm-c/BitReader.h>
@@ -320,7 +319,7 @@ static int arg_read(clc_job *j, clc_kernel *k, LLVMValueRef md[5], unsigned i)
 	if (strstr(a->type_name, "image") || strstr(a->type_name, "sampler") ||
 	    strstr(a->type_name, "pipe") || (a->type_qual & 8)) {
 		clc_sb_add(
-			&j->log,
+			&j->msgs,
 			"error: kernel %s, argument %u (%s): images, samplers "
 			"and pipes are not supported by this device\n",
 			k->name, i, a->type_name);
@@ -338,7 +337,7 @@ static int arg_read(clc_job *j, clc_kernel *k, LLVMValueRef md[5], unsigned i)
 		bad = type_layout(ty, j->b.xlen, &size, &align, 0);
 	if (bad) {
 		char *ts = LLVMPrintTypeToString(ty);
-		clc_sb_add(&j->log,
+		clc_sb_add(&j->msgs,
 			   "error: kernel %s, argument %u (%s %s): unsupported "
 			   "argument type (IR %s)\n",
 			   k->name, i, a->type_name, a->name, ts);
@@ -506,7 +505,7 @@ static int kernel_read(clc_job *j, const fgraph *g, const fnode *f,
 	const char *name = vname(f->f);
 	memset(k, 0, sizeof(*k));
 	if (strlen(name) > HP_CL_NAME_MAX) {
-		clc_sb_add(&j->log,
+		clc_sb_add(&j->msgs,
 			   "error: kernel name '%s' longer than %u bytes\n",
 			   name, HP_CL_NAME_MAX);
 		return HP_BUILD_PROGRAM_FAILURE;
@@ -518,7 +517,7 @@ static int kernel_read(clc_job *j, const fgraph *g, const fnode *f,
 	device_name(name, mk->device_name);
 	mk->num_args = LLVMCountParams(f->f);
 	if (mk->num_args > HP_CL_ARGS_MAX) {
-		clc_sb_add(&j->log,
+		clc_sb_add(&j->msgs,
 			   "error: kernel %s: more than 64 arguments\n", name);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
@@ -536,7 +535,7 @@ static int kernel_read(clc_job *j, const fgraph *g, const fnode *f,
 	mk->args_size = arg_layout(mk);
 	if (mk->args_size > HP_MBOX_ARGS_MAX) {
 		clc_sb_add(
-			&j->log,
+			&j->msgs,
 			"error: kernel %s: arguments take %u bytes, the device "
 			"passes at most %u\n",
 			k->name, mk->args_size, HP_MBOX_ARGS_MAX);
@@ -565,13 +564,16 @@ static int module_read(clc_job *j)
 	LLVMMemoryBufferRef buf;
 	char *msg = NULL;
 	if (LLVMCreateMemoryBufferWithContentsOfFile(j->bc, &buf, &msg)) {
-		fprintf(j->mf, "error: %s: %s\n", j->bc, msg ? msg : "");
+		fprintf(j->log.f, "error: %s: %s\n", j->bc, msg ? msg : "");
 		LLVMDisposeMessage(msg);
-		return hp_fail(HP_OUT_OF_RESOURCES, "cannot read the IR");
+		return clc_fail(&j->log, HP_OUT_OF_RESOURCES,
+				"cannot read the IR");
 	}
 	int bad = LLVMParseBitcodeInContext2(j->ctx, buf, &j->mod);
 	LLVMDisposeMemoryBuffer(buf);
-	return bad ? hp_fail(HP_OUT_OF_RESOURCES, "cannot read the IR") : 0;
+	return bad ? clc_fail(&j->log, HP_OUT_OF_RESOURCES,
+			      "cannot read the IR")
+		   : 0;
 }
 
 int clc_stage_read(clc_job *j)
@@ -583,13 +585,13 @@ int clc_stage_read(clc_job *j)
 	j->ks = calloc(HPK_KERNELS_MAX, sizeof(*j->ks));
 	if (!j->ks || graph_build(j->mod, &g)) {
 		free(g.f);
-		return hp_fail(HP_OUT_OF_RESOURCES, "out of memory");
+		return clc_fail(&j->log, HP_OUT_OF_RESOURCES, "out of memory");
 	}
 	for (size_t i = 0; i < g.n && !rc; i++) {
 		if (!g.f[i].kernel)
 			continue;
 		if (j->nk == HPK_KERNELS_MAX) {
-			clc_sb_add(&j->log, "error: more than %u kernels\n",
+			clc_sb_add(&j->msgs, "error: more than %u kernels\n",
 				   HPK_KERNELS_MAX);
 			rc = HP_BUILD_PROGRAM_FAILURE;
 		} else if (!(rc = kernel_read(j, &g, &g.f[i], &j->ks[j->nk]))) {
@@ -598,9 +600,12 @@ int clc_stage_read(clc_job *j)
 	}
 	free(g.f);
 	if (rc) {
-		if (j->log.s)
-			fputs(j->log.s, j->mf);
-		return hp_fail(rc, "%s", j->log.s ? j->log.s : "build failed");
+		if (j->msgs.s)
+			fputs(j->msgs.s, j->log.f);
+		return clc_fail(&j->log, rc, "%s",
+				j->msgs.s ? "the kernels cannot be built as "
+					    "they are (build log)"
+					  : "out of memory");
 	}
 	return 0;
 }

@@ -10,7 +10,6 @@
  * entries' bodies need) and the verifier.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "job.h"
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -101,7 +100,7 @@ static int lazy_library(clc_job *j, LLVMModuleRef lib)
 		    LLVMGetLinkage(f) == LLVMInternalLinkage || !l ||
 		    LLVMIsDeclaration(l))
 			continue;
-		fprintf(j->mf,
+		fprintf(j->log.f,
 			"error: Linking globals named '%s': symbol multiply "
 			"defined (by the program and the built-in library)\n",
 			n);
@@ -129,14 +128,14 @@ static int link_library(clc_job *j)
 	LLVMModuleRef lib = NULL;
 	char *msg = NULL;
 	if (LLVMCreateMemoryBufferWithContentsOfFile(j->libbc, &buf, &msg)) {
-		fprintf(j->mf, "error: %s: %s\n", j->libbc, msg ? msg : "");
+		fprintf(j->log.f, "error: %s: %s\n", j->libbc, msg ? msg : "");
 		LLVMDisposeMessage(msg);
 		return 1;
 	}
 	/* lazily: a body is read only if it is linked (the module owns the
 	 * buffer now) */
 	if (LLVMGetBitcodeModuleInContext2(j->ctx, buf, &lib)) {
-		fprintf(j->mf, "error: %s: not LLVM bitcode\n", j->libbc);
+		fprintf(j->log.f, "error: %s: not LLVM bitcode\n", j->libbc);
 		return 1;
 	}
 	if (lazy_library(j, lib)) {
@@ -150,9 +149,9 @@ static int link_library(clc_job *j)
 int clc_stage_link(clc_job *j)
 {
 	if (link_library(j))
-		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			       "linking the built-in library failed "
-			       "(build log)");
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"linking the built-in library failed "
+				"(build log)");
 	internalize(j);
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
 	LLVMErrorRef e = LLVMRunPasses(
@@ -163,17 +162,17 @@ int clc_stage_link(clc_job *j)
 	char *msg = NULL;
 	if (e) {
 		msg = LLVMGetErrorMessage(e);
-		fprintf(j->mf, "error: the optimizer: %s\n", msg);
+		fprintf(j->log.f, "error: the optimizer: %s\n", msg);
 		LLVMDisposeErrorMessage(msg);
-		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			       "optimizing the program failed (build log)");
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"optimizing the program failed (build log)");
 	}
 	if (LLVMVerifyModule(j->mod, LLVMReturnStatusAction, &msg)) {
-		fprintf(j->mf, "error: the linked module: %s\n",
+		fprintf(j->log.f, "error: the linked module: %s\n",
 			msg ? msg : "");
 		LLVMDisposeMessage(msg);
-		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			       "the linked IR does not verify (build log)");
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"the linked IR does not verify (build log)");
 	}
 	LLVMDisposeMessage(msg);
 	return 0;

@@ -16,4 +16,5 @@ host-clc-srcs := host/clc/clc.c host/clc/compile.c \
                    host/clc/options.c \
                    host/clc/objlink.c host/clc/package.c \
                    host/clc/tools.c host/clc/cache.c \
-                   host/clc/sha256.c host/clc/stack.c
+                   host/clc/sha256.c host/clc/stack.c \
+                   host/clc/fail.c

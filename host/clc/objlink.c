@@ -13,7 +13,8 @@
  * 3. Convert (package.c).
  */
 #define _GNU_SOURCE
-#include "objbuild.h"
+#include "objlink.h"
+#include "package.h"
 #include <elf.h>
 #include <errno.h>
 #include <hartpool/api.h>
@@ -30,10 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define err hpb_err
-
-int clc_link(const clc_board *b, const char *const *objs, unsigned n,
-	     const char *elfout)
+int clc_link(clc_log *l, const clc_board *b, const char *const *objs,
+	     unsigned n, const char *elfout)
 {
 	char mlibarch[80], mabi[48], ld[1100];
 	snprintf(mlibarch, sizeof(mlibarch), "-march=%s", b->libarch);
@@ -42,7 +41,7 @@ int clc_link(const clc_board *b, const char *const *objs, unsigned n,
 	 * unless the driver sees one. */
 	snprintf(ld, sizeof(ld), "%s/linker/object.ld", clc_root());
 	if (n > 64)
-		return err("too many objects");
+		return clc_fail(l, HP_INVALID_VALUE, "too many objects");
 	const char *lk[96] = {"riscv64-unknown-elf-gcc",
 			      mlibarch,
 			      mabi,
@@ -65,8 +64,10 @@ int clc_link(const clc_board *b, const char *const *objs, unsigned n,
 	lk[k++] = "-lc";
 	lk[k++] = "-lgcc";
 	lk[k] = NULL;
-	return clc_run((char *const *)lk) ? err("linking %s failed", elfout)
-					  : 0;
+	return clc_run(l, (char *const *)lk)
+		       ? clc_fail(l, HP_BUILD_PROGRAM_FAILURE,
+				  "linking %s failed", elfout)
+		       : 0;
 }
 
 /* OUT.hpk -> OUT.elf (else OUT.elf appended). */
@@ -83,14 +84,18 @@ int clc_build_c(const char *board, const char *const *srcs, unsigned ns,
 		const char *const *extra, unsigned ne, const char *opt,
 		const char *out)
 {
+	clc_log *l = NULL; /* said on stderr */
 	clc_board b;
-	if (clc_board_get(board, &b))
-		return 1;
+	int rc = clc_board_get(l, board, &b);
+	if (rc)
+		return rc;
 	if (ns > 64 || ne > 64)
-		return err("too many sources or options");
+		return clc_fail(l, HP_INVALID_VALUE,
+				"too many sources or options");
 	char tmp[] = "/tmp/hartpool-build-XXXXXX";
 	if (!mkdtemp(tmp))
-		return err("mkdtemp: %s", strerror(errno));
+		return clc_fail(l, HP_OUT_OF_RESOURCES, "mkdtemp: %s",
+				strerror(errno));
 	char march[80], mabi[48], inc[1100], elfout[1100];
 	snprintf(march, sizeof(march), "-march=%s", b.arch);
 	snprintf(mabi, sizeof(mabi), "-mabi=%s", b.abi);
@@ -99,7 +104,6 @@ int clc_build_c(const char *board, const char *const *srcs, unsigned ns,
 
 	static __thread char objs[64][1200];
 	const char *objp[64];
-	int rc = 0;
 	for (unsigned i = 0; i < ns && !rc; i++) {
 		snprintf(objs[i], sizeof(objs[i]), "%s/%u.o", tmp, i);
 		objp[i] = objs[i];
@@ -128,11 +132,12 @@ int clc_build_c(const char *board, const char *const *srcs, unsigned ns,
 		cc[n++] = "-o";
 		cc[n++] = objs[i];
 		cc[n] = NULL;
-		if (clc_run((char *const *)cc))
-			rc = err("compiling %s failed", srcs[i]);
+		if (clc_run(l, (char *const *)cc))
+			rc = clc_fail(l, HP_BUILD_PROGRAM_FAILURE,
+				      "compiling %s failed", srcs[i]);
 	}
 	if (!rc)
-		rc = clc_link(&b, objp, ns, elfout);
+		rc = clc_link(l, &b, objp, ns, elfout);
 	for (unsigned i = 0; i < ns; i++)
 		unlink(objs[i]);
 	rmdir(tmp);
@@ -141,13 +146,14 @@ int clc_build_c(const char *board, const char *const *srcs, unsigned ns,
 	size_t n;
 	uint8_t *e = clc_slurp(elfout, &n);
 	if (!e)
-		return err("cannot read %s", elfout);
+		return clc_fail(l, HP_OUT_OF_RESOURCES, "cannot read %s",
+				elfout);
 	void *hpk;
 	size_t hn;
-	rc = clc_convert(e, n, b.xlen, NULL, &hpk, &hn);
+	rc = clc_convert(l, e, n, b.xlen, NULL, &hpk, &hn);
 	free(e);
 	if (!rc) {
-		rc = clc_write(out, hpk, hn);
+		rc = clc_write(l, out, hpk, hn);
 		free(hpk);
 	}
 	return rc;

@@ -5,7 +5,6 @@
  * OpenCL C extensions and the target features. No LLVM here.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "job.h"
 #include <stdarg.h>
 #include <stdio.h>

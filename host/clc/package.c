@@ -8,8 +8,8 @@
  * code is refused.
  */
 #define _GNU_SOURCE
-#include "internal.h"
-#include "objbuild.h"
+#include "package.h"
+#include "kdesc.h"
 #include <elf.h>
 #include <errno.h>
 #include <hartpool/api.h>
@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #define CRC_START 24u
-#define err hpb_err
 
 /* ---- ELF (32 or 64 bits, little-endian RISC-V) ---- */
 
@@ -221,7 +220,7 @@ static bool reloc_add(relocs *rs, uint64_t off, uint64_t target, uint32_t type)
 }
 
 /* Writable data: name the variables, refuse. */
-static int writable(const elf *e, const char *secname)
+static int writable(clc_log *l, const elf *e, const char *secname)
 {
 	sect s, st;
 	int idx = find_sect(e, secname, &s);
@@ -235,15 +234,17 @@ static int writable(const elf *e, const char *secname)
 			break;
 		if (y.shndx == (unsigned)idx && y.name[0] && y.name[0] != '.' &&
 		    y.name[0] != '$' && strlen(names) < 400) {
-			size_t l = strlen(names);
-			snprintf(names + l, sizeof(names) - l, "%s%s",
-				 l ? ", " : "", y.name);
+			size_t at = strlen(names);
+			snprintf(names + at, sizeof(names) - at, "%s%s",
+				 at ? ", " : "", y.name);
 		}
 	}
-	return err("writable global data (%s, %llu bytes: %s): kernel "
-		   "objects are read-only; keep state in buffers or local "
-		   "memory (make it const if it never changes)",
-		   secname, (unsigned long long)s.size, names[0] ? names : "?");
+	return clc_fail(l, HP_BUILD_PROGRAM_FAILURE,
+			"writable global data (%s, %llu bytes: %s): kernel "
+			"objects are read-only; keep state in buffers or local "
+			"memory (make it const if it never changes)",
+			secname, (unsigned long long)s.size,
+			names[0] ? names : "?");
 }
 
 /* A kernel-scope __local variable of OpenCL C kernel K: a TLS symbol named
@@ -269,7 +270,7 @@ static uint64_t tls_end_of(const elf *e, const sect *st, const char *kname)
 
 /* TLS symbols that are not a kernel's __local variables (libc's errno,
  * _Thread_local in C): refused. */
-static int tls_foreign(const elf *e, const sect *st, int kern_idx)
+static int tls_foreign(clc_log *l, const elf *e, const sect *st, int kern_idx)
 {
 	for (uint64_t i = 1;; i++) {
 		sym y;
@@ -293,8 +294,10 @@ static int tls_foreign(const elf *e, const sect *st, int kern_idx)
 					(size_t)(dot - y.name));
 		}
 		if (!ours)
-			return err("thread-local data ('%s') is not supported",
-				   y.name);
+			return clc_fail(
+				l, HP_BUILD_PROGRAM_FAILURE,
+				"thread-local data ('%s') is not supported",
+				y.name);
 	}
 	return 0;
 }
@@ -319,24 +322,30 @@ typedef struct {
 	uint64_t image_size, file_end, align, api_off;
 	uint8_t *img;
 	relocs rs;
+	clc_log *log; /* where failures are said */
 } conv;
 
-/* The sections and descriptors a kernel object needs; 0 or 1 (logged). */
+/* The sections and descriptors a kernel object needs; 0 or an HP_ error (said).
+ */
 static int conv_check(conv *c)
 {
 	elf *e = &c->e;
 	sect api;
-	if (writable(e, ".data") || writable(e, ".bss"))
-		return 1;
+	int rc = writable(c->log, e, ".data");
+	if (rc || (rc = writable(c->log, e, ".bss")))
+		return rc;
 	if (find_sect(e, ".hp_kernels", &c->kern) < 0 || !c->kern.size)
-		return err("no kernels: register them with HP_REGISTER()");
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"no kernels: register them with HP_REGISTER()");
 	if (find_sect(e, ".text", &c->text) < 0 || c->text.addr != 0 ||
 	    !c->text.size)
-		return err("no code (.text) at address 0");
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"no code (.text) at address 0");
 	c->api_idx = find_sect(e, ".hp_api", &api);
 	c->kern_idx = find_sect(e, ".hp_kernels", &c->kern);
 	if (find_sect(e, ".symtab", &c->st) < 0)
-		return err("no symbol table");
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"no symbol table");
 	/* One descriptor per hp_kernel_NAME symbol (HP_REGISTER). */
 	for (uint64_t i = 1;; i++) {
 		sym y;
@@ -348,12 +357,14 @@ static int conv_check(conv *c)
 	if (!c->nk || c->kern.size % c->nk ||
 	    (c->xlen == 8 * sizeof(void *) &&
 	     c->kern.size != c->nk * sizeof(hp_kernel)))
-		return err(".hp_kernels holds something else than kernel "
-			   "descriptors");
-	return tls_foreign(e, &c->st, c->kern_idx);
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				".hp_kernels holds something else than kernel "
+				"descriptors");
+	return tls_foreign(c->log, e, &c->st, c->kern_idx);
 }
 
-/* The image: every allocated section, from address 0. 0 or 1. */
+/* The image: every allocated section, from address 0. 0 or an HP_ error (said).
+ */
 static int conv_image(conv *c)
 {
 	elf *e = &c->e;
@@ -366,9 +377,11 @@ static int conv_image(conv *c)
 			/* OpenCL __local variables: work-group local memory,
 			 * not part of the image (tls_foreign() checked). */
 			if (s.type != SHT_NOBITS)
-				return err("initialised thread-local data (%s) "
-					   "is not supported",
-					   s.name);
+				return clc_fail(
+					c->log, HP_BUILD_PROGRAM_FAILURE,
+					"initialised thread-local data (%s) "
+					"is not supported",
+					s.name);
 			continue;
 		}
 		if (s.addr + s.size > c->image_size)
@@ -379,14 +392,18 @@ static int conv_image(conv *c)
 			c->align = s.align;
 	}
 	if (c->image_size > HPK_IMAGE_MAX)
-		return err("image of %llu bytes, the device loads at most %u",
-			   (unsigned long long)c->image_size, HPK_IMAGE_MAX);
+		return clc_fail(
+			c->log, HP_BUILD_PROGRAM_FAILURE,
+			"image of %llu bytes, the device loads at most %u",
+			(unsigned long long)c->image_size, HPK_IMAGE_MAX);
 	if (c->align > HPK_IMAGE_ALIGN)
-		return err("a section wants %llu-byte alignment, at most %u",
-			   (unsigned long long)c->align, HPK_IMAGE_ALIGN);
+		return clc_fail(
+			c->log, HP_BUILD_PROGRAM_FAILURE,
+			"a section wants %llu-byte alignment, at most %u",
+			(unsigned long long)c->align, HPK_IMAGE_ALIGN);
 	c->img = calloc(1, c->image_size ? c->image_size : 1);
 	if (!c->img)
-		return err("out of memory");
+		return clc_fail(c->log, HP_OUT_OF_RESOURCES, "out of memory");
 	for (unsigned i = 1; i < e->shnum; i++) {
 		sect s;
 		if (sect_named(e, i, &s) && (s.flags & SHF_ALLOC) &&
@@ -404,12 +421,13 @@ static int conv_image(conv *c)
 			c->api_off = y.value;
 	}
 	if (c->api_off == UINT64_MAX)
-		return err("no hp_api_ptr (include <hartpool/kernel.h>)");
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"no hp_api_ptr (include <hartpool/kernel.h>)");
 	return 0;
 }
 
 /* One relocation @p k of section @p rsec (target @p tgt): kept
- * (position-independent), recorded, or refused. 0 or 1. */
+ * (position-independent), recorded, or refused. 0 or an HP_ error (said). */
 static int conv_reloc(conv *c, const sect *rsec, const sect *tgt,
 		      const sect *symtab, uint64_t k)
 {
@@ -433,7 +451,8 @@ static int conv_reloc(conv *c, const sect *rsec, const sect *tgt,
 	}
 	sym y = {"", 0, 0, SHN_ABS, 0};
 	if (symi && !sym_at(&c->e, symtab, symi, &y))
-		return err("relocation names a missing symbol");
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"relocation names a missing symbol");
 	if (reloc_position_independent(type))
 		return 0;
 	uint32_t abs = c->xlen == 64 ? R_RISCV_64 : R_RISCV_32;
@@ -446,26 +465,32 @@ static int conv_reloc(conv *c, const sect *rsec, const sect *tgt,
 		    y.shndx != SHN_ABS;
 	if (insn)
 		return !reloc_add(&c->rs, off, y.value + (uint64_t)add, type)
-			       ? err("out of memory")
+			       ? clc_fail(c->log, HP_OUT_OF_RESOURCES,
+					  "out of memory")
 			       : 0;
 	if (type != abs)
-		return err("%s+%#llx: relocation type %u (symbol '%s') needs "
-			   "the load address in code; compile with "
-			   "-mcmodel=medany, no -fpic",
-			   tgt->name, (unsigned long long)off, type, y.name);
+		return clc_fail(
+			c->log, HP_BUILD_PROGRAM_FAILURE,
+			"%s+%#llx: relocation type %u (symbol '%s') needs "
+			"the load address in code; compile with "
+			"-mcmodel=medany, no -fpic",
+			tgt->name, (unsigned long long)off, type, y.name);
 	if (y.shndx == SHN_UNDEF && y.name[0])
-		return err("undefined symbol '%s': kernel objects call only "
-			   "hartpool/kernel.h and libc/libgcc functions",
-			   y.name);
+		return clc_fail(
+			c->log, HP_BUILD_PROGRAM_FAILURE,
+			"undefined symbol '%s': kernel objects call only "
+			"hartpool/kernel.h and libc/libgcc functions",
+			y.name);
 	if (y.shndx != SHN_ABS && symi)
 		return !reloc_add(&c->rs, off, y.value + (uint64_t)add,
 				  HPK_R_RELATIVE)
-			       ? err("out of memory")
+			       ? clc_fail(c->log, HP_OUT_OF_RESOURCES,
+					  "out of memory")
 			       : 0;
 	return 0;
 }
 
-/* Relocations of allocated sections. 0 or 1. */
+/* Relocations of allocated sections. 0 or an HP_ error (said). */
 static int conv_relocs(conv *c)
 {
 	int rc = 0;
@@ -484,7 +509,7 @@ static int conv_relocs(conv *c)
 }
 
 /* Each kernel's __local variables: its local_mem_bytes (rounded to 64,
- * where its __local arguments start). 0 or 1. */
+ * where its __local arguments start). 0 or an HP_ error (said). */
 static int conv_local(conv *c, const char *const *all_local)
 {
 	for (uint64_t i = 1;; i++) {
@@ -497,13 +522,17 @@ static int conv_local(conv *c, const char *const *all_local)
 		uint64_t at = y.value + HP_KDESC_LOCAL_MEM(c->xlen);
 		uint32_t lm;
 		if (at + 4 > c->image_size)
-			return err("descriptor %s outside the image", y.name);
+			return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+					"descriptor %s outside the image",
+					y.name);
 		memcpy(&lm, c->img + at, 4);
 		uint64_t end = tls_end_of(
 			&c->e, &c->st,
 			listed(all_local, y.name + 10) ? NULL : y.name + 10);
 		if (end > UINT32_MAX - 128)
-			return err("%s: too much __local memory", y.name + 10);
+			return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+					"%s: too much __local memory",
+					y.name + 10);
 		/* __local arguments start 128-byte aligned (a long16) */
 		uint32_t need = (uint32_t)((end + 127) & ~127ull);
 		if (need > lm)
@@ -513,7 +542,7 @@ static int conv_local(conv *c, const char *const *all_local)
 	return 0;
 }
 
-/* The .hpk file: header, image, relocations. 0 or 1. */
+/* The .hpk file: header, image, relocations. 0 or an HP_ error (said). */
 static int conv_write(conv *c, void **outp, size_t *outn)
 {
 	hpk_header h;
@@ -545,7 +574,7 @@ static int conv_write(conv *c, void **outp, size_t *outn)
 		h.reloc_offset + h.reloc_count * (uint32_t)sizeof(hpk_reloc);
 	uint8_t *f = calloc(1, h.file_size);
 	if (!f)
-		return err("out of memory");
+		return clc_fail(c->log, HP_OUT_OF_RESOURCES, "out of memory");
 	memcpy(f + h.image_offset, c->img, c->file_end);
 	memcpy(f + h.reloc_offset, c->rs.r, c->rs.n * sizeof(hpk_reloc));
 	memcpy(f, &h, sizeof(h));
@@ -553,7 +582,7 @@ static int conv_write(conv *c, void **outp, size_t *outn)
 	memcpy(f, &h, sizeof(h));
 	/* Said on stderr by `hartpool build`; a build log (hp_cl_build)
 	 * stays empty when all went well, as OpenCL programs expect. */
-	if (!hpb_log)
+	if (!c->log || !c->log->f)
 		fprintf(stderr,
 			"hartpool: built %zu kernel%s, %u bytes of code and "
 			"data, %zu relocations\n",
@@ -563,24 +592,33 @@ static int conv_write(conv *c, void **outp, size_t *outn)
 	return 0;
 }
 
-int clc_convert(const uint8_t *b, size_t size, unsigned xlen,
+int clc_convert(clc_log *l, const uint8_t *b, size_t size, unsigned xlen,
 		const char *const *all_local, void **outp, size_t *outn)
 {
 	conv c;
 	memset(&c, 0, sizeof(c));
 	c.b = b;
 	c.xlen = xlen;
+	c.log = l;
 	if (!elf_open(&c.e, b, size) || (c.e.is64 ? 64u : 32u) != xlen)
-		return err("linker output is not a RISC-V ELF%u", xlen);
-	int rc = conv_check(&c) || conv_image(&c) || conv_relocs(&c) ||
-		 conv_local(&c, all_local) || conv_write(&c, outp, outn);
+		return clc_fail(l, HP_BUILD_PROGRAM_FAILURE,
+				"linker output is not a RISC-V ELF%u", xlen);
+	int rc = conv_check(&c);
+	if (!rc)
+		rc = conv_image(&c);
+	if (!rc)
+		rc = conv_relocs(&c);
+	if (!rc)
+		rc = conv_local(&c, all_local);
+	if (!rc)
+		rc = conv_write(&c, outp, outn);
 	free(c.img);
 	free(c.rs.r);
 	return rc;
 }
 
-int clc_meta_object(unsigned xlen, unsigned float_abi, const char *meta,
-		    void **outp, size_t *outn)
+int clc_meta_object(clc_log *l, unsigned xlen, unsigned float_abi,
+		    const char *meta, void **outp, size_t *outn)
 {
 	size_t n = strlen(meta) + 1;
 	hpk_header h;
@@ -600,7 +638,7 @@ int clc_meta_object(unsigned xlen, unsigned float_abi, const char *meta,
 	h.file_size = h.reloc_offset;
 	uint8_t *f = calloc(1, h.file_size);
 	if (!f)
-		return err("out of memory");
+		return clc_fail(l, HP_OUT_OF_RESOURCES, "out of memory");
 	memcpy(f + h.image_offset, meta, n);
 	memcpy(f, &h, sizeof(h));
 	h.crc32 = hp_crc32(f + CRC_START, h.file_size - CRC_START);

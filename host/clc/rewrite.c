@@ -21,7 +21,6 @@
  */
 #define _GNU_SOURCE
 #include "rewrite.h"
-#include "internal.h"
 #include "job.h"
 #include <llvm-c/Analysis.h>
 #include <stdio.h>
@@ -42,7 +41,7 @@ static void ir_init(clc_ir *x, clc_job *j)
 	x->c = j->ctx;
 	x->m = j->mod;
 	x->xlen = j->b.xlen;
-	x->log = j->mf;
+	x->log = j->log.f;
 	x->item_calls = j->opts.item_calls;
 	x->i8 = LLVMInt8TypeInContext(x->c);
 	x->i32 = LLVMInt32TypeInContext(x->c);
@@ -150,11 +149,11 @@ int clc_stage_rewrite(clc_job *j)
 	LLVMDisposeBuilder(x.b);
 	char *msg = NULL;
 	if (LLVMVerifyModule(j->mod, LLVMReturnStatusAction, &msg)) {
-		fprintf(j->mf, "error: the rewritten module: %s\n",
+		fprintf(j->log.f, "error: the rewritten module: %s\n",
 			msg ? msg : "");
 		LLVMDisposeMessage(msg);
-		return hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			       "the rewritten IR does not verify (build log)");
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"the rewritten IR does not verify (build log)");
 	}
 	LLVMDisposeMessage(msg);
 	return 0;

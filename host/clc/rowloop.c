@@ -27,7 +27,6 @@
  * call; the build log says which and why.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "rewrite.h"
 #include <llvm-c/DebugInfo.h>
 #include <stdlib.h>

@@ -12,7 +12,6 @@
  * limit the build says so.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "job.h"
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>
@@ -184,7 +183,7 @@ int clc_stack_check(clc_job *j)
 			if (need <= HP_KERNEL_STACK_USE &&
 			    k->stack_bytes <= HPK_STACK_MAX)
 				continue;
-			fprintf(j->mf,
+			fprintf(j->log.f,
 				"error: kernel %s as a work-group function "
 				"needs %u bytes of the hart's kernel stack "
 				"(%u for it) and %u of scratch per work-item "
@@ -202,7 +201,7 @@ int clc_stack_check(clc_job *j)
 			k->stack_bytes = s > base ? s : (k->prints ? base : 0);
 			if (s <= HPK_STACK_MAX)
 				continue;
-			fprintf(j->mf,
+			fprintf(j->log.f,
 				"error: kernel %s needs %u bytes of stack per "
 				"work-item (its deepest chain of calls); a "
 				"fiber has at most %u\n",
@@ -213,7 +212,7 @@ int clc_stack_check(clc_job *j)
 		k->stack_bytes = (need + 15) & ~15u;
 		if (need <= HP_KERNEL_STACK_USE)
 			continue;
-		fprintf(j->mf,
+		fprintf(j->log.f,
 			"error: kernel %s needs %u bytes of stack (its deepest "
 			"chain of calls); kernels without barriers run on the "
 			"hart's kernel stack, which has %u for them\n",
@@ -224,11 +223,12 @@ int clc_stack_check(clc_job *j)
 	free(m.f);
 	free(m.v);
 	if (oom)
-		return hp_fail(HP_OUT_OF_RESOURCES,
-			       "no host memory to measure the kernels' stacks");
-	return bad ? hp_fail(HP_BUILD_PROGRAM_FAILURE,
-			     "%u kernel%s need%s more stack than the device "
-			     "gives (build log)",
-			     bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "")
+		return clc_fail(
+			&j->log, HP_OUT_OF_RESOURCES,
+			"no host memory to measure the kernels' stacks");
+	return bad ? clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+			      "%u kernel%s need%s more stack than the device "
+			      "gives (build log)",
+			      bad, bad == 1 ? "" : "s", bad == 1 ? "s" : "")
 		   : 0;
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The build's tools: its log, the boards' ISAs (hartpool_boards.h), running
- * the compilers and linkers, reading and writing files. Every stage of the
- * kernel build pipeline (objbuild.h, job.h) uses them.
+ * The build's tools (tools.h): the boards' ISAs from the typed board table
+ * (hartpool_boards.h), running the compilers and linkers into the build's
+ * log, reading and writing files. Every stage of the kernel compiler
+ * (job.h) and `hartpool build` of C sources (objlink.c) use them.
  */
 #define _GNU_SOURCE
-#include "objbuild.h"
+#include "tools.h"
 #include <elf.h>
 #include <errno.h>
 #include <hartpool/api.h>
@@ -23,44 +24,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-__thread FILE *hpb_log;
-
-static FILE *logf_(void)
-{
-	return hpb_log ? hpb_log : stderr;
-}
-
-int hpb_err(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(logf_(),
-		"hartpool: %s: build: ", hp_error_name(HP_INVALID_BINARY));
-	vfprintf(logf_(), fmt, ap);
-	fputc('\n', logf_());
-	va_end(ap);
-	return 1;
-}
-#define err hpb_err
-
 const char *clc_root(void)
 {
 	return hp_data_dir();
 }
 
-/* Variable KEY of board B, from the table make generated from
- * board/B/board.mk (hartpool_boards.h). */
-bool hpb_board_var(const char *board, const char *key, char *out, size_t n)
-{
-	const hp_board_info *b = hp_board_find(board);
-	const char *v = b ? hp_board_var(b, key) : NULL;
-	if (!v || !*v)
-		return false;
-	snprintf(out, n, "%s", v);
-	return true;
-}
-
-int clc_run(char *const argv[])
+int clc_run(clc_log *l, char *const argv[])
 {
 	if (getenv("HARTPOOL_BUILD_VERBOSE")) {
 		for (unsigned i = 0; argv[i]; i++)
@@ -68,13 +37,14 @@ int clc_run(char *const argv[])
 		fputc('\n', stderr);
 	}
 	/* The child's messages go to the log: through a file, read back. */
-	FILE *cap = hpb_log ? tmpfile() : NULL;
-	if (hpb_log && !cap)
-		fprintf(hpb_log,
+	FILE *log = l ? l->f : NULL;
+	FILE *cap = log ? tmpfile() : NULL;
+	if (log && !cap)
+		fprintf(log,
 			"hartpool: build: cannot capture the messages of %s "
 			"(tmpfile: %s): they go to stderr\n",
 			argv[0], strerror(errno));
-	fflush(logf_());
+	fflush(clc_out(l));
 	pid_t pid = fork();
 	if (pid < 0) {
 		if (cap)
@@ -105,7 +75,7 @@ int clc_run(char *const argv[])
 		size_t n;
 		rewind(cap);
 		while ((n = fread(buf, 1, sizeof(buf), cap)) > 0)
-			fwrite(buf, 1, n, hpb_log);
+			fwrite(buf, 1, n, log);
 		fclose(cap);
 	}
 	if (rc)
@@ -113,13 +83,15 @@ int clc_run(char *const argv[])
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-int clc_write(const char *path, const void *b, size_t n)
+int clc_write(clc_log *l, const char *path, const void *b, size_t n)
 {
 	FILE *o = fopen(path, "wb");
 	int rc = !o || fwrite(b, 1, n, o) != n;
 	if (o && fclose(o))
 		rc = 1;
-	return rc ? err("cannot write %s: %s", path, strerror(errno)) : 0;
+	return rc ? clc_fail(l, HP_OUT_OF_RESOURCES, "cannot write %s: %s",
+			     path, strerror(errno))
+		  : 0;
 }
 
 uint8_t *clc_slurp(const char *path, size_t *n)
@@ -142,19 +114,19 @@ uint8_t *clc_slurp(const char *path, size_t *n)
 	return b;
 }
 
-int clc_board_get(const char *board, clc_board *o)
+int clc_board_get(clc_log *l, const char *board, clc_board *o)
 {
-	char xlen_s[8];
+	const hp_board_info *b = hp_board_find(board);
 	memset(o, 0, sizeof(*o));
-	if (!hpb_board_var(board, "BOARD_ARCH", o->arch, sizeof(o->arch)) ||
-	    !hpb_board_var(board, "BOARD_ABI", o->abi, sizeof(o->abi)) ||
-	    !hpb_board_var(board, "BOARD_XLEN", xlen_s, sizeof(xlen_s)))
-		return err("no board '%s' (the boards: %s)", board,
-			   hp_board_names((char[512]){0}, 512));
-	o->xlen = (unsigned)atoi(xlen_s);
+	if (!b || !*b->arch || !*b->abi || !b->xlen)
+		return clc_fail(l, HP_INVALID_VALUE,
+				"no board '%s' (the boards: %s)", board,
+				hp_board_names((char[512]){0}, 512));
+	snprintf(o->arch, sizeof(o->arch), "%s", b->arch);
+	snprintf(o->abi, sizeof(o->abi), "%s", b->abi);
+	o->xlen = b->xlen;
 	/* The ISA that selects the picolibc/libgcc multilib for linking. */
-	if (!hpb_board_var(board, "BOARD_LIB_ARCH", o->libarch,
-			   sizeof(o->libarch)))
-		snprintf(o->libarch, sizeof(o->libarch), "%s", o->arch);
+	snprintf(o->libarch, sizeof(o->libarch), "%s",
+		 *b->lib_arch ? b->lib_arch : b->arch);
 	return 0;
 }

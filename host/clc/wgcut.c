@@ -5,7 +5,6 @@
  * pieces) and which are computed again where used.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "wgfn.h"
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,6 @@
  * uniform first, then marked until nothing changes.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "wgfn.h"
 #include <stdint.h>
 #include <stdlib.h>

@@ -34,7 +34,6 @@
  */
 #define _GNU_SOURCE
 #include "wgfn.h"
-#include "internal.h"
 #include <stdlib.h>
 #include <string.h>
 

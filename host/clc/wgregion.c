@@ -6,7 +6,6 @@
  * the items agree on choosing the next region.
  */
 #define _GNU_SOURCE
-#include "internal.h"
 #include "wgfn.h"
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <hartpool.h>
 #include <hartpool_boards.h>
 #include <hartpool_cl.h>
-#include <objbuild.h>
+#include <objlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,11 +100,13 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 		if (log)
 			fputs(log, stderr);
 		if (e) {
-			fprintf(stderr, "hartpool: %s: %s\n", hp_error_name(e),
-				hp_last_error());
+			/* the log says it, "hartpool: NAME: build: why" */
+			if (!log || !*log)
+				fprintf(stderr, "hartpool: %s: %s\n",
+					hp_error_name(e), hp_last_error());
 			rc = 1;
 		} else {
-			rc = clc_write(out, hpk, n);
+			rc = clc_write(NULL, out, hpk, n) ? 1 : 0;
 			hp_cl_program *p = NULL;
 			if (!rc && !hp_cl_program_parse(hpk, n, &p))
 				fprintf(stderr,
@@ -187,5 +189,5 @@ int cmd_build(const cli_command *self, int argc, char **argv)
 		if (!strncmp(extra[i], "-cl-", 4))
 			return usage_err("%s is for OpenCL C (.cl) sources",
 					 extra[i]);
-	return clc_build_c(board, srcs, ns, extra, ne, opt, out);
+	return clc_build_c(board, srcs, ns, extra, ne, opt, out) ? 1 : 0;
 }

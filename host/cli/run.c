@@ -11,10 +11,10 @@
 #include <errno.h>
 #include <hartpool/ids.h>
 #include <hartpool_cl.h>
-#include <objbuild.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tools.h>
 #include <unistd.h>
 
 static uint64_t range_items(const hp_ndrange *r)
