@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "cache.h"
 #include "job.h"
+#include "sha256.h"
+#include "tools.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <hartpool/api.h>

@@ -10,8 +10,18 @@
  */
 #define _GNU_SOURCE
 #include "cache.h"
+#include "codegen.h"
+#include "compile.h"
+#include "desc.h"
+#include "fail.h"
 #include "job.h"
+#include "kernels.h"
 #include "last_error.h"
+#include "link.h"
+#include "options.h"
+#include "rewrite.h"
+#include "stack.h"
+#include "tools.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

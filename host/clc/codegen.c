@@ -12,7 +12,11 @@
  * runs with the same target machine.
  */
 #define _GNU_SOURCE
+#include "codegen.h"
+#include "fail.h"
 #include "job.h"
+#include "options.h"
+#include "stack.h"
 #include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>

@@ -6,7 +6,11 @@
  * read stage takes the kernels' arguments from.
  */
 #define _GNU_SOURCE
+#include "compile.h"
+#include "fail.h"
 #include "job.h"
+#include "options.h"
+#include "tools.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -8,9 +8,13 @@
  * variables need more than the device has fails here.
  */
 #define _GNU_SOURCE
+#include "desc.h"
+#include "fail.h"
 #include "job.h"
 #include "objlink.h"
+#include "options.h"
 #include "package.h"
+#include "tools.h"
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>
 #include <stdio.h>

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the entry builders of the rewrite stage share (rewrite.h): the
+ * What the entry builders of the rewrite stage share (irmap.h): the
  * module's functions, a kernel's arguments from the block, a map from a
  * kernel's values to their clones, and the work-item functions by name.
  */
+#include "irmap.h"
+#include "job.h"
 #include "kdesc.h"
-#include "rewrite.h"
+#include "kernels.h"
 #include <llvm-c/DebugInfo.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /** @file hp_cl_build as a pipeline of named stages over one job
  * (docs/opencl.md). clc.c runs them in this order; each stage is in the
  * file of its concern and returns 0 or an HP_ error said in the job's log
- * (clc_fail, fail.h):
+ * (clc_fail, fail.h), declared in the header of its file:
  *
  *   options.c  the build options, clang's extension list (no LLVM)
  *   compile.c  compile: the sources to LLVM bitcode (clang-19 -c -emit-llvm)
@@ -22,6 +22,7 @@
 #define HOST_CLC_JOB_H
 
 #include "fail.h"
+#include "options.h"
 #include "tools.h"
 #include <hartpool_cl.h>
 #include <llvm-c/Core.h>
@@ -30,27 +31,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-/* ---- options.c: growable text ---- */
-
-typedef struct {
-	char *s;
-	size_t n, cap;
-	bool oom;
-} clc_sbuf;
-
-void clc_sb_add(clc_sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* ---- the job ---- */
-
-typedef struct {
-	char *words[128]; /* what clang gets as it is (-D, -I, -cl-...) */
-	unsigned n;
-	char std[16];
-	bool opt_disable;
-	bool item_calls; /* -cl-hartpool-item-calls: no row loop (rowloop.c) */
-} clc_opts;
 
 /* What a function reaches through its calls (kernels.c). */
 #define REACH_BARRIER 1u /* a barrier-like built-in: fibers */
@@ -106,35 +86,5 @@ typedef struct clc_job {
 	unsigned nframes, capframes;
 	bool frames_lost; /* one did not fit in memory */
 } clc_job;
-
-/* ---- the stages ---- */
-
-int clc_opts_parse(const char *s, clc_opts *o, clc_sbuf *log);
-void clc_opts_free(clc_opts *o);
-/** -cl-ext=-all,+... for the board. */
-void clc_extensions(const clc_board *b, char *out, size_t n);
-/** "+m,+a,..." of the board's ISA letters (and -relax). */
-void clc_features(const clc_board *b, char *out, size_t n);
-
-/** kernels.c: parameter @p i's byval type, or NULL. */
-LLVMTypeRef clc_byval_type(LLVMValueRef fn, unsigned i);
-
-/** codegen.c: the job's target machine (after the read stage). */
-int clc_target_machine(clc_job *j);
-
-int clc_stage_compile(clc_job *j);
-int clc_stage_read(clc_job *j);
-int clc_stage_rewrite(clc_job *j);
-int clc_stage_link(clc_job *j);
-int clc_stage_codegen(clc_job *j);
-int clc_stage_package(clc_job *j);
-
-/** stack.c: ask the code generator for every frame; take its report
- * (true if @p desc was one); each kernel's need, checked. */
-void clc_stack_mark(clc_job *j);
-bool clc_stack_diag(clc_job *j, const char *desc);
-int clc_stack_check(clc_job *j);
-/** A program without kernels: the object of its metadata only. */
-int clc_stage_meta(clc_job *j);
 
 #endif

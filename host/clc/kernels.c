@@ -10,7 +10,10 @@
  * collectives and other kernels (their __local variables).
  */
 #define _GNU_SOURCE
+#include "kernels.h"
+#include "fail.h"
 #include "job.h"
+#include "options.h"
 #include <hartpool/object.h>
 #include <llvm-c/BitReader.h>
 #include <stdio.h>

@@ -10,6 +10,8 @@
  * entries' bodies need) and the verifier.
  */
 #define _GNU_SOURCE
+#include "link.h"
+#include "fail.h"
 #include "job.h"
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>

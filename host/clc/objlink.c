@@ -14,7 +14,9 @@
  */
 #define _GNU_SOURCE
 #include "objlink.h"
+#include "fail.h"
 #include "package.h"
+#include "tools.h"
 #include <elf.h>
 #include <errno.h>
 #include <hartpool/api.h>

@@ -5,7 +5,10 @@
  * OpenCL C extensions and the target features. No LLVM here.
  */
 #define _GNU_SOURCE
-#include "job.h"
+#include "options.h"
+#include "tools.h"
+#include <hartpool/error.h>
+#include <hartpool_cl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

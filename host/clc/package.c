@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "package.h"
+#include "fail.h"
 #include "kdesc.h"
 #include <elf.h>
 #include <errno.h>

@@ -21,7 +21,12 @@
  */
 #define _GNU_SOURCE
 #include "rewrite.h"
+#include "fail.h"
+#include "irmap.h"
 #include "job.h"
+#include "kernels.h"
+#include "rowloop.h"
+#include "wgfn.h"
 #include <llvm-c/Analysis.h>
 #include <stdio.h>
 #include <string.h>

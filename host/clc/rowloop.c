@@ -27,7 +27,10 @@
  * call; the build log says which and why.
  */
 #define _GNU_SOURCE
-#include "rewrite.h"
+#include "rowloop.h"
+#include "irmap.h"
+#include "job.h"
+#include "kernels.h"
 #include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* SHA-256 (FIPS 180-4), for the build cache's keys. */
-#include "cache.h"
+#include "sha256.h"
 #include <string.h>
 
 static const uint32_t K[64] = {

@@ -12,6 +12,8 @@
  * limit the build says so.
  */
 #define _GNU_SOURCE
+#include "stack.h"
+#include "fail.h"
 #include "job.h"
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>

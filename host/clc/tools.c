@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "tools.h"
+#include "fail.h"
 #include <elf.h>
 #include <errno.h>
 #include <hartpool/api.h>

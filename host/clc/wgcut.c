@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * A work-group function's analysis (wgfn.h): K's blocks cut into pieces at
+ * A work-group function's analysis (wgcut.h): K's blocks cut into pieces at
  * barriers, its regions, which values need slots (liveness across the
  * pieces) and which are computed again where used.
  */
 #define _GNU_SOURCE
-#include "wgfn.h"
+#include "wgcut.h"
+#include "irmap.h"
+#include "wg.h"
+#include "wgdiv.h"
 #include <stdlib.h>
 #include <string.h>
 

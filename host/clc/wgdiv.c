@@ -2,7 +2,7 @@
 /*
  * Which of a kernel's values are the same for every work-item of a group
  * (uniform) and which may differ (divergent), for its work-group function
- * (wgfn.h). Divergent: the work-item ids, loads, atomics, allocas, calls
+ * (wgdiv.h). Divergent: the work-item ids, loads, atomics, allocas, calls
  * other than the group's work-item functions and intrinsics, what is
  * computed from a divergent value, and every value of a block that runs
  * under a branch on a divergent value (from the branch to its nearest
@@ -10,7 +10,9 @@
  * uniform first, then marked until nothing changes.
  */
 #define _GNU_SOURCE
-#include "wgfn.h"
+#include "wgdiv.h"
+#include "irmap.h"
+#include "wg.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -34,6 +34,13 @@
  */
 #define _GNU_SOURCE
 #include "wgfn.h"
+#include "irmap.h"
+#include "job.h"
+#include "kernels.h"
+#include "wg.h"
+#include "wgcut.h"
+#include "wgdiv.h"
+#include "wgregion.h"
 #include <stdlib.h>
 #include <string.h>
 

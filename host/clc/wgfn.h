@@ -1,94 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/** @file Work-group functions (wgfn.c, the analysis; wgregion.c, the
- * loops): what the two share. */
+/** @file Work-group functions of barrier kernels (wgfn.c). */
 #ifndef HOST_CLC_WGFN_H
 #define HOST_CLC_WGFN_H
 
-#include "rewrite.h"
-#include <llvm-c/Target.h>
+#include "irmap.h"
 
-#define EXIT_ID 0xffffffffu /* the region id of `ret` */
-/* At most this many successors of a block, and phis in one (cut()). */
-#define WG_EDGES_MAX 64u
-
-typedef struct {
-	LLVMValueRef first, last; /* last: a barrier call or the terminator */
-	bool barrier;
-	unsigned region; /* barrier pieces: the region after it */
-} clc_piece;
-
-typedef struct {
-	LLVMBasicBlockRef pre; /* jumps to the loop nest */
-	unsigned start;	       /* its first piece */
-} clc_region;
-
-typedef struct clc_wg {
-	clc_ir *x;
-	const clc_kernel *k;
-	LLVMTargetDataRef td;
-	clc_piece *pc;
-	unsigned np;
-	clc_region *rg;
-	unsigned nr;
-	clc_vmap
-		where; /* K's instructions, blocks -> piece + 1 (first piece) */
-	clc_vmap last; /* K's blocks -> their terminator's piece + 1 */
-	clc_vmap slot; /* shared values -> a private alloca or an offset */
-	clc_vmap pervar; /* K's allocas -> offset */
-	clc_vmap params; /* K's parameters -> the loaded arguments */
-	clc_vmap dv;	 /* K's values that differ between work-items -> 1 */
-	clc_vmap uni;	 /* uniform shared values -> their copy in the loop */
-	clc_vmap copy;	 /* per-item shared values -> their copy in the loop */
-	clc_vmap defs;	 /* the region being built: shared values it sets */
-	clc_vmap rem;	 /* values computed again where used: 1 yes, 2 no */
-	unsigned stride;
-	bool *live, *gen, *kill, *rstart;
-	/* the function */
-	LLVMValueRef f, scratch, rid, entry_br, av[HP_CL_ARGS_MAX + 1];
-	LLVMValueRef lsz[3];
-	clc_precache pre; /* the group's values, read in entry */
-	LLVMBasicBlockRef exit, diverge;
-	/* the region being built */
-	clc_vmap rm;
-	unsigned cur; /* piece */
-	LLVMValueRef x_, y_, z_, wi, sbase;
-	LLVMBasicBlockRef latch;
-	LLVMValueRef exit_ids[256];
-	LLVMBasicBlockRef exit_bbs[256];
-	unsigned nexit;
-	bool exits_full; /* over 256 exits or uniform values: fibers */
-	bool diverges;	 /* an exit only some items may reach */
-	LLVMValueRef pre_br, hx_br; /* where a uniform value enters */
-	LLVMValueRef used_uni[256]; /* uniform values the region uses */
-	unsigned nuni;
-} clc_wg;
-
-/* ---- wgcut.c ---- */
-
-/** The pieces and regions of K (false: out of memory or past the
- * bounds, exits_full). */
-bool clc_wg_cut(clc_wg *w);
-/** The piece of K's instruction @p i. */
-unsigned clc_piece_of(const clc_wg *w, LLVMValueRef i);
-/** The pieces after piece @p p (across barriers too); count returned. */
-unsigned clc_succs(const clc_wg *w, unsigned p, unsigned *out, unsigned max);
-/** Whether K's value @p v is cheap arithmetic on what every region has,
- * computed again in a piece that uses it rather than kept in a slot. */
-bool clc_wg_remat(clc_wg *w, LLVMValueRef v);
-/** Slots for every shared value, K's allocas per work-item (needs the
- * entry block's branch, w->entry_br). */
-void clc_wg_slots(clc_wg *w);
-/** Whether K's value @p v may differ between the work-items of a group
- * (after clc_wg_divergence). */
-bool clc_wg_divergent(const clc_wg *w, LLVMValueRef v);
-/** Whether block @p b of K runs for only some items of a group (it is
- * under a branch on a divergent value, before the branch's join). */
-bool clc_wg_ctrl_divergent(const clc_wg *w, LLVMBasicBlockRef b);
-/** Which of K's values may differ between work-items: those of the ids,
- * loads, calls, and all values under a branch on one. */
-bool clc_wg_divergence(clc_wg *w);
-/** wgregion.c: the function hp_krow_K, every region's loops; false if out
- * of memory or past a bound (exits_full). */
-bool clc_wg_emit(clc_wg *w, LLVMValueRef desc, size_t nvals);
+/** hp_krow_K as a work-group function of barrier kernel K (its
+ * per-item scratch in k->wg_scratch); false (nothing built) when K is not
+ * one it can take, the reason in the build log. */
+bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc);
 
 #endif

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * A work-group function's code (wgfn.h): the entry, then per region a
+ * A work-group function's code (wgregion.h): the entry, then per region a
  * loop nest over the group's work-items with the region's pieces cloned
  * as its body, the values kept across pieces in their slots, and the exit
  * the items agree on choosing the next region.
  */
 #define _GNU_SOURCE
-#include "wgfn.h"
+#include "wgregion.h"
+#include "irmap.h"
+#include "wg.h"
+#include "wgcut.h"
+#include "wgdiv.h"
 #include <stdlib.h>
 #include <string.h>
 

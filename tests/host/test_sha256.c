@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The build cache's SHA-256 (host/clc/sha256.c, cache.h): FIPS 180-4's
+ * The build cache's SHA-256 (host/clc/sha256.c, sha256.h): FIPS 180-4's
  * test vectors, the padding edges (55, 56 and 64 bytes: one block or two),
  * and a digest fed in pieces of every size equal to the one fed at once.
  */
 #include "check.h"
-#include "host/clc/cache.h"
+#include "host/clc/sha256.h"
 #include <string.h>
 
 static void digest(const void *p, size_t n, char out[65])
