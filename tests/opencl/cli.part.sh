@@ -115,6 +115,11 @@ t_cli_build_errors() {
 	err=$("$HP" build "$tmp/dup.cl" -o "$tmp/x.hpk" 2>&1) && fail "a duplicate definition built"
 	grep -q "HP_BUILD_PROGRAM_FAILURE" <<<"$err" || fail "no error name: $err"
 	grep -q "error: .*__hpcl_run.*multiply defined" <<<"$err" || fail "no linker message: $err"
+	# a failure is said once, with the code the build returns
+	[ "$(grep -c "^hartpool: HP_" <<<"$err")" = 1 ] || fail "not said once: $err"
+	err=$("$HP" build --board nosuch $K/cli.cl -o "$tmp/x.hpk" 2>&1) && fail "an unknown board built"
+	[ "$(grep -c "^hartpool: HP_INVALID_VALUE: .*no board 'nosuch'" <<<"$err")" = 1 ] &&
+		! grep -q HP_INVALID_BINARY <<<"$err" || fail "unknown board: $err"
 	rm -rf "$tmp"
 	echo "ok: build and its errors"
 }
