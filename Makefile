@@ -78,7 +78,7 @@ include tests/target/objects.mk
 include tests/host/objects.mk
 include bench/objects.mk
 include host/objects.mk
-include host/build/objects.mk
+include host/clc/objects.mk
 include host/boards/objects.mk
 include tests/e2e/objects.mk
 # Benchmark tooling with its own rules: the TCG plugin that counts
@@ -186,11 +186,11 @@ fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
 # ---- libhartpool and the hartpool CLI --------------------------------------
 # -fPIC: libhartpool is also linked into libhartpool-icd.so.
 HOSTTOOL_CFLAGS := -O2 -g -std=gnu11 $(WARN) -pthread -fPIC -Ihost/include -Ihost/lib \
-                   -Ihost/build -isystem $(LLVM_INCDIR) \
+                   -Ihost/clc -isystem $(LLVM_INCDIR) \
                    -Ihost/workloads -Iinclude -I. \
                    -DHP_ROOT='"$(CURDIR)"'
 host-lib-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-lib-srcs))
-host-build-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-build-srcs))
+host-clc-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-clc-srcs))
 host-cli-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-cli-srcs))
 host-workloads-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-workloads-srcs))
 
@@ -209,7 +209,7 @@ $(HOST_O)/install/libhartpool.a: $(host-lib-objs) $(HOST_O)/tool/boards_table.c.
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(HOST_O)/libhartpool-build.a: $(host-build-objs)
+$(HOST_O)/libhartpool-clc.a: $(host-clc-objs)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -218,7 +218,7 @@ $(HOST_O)/libhartpool-workloads.a: $(host-workloads-objs)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
-		$(HOST_O)/libhartpool-build.a $(HOST_O)/libhartpool.a
+		$(HOST_O)/libhartpool-clc.a $(HOST_O)/libhartpool.a
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -pthread -o $@ $^ $(LLVM_LIBS) -lm
 
@@ -333,11 +333,11 @@ deps:
 deps-test:
 	$(Q)scripts/deps.sh test
 
-# The kernel build pipeline (host/build) needs LLVM's C API: llvm-19-dev.
+# The kernel build pipeline (host/clc) needs LLVM's C API: llvm-19-dev.
 .PHONY: deps-build
 deps-build:
 	$(Q)scripts/deps.sh build
-$(host-build-objs): | deps-build
+$(host-clc-objs): | deps-build
 
 C_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.c' '*.h' 2>/dev/null || find . -name '*.[ch]' -not -path './build/*')
 

@@ -1,5 +1,5 @@
 # The host library (libhartpool), the kernels' workloads and the `hartpool`
-# CLI (the kernel build pipeline: host/build/objects.mk). The library boots devices in QEMU (qemu.c) or connects to running
+# CLI (the kernel build pipeline: host/clc/objects.mk). The library boots devices in QEMU (qemu.c) or connects to running
 # ones and speaks the mailbox protocol over the shm and serial transports;
 # the workloads (libhartpool-workloads.a) are the kernels' test data and
 # host references (with ref/) for `run --check`, the demo and the tests;

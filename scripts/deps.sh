@@ -15,9 +15,9 @@ need_firmware=(
 	"libc6-dev:host C library headers"
 	"qemu-system-data:QEMU's OpenSBI (-bios default) for the S-mode board"
 )
-# What the kernel build pipeline of the CLI and the ICD (host/build) links.
+# What the kernel build pipeline of the CLI and the ICD (host/clc) links.
 need_build=(
-	"llvm-19-dev:LLVM's C API (llvm-c headers, libLLVM-19) for the kernel build pipeline (host/build)"
+	"llvm-19-dev:LLVM's C API (llvm-c headers, libLLVM-19) for the kernel build pipeline (host/clc)"
 )
 need_test=(
 	"clang-format:the source format check"

@@ -2,14 +2,14 @@
 /*
  * `hartpool build`: kernel sources -> a kernel object (.hpk,
  * docs/kernel-objects.md). C sources (against hartpool/kernel.h) build with
- * the cross gcc (host/build/objlink.c); OpenCL C sources (.cl) with clang-19
- * through hp_cl_build (host/build/clc.c, docs/opencl.md).
+ * the cross gcc (host/clc/objlink.c); OpenCL C sources (.cl) with clang-19
+ * through hp_cl_build (host/clc/clc.c, docs/opencl.md).
  */
 #include "build.h"
 #include <hartpool.h>
 #include <hartpool_boards.h>
 #include <hartpool_cl.h>
-#include <objbuild.h>
+#include <objlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +70,7 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 	int rc = 0;
 	for (; nt < ns; nt++) {
 		size_t n;
-		text[nt] = (char *)hpb_slurp(srcs[nt], &n);
+		text[nt] = (char *)clc_slurp(srcs[nt], &n);
 		if (!text[nt]) {
 			rc = usage_err("cannot read %s", srcs[nt]);
 			break;
@@ -100,11 +100,13 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 		if (log)
 			fputs(log, stderr);
 		if (e) {
-			fprintf(stderr, "hartpool: %s: %s\n", hp_error_name(e),
-				hp_last_error());
+			/* the log says it, "hartpool: NAME: build: why" */
+			if (!log || !*log)
+				fprintf(stderr, "hartpool: %s: %s\n",
+					hp_error_name(e), hp_last_error());
 			rc = 1;
 		} else {
-			rc = hpb_write(out, hpk, n);
+			rc = clc_write(NULL, out, hpk, n) ? 1 : 0;
 			hp_cl_program *p = NULL;
 			if (!rc && !hp_cl_program_parse(hpk, n, &p))
 				fprintf(stderr,
@@ -187,5 +189,5 @@ int cmd_build(const cli_command *self, int argc, char **argv)
 		if (!strncmp(extra[i], "-cl-", 4))
 			return usage_err("%s is for OpenCL C (.cl) sources",
 					 extra[i]);
-	return hpb_build_c(board, srcs, ns, extra, ne, opt, out);
+	return clc_build_c(board, srcs, ns, extra, ne, opt, out) ? 1 : 0;
 }

@@ -11,10 +11,10 @@
 #include <errno.h>
 #include <hartpool/ids.h>
 #include <hartpool_cl.h>
-#include <objbuild.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tools.h>
 #include <unistd.h>
 
 static uint64_t range_items(const hp_ndrange *r)
@@ -406,7 +406,7 @@ static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
 		   bool *has_meta)
 {
 	size_t n;
-	char *src = (char *)hpb_slurp(o->kernel_file, &n);
+	char *src = (char *)clc_slurp(o->kernel_file, &n);
 	if (!src) {
 		fprintf(stderr, "hartpool: %s: cannot read %s: %s\n",
 			hp_error_name(HP_INVALID_VALUE), o->kernel_file,
@@ -457,7 +457,7 @@ int cmd_run(hp_device *d, const cli_opts *o)
 		rc = load_cl(d, o, &obj, &addr, dev_name, &meta, &has_meta);
 	} else {
 		size_t n;
-		uint8_t *hpk = hpb_slurp(o->kernel_file, &n);
+		uint8_t *hpk = clc_slurp(o->kernel_file, &n);
 		has_meta = hpk && cl_meta_of(hpk, n, o->kernel, &meta);
 		free(hpk);
 		rc = hp_object_load_file(d, o->kernel_file, &obj, &addr);

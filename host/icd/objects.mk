@@ -4,8 +4,8 @@
 #   make icd      build/host/libhartpool-icd.so, build/host/hartpool.icd,
 #                 build/host/opencl/* (tests/opencl/programs/*.c)
 #
-# libhartpool.a and the kernel build pipeline libhartpool-build.a (the OpenCL
-# C compiler, host/build) go in whole: the ICD calls every part of them;
+# libhartpool.a and the kernel build pipeline libhartpool-clc.a (the OpenCL
+# C compiler, host/clc) go in whole: the ICD calls every part of them;
 # the pipeline brings libLLVM-19. -Bsymbolic and the version
 # script: the library's cl* calls its own functions, not the loader's.
 .PHONY: icd
@@ -28,12 +28,12 @@ $(HOST_O)/icd/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(ICD_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool-build.a \
+$(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool-clc.a \
 		$(HOST_O)/libhartpool.a host/icd/icd.map
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -shared -fPIC -pthread -Wl,-Bsymbolic \
 		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-objs) \
-		-Wl,--whole-archive $(HOST_O)/libhartpool-build.a \
+		-Wl,--whole-archive $(HOST_O)/libhartpool-clc.a \
 		$(HOST_O)/libhartpool.a \
 		-Wl,--no-whole-archive $(LLVM_LIBS) -lm
 
@@ -55,7 +55,7 @@ icd: $(HOST_O)/libhartpool-icd.so $(HOST_O)/hartpool.icd $(icd-progs) hartpool o
 # (tests/opencl/icd.part.sh: t_icd_asan).
 .PHONY: icd-asan
 ICD_ASAN := $(HOST_O)/asan-icd
-icd-asan-objs := $(patsubst %,$(ICD_ASAN)/%.o,$(icd-srcs) $(host-build-srcs) \
+icd-asan-objs := $(patsubst %,$(ICD_ASAN)/%.o,$(icd-srcs) $(host-clc-srcs) \
                    $(host-lib-srcs) $(host-boards-srcs)) \
                  $(ICD_ASAN)/boards_table.c.o
 

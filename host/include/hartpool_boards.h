@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file The boards the host tools know (host/boards, libhartpool-boards.a):
+ * @file The boards the host tools know (host/boards, in libhartpool.a):
  * a table make generates from board/<B>/board.mk when it builds the tools
  * (make evaluates each board.mk, includes and defaults too, and prints its
  * variables: host/boards/objects.mk), and where the tools find their data

@@ -20,6 +20,8 @@
 #define HOST_INTERNAL_H
 
 #include "backoff.h"
+#include "kdesc.h"
+#include "last_error.h"
 #include "qemu.h"
 #include "transport.h"
 #include <hartpool_raw.h>
@@ -63,20 +65,13 @@ struct hp_device {
 
 /* ---- clmeta.c ---- */
 
-/** hp_kernel as the device lays it out: its size and where local_mem_bytes
- * is (RV64: the host's own layout; RV32: 4-byte pointers). */
-#define HP_KDESC_SIZE(xlen) ((xlen) == 32 ? 56u : 80u)
-#define HP_KDESC_LOCAL_MEM(xlen) ((xlen) == 32 ? 32u : 44u)
+/* hp_kernel as the device lays it out: kdesc.h. */
 
 /* ---- device.c ---- */
 
 /** Wake the dispatcher after a write it must see (packets, a stop):
  * the device's doorbell, or the UART socket of a device we booted. */
 void hp_dev_ring(hp_device *d);
-
-/** Set the calling thread's hp_last_error(); returns @p code. */
-int hp_fail(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /**
  * Open the link of @p d: the shm transport of the device d->qemu just

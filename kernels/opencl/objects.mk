@@ -20,7 +20,7 @@ ocl-c-srcs := rt events softfma wg printf libm
 ocl-hdrs := kernels/opencl/clc.h
 OCL_PICOLIBC_INC ?= /usr/lib/picolibc/riscv64-unknown-elf/include
 
-# What kernels are compiled with (host/build/compile.c): the library must see
+# What kernels are compiled with (host/clc/compile.c): the library must see
 # the same extensions and features so its overloads match theirs.
 OCL_EXT_rv32imac-ilp32 := -cl-ext=-all,+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+cl_khr_subgroups,+__opencl_c_subgroups,+__opencl_c_int64
 OCL_EXT_rv64imafdc-lp64d := $(OCL_EXT_rv32imac-ilp32),+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics

@@ -58,7 +58,7 @@ __attribute__((always_inline)) void __hpcl_run(const hp_item *it,
 	}
 	hpcl_set_tp(c.fw_tp);
 }
-/* The row loop of a barrier-free kernel (host/build/rowloop.c): the
+/* The row loop of a barrier-free kernel (host/clc/rowloop.c): the
  * context set up once for the row from its first item @p it, which the
  * work-item functions read; the loop adds the item's index itself. */
 void __hpcl_row_enter(hpcl_ctx *c, const hp_item *it, size_t dyn_off);
@@ -72,7 +72,7 @@ __attribute__((always_inline)) void __hpcl_row_leave(hpcl_ctx *c)
 {
 	hpcl_set_tp(c->fw_tp);
 }
-/* Work-group functions (host/build/wgfn.c), entered as the row loop is,
+/* Work-group functions (host/clc/wgfn.c), entered as the row loop is,
  * with the group's first item: its sizes, the scratch the executor gives
  * (hp_kernel.row_is_group), and the report of divergent barriers. */
 size_t __hpcl_wg_size(unsigned d);

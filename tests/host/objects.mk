@@ -26,9 +26,9 @@ host-test-test_loader-srcs := tests/host/test_loader.c
 # Timelines: the JSON writer and the device-side recorder.
 host-tests += test_trace
 host-test-test_trace-srcs := tests/host/test_trace.c host/lib/trace_json.c
-# The build cache's SHA-256 (host/build/sha256.c).
+# The build cache's SHA-256 (host/clc/sha256.c).
 host-tests += test_sha256
-host-test-test_sha256-srcs := tests/host/test_sha256.c host/build/sha256.c
+host-test-test_sha256-srcs := tests/host/test_sha256.c host/clc/sha256.c
 # The buffer heap's dirty map: new buffers read as zeros.
 host-tests += test_heap
 host-test-test_heap-srcs := tests/host/test_heap.c

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * The build cache's SHA-256 (host/build/sha256.c, cache.h): FIPS 180-4's
+ * The build cache's SHA-256 (host/clc/sha256.c, sha256.h): FIPS 180-4's
  * test vectors, the padding edges (55, 56 and 64 bytes: one block or two),
  * and a digest fed in pieces of every size equal to the one fed at once.
  */
 #include "check.h"
-#include "host/build/cache.h"
+#include "host/clc/sha256.h"
 #include <string.h>
 
 static void digest(const void *p, size_t n, char out[65])
 {
-	hpb_sha256 s;
-	hpb_sha256_init(&s);
-	hpb_sha256_add(&s, p, n);
-	hpb_sha256_hex(&s, out);
+	clc_sha256 s;
+	clc_sha256_init(&s);
+	clc_sha256_add(&s, p, n);
+	clc_sha256_hex(&s, out);
 }
 
 static void vector(const char *in, const char *want)
@@ -52,12 +52,12 @@ int main(void)
 	       "eb");
 	/* pieces of 1..200 bytes give the same digest */
 	for (size_t piece = 1; piece <= 200; piece++) {
-		hpb_sha256 s;
-		hpb_sha256_init(&s);
+		clc_sha256 s;
+		clc_sha256_init(&s);
 		for (size_t at = 0; at < 5000; at += piece)
-			hpb_sha256_add(&s, a + at,
+			clc_sha256_add(&s, a + at,
 				       5000 - at < piece ? 5000 - at : piece);
-		hpb_sha256_hex(&s, in_pieces);
+		clc_sha256_hex(&s, in_pieces);
 		digest(a, 5000, h);
 		CHECK_MSG(!strcmp(h, in_pieces), "pieces of %zu", piece);
 	}

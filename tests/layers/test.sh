@@ -7,8 +7,10 @@
 # include and the rule or the circle, on copies with one thing planted:
 # a cycle between two modules, a longer cycle through headers, the portable
 # core including firmware-only code and board code, the HAL including the
-# core, host code including firmware-only code, an e2e program including
-# firmware code, a folder with no rule. Then the same on a copy of the real
+# core, host code including firmware-only code, the kernel compiler
+# including the CLI (through the include root of an objects.mk below a
+# folder named build), an e2e program including firmware code, a folder
+# with no rule. Then the same on a copy of the real
 # tree: a planted wrong-way include and a planted cycle are found there too
 # (whatever else the real tree has).
 set -uo pipefail
@@ -102,6 +104,14 @@ mkdir -p "$t/host/icd"
 echo '#include <hartpool.h>' >"$t/host/icd/icd.h"
 echo '#include "../icd/icd.h"' >>"$t/host/lib/device.c"
 expect 1 'wrong way: host/lib/device.c:3: #include "../icd/icd.h" (host/icd/icd.h): host/lib may not include host/icd'
+
+what="the kernel compiler includes the CLI, through a root of an objects.mk below a folder named build"
+fresh
+mkdir -p "$t/host/clc/build" "$t/host/cli"
+echo '#include <hartpool.h>' >"$t/host/cli/cli.h"
+echo 'x-cflags := -Ihost/cli' >"$t/host/clc/build/objects.mk"
+printf '#include <hartpool.h>\n#include <cli.h>\n' >"$t/host/clc/job.c"
+expect 1 "wrong way: host/clc/job.c:2: #include <cli.h> (host/cli/cli.h): host/clc may not include host/cli"
 
 # Calls: objects built from planted host files (their includes are fine,
 # their calls are not), checked with --objects.

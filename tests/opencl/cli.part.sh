@@ -115,6 +115,11 @@ t_cli_build_errors() {
 	err=$("$HP" build "$tmp/dup.cl" -o "$tmp/x.hpk" 2>&1) && fail "a duplicate definition built"
 	grep -q "HP_BUILD_PROGRAM_FAILURE" <<<"$err" || fail "no error name: $err"
 	grep -q "error: .*__hpcl_run.*multiply defined" <<<"$err" || fail "no linker message: $err"
+	# a failure is said once, with the code the build returns
+	[ "$(grep -c "^hartpool: HP_" <<<"$err")" = 1 ] || fail "not said once: $err"
+	err=$("$HP" build --board nosuch $K/cli.cl -o "$tmp/x.hpk" 2>&1) && fail "an unknown board built"
+	[ "$(grep -c "^hartpool: HP_INVALID_VALUE: .*no board 'nosuch'" <<<"$err")" = 1 ] &&
+		! grep -q HP_INVALID_BINARY <<<"$err" || fail "unknown board: $err"
 	rm -rf "$tmp"
 	echo "ok: build and its errors"
 }
@@ -123,7 +128,7 @@ t_cli_build_errors() {
 # same object, ELF and log); other options, another board or a changed
 # source are built; HARTPOOL_CACHE=0 neither reads nor writes it; a build
 # that fails is not kept.
-# A kernel's stack (host/build/stack.c): a barrier kernel with a 6 KiB
+# A kernel's stack (host/clc/stack.c): a barrier kernel with a 6 KiB
 # private array gets a fiber stack that holds it and computes right (with
 # the 1 KiB default it faulted at the guard); one without barriers and a
 # 20 KiB array runs on the hart's 32 KiB kernel stack; one with a 40 KiB
@@ -174,7 +179,7 @@ cl_same() {
 		fail "the two entries differ on $*: $(diff "$dir/new.out" "$dir/item.out" | head -5)"
 }
 
-# The row loop (host/build/rowloop.c) against a call per work-item: the
+# The row loop (host/clc/rowloop.c) against a call per work-item: the
 # same bytes out in 1, 2 and 3 dimensions with remainder groups, and the
 # ids the OpenCL model's; the build log says which entry each got.
 cl_rowloop() { # BOARD
@@ -192,7 +197,7 @@ cl_rowloop() { # BOARD
 t_cli_rowloop_rv64() { cl_rowloop qemu-virt; }
 t_cli_rowloop_rv32() { cl_rowloop qemu-virt32; }
 
-# Work-group functions (host/build/wgfn.c) against fibers: the same bytes
+# Work-group functions (host/clc/wgfn.c) against fibers: the same bytes
 # out in 1, 2 and 3 dimensions with remainder groups, the model's values,
 # and a barrier only some items reach refused on both paths.
 cl_wgfn() { # BOARD

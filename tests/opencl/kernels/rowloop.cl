@@ -1,4 +1,4 @@
-// The row loop of barrier-free kernels (host/build/rowloop.c), run by
+// The row loop of barrier-free kernels (host/clc/rowloop.c), run by
 // tests/opencl/cli.part.sh (cli_rowloop, OpenCL C 3.0) built both ways: with the loop
 // and with -cl-hartpool-item-calls (a call per work-item); both must give
 // the same output, and the ids the OpenCL model's.

@@ -1,4 +1,4 @@
-// Work-group functions (host/build/wgfn.c), run by tests/opencl/cli.part.sh
+// Work-group functions (host/clc/wgfn.c), run by tests/opencl/cli.part.sh
 // (cli_wgfn) built both ways: as work-group functions and with
 // -cl-hartpool-item-calls (fibers); both must give the same output, and
 // the model's (check_cli.py wg3).

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The compile stage: the program's sources, one after the other
+ * (clCreateProgramWithSource), to LLVM bitcode for the board by clang-19
+ * (-c -emit-llvm), with the argument metadata (-cl-kernel-arg-info) the
+ * read stage takes the kernels' arguments from.
+ */
+#define _GNU_SOURCE
+#include "compile.h"
+#include "fail.h"
+#include "job.h"
+#include "options.h"
+#include "tools.h"
+#include <stdio.h>
+#include <string.h>
+
+/* The sources into j->src, "#line 1" naming the program. */
+static int write_sources(clc_job *j)
+{
+	const hp_cl_build_options *o = j->o;
+	FILE *f = fopen(j->src, "w");
+	if (f)
+		fprintf(f, "#line 1 \"%s\"\n",
+			o->source_name ? o->source_name : "program.cl");
+	for (unsigned i = 0; f && i < o->count; i++) {
+		size_t l = o->lengths && o->lengths[i] ? o->lengths[i]
+						       : strlen(o->sources[i]);
+		fwrite(o->sources[i], 1, l, f);
+		fputc('\n', f);
+	}
+	if (!f || fclose(f))
+		return clc_fail(&j->log, HP_OUT_OF_RESOURCES, "cannot write %s",
+				j->src);
+	return 0;
+}
+
+int clc_stage_compile(clc_job *j)
+{
+	int rc = write_sources(j);
+	if (rc)
+		return rc;
+	char target[64], march[80], mabi[48], std[32], ext[600];
+	snprintf(target, sizeof(target), "--target=riscv%u-unknown-elf",
+		 j->b.xlen);
+	snprintf(march, sizeof(march), "-march=%s", j->b.arch);
+	snprintf(mabi, sizeof(mabi), "-mabi=%s", j->b.abi);
+	snprintf(std, sizeof(std), "-cl-std=%s", j->opts.std);
+	clc_extensions(&j->b, ext, sizeof(ext));
+	const char *av[200] = {j->cc,
+			       "-x",
+			       "cl",
+			       std,
+			       "-Xclang",
+			       "-finclude-default-header",
+			       "-Xclang",
+			       "-ffake-address-space-map",
+			       "-Xclang",
+			       ext,
+			       "-cl-kernel-arg-info",
+			       target,
+			       march,
+			       mabi,
+			       "-mcmodel=medany",
+			       "-mno-relax",
+			       "-fno-jump-tables",
+			       j->opts.opt_disable ? "-O0" : "-O2",
+			       "-Xclang",
+			       "-disable-O0-optnone",
+			       "-c",
+			       "-emit-llvm",
+			       "-o",
+			       j->bc};
+	unsigned n = 24;
+	/* the device's OpenCL version (clang defines the C version only) */
+	av[n++] = "-D__OPENCL_VERSION__=300";
+	/* OpenCL C has no C library: printf("text\n") stays printf (not
+	 * puts or putchar, which would pull in picolibc's stdio) */
+	av[n++] = "-fno-builtin";
+	for (unsigned i = 0; i < j->opts.n; i++)
+		av[n++] = j->opts.words[i];
+	/* OpenCL C 3.0 features clang's header declares from macros
+	 * (header-only features): the library has them */
+	if (!strcmp(j->opts.std, "CL3.0")) {
+		av[n++] = "-D__opencl_c_work_group_collective_functions=1";
+		/* every atomic is sequentially consistent and all harts share
+		 * one coherent memory */
+		av[n++] = "-D__opencl_c_atomic_order_acq_rel=1";
+		av[n++] = "-D__opencl_c_atomic_order_seq_cst=1";
+		av[n++] = "-D__opencl_c_atomic_scope_device=1";
+	}
+	av[n++] = j->src;
+	av[n] = NULL;
+	if (clc_run(&j->log, (char *const *)av))
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"the OpenCL C compiler reported errors "
+				"(build log)");
+	return 0;
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/** @file The link stage (link.c): the built-in library, internalize,
+ * optimize, verify. */
+#ifndef HOST_CLC_LINK_H
+#define HOST_CLC_LINK_H
+
+#include "job.h"
+
+int clc_stage_link(clc_job *j);
+
+#endif

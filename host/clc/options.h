@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/** @file The build options (options.c): growable text, the options as
+ * clang gets them, the board's extension and feature lists (no LLVM). */
+#ifndef HOST_CLC_OPTIONS_H
+#define HOST_CLC_OPTIONS_H
+
+#include "tools.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Growable text. */
+typedef struct {
+	char *s;
+	size_t n, cap;
+	bool oom;
+} clc_sbuf;
+
+void clc_sb_add(clc_sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** The build options of a job. */
+typedef struct {
+	char *words[128]; /* what clang gets as it is (-D, -I, -cl-...) */
+	unsigned n;
+	char std[16];
+	bool opt_disable;
+	bool item_calls; /* -cl-hartpool-item-calls: no row loop (rowloop.c) */
+} clc_opts;
+
+/** 0 or an HP_ error, its messages in @p log. */
+int clc_opts_parse(const char *s, clc_opts *o, clc_sbuf *log);
+void clc_opts_free(clc_opts *o);
+/** -cl-ext=-all,+... for the board. */
+void clc_extensions(const clc_board *b, char *out, size_t n);
+/** "+m,+a,..." of the board's ISA letters (and -relax). */
+void clc_features(const clc_board *b, char *out, size_t n);
+
+#endif

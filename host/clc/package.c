@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The package stage: a linked kernel-object ELF -> .hpk
+ * (include/hartpool/object.h; docs/kernel-objects.md). The image is the
+ * allocated sections from address 0; every PC-relative relocation is
+ * already right at any address, every absolute XLEN-wide pointer becomes an
+ * HPK_R_RELATIVE entry; anything that would need the load address inside
+ * code is refused.
+ */
+#define _GNU_SOURCE
+#include "package.h"
+#include "fail.h"
+#include "kdesc.h"
+#include <elf.h>
+#include <errno.h>
+#include <hartpool/api.h>
+#include <hartpool/error.h>
+#include <hartpool/frame.h>
+#include <hartpool/kernel.h>
+#include <hartpool/object.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CRC_START 24u
+
+/* ---- ELF (32 or 64 bits, little-endian RISC-V) ---- */
+
+typedef struct {
+	const uint8_t *b;
+	size_t size;
+	bool is64;
+	unsigned shnum, shstrndx;
+	uint64_t shoff;
+	uint32_t flags;
+} elf;
+
+typedef struct {
+	const char *name;
+	uint32_t type;
+	uint64_t flags, addr, off, size, align, entsize;
+	uint32_t link, info;
+} sect;
+
+typedef struct {
+	const char *name;
+	uint64_t value, size;
+	unsigned shndx;
+	unsigned type; /* STT_* */
+} sym;
+
+static bool sect_at(const elf *e, unsigned i, sect *s)
+{
+	size_t es = e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	uint64_t at = e->shoff + (uint64_t)i * es;
+	if (i >= e->shnum || at > e->size || es > e->size - at)
+		return false;
+	if (e->is64) {
+		Elf64_Shdr h;
+		memcpy(&h, e->b + at, sizeof(h));
+		*s = (sect){NULL,	    h.sh_type,	  h.sh_flags,
+			    h.sh_addr,	    h.sh_offset,  h.sh_size,
+			    h.sh_addralign, h.sh_entsize, h.sh_link,
+			    h.sh_info};
+		s->name = (const char *)(uintptr_t)h.sh_name;
+	} else {
+		Elf32_Shdr h;
+		memcpy(&h, e->b + at, sizeof(h));
+		*s = (sect){NULL,	    h.sh_type,	  h.sh_flags,
+			    h.sh_addr,	    h.sh_offset,  h.sh_size,
+			    h.sh_addralign, h.sh_entsize, h.sh_link,
+			    h.sh_info};
+		s->name = (const char *)(uintptr_t)h.sh_name;
+	}
+	if (s->type != SHT_NOBITS &&
+	    (s->off > e->size || s->size > e->size - s->off))
+		return false;
+	return true;
+}
+
+/* String at offset `off` of string table section `strsec`. */
+static const char *str_at(const elf *e, unsigned strsec, uint64_t off)
+{
+	sect s;
+	if (!sect_at(e, strsec, &s) || off >= s.size)
+		return "?";
+	const char *p = (const char *)e->b + s.off + off;
+	return memchr(p, 0, s.size - off) ? p : "?";
+}
+
+static bool sect_named(const elf *e, unsigned i, sect *s)
+{
+	if (!sect_at(e, i, s))
+		return false;
+	s->name = str_at(e, e->shstrndx, (uint64_t)(uintptr_t)s->name);
+	return true;
+}
+
+static int find_sect(const elf *e, const char *name, sect *out)
+{
+	for (unsigned i = 1; i < e->shnum; i++)
+		if (sect_named(e, i, out) && !strcmp(out->name, name))
+			return (int)i;
+	return -1;
+}
+
+static bool sym_at(const elf *e, const sect *symtab, uint64_t i, sym *out)
+{
+	size_t es = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	if (i >= symtab->size / es)
+		return false;
+	const uint8_t *p = e->b + symtab->off + i * es;
+	uint32_t name;
+	if (e->is64) {
+		Elf64_Sym s;
+		memcpy(&s, p, sizeof(s));
+		name = s.st_name;
+		*out = (sym){NULL, s.st_value, s.st_size, s.st_shndx,
+			     ELF64_ST_TYPE(s.st_info)};
+	} else {
+		Elf32_Sym s;
+		memcpy(&s, p, sizeof(s));
+		name = s.st_name;
+		*out = (sym){NULL, s.st_value, s.st_size, s.st_shndx,
+			     ELF32_ST_TYPE(s.st_info)};
+	}
+	out->name = str_at(e, symtab->link, name);
+	return true;
+}
+
+static bool elf_open(elf *e, const uint8_t *b, size_t size)
+{
+	memset(e, 0, sizeof(*e));
+	e->b = b;
+	e->size = size;
+	if (size < sizeof(Elf32_Ehdr) || memcmp(b, ELFMAG, SELFMAG) ||
+	    b[EI_DATA] != ELFDATA2LSB)
+		return false;
+	e->is64 = b[EI_CLASS] == ELFCLASS64;
+	if (e->is64) {
+		Elf64_Ehdr h;
+		if (size < sizeof(h))
+			return false;
+		memcpy(&h, b, sizeof(h));
+		if (h.e_machine != EM_RISCV)
+			return false;
+		e->shoff = h.e_shoff, e->shnum = h.e_shnum;
+		e->shstrndx = h.e_shstrndx, e->flags = h.e_flags;
+	} else {
+		Elf32_Ehdr h;
+		memcpy(&h, b, sizeof(h));
+		if (h.e_machine != EM_RISCV)
+			return false;
+		e->shoff = h.e_shoff, e->shnum = h.e_shnum;
+		e->shstrndx = h.e_shstrndx, e->flags = h.e_flags;
+	}
+	return true;
+}
+
+/* Relocation types that are right wherever the image is (relative to the
+ * instruction, or differences of two image addresses). */
+static bool reloc_position_independent(uint32_t t)
+{
+	switch (t) {
+	case R_RISCV_NONE:
+	case R_RISCV_BRANCH:
+	case R_RISCV_JAL:
+	case R_RISCV_CALL:
+	case R_RISCV_CALL_PLT:
+	case R_RISCV_PCREL_HI20:
+	case R_RISCV_PCREL_LO12_I:
+	case R_RISCV_PCREL_LO12_S:
+	case R_RISCV_ADD8:
+	case R_RISCV_ADD16:
+	case R_RISCV_ADD32:
+	case R_RISCV_ADD64:
+	case R_RISCV_SUB8:
+	case R_RISCV_SUB16:
+	case R_RISCV_SUB32:
+	case R_RISCV_SUB64:
+	case R_RISCV_ALIGN:
+	case R_RISCV_RVC_BRANCH:
+	case R_RISCV_RVC_JUMP:
+	case R_RISCV_RELAX:
+	case R_RISCV_SUB6:
+	case R_RISCV_SET6:
+	case R_RISCV_SET8:
+	case R_RISCV_SET16:
+	case R_RISCV_SET32:
+	case R_RISCV_32_PCREL:
+	case 22: /* R_RISCV_TLS_GD_HI20: its GOT pair, in the image */
+	case 60: /* R_RISCV_SET_ULEB128 */
+	case 61: /* R_RISCV_SUB_ULEB128 */
+		return true;
+	default:
+		return false;
+	}
+}
+
+typedef struct {
+	hpk_reloc *r;
+	size_t n, cap;
+} relocs;
+
+static bool reloc_add(relocs *rs, uint64_t off, uint64_t target, uint32_t type)
+{
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 64;
+		hpk_reloc *nr = realloc(rs->r, cap * sizeof(*nr));
+		if (!nr)
+			return false;
+		rs->r = nr, rs->cap = cap;
+	}
+	rs->r[rs->n++] = (hpk_reloc){(uint32_t)off, type, target};
+	return true;
+}
+
+/* Writable data: name the variables, refuse. */
+static int writable(clc_log *l, const elf *e, const char *secname)
+{
+	sect s, st;
+	int idx = find_sect(e, secname, &s);
+	if (idx < 0 || !s.size)
+		return 0;
+	char names[512] = "";
+	int symidx = find_sect(e, ".symtab", &st);
+	for (uint64_t i = 1; symidx >= 0; i++) {
+		sym y;
+		if (!sym_at(e, &st, i, &y))
+			break;
+		if (y.shndx == (unsigned)idx && y.name[0] && y.name[0] != '.' &&
+		    y.name[0] != '$' && strlen(names) < 400) {
+			size_t at = strlen(names);
+			snprintf(names + at, sizeof(names) - at, "%s%s",
+				 at ? ", " : "", y.name);
+		}
+	}
+	return clc_fail(l, HP_BUILD_PROGRAM_FAILURE,
+			"writable global data (%s, %llu bytes: %s): kernel "
+			"objects are read-only; keep state in buffers or local "
+			"memory (make it const if it never changes)",
+			secname, (unsigned long long)s.size,
+			names[0] ? names : "?");
+}
+
+/* A kernel-scope __local variable of OpenCL C kernel K: a TLS symbol named
+ * "K.var" (clang's name; hp_cl_build makes them thread-local). The end of
+ * the furthest one is the local memory K needs before its __local
+ * arguments. */
+static uint64_t tls_end_of(const elf *e, const sect *st, const char *kname)
+{
+	uint64_t end = 0;
+	size_t kl = kname ? strlen(kname) : 0;
+	for (uint64_t i = 1;; i++) {
+		sym y;
+		if (!sym_at(e, st, i, &y))
+			break;
+		if (y.type == STT_TLS &&
+		    (!kname ||
+		     (!strncmp(y.name, kname, kl) && y.name[kl] == '.')) &&
+		    y.value + y.size > end)
+			end = y.value + y.size;
+	}
+	return end;
+}
+
+/* TLS symbols that are not a kernel's __local variables (libc's errno,
+ * _Thread_local in C): refused. */
+static int tls_foreign(clc_log *l, const elf *e, const sect *st, int kern_idx)
+{
+	for (uint64_t i = 1;; i++) {
+		sym y;
+		if (!sym_at(e, st, i, &y))
+			break;
+		/* the OpenCL run-time's own local variables (hpcl_wg_scratch)
+		 */
+		if (y.type != STT_TLS || !y.name[0] ||
+		    !strncmp(y.name, "hpcl_", 5))
+			continue;
+		const char *dot = strchr(y.name, '.');
+		bool ours = false;
+		for (uint64_t k = 1; dot && !ours; k++) {
+			sym d;
+			if (!sym_at(e, st, k, &d))
+				break;
+			ours = d.shndx == (unsigned)kern_idx &&
+			       !strncmp(d.name, "hp_kernel_", 10) &&
+			       strlen(d.name + 10) == (size_t)(dot - y.name) &&
+			       !strncmp(d.name + 10, y.name,
+					(size_t)(dot - y.name));
+		}
+		if (!ours)
+			return clc_fail(
+				l, HP_BUILD_PROGRAM_FAILURE,
+				"thread-local data ('%s') is not supported",
+				y.name);
+	}
+	return 0;
+}
+
+/* @p name is in the NULL-ended @p list (may be NULL). */
+static bool listed(const char *const *list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/* What the conversion reads from the ELF and builds up. */
+typedef struct {
+	elf e;
+	const uint8_t *b;
+	unsigned xlen;
+	sect text, kern, st;
+	int api_idx, kern_idx;
+	size_t nk;
+	uint64_t image_size, file_end, align, api_off;
+	uint8_t *img;
+	relocs rs;
+	clc_log *log; /* where failures are said */
+} conv;
+
+/* The sections and descriptors a kernel object needs; 0 or an HP_ error (said).
+ */
+static int conv_check(conv *c)
+{
+	elf *e = &c->e;
+	sect api;
+	int rc = writable(c->log, e, ".data");
+	if (rc || (rc = writable(c->log, e, ".bss")))
+		return rc;
+	if (find_sect(e, ".hp_kernels", &c->kern) < 0 || !c->kern.size)
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"no kernels: register them with HP_REGISTER()");
+	if (find_sect(e, ".text", &c->text) < 0 || c->text.addr != 0 ||
+	    !c->text.size)
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"no code (.text) at address 0");
+	c->api_idx = find_sect(e, ".hp_api", &api);
+	c->kern_idx = find_sect(e, ".hp_kernels", &c->kern);
+	if (find_sect(e, ".symtab", &c->st) < 0)
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"no symbol table");
+	/* One descriptor per hp_kernel_NAME symbol (HP_REGISTER). */
+	for (uint64_t i = 1;; i++) {
+		sym y;
+		if (!sym_at(e, &c->st, i, &y))
+			break;
+		c->nk += y.shndx == (unsigned)c->kern_idx &&
+			 !strncmp(y.name, "hp_kernel_", 10);
+	}
+	if (!c->nk || c->kern.size % c->nk ||
+	    (c->xlen == 8 * sizeof(void *) &&
+	     c->kern.size != c->nk * sizeof(hp_kernel)))
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				".hp_kernels holds something else than kernel "
+				"descriptors");
+	return tls_foreign(c->log, e, &c->st, c->kern_idx);
+}
+
+/* The image: every allocated section, from address 0. 0 or an HP_ error (said).
+ */
+static int conv_image(conv *c)
+{
+	elf *e = &c->e;
+	c->align = 1;
+	for (unsigned i = 1; i < e->shnum; i++) {
+		sect s;
+		if (!sect_named(e, i, &s) || !(s.flags & SHF_ALLOC) || !s.size)
+			continue;
+		if (s.flags & SHF_TLS) {
+			/* OpenCL __local variables: work-group local memory,
+			 * not part of the image (tls_foreign() checked). */
+			if (s.type != SHT_NOBITS)
+				return clc_fail(
+					c->log, HP_BUILD_PROGRAM_FAILURE,
+					"initialised thread-local data (%s) "
+					"is not supported",
+					s.name);
+			continue;
+		}
+		if (s.addr + s.size > c->image_size)
+			c->image_size = s.addr + s.size;
+		if (s.type != SHT_NOBITS && s.addr + s.size > c->file_end)
+			c->file_end = s.addr + s.size;
+		if (s.align > c->align)
+			c->align = s.align;
+	}
+	if (c->image_size > HPK_IMAGE_MAX)
+		return clc_fail(
+			c->log, HP_BUILD_PROGRAM_FAILURE,
+			"image of %llu bytes, the device loads at most %u",
+			(unsigned long long)c->image_size, HPK_IMAGE_MAX);
+	if (c->align > HPK_IMAGE_ALIGN)
+		return clc_fail(
+			c->log, HP_BUILD_PROGRAM_FAILURE,
+			"a section wants %llu-byte alignment, at most %u",
+			(unsigned long long)c->align, HPK_IMAGE_ALIGN);
+	c->img = calloc(1, c->image_size ? c->image_size : 1);
+	if (!c->img)
+		return clc_fail(c->log, HP_OUT_OF_RESOURCES, "out of memory");
+	for (unsigned i = 1; i < e->shnum; i++) {
+		sect s;
+		if (sect_named(e, i, &s) && (s.flags & SHF_ALLOC) &&
+		    s.type != SHT_NOBITS && s.size)
+			memcpy(c->img + s.addr, c->b + s.off, s.size);
+	}
+	/* hp_api_ptr: where the loader puts the table's address. */
+	c->api_off = UINT64_MAX;
+	for (uint64_t i = 1;; i++) {
+		sym y;
+		if (!sym_at(e, &c->st, i, &y))
+			break;
+		if (!strcmp(y.name, "hp_api_ptr") && c->api_idx >= 0 &&
+		    y.shndx == (unsigned)c->api_idx)
+			c->api_off = y.value;
+	}
+	if (c->api_off == UINT64_MAX)
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"no hp_api_ptr (include <hartpool/kernel.h>)");
+	return 0;
+}
+
+/* One relocation @p k of section @p rsec (target @p tgt): kept
+ * (position-independent), recorded, or refused. 0 or an HP_ error (said). */
+static int conv_reloc(conv *c, const sect *rsec, const sect *tgt,
+		      const sect *symtab, uint64_t k)
+{
+	size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
+	const uint8_t *p = c->b + rsec->off + k * es;
+	uint64_t off, symi;
+	int64_t add;
+	uint32_t type;
+	if (c->e.is64) {
+		Elf64_Rela r;
+		memcpy(&r, p, sizeof(r));
+		off = r.r_offset, add = r.r_addend;
+		type = ELF64_R_TYPE(r.r_info);
+		symi = ELF64_R_SYM(r.r_info);
+	} else {
+		Elf32_Rela r;
+		memcpy(&r, p, sizeof(r));
+		off = r.r_offset, add = r.r_addend;
+		type = ELF32_R_TYPE(r.r_info);
+		symi = ELF32_R_SYM(r.r_info);
+	}
+	sym y = {"", 0, 0, SHN_ABS, 0};
+	if (symi && !sym_at(&c->e, symtab, symi, &y))
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"relocation names a missing symbol");
+	if (reloc_position_independent(type))
+		return 0;
+	uint32_t abs = c->xlen == 64 ? R_RISCV_64 : R_RISCV_32;
+	/* RV32: lui/addi pairs of picolibc's medlow code, patched by the
+	 * loader (object.h) */
+	bool insn = c->xlen == 32 &&
+		    (type == R_RISCV_HI20 || type == R_RISCV_LO12_I ||
+		     type == R_RISCV_LO12_S) &&
+		    (tgt->flags & SHF_EXECINSTR) && y.shndx != SHN_UNDEF &&
+		    y.shndx != SHN_ABS;
+	if (insn)
+		return !reloc_add(&c->rs, off, y.value + (uint64_t)add, type)
+			       ? clc_fail(c->log, HP_OUT_OF_RESOURCES,
+					  "out of memory")
+			       : 0;
+	if (type != abs)
+		return clc_fail(
+			c->log, HP_BUILD_PROGRAM_FAILURE,
+			"%s+%#llx: relocation type %u (symbol '%s') needs "
+			"the load address in code; compile with "
+			"-mcmodel=medany, no -fpic",
+			tgt->name, (unsigned long long)off, type, y.name);
+	if (y.shndx == SHN_UNDEF && y.name[0])
+		return clc_fail(
+			c->log, HP_BUILD_PROGRAM_FAILURE,
+			"undefined symbol '%s': kernel objects call only "
+			"hartpool/kernel.h and libc/libgcc functions",
+			y.name);
+	if (y.shndx != SHN_ABS && symi)
+		return !reloc_add(&c->rs, off, y.value + (uint64_t)add,
+				  HPK_R_RELATIVE)
+			       ? clc_fail(c->log, HP_OUT_OF_RESOURCES,
+					  "out of memory")
+			       : 0;
+	return 0;
+}
+
+/* Relocations of allocated sections. 0 or an HP_ error (said). */
+static int conv_relocs(conv *c)
+{
+	int rc = 0;
+	for (unsigned i = 1; i < c->e.shnum && !rc; i++) {
+		sect rsec, tgt, symtab;
+		if (!sect_named(&c->e, i, &rsec) || rsec.type != SHT_RELA ||
+		    !sect_named(&c->e, rsec.info, &tgt) ||
+		    !(tgt.flags & SHF_ALLOC) ||
+		    !sect_at(&c->e, rsec.link, &symtab))
+			continue;
+		size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
+		for (uint64_t k = 0; k < rsec.size / es && !rc; k++)
+			rc = conv_reloc(c, &rsec, &tgt, &symtab, k);
+	}
+	return rc;
+}
+
+/* Each kernel's __local variables: its local_mem_bytes (rounded to 64,
+ * where its __local arguments start). 0 or an HP_ error (said). */
+static int conv_local(conv *c, const char *const *all_local)
+{
+	for (uint64_t i = 1;; i++) {
+		sym y;
+		if (!sym_at(&c->e, &c->st, i, &y))
+			break;
+		if (y.shndx != (unsigned)c->kern_idx ||
+		    strncmp(y.name, "hp_kernel_", 10))
+			continue;
+		uint64_t at = y.value + HP_KDESC_LOCAL_MEM(c->xlen);
+		uint32_t lm;
+		if (at + 4 > c->image_size)
+			return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+					"descriptor %s outside the image",
+					y.name);
+		memcpy(&lm, c->img + at, 4);
+		uint64_t end = tls_end_of(
+			&c->e, &c->st,
+			listed(all_local, y.name + 10) ? NULL : y.name + 10);
+		if (end > UINT32_MAX - 128)
+			return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+					"%s: too much __local memory",
+					y.name + 10);
+		/* __local arguments start 128-byte aligned (a long16) */
+		uint32_t need = (uint32_t)((end + 127) & ~127ull);
+		if (need > lm)
+			lm = need;
+		memcpy(c->img + at, &lm, 4);
+	}
+	return 0;
+}
+
+/* The .hpk file: header, image, relocations. 0 or an HP_ error (said). */
+static int conv_write(conv *c, void **outp, size_t *outn)
+{
+	hpk_header h;
+	sect meta;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, HPK_MAGIC, sizeof(h.magic));
+	h.version = HPK_VERSION;
+	h.header_size = sizeof(h);
+	h.xlen = c->xlen;
+	h.float_abi = (c->e.flags & EF_RISCV_FLOAT_ABI) >> 1;
+	h.api_version = HP_API_VERSION;
+	h.api_count = (uint32_t)HP_API_COUNT;
+	h.image_offset = sizeof(h);
+	h.image_file_size = (uint32_t)c->file_end;
+	h.image_size = (uint32_t)c->image_size;
+	h.image_align = (uint32_t)c->align;
+	h.text_size = (uint32_t)c->text.size;
+	h.api_offset = (uint32_t)c->api_off;
+	h.kernels_offset = (uint32_t)c->kern.addr;
+	h.kernels_size = (uint32_t)c->kern.size;
+	if (find_sect(&c->e, ".hp_clmeta", &meta) >= 0 && meta.size &&
+	    meta.type != SHT_NOBITS) {
+		h.meta_offset = (uint32_t)meta.addr;
+		h.meta_size = (uint32_t)meta.size;
+	}
+	h.reloc_offset = (uint32_t)(sizeof(h) + ((c->file_end + 7) & ~7ull));
+	h.reloc_count = (uint32_t)c->rs.n;
+	h.file_size =
+		h.reloc_offset + h.reloc_count * (uint32_t)sizeof(hpk_reloc);
+	uint8_t *f = calloc(1, h.file_size);
+	if (!f)
+		return clc_fail(c->log, HP_OUT_OF_RESOURCES, "out of memory");
+	memcpy(f + h.image_offset, c->img, c->file_end);
+	memcpy(f + h.reloc_offset, c->rs.r, c->rs.n * sizeof(hpk_reloc));
+	memcpy(f, &h, sizeof(h));
+	h.crc32 = hp_crc32(f + CRC_START, h.file_size - CRC_START);
+	memcpy(f, &h, sizeof(h));
+	/* Said on stderr by `hartpool build`; a build log (hp_cl_build)
+	 * stays empty when all went well, as OpenCL programs expect. */
+	if (!c->log || !c->log->f)
+		fprintf(stderr,
+			"hartpool: built %zu kernel%s, %u bytes of code and "
+			"data, %zu relocations\n",
+			c->nk, c->nk == 1 ? "" : "s", h.image_size, c->rs.n);
+	*outp = f;
+	*outn = h.file_size;
+	return 0;
+}
+
+int clc_convert(clc_log *l, const uint8_t *b, size_t size, unsigned xlen,
+		const char *const *all_local, void **outp, size_t *outn)
+{
+	conv c;
+	memset(&c, 0, sizeof(c));
+	c.b = b;
+	c.xlen = xlen;
+	c.log = l;
+	if (!elf_open(&c.e, b, size) || (c.e.is64 ? 64u : 32u) != xlen)
+		return clc_fail(l, HP_BUILD_PROGRAM_FAILURE,
+				"linker output is not a RISC-V ELF%u", xlen);
+	int rc = conv_check(&c);
+	if (!rc)
+		rc = conv_image(&c);
+	if (!rc)
+		rc = conv_relocs(&c);
+	if (!rc)
+		rc = conv_local(&c, all_local);
+	if (!rc)
+		rc = conv_write(&c, outp, outn);
+	free(c.img);
+	free(c.rs.r);
+	return rc;
+}
+
+int clc_meta_object(clc_log *l, unsigned xlen, unsigned float_abi,
+		    const char *meta, void **outp, size_t *outn)
+{
+	size_t n = strlen(meta) + 1;
+	hpk_header h;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, HPK_MAGIC, sizeof(h.magic));
+	h.version = HPK_VERSION;
+	h.header_size = sizeof(h);
+	h.xlen = xlen;
+	h.float_abi = float_abi;
+	h.api_version = HP_API_VERSION;
+	h.api_count = (uint32_t)HP_API_COUNT;
+	h.image_offset = sizeof(h);
+	h.image_file_size = h.image_size = (uint32_t)n;
+	h.image_align = 8;
+	h.meta_size = (uint32_t)n;
+	h.reloc_offset = (uint32_t)(sizeof(h) + ((n + 7) & ~(size_t)7));
+	h.file_size = h.reloc_offset;
+	uint8_t *f = calloc(1, h.file_size);
+	if (!f)
+		return clc_fail(l, HP_OUT_OF_RESOURCES, "out of memory");
+	memcpy(f + h.image_offset, meta, n);
+	memcpy(f, &h, sizeof(h));
+	h.crc32 = hp_crc32(f + CRC_START, h.file_size - CRC_START);
+	memcpy(f, &h, sizeof(h));
+	*outp = f;
+	*outn = h.file_size;
+	return 0;
+}
