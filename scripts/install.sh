@@ -70,6 +70,12 @@ for h in $(cd include && find hartpool -name '*.h' | sort); do
 	put "include/$h" "include/$h"
 	put "include/$h" "share/hartpool/include/$h"
 done
+# <hartpool/kernels/lib.h>: generated from the kernel library's list
+# (kernels/kernels.mk, scripts/gen-kernels) when make read its makefiles.
+h=hartpool/kernels/lib.h
+[ -f "build/gen/$h" ] || die "no build/gen/$h (run make first)"
+put "build/gen/$h" "include/$h"
+put "build/gen/$h" "share/hartpool/include/$h"
 put build/host/boards.txt share/hartpool/boards.txt
 n=0
 for b in $(awk '{print $1}' build/host/boards.txt | sort -u); do

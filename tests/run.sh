@@ -12,7 +12,9 @@
 #   4. exact per-hart instruction counts through the TCG plugin
 #      (tests/count_check.sh), firmware on every board and user mode,
 #   5. end-to-end tests: the hartpool CLI and libhartpool against the
-#      firmware in QEMU through the mailbox (tests/e2e/e2e.sh),
+#      firmware in QEMU through the mailbox (tests/e2e/e2e.sh), and a
+#      kernel added to a copy of the tree as one folder and one line
+#      (tests/kernels/new_kernel.sh),
 #   6. stress: long-lived 64-hart devices under multi-threaded TCG, 30
 #      `hartpool bench` runs each, no stall allowed (tests/stress/),
 #   7. OpenCL: the ICD's programs, the CLI's OpenCL C, PyOpenCL, clinfo,
@@ -251,6 +253,8 @@ echo "== end-to-end tests (host tools against the firmware in QEMU)"
 for t in $(tests/e2e/e2e.sh list); do
 	timed "e2e $t" "$out/e2e-$t.log" timeout "$tmo" tests/e2e/e2e.sh run "$t"
 done
+timed "a new library kernel is one folder and one line (tests/kernels/)" "$out/new-kernel.log" \
+	timeout 900 tests/kernels/new_kernel.sh
 
 echo "== stress (long-lived 64-hart devices, multi-threaded TCG: tests/stress/long_lived.sh)"
 for b in qemu-virt qemu-virt-sbi qemu-cluster; do
