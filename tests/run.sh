@@ -84,7 +84,7 @@ timed "clang-format check" "$out/format.log" make -s format-check
 echo "== layers"
 timed "layering check (scripts/check-layers)" "$out/layers.log" scripts/check-layers
 timed "layering check finds planted faults (tests/layers)" "$out/layers-test.log" tests/layers/test.sh
-timed "sizes: host files <= 700 lines, functions <= 100 (scripts/check-sizes)" "$out/sizes.log" scripts/check-sizes host
+timed "sizes: host and kernel files <= 700 lines, functions <= 100 (scripts/check-sizes)" "$out/sizes.log" scripts/check-sizes host kernels
 
 echo "== host unit tests"
 dtb=build/host/dtb
