@@ -164,7 +164,7 @@ endef
 $(foreach v,$(HOST_VARIANTS),$(eval $(call host-common-rule,$(v))))
 
 define host-test-rule
-$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $(HOST_O)/$(2)/libhostcommon.a $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
+$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $(HOST_O)/$(2)/libhostcommon.a $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h build/gen/*.h build/gen/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
 	@echo "  HOSTCC  $$@"
 	@mkdir -p $$(dir $$@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) -Wl,--whole-archive $(HOST_O)/$(2)/libhostcommon.a -Wl,--no-whole-archive
