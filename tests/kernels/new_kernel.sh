@@ -4,8 +4,9 @@
 # of the tree (tracked and new files, no build/), add kernels/twice/
 # (kernel.c, args.h, workload.c) and `kernels-y += twice` to
 # kernels/kernels.mk, nothing else; build the firmware and the CLI, and
-# check that the firmware has the kernel (`hartpool kernels`), that the CLI
-# has its workload (`run --list`) and that `run twice --check` passes
+# check that <hartpool/kernels/lib.h> has its argument block, that the
+# firmware has the kernel (`hartpool kernels`), that the CLI has its
+# workload (`run --list`) and that `run twice --check` passes
 # against its host reference. Then the control: the same kernel made wrong
 # must fail its check, so the test can fail.
 #
@@ -106,6 +107,9 @@ echo "kernels-y += twice" >>"$tree/kernels/kernels.mk"
 cd "$tree" || fail "no tree"
 make -s -j"$jobs" hartpool >build.log 2>&1 || { tail -20 build.log; fail "make hartpool"; }
 hp=build/host/hartpool
+echo '#include <hartpool/kernels/lib.h>
+hp_twice_args a;' | gcc -fsyntax-only -Iinclude -x c - ||
+	fail "<hartpool/kernels/lib.h> does not collect hp_twice_args"
 "$hp" run --list | grep -q '^twice ' || fail "twice is not in run --list"
 "$hp" run --list | tail -n +2 | awk '{print $1}' | grep -qx twice ||
 	fail "twice is not a workload"
