@@ -44,7 +44,7 @@ BOARD_DEFS += -DHAL_SMODE=1
 endif
 # Includes across folders name the folder (<executor/exec.h>,
 # <mailbox/dispatch.h>): scripts/check-layers checks which way they go.
-INCLUDES := -Iinclude -Ihal/include -Iboot/include -Iboard/$(BOARD) -I.
+INCLUDES := -Iinclude -Ibuild/gen -Ihal/include -Iboot/include -Iboard/$(BOARD) -I.
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Kernel code runs on stacks with a no-access guard below (EXEC_GUARD_BYTES,
 # 4 KiB, executor/kview.h): a frame larger than the guard could step
@@ -138,7 +138,7 @@ $(O)/%.S.o: %.S
 
 # ---- host build of the portable code (threads as harts) -------------------
 HOST_CC ?= gcc
-HOST_CFLAGS := -O1 -g -std=gnu11 $(WARN) -pthread -Iinclude -Ihal/include \
+HOST_CFLAGS := -O1 -g -std=gnu11 $(WARN) -pthread -Iinclude -Ibuild/gen -Ihal/include \
                -Itests/host -Ihal/host -I. -Ihost/lib \
                -DBOARD_MAX_HARTS=512 -DBOARD_SUB_GROUP_SIZE=8
 HOST_SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -164,7 +164,7 @@ endef
 $(foreach v,$(HOST_VARIANTS),$(eval $(call host-common-rule,$(v))))
 
 define host-test-rule
-$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $(HOST_O)/$(2)/libhostcommon.a $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
+$(HOST_O)/$(2)/$(1): $$(host-test-$(1)-srcs) $(HOST_O)/$(2)/libhostcommon.a $$(wildcard tests/host/*.h hal/include/hal/*.h include/hartpool/*.h include/hartpool/kernels/*.h build/gen/*.h build/gen/hartpool/kernels/*.h executor/*.h mailbox/*.h host/lib/*.h)
 	@echo "  HOSTCC  $$@"
 	@mkdir -p $$(dir $$@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $$(HOST_SAN_$(2)) -o $$@ $$(host-test-$(1)-srcs) -Wl,--whole-archive $(HOST_O)/$(2)/libhostcommon.a -Wl,--no-whole-archive
@@ -175,7 +175,7 @@ FUZZ_CC ?= clang
 $(HOST_O)/fuzz/%: $$(fuzz-%-srcs) $$(wildcard hal/include/hal/*.h include/hartpool/*.h executor/*.h mailbox/*.h)
 	@echo "  FUZZCC  $@"
 	@mkdir -p $(dir $@)
-	$(Q)$(FUZZ_CC) -g -O1 -pthread -Ihal/include -Iinclude -I. \
+	$(Q)$(FUZZ_CC) -g -O1 -pthread -Ihal/include -Iinclude -Ibuild/gen -I. \
 		-Ihal/host -DBOARD_MAX_HARTS=512 \
 		-DBOARD_SUB_GROUP_SIZE=8 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -187,7 +187,7 @@ fuzz-targets-build: $(patsubst %,$(HOST_O)/fuzz/%,$(fuzz-targets))
 # -fPIC: libhartpool is also linked into libhartpool-icd.so.
 HOSTTOOL_CFLAGS := -O2 -g -std=gnu11 $(WARN) -pthread -fPIC -Ihost/include -Ihost/lib \
                    -Ihost/clc -isystem $(LLVM_INCDIR) \
-                   -Ihost/workloads -Iinclude -I. \
+                   -Ihost/workloads -Iinclude -Ibuild/gen -I. \
                    -DHP_ROOT='"$(CURDIR)"'
 host-lib-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-lib-srcs))
 host-clc-objs := $(patsubst %,$(HOST_O)/tool/%.o,$(host-clc-srcs))

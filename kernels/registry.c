@@ -2,6 +2,8 @@
 #include "registry.h"
 #include <string.h>
 
+#define HP_LIB_KERNEL_ENTRY_(k) &hp_kernel_##k
+
 const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_ids,
 	&hp_kernel_barrier_rotate,
@@ -16,20 +18,8 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_add,
 	&hp_kernel_spin,
 	&hp_kernel_fpu_harts,
-	/* The kernel library. */
-	&hp_kernel_vadd,
-	&hp_kernel_saxpy,
-	&hp_kernel_sgemm_naive,
-	&hp_kernel_sgemm_tiled,
-	&hp_kernel_reduce_wg,
-	&hp_kernel_reduce_sg,
-	&hp_kernel_scan,
-	&hp_kernel_scan_add,
-	&hp_kernel_histogram,
-	&hp_kernel_transpose,
-	&hp_kernel_conv2d,
-	&hp_kernel_bitonic,
-	&hp_kernel_mandelbrot,
+	/* The kernel library, in kernels/kernels.mk's order. */
+	HP_LIB_KERNELS(HP_LIB_KERNEL_ENTRY_),
 #if defined(__riscv)
 	/* Kernels that fault on purpose (the fault-containment tests); not
 	 * in the host build, where a fault is the test process's own. */

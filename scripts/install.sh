@@ -73,10 +73,18 @@ put build/host/libhartpool-icd.so lib/libhartpool-icd.so 755
 for h in host/include/*.h; do
 	put "$h" "include/${h#host/include/}"
 done
-for h in $(cd include && find hartpool -name '*.h' | sort); do
-	put "include/$h" "include/$h"
-	put "include/$h" "share/hartpool/include/$h"
+# <hartpool/kernels/lib.h>: the header generated from the kernel library's
+# list (kernels/kernels.mk, scripts/gen-kernels) when make read its
+# makefiles, in the place of the tree's, which includes it from build/gen.
+h=hartpool/kernels/lib.h
+for f in $(cd include && find hartpool -name '*.h' | sort); do
+	[ "$f" != "$h" ] || continue
+	put "include/$f" "include/$f"
+	put "include/$f" "share/hartpool/include/$f"
 done
+[ -f "build/gen/$h" ] || die "no build/gen/$h (run make first)"
+put "build/gen/$h" "include/$h"
+put "build/gen/$h" "share/hartpool/include/$h"
 put build/host/boards.txt share/hartpool/boards.txt
 n=0
 for b in $(awk '{print $1}' build/host/boards.txt | sort -u); do

@@ -12,7 +12,9 @@
 #   4. exact per-hart instruction counts through the TCG plugin
 #      (tests/count_check.sh), firmware on every board and user mode,
 #   5. end-to-end tests: the hartpool CLI and libhartpool against the
-#      firmware in QEMU through the mailbox (tests/e2e/e2e.sh),
+#      firmware in QEMU through the mailbox (tests/e2e/e2e.sh), and a
+#      kernel added to a copy of the tree as one folder and one line
+#      (tests/kernels/new_kernel.sh),
 #   6. stress: long-lived 64-hart devices under multi-threaded TCG, 30
 #      `hartpool bench` runs each, no stall allowed (tests/stress/),
 #   7. OpenCL: the ICD's programs, the CLI's OpenCL C, PyOpenCL, clinfo,
@@ -82,7 +84,7 @@ timed "clang-format check" "$out/format.log" make -s format-check
 echo "== layers"
 timed "layering check (scripts/check-layers)" "$out/layers.log" scripts/check-layers
 timed "layering check finds planted faults (tests/layers)" "$out/layers-test.log" tests/layers/test.sh
-timed "sizes: host files <= 700 lines, functions <= 100 (scripts/check-sizes)" "$out/sizes.log" scripts/check-sizes host
+timed "sizes: host and kernel files <= 700 lines, functions <= 100 (scripts/check-sizes)" "$out/sizes.log" scripts/check-sizes host kernels
 
 echo "== host unit tests"
 dtb=build/host/dtb
@@ -251,6 +253,8 @@ echo "== end-to-end tests (host tools against the firmware in QEMU)"
 for t in $(tests/e2e/e2e.sh list); do
 	timed "e2e $t" "$out/e2e-$t.log" timeout "$tmo" tests/e2e/e2e.sh run "$t"
 done
+timed "a new library kernel is one folder and one line (tests/kernels/)" "$out/new-kernel.log" \
+	timeout 900 tests/kernels/new_kernel.sh
 
 echo "== stress (long-lived 64-hart devices, multi-threaded TCG: tests/stress/long_lived.sh)"
 for b in qemu-virt qemu-virt-sbi qemu-cluster; do

@@ -13,7 +13,7 @@
  *   kernels [-r reps] reduce N          sum of N int32, wrapping (reduction)
  *   kernels [-r reps] hist N            256 bins of N bytes (array reduction)
  *
- * The definitions follow hartpool's kernels (include/hartpool/kernels/lib.h):
+ * The definitions follow hartpool's kernels (kernels/<name>/args.h):
  * float data, mandelbrot's arithmetic unfused over [-2.2, 1.0] x [-1.2, 1.2].
  *
  * Regions: the serial reference is region 1 (master). Variant v has its

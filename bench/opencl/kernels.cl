@@ -1,6 +1,6 @@
 // The OpenCL C kernels of bench/opencl.sh, written as an OpenCL user
 // writes them, with the argument lists of the built-in kernels of the same
-// names (include/hartpool/kernels/lib.h), so `hartpool run NAME
+// names (kernels/<name>/args.h), so `hartpool run NAME
 // --kernel-file` runs them on the same data and checks them the same way.
 
 kernel void vadd(global const float *a, global const float *b,

@@ -136,3 +136,13 @@ int wl_kernel_id(workload_ctx *c, const char *name, uint32_t *id)
 		snprintf(c->msg, sizeof(c->msg), "%s", hp_last_error());
 	return rc;
 }
+
+uint64_t wl_seq_local(const workload_ctx *c)
+{
+	return c->r.local_given ? c->r.local[0] : 64;
+}
+
+uint64_t wl_groups_of(uint64_t n, uint64_t l)
+{
+	return n / l + (n % l != 0);
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the kernel library's workloads share (lib_common.c): test data from
+ * What the kernel library's workloads (kernels/<name>/workload.c) share
+ * (lib_common.c): test data from
  * the seed (element i of stream `which`: splitmix64 of the seed), the
  * workload's own small range with remainder groups when --global was not
  * given, and float and integer checks against the host reference.
@@ -15,7 +16,6 @@
 #define HOST_WORKLOADS_LIB_COMMON_H
 
 #include "workloads.h"
-#include <hartpool/kernels/lib.h>
 
 uint64_t wl_rnd(const workload_ctx *c, uint64_t i, unsigned which);
 float wl_rnd_float(const workload_ctx *c, uint64_t i, unsigned which);
@@ -32,6 +32,13 @@ int wl_icheck(workload_ctx *c, const char *what, uint64_t i, uint32_t got,
 	      uint32_t want);
 hp_ndrange wl_seq_range(const workload_ctx *c, uint64_t global, uint64_t local);
 int wl_kernel_id(workload_ctx *c, const char *name, uint32_t *id);
+/* Launch sequences (reduce_wg, scan): the local size of the first launch,
+ * which the host chooses (the partials must be counted before it), and the
+ * groups of n items in groups of l. */
+uint64_t wl_seq_local(const workload_ctx *c);
+uint64_t wl_groups_of(uint64_t n, uint64_t l);
+/* The most levels of partials a sequence keeps. */
+#define WL_MAX_LEVELS 64
 
 #define RANGE(c, ...)                                                          \
 	do {                                                                   \

@@ -6,6 +6,8 @@
 #include "workloads.h"
 #include <string.h>
 
+#define HP_LIB_WORKLOAD_ENTRY_(w) &workload_##w
+
 const workload *const workloads[] = {
 	&workload_empty,
 	&workload_hello,
@@ -19,18 +21,9 @@ const workload *const workloads[] = {
 	&workload_affine,
 	&workload_add,
 	&workload_spin,
-	&workload_vadd,
-	&workload_saxpy,
-	&workload_sgemm_naive,
-	&workload_sgemm_tiled,
-	&workload_reduce_wg,
-	&workload_reduce_sg,
-	&workload_scan,
-	&workload_histogram,
-	&workload_transpose,
-	&workload_conv2d,
-	&workload_bitonic,
-	&workload_mandelbrot,
+	/* The kernel library's (kernels/<name>/workload.c), in
+	 * kernels/kernels.mk's order. */
+	HP_LIB_WORKLOADS(HP_LIB_WORKLOAD_ENTRY_),
 	&workload_fault_illegal,
 	&workload_fault_load,
 	&workload_fault_store,

@@ -9,7 +9,8 @@
 # core including firmware-only code and board code, the HAL including the
 # core, host code including firmware-only code, the kernel compiler
 # including the CLI (through the include root of an objects.mk below a
-# folder named build), an e2e program including firmware code, a folder
+# folder named build), a library kernel's device code including host code
+# (its workload.c may), an e2e program including firmware code, a folder
 # with no rule. Then the same on a copy of the real
 # tree: a planted wrong-way include and a planted cycle are found there too
 # (whatever else the real tree has).
@@ -97,6 +98,23 @@ fresh
 printf '#include <kernels/fault.c>\n#include "../../executor/exec.h"\n' >>"$t/host/lib/device.c"
 expect 1 "wrong way: host/lib/device.c:3: #include <kernels/fault.c> (kernels/fault.c): host/lib may not include kernels/fault.c" \
 	'wrong way: host/lib/device.c:4: #include "../../executor/exec.h" (executor/exec.h): host/lib may not include executor'
+
+what="a library kernel's device code includes host code, its arguments the core"
+fresh
+mkdir -p "$t/kernels/demo"
+printf '#include "args.h"\n#include <host/lib/device.c>\n' >"$t/kernels/demo/kernel.c"
+echo '#include <executor/exec.h>' >"$t/kernels/demo/args.h"
+printf '#include "args.h"\n#include <hartpool.h>\n' >"$t/kernels/demo/workload.c"
+expect 1 "wrong way: kernels/demo/kernel.c:2: #include <host/lib/device.c> (host/lib/device.c): kernels may not include host/lib" \
+	"wrong way: kernels/demo/args.h:1: #include <executor/exec.h> (executor/exec.h): kernels/*/args.h may not include executor"
+out=$("$check" "$t" 2>&1)
+[[ $out != *"kernels/demo/workload.c"* ]] || fail "$what: the workload's host includes were refused: $out"
+
+what="a library kernel's workload (host code) includes the core"
+fresh
+mkdir -p "$t/kernels/demo"
+printf '#include <hartpool.h>\n#include <executor/exec.h>\n' >"$t/kernels/demo/workload.c"
+expect 1 "wrong way: kernels/demo/workload.c:2: #include <executor/exec.h> (executor/exec.h): kernels/*/workload.c may not include executor"
 
 what="the device library includes the ICD"
 fresh

@@ -2,8 +2,9 @@
 /* sgemm_naive and sgemm_tiled: C = A * B, one element of C per work-item
  * (dimension 0 the column, 1 the row). Both add the k products in the same
  * order, so they give the same bits. */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
+#include <kernels/lib_util.h>
 
 /* The shape fits the spans the mailbox checked. */
 static inline bool sgemm_ok(const hp_sgemm_args *a)

@@ -2,8 +2,9 @@
 /* transpose: through a tile in local memory, so that both the reads of a
  * work-group (rows of in) and its writes (rows of out) are runs of
  * consecutive addresses. */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
+#include <kernels/lib_util.h>
 
 /*
  * The group's block of in is sx x sy (its actual local size) at (x0, y0);

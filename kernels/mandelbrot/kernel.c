@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* mandelbrot: iteration counts, from 1 to max_iter per item, so the
  * work-groups inside the set cost far more than those outside (a test of
- * load balancing). The arithmetic is hp_mandel_pixel in lib.h, shared
+ * load balancing). The arithmetic is hp_mandel_pixel in args.h, shared
  * with the host reference. */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
+#include <kernels/lib_util.h>
 
 /* The checks that are the same along a row fold into one bound, `lim`
  * (w, or 0 when the row is outside or the shape does not fit the buffer):

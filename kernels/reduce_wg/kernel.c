@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* reduce_wg and reduce_sg: sums of int32 (wrapping), per work-group
- * through local memory, or per sub-group with one atomic each. */
+/* reduce_wg: sums of int32 (wrapping), per work-group through local
+ * memory. */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
+#include <stddef.h>
 
 /*
  * A tree in local memory: at each step the lower half of the active range
@@ -37,18 +38,3 @@ HP_REGISTER(reduce_wg, .uses_barriers = true,
 	    HP_BUFFERS(HP_BUF(hp_reduce_wg_args, in, int32_t, ARG,
 			      offsetof(hp_reduce_wg_args, n)),
 		       HP_BUF(hp_reduce_wg_args, out, int32_t, GROUPS, 0)));
-
-HP_KERNEL(reduce_sg, const hp_item *it, const void *args)
-{
-	const hp_reduce_sg_args *a = args;
-	size_t i = hp_global_id(it, 0);
-	int32_t v = i < a->n ? ((const int32_t *)(uintptr_t)a->in)[i] : 0;
-	int32_t s = hp_sub_group_reduce_add_int(it, v);
-	if (hp_sub_group_local_id(it) == 0)
-		hp_atomic_add_int((int32_t *)(uintptr_t)a->sum, s);
-}
-HP_REGISTER(reduce_sg, .uses_barriers = true,
-	    .args_size = sizeof(hp_reduce_sg_args),
-	    HP_BUFFERS(HP_BUF(hp_reduce_sg_args, in, int32_t, ARG,
-			      offsetof(hp_reduce_sg_args, n)),
-		       HP_BUF(hp_reduce_sg_args, sum, int32_t, FIXED, 1)));

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* vadd and saxpy: one element per work-item over the whole 1-D range. No
- * guard on n: the buffers span the NDRange (extent ITEMS, checked by the
- * mailbox before launch), so every work-item has its element, and the row
- * loop is the loads, the arithmetic and the store (OpenMP's loop body: a
+/* vadd (and saxpy, kernels/saxpy/): one element per work-item over the whole
+ * 1-D range. No guard on n: the buffers span the NDRange (extent ITEMS, checked
+ * by the mailbox before launch), so every work-item has its element, and the
+ * row loop is the loads, the arithmetic and the store (OpenMP's loop body: a
  * guard would add a compare and keep the index alive, 10 instructions per
  * element instead of 8, and block the loop's unrolling). `n` is the count
  * the host used (the range's global size). */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
 
 HP_KERNEL(vadd, const hp_item *it, const void *args)
 {
@@ -22,15 +22,3 @@ HP_REGISTER(vadd, .uses_fpu = true, .args_size = sizeof(hp_vadd_args),
 	    HP_BUFFERS(HP_BUF(hp_vadd_args, a, float, ITEMS, 0),
 		       HP_BUF(hp_vadd_args, b, float, ITEMS, 0),
 		       HP_BUF(hp_vadd_args, c, float, ITEMS, 0)));
-
-HP_KERNEL(saxpy, const hp_item *it, const void *args)
-{
-	const hp_saxpy_args *a = args;
-	const float *x = (const float *)(uintptr_t)a->x;
-	float *y = (float *)(uintptr_t)a->y, s = a->a;
-	size_t i = hp_global_linear_id(it);
-	y[i] = s * x[i] + y[i];
-}
-HP_REGISTER(saxpy, .uses_fpu = true, .args_size = sizeof(hp_saxpy_args),
-	    HP_BUFFERS(HP_BUF(hp_saxpy_args, x, float, ITEMS, 0),
-		       HP_BUF(hp_saxpy_args, y, float, ITEMS, 0)));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* scan and scan_add: the two kernels of an inclusive prefix sum of int32
- * over a whole array (the sequence is in include/hartpool/kernels/lib.h). Sums
+ * over a whole array (the sequence is in args.h). Sums
  * wrap. */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
 
 /*
  * Within a work-group: Hillis-Steele over two buffers in local memory,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* conv2d: a 3x3 or 5x5 stencil with clamped edges, weights in the
  * argument block (the equivalent of OpenCL constant memory). */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
+#include <kernels/lib_util.h>
 
 HP_KERNEL(conv2d, const hp_item *it, const void *args)
 {

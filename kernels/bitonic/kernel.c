@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* bitonic: one compare-and-swap pass of a bitonic sort per launch; the
- * host enqueues the passes in order (include/hartpool/kernels/lib.h). */
+ * host enqueues the passes in order (args.h). */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
 
 /*
  * Item p handles the pair (lo, lo + j) where lo is p with a 0 bit

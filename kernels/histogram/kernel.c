@@ -2,8 +2,8 @@
 /* histogram: 256 bins of bytes. Local atomics absorb the contention
  * within a work-group; global atomics then only see one add per bin and
  * group. */
+#include "args.h"
 #include <hartpool/kernel.h>
-#include <hartpool/kernels/lib.h>
 
 HP_KERNEL(histogram, const hp_item *it, const void *args)
 {
