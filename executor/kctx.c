@@ -228,8 +228,9 @@ void exec_isolation_allow(uintptr_t base, uintptr_t size)
 	exec_isolation_domain(0, &base, &size, size != 0);
 }
 
-/* The arena of exec_buffer_alloc: a quarter of the kernel-visible heap
- * that was free at its first use, at most 64 MiB, in whole granules. */
+/* The arena of exec_buffer_alloc: what the kernel-visible heap had free at
+ * its first use but an eighth (spare contexts come later), at most 64 MiB,
+ * in whole granules. */
 static struct {
 	uintptr_t base, size, next;
 } buffers;
@@ -238,7 +239,7 @@ void *exec_buffer_alloc(size_t size, size_t align)
 {
 	if (!buffers.base) {
 		uintptr_t g = hal_isolation_granule();
-		size_t want = hal_heap_free_bytes() / 4;
+		size_t free = hal_heap_free_bytes(), want = free - free / 8;
 		if (want > (64u << 20))
 			want = 64u << 20;
 		want &= ~(g - 1);
@@ -400,6 +401,12 @@ enter_prepare(kctx_hart *h, exec_krec *r, exec_ucall *u, unsigned cg)
 		iso_program(h, r->domain, r->kv);
 		if (on_program)
 			on_program(r->domain);
+	}
+	/* Here for the code alone: the view may still be another
+	 * instance's. */
+	if (h->view != (uintptr_t)r->kv) {
+		h->view = (uintptr_t)r->kv;
+		hal_isolation_view(h->view);
 	}
 	return enter(h, r, u);
 }

@@ -471,6 +471,19 @@ static void t_contexts(void)
 
 #define TENANT_N 4096
 
+/* A tenant's command that did not succeed: said, and counted. */
+static void tenant_status(unsigned seed, const char *what,
+			  const hp_event_info *info, unsigned *bad)
+{
+	if (!info->status)
+		return;
+	printf("tenant %u: %s: %s (%s), fault pc 0x%" PRIx64
+	       " address 0x%" PRIx64 "\n",
+	       seed, what, hp_error_name(info->status), info->detail,
+	       info->fault_pc, info->fault_addr);
+	++*bad;
+}
+
 /* A well-behaved tenant: rounds of vadd and saxpy over its own buffers,
  * every value checked, and a canary buffer that must stay as written.
  * Writes its buffers' addresses to `fd` first, and holds its session until
@@ -504,7 +517,7 @@ static int good_tenant(int fd, int go, unsigned rounds, unsigned seed)
 				       sizeof(va), NULL, 0, &ev));
 		MUST(hp_event_wait(d, ev, &info));
 		MUST(hp_buffer_read(d, c, 0, hc, sizeof(hc)));
-		bad += info.status != 0;
+		tenant_status(seed, "vadd", &info, &bad);
 		for (int i = 0; i < TENANT_N; i++)
 			bad += hc[i] != ha[i] + hb[i];
 		hp_saxpy_args sa = {.x = a, .y = c, .n = TENANT_N, .a = 2.0f};
@@ -512,7 +525,7 @@ static int good_tenant(int fd, int go, unsigned rounds, unsigned seed)
 				       sizeof(sa), NULL, 0, &ev));
 		MUST(hp_event_wait(d, ev, &info));
 		MUST(hp_buffer_read(d, c, 0, hc, sizeof(hc)));
-		bad += info.status != 0;
+		tenant_status(seed, "saxpy", &info, &bad);
 		for (int i = 0; i < TENANT_N; i++)
 			bad += hc[i] != 2.0f * ha[i] + ha[i] + hb[i];
 	}
@@ -523,7 +536,8 @@ static int good_tenant(int fd, int go, unsigned rounds, unsigned seed)
 		bad++;
 	if (bad)
 		printf("tenant %u: %u wrong values or statuses\n", seed, bad);
-	hp_close(d); /* its buffers go with the session */
+	hp_close(d);	/* its buffers go with the session */
+	fflush(stdout); /* the caller's _exit() flushes nothing */
 	return bad ? 1 : 0;
 }
 
