@@ -383,6 +383,16 @@ static inline hal_jmp_buf *enter(kctx_hart *h, exec_krec *r, exec_ucall *u)
 	return &h->jmp;
 }
 
+/* Another instance of the same domain: only the view changes. Out of line
+ * and reached by a tail call, like enter_prepare. */
+static __attribute__((noinline)) hal_jmp_buf *
+view_switch(kctx_hart *h, exec_krec *r, exec_ucall *u)
+{
+	h->view = (uintptr_t)r->kv;
+	hal_isolation_view(h->view);
+	return enter(h, r, u);
+}
+
 /* What a hart does before a kernel only now and then: make code loaded
  * since it last looked fetchable (the instance was published after the
  * load, so the acquire in exec_kctx_enter sees the new generation whenever
@@ -404,20 +414,8 @@ enter_prepare(kctx_hart *h, exec_krec *r, exec_ucall *u, unsigned cg)
 	}
 	/* Here for the code alone: the view may still be another
 	 * instance's. */
-	if (h->view != (uintptr_t)r->kv) {
-		h->view = (uintptr_t)r->kv;
-		hal_isolation_view(h->view);
-	}
-	return enter(h, r, u);
-}
-
-/* Another instance of the same domain: only the view changes. Out of line
- * and reached by a tail call, like enter_prepare. */
-static __attribute__((noinline)) hal_jmp_buf *
-view_switch(kctx_hart *h, exec_krec *r, exec_ucall *u)
-{
-	h->view = (uintptr_t)r->kv;
-	hal_isolation_view(h->view);
+	if (h->view != (uintptr_t)r->kv)
+		return view_switch(h, r, u);
 	return enter(h, r, u);
 }
 
