@@ -8,7 +8,10 @@
  *   latency KIND  a victim's checked vadd of 4096 floats, round trip from
  *                 enqueue to completion, ROUNDS times, beside a hog:
  *                 none (alone), endless (four 512-item `spin` kernels of
- *                 2^63 iterations: every hart, never ending), finite
+ *                 2^63 iterations: every hart, never ending), teams
+ *                 (four endless `churn` kernels over teams of two harts,
+ *                 at barriers all the time: run on a device whose
+ *                 workers the teams cover), finite
  *                 (512-item `spin` of ITERS iterations, two in flight,
  *                 relaunched) or flood (short 8-item `spin` kernels of 100
  *                 iterations, FLOOD in flight, relaunched as they end).
@@ -220,6 +223,33 @@ static void hog_endless(void)
 		pause(); /* until killed */
 }
 
+/* Endless `churn` over teams of two harts (work-groups of 16 that meet at
+ * barriers all the time): each team stops and goes on as a gang. */
+static void hog_teams(void)
+{
+	hp_device *d = connect_one();
+	hp_queue *q;
+	hp_buffer out;
+	must(hp_queue_create(d, 0, &q), "queue");
+	must(hp_buffer_alloc(d, 512 * 4, &out), "alloc");
+	hp_churn_args ca = {
+		.out = out, .iters = 50, .rounds = UINT64_C(1) << 63};
+	hp_ndrange r = {.work_dim = 1,
+			.global = {512},
+			.local = {16},
+			.local_given = true,
+			.team_size = 2};
+	for (int k = 0; k < 4; k++) {
+		hp_event ev;
+		must(hp_enqueue_kernel(q, kernel(d, "churn"), &r, &ca,
+				       sizeof(ca), NULL, 0, &ev),
+		     "enqueue churn");
+	}
+	sh->ready = 1;
+	for (;;)
+		pause(); /* until killed */
+}
+
 /* Keep `inflight` kernels of `items` x `n` going, relaunching each as it
  * ends, until killed; sh->hog_kernels counts the completed ones. */
 static void hog_stream(unsigned items, uint64_t n, unsigned inflight)
@@ -255,6 +285,7 @@ static void hog_flood(void)
 static pid_t start_hog(const char *kind)
 {
 	void (*fn)(void) = !strcmp(kind, "endless")  ? hog_endless
+			   : !strcmp(kind, "teams")  ? hog_teams
 			   : !strcmp(kind, "finite") ? hog_finite
 			   : !strcmp(kind, "flood")  ? hog_flood
 						     : NULL;
@@ -475,7 +506,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"usage: slices --connect CONN [--rounds N] [--iters N] "
 			"[--reps N] [--flood N] [--trace FILE] "
-			"latency none|endless|finite|flood | share | "
+			"latency none|endless|teams|finite|flood | share | "
 			"pingpong\n");
 		return 2;
 	}

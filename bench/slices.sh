@@ -4,7 +4,8 @@
 # device of 8 harts (`hartpool up --append hartpool.slice_us=N`) for each
 # slice, bench/slices.c measures: a checked vadd of 4096 floats (round trip,
 # p50/p99/max over ROUNDS) alone and beside endless `spin` kernels on every
-# hart, a stream of long finite ones and a flood of short ones; the finite
+# hart, endless `churn` teams of two (on 9 harts: the teams cover every
+# worker), a stream of long finite ones and a flood of short ones; the finite
 # hog's kernel time alone and beside back-to-back vadd rounds; two compute
 # hosts at once against each alone, traced, the preemptions counted from the
 # trace (bench/slices_trace.py). Prints tables and writes
@@ -52,6 +53,13 @@ for us in $slices; do
 			"$(kv max_ms "$l")" "$(kv mean_ms "$l")" "$(kv hog_kernels "$l")"
 		lat+=("\"$hog\":{\"p50_ms\":$(kv p50_ms "$l"),\"p99_ms\":$(kv p99_ms "$l"),\"max_ms\":$(kv max_ms "$l"),\"mean_ms\":$(kv mean_ms "$l"),\"hog_kernels\":$(kv hog_kernels "$l"),\"wall_s\":$(kv wall_s "$l")}")
 	done
+	# teams stop as gangs: 9 harts, so teams of two cover every worker
+	down
+	conn=$(timeout 120 "$HP" up --board "$board" --harts 9 --append "hartpool.slice_us=$us" | tail -1)
+	l=$(timeout 300 "$S" --connect "$conn" --rounds "$rounds" latency teams)
+	printf '  %-8s %8s %8s %8s %8s %12s\n' "teams" "$(kv p50_ms "$l")" "$(kv p99_ms "$l")" \
+		"$(kv max_ms "$l")" "$(kv mean_ms "$l")" "(9 harts)"
+	lat+=("\"teams\":{\"harts\":9,\"p50_ms\":$(kv p50_ms "$l"),\"p99_ms\":$(kv p99_ms "$l"),\"max_ms\":$(kv max_ms "$l"),\"mean_ms\":$(kv mean_ms "$l"),\"wall_s\":$(kv wall_s "$l")}")
 	# a fresh device: no endless kernel left from the case before
 	down
 	conn=$(timeout 120 "$HP" up --board "$board" --harts 8 --append "hartpool.slice_us=$us" | tail -1)

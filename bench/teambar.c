@@ -39,6 +39,7 @@
 #include <hal/barrier.h>
 #include <hal/console.h>
 #include <hal/hart.h>
+#include <hal/sleep.h>
 #include <hal/timer.h>
 #include <hartpool/marker.h>
 
@@ -83,8 +84,12 @@ static bool bar_wait(unsigned kind, hal_barrier *b)
 		return hal_barrier_wait(b);
 	bool elected = hal_hart_idx() == b->first;
 	unsigned ticket = hal_barrier_arrive(b);
-	while (!hal_barrier_passed(b, ticket))
+	for (;;) {
+		hal_sleep_prepare();
+		if (hal_barrier_passed(b, ticket))
+			break;
 		hal_barrier_sleep(b, ticket);
+	}
 	hal_barrier_depart(b);
 	return elected;
 }

@@ -356,12 +356,16 @@ struct hal_jmp_buf *exec_kernel_trap(unsigned long cause, unsigned long pc,
  * recorded at @p pc), or its command cancelled or failed elsewhere. */
 struct hal_jmp_buf *exec_kernel_timeout_check(unsigned long pc);
 
-/** The HAL_SYS_TEAM_ARRIVE / _LEAVE ecalls of U-mode kernel code (the
- * team barrier the pool bound to the hart): arrive and wait for the
- * team, or leave. NULL when done; the recovery point if the kernel's time
- * limit passed first (HP_TIMEOUT recorded at @p pc, the hart has left the
- * barrier). */
-struct hal_jmp_buf *exec_team_ecall(bool leave, unsigned long pc);
+/** The HAL_SYS_TEAM_* ecalls (@p op, hal/isolation.h) of U-mode kernel
+ * code (the team barrier the pool bound to the hart): arrive and wait for
+ * the team, wait on (TEAM_WAIT), or leave. @p regs is the trapped context
+ * as pc, x1-x31 (the pc at the ecall), @p status its mstatus/sstatus.
+ * NULL when done; the recovery point if the kernel's time limit passed
+ * first (HP_TIMEOUT recorded, the hart has left the barrier), or if the
+ * pool parked the team (its time slice: hal_longjmp(result,
+ * EXEC_PREEMPTED), the member goes on in the same wait later). */
+struct hal_jmp_buf *exec_team_ecall(unsigned op, const unsigned long *regs,
+				    unsigned long status);
 
 /** Isolation domains: with isolation on, a kernel reads and writes only
  * the ranges of its command's domain (exec_cmd.domain) among the device

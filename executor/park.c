@@ -179,15 +179,24 @@ bool exec_park_take(const unsigned long *regs, unsigned long status)
 			s = &h->slot[i];
 	if (!s || !spare_ready(&s->ctx))
 		return false;
-	h->taken.pc = regs[0];
-	memcpy(h->taken.x, regs + 1, sizeof(h->taken.x));
-	hal_user_fp_save(&h->taken, status);
+	if (regs) {
+		h->taken.pc = regs[0];
+		memcpy(h->taken.x, regs + 1, sizeof(h->taken.x));
+		hal_user_fp_save(&h->taken, status);
+	} else {
+		memset(&h->taken, 0, sizeof(h->taken));
+	}
 	h->taking = s;
 	return true;
 }
 
+hal_user_regs *exec_park_taken(void)
+{
+	return &self()->taken;
+}
+
 void exec_park_put(void *inst, unsigned dom, size_t start, size_t end,
-		   exec_park_cur *cur)
+		   const exec_park_team *team, exec_park_cur *cur)
 {
 	park_hart *h = self();
 	park_slot *s = h->taking;
@@ -196,6 +205,7 @@ void exec_park_put(void *inst, unsigned dom, size_t start, size_t end,
 	s->p.dom = dom;
 	s->p.start = start;
 	s->p.end = end;
+	s->p.team = team ? *team : (exec_park_team){0};
 	s->p.seq = h->seq++;
 	swap(s, cur);
 	s->p.inst = inst;

@@ -28,11 +28,22 @@
 /* Chunks one hart may hold parked (and spare contexts it may have). */
 #define EXEC_PARK_MAX 3
 
+/* Where a member of a team parked (the pool's record: a team is parked
+ * as a gang, every member where it was). */
+typedef struct exec_park_team {
+	unsigned phase;	 /* the pool's step of the team; 0: a chunk's */
+	unsigned ticket; /* of the barrier round it had arrived at */
+	unsigned go;	 /* its team's resumes when it parked */
+	bool decides;	 /* it stopped the team: it says when to go on */
+	void *local;	 /* the team's local memory (its leader's) */
+} exec_park_team;
+
 typedef struct exec_park {
 	void *inst;	   /* the pool's instance; NULL: a free slot */
 	unsigned dom;	   /* its domain */
 	unsigned seq;	   /* parking order on the hart */
 	size_t start, end; /* the chunk's groups */
+	exec_park_team team;
 	hal_user_regs regs;
 } exec_park;
 
@@ -67,14 +78,18 @@ const exec_park *exec_park_at(unsigned i);
 
 /* In a trap from kernel code: take its registers (pc, x1-x31 and the
  * FP state) for the next exec_park_put(); false, taking nothing, if the
- * hart has no free slot with a whole spare context (memory). */
+ * hart has no free slot with a whole spare context (memory). @p regs
+ * NULL: none (a team member parked between its kernel's calls). */
 bool exec_park_take(const unsigned long *regs, unsigned long status);
+/* The registers exec_park_take() took, to change before they are put. */
+hal_user_regs *exec_park_taken(void);
 /* After the trap's recovery point: park what exec_park_take() took with
  * the hart's context (@p cur and the memory), as chunk [start, end) of
- * @p inst in domain @p dom; the hart continues with the slot's spare
- * context (in @p cur). */
+ * @p inst in domain @p dom (a team member's place in @p team, NULL: a
+ * chunk's); the hart continues with the slot's spare context (in
+ * @p cur). */
 void exec_park_put(void *inst, unsigned dom, size_t start, size_t end,
-		   exec_park_cur *cur);
+		   const exec_park_team *team, exec_park_cur *cur);
 /* Take parked chunk @p i back: the hart runs with its context from now
  * on (@p cur), and the slot becomes free. Returns its registers (valid
  * until the hart parks again). */

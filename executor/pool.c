@@ -29,10 +29,10 @@
  * (slot_usable). One of the two always sees the other, so no command
  * waits for a slot that is free.
  *
- * One file on purpose, teams and time slices too (about 1,250 lines): the
- * slot invariants (the use word, teams_left, the active mask, the wanted
- * flag) are argued across publish, claim, team entry, parking and free,
- * and a reader checks them in one place.
+ * One file on purpose, teams, their gangs and time slices too (about 1,550
+ * lines): the slot invariants (the use word, teams_left, the active mask,
+ * the wanted flag) are argued across publish, claim, team entry, parking
+ * and free, and a reader checks them in one place.
  *
  * Layering: the pool calls down into work-group execution (wg.h: the
  * exec_ucall a chunk runs) and kernel context (kctx.h: enter/run/leave,
@@ -89,6 +89,10 @@ typedef struct exec_team {
 typedef struct pool_team_bars {
 	hal_barrier join; /* all T harts, between work-groups */
 	hal_barrier wg;	  /* the work-group's barrier (team_barrier.c) */
+	/* The gang (time slices, "teams as gangs" below): GANG_STOP while
+	 * the team stops or is parked, above it how often the team went on
+	 * after a stop (its generation). */
+	unsigned gang;
 } pool_team_bars;
 
 /* What the pool reads of a launch: its own copy (the command may be
@@ -141,8 +145,17 @@ typedef struct pool_hart {
 	uint64_t slice_end;
 	unsigned avoid;
 	bool avoid_on;
-	bool preempted;	   /* exec_kernel_tick took the running chunk */
-	unsigned parked;   /* chunks parked on the hart (park.c) */
+	bool preempted;	 /* exec_kernel_tick took the running chunk */
+	unsigned parked; /* chunks parked on the hart (park.c) */
+	/* In a team instance: its barriers, the instance, the team's local
+	 * memory; where the member parks when it is preempted. */
+	pool_team_bars *team;
+	struct exec_instance *team_inst;
+	void *team_lm;
+	exec_park_team park_team;
+	bool gang_asked;   /* this member stopped its team, not parked yet */
+	unsigned gang_gen; /* ... in this generation */
+	bool gang_parked;  /* a member of a parked team: no team instance */
 	exec_park_cur cur; /* the running context's call record and tag */
 	/* In exec_pool_idle's look for work, the hart is registered for
 	 * wake-ups: a pass it owes the command layer waits until it is
@@ -282,6 +295,7 @@ static void team_bars_make(unsigned t)
 			hal_hartmask_set(&m, exec_dev.first_worker + j * t + r);
 		hal_barrier_init_team(&pool_bars[j].join, &m);
 		hal_barrier_init_team(&pool_bars[j].wg, &m);
+		pool_bars[j].gang = 0; /* no team is parked */
 	}
 	pool_bars_size = t;
 }
@@ -626,23 +640,33 @@ guarded_resume(exec_instance *inst, const hal_user_regs *r, exec_ucall *u)
 	exec_kctx_leave(at);
 }
 
-static __attribute__((noinline)) void guarded_team(exec_instance *inst,
-						   size_t g, unsigned rank,
-						   pool_team_bars *bars,
-						   void *lm)
+/* A team member's part of group g; with @p r, the part it was parked in
+ * goes on (its call record is the hart's again). */
+static __attribute__((noinline)) void
+guarded_team(exec_instance *inst, size_t g, unsigned rank, pool_team_bars *bars,
+	     void *lm, const hal_user_regs *r)
 {
-	exec_ucall *u = exec_wg_begin(self()->cur.u, inst->kr.kv, inst->k);
-	u->start = g;
-	u->rank = rank;
-	u->team = inst->l->team_size;
-	u->local_mem = lm;
+	pool_hart *h = self();
+	exec_ucall *u = h->cur.u;
+	if (!r) {
+		u = exec_wg_begin(u, inst->kr.kv, inst->k);
+		u->start = g;
+		u->rank = rank;
+		u->team = inst->l->team_size;
+		u->local_mem = lm;
+	}
 	exec_team_bind(&bars->wg);
+	exec_kctx_slice(h->slice_end, false);
 	hal_jmp_buf *at = exec_kctx_enter(&inst->kr, u);
 	int v = hal_setjmp(at);
-	if (v == 0)
-		exec_kctx_run(at, exec_wg_main);
-	else if (v != HAL_USER_RETURNED)
+	if (v == 0) {
+		if (r)
+			exec_kctx_resume(at, r);
+		else
+			exec_kctx_run(at, exec_wg_main);
+	} else if (v != HAL_USER_RETURNED && !h->preempted) {
 		hal_barrier_leave(&bars->wg); /* faulted */
+	}
 	exec_kctx_leave(at);
 	exec_team_bind(NULL);
 }
@@ -746,10 +770,11 @@ static inline void slice_begin(pool_hart *h)
 /* A chunk left kernel code: preempted (parked on this hart, to go on
  * later), or over (counted done). */
 static __attribute__((noinline)) void park(exec_instance *inst, pool_hart *h,
-					   size_t start, size_t end)
+					   size_t start, size_t end,
+					   const exec_park_team *team)
 {
 	h->preempted = false;
-	exec_park_put(inst, inst->kr.domain, start, end, &h->cur);
+	exec_park_put(inst, inst->kr.domain, start, end, team, &h->cur);
 	h->parked++;
 	h->avoid = inst->kr.domain;
 	h->avoid_on = true;
@@ -760,7 +785,7 @@ static inline __attribute__((always_inline)) void
 chunk_over(exec_instance *inst, pool_hart *h, size_t start, size_t end)
 {
 	if (h->preempted) {
-		park(inst, h, start, end);
+		park(inst, h, start, end, NULL);
 		return;
 	}
 	h->stats.claims++;
@@ -802,10 +827,17 @@ static inline __attribute__((always_inline)) bool run_chunk(exec_instance *inst,
 	return true;
 }
 
+static void run_parked_team(pool_hart *h, unsigned i);
+static bool gang_ready(const exec_park *p, bool deciding);
+
 /* Parked chunk i of this hart goes on where it was preempted. */
 static void run_parked(pool_hart *h, unsigned i)
 {
 	const exec_park *p = exec_park_at(i);
+	if (p->team.phase) {
+		run_parked_team(h, i);
+		return;
+	}
 	exec_instance *inst = p->inst;
 	size_t start = p->start, end = p->end;
 	const hal_user_regs *r = exec_park_get(i, &h->cur);
@@ -829,8 +861,20 @@ static __attribute__((noinline)) bool park_scan(pool_hart *h, bool run,
 	unsigned best = EXEC_PARK_MAX, seq = 0;
 	for (unsigned i = 0; i < EXEC_PARK_MAX; i++) {
 		const exec_park *p = exec_park_at(i);
-		if (!p->inst || (avoiding && p->dom == h->avoid))
+		if (!p->inst)
 			continue;
+		if (p->team.phase) {
+			/* A parked team's member: first of all once its team
+			 * went on; its decider when nothing else is left. */
+			if (!gang_ready(p, !avoiding || p->dom != h->avoid))
+				continue;
+			if (gang_ready(p, false)) {
+				best = i;
+				break;
+			}
+		} else if (avoiding && p->dom == h->avoid) {
+			continue;
+		}
 		if (best == EXEC_PARK_MAX || (int)(p->seq - seq) < 0) {
 			best = i;
 			seq = p->seq;
@@ -843,64 +887,323 @@ static __attribute__((noinline)) bool park_scan(pool_hart *h, bool run,
 	return true;
 }
 
-/* Take part in a team instance until it is exhausted for our team. */
-static void run_team(exec_instance *inst, unsigned me)
+/* ---- teams as gangs (docs/sessions.md "Time slices") ----
+ *
+ * A team's members stop and go on together. A member whose slice ended
+ * while another domain waits for its hart asks the team to stop (a CAS
+ * sets GANG_STOP in its `gang` word) and IPIs its teammates; each
+ * member then parks where it is, with its context: in its kernel code (a
+ * trap), in a team-barrier wait of its kernel (the ecall goes on later
+ * with its ticket: HAL_SYS_TEAM_WAIT), or at the team's join between
+ * groups (with its ticket). Arrivals stay in the barriers, so a parked
+ * team takes no team instance until it goes on (gang_parked), only other
+ * work. The member that asked decides when the team goes on, as a parked
+ * chunk does (when its hart has nothing of another domain left, or at
+ * that work's slice end): it clears the stop and bumps the generation in
+ * one CAS, and IPIs the others; a member parked in an older generation
+ * than the team's now goes on before anything else. Stop and generation
+ * are one word, so an ask that comes late (the team went on meanwhile)
+ * stops the new generation, whose asker it then is.
+ * A member that cannot park (no free slot or no memory for a spare
+ * context) goes on and waits at the next barrier until the team is back.
+ */
+enum { TEAM_JOIN1 = 1, TEAM_JOIN2, TEAM_GROUP };
+enum { GANG_RUN, GANG_FOLLOW, GANG_ASK };
+#define GANG_STOP 1u
+#define GANG_GEN(w) ((w) >> 1)
+
+static bool others_wait(unsigned dom, bool team);
+
+static void gang_ipi(unsigned me, unsigned t)
+{
+	unsigned first = me - (me - exec_dev.first_worker) % t;
+	for (unsigned i = first; i < first + t; i++)
+		if (i != me)
+			hal_ipi_send(i);
+}
+
+/* Must this member park (its team stops: GANG_FOLLOW; its slice is over
+ * and another domain waits for the hart: GANG_ASK)? The team's `go` in
+ * *go. With @p rearm (in kernel code, its timer fired), a slice that is
+ * over with nobody waiting is renewed (the timer reprogrammed). */
+static int gang_look(pool_hart *h, unsigned *go, bool rearm)
+{
+	unsigned w = hal_load_acquire(&h->team->gang);
+	*go = GANG_GEN(w);
+	if (w & GANG_STOP)
+		return GANG_FOLLOW;
+	uint64_t now = hal_timer_now();
+	if (now < h->slice_end)
+		return GANG_RUN;
+	bool slicing = hal_load_relaxed(&exec_slicing);
+	if (slicing && others_wait(h->team_inst->kr.domain, true))
+		return GANG_ASK;
+	if (rearm) {
+		h->slice_end = slicing ? now + exec_dev.slice_ticks : 0;
+		exec_kctx_slice(h->slice_end, true);
+	}
+	return GANG_RUN;
+}
+
+/* The running kernel's slice starts again (the timer reprogrammed). */
+static void slice_renew(pool_hart *h)
+{
+	h->slice_end = hal_timer_now() + exec_dev.slice_ticks;
+	exec_kctx_slice(h->slice_end, true);
+}
+
+/* The member asks its team to stop (it parks too, and decides when the
+ * team goes on; another that asked first decides instead): the generation
+ * it parks in, in *go. */
+static void gang_ask(pool_hart *h, unsigned *go)
+{
+	unsigned w = hal_load_acquire(&h->team->gang);
+	while (!(w & GANG_STOP))
+		if (hal_cas(&h->team->gang, &w, w | GANG_STOP)) {
+			h->gang_asked = true;
+			h->gang_gen = GANG_GEN(w);
+			gang_ipi(hal_hart_idx(), h->team_inst->l->team_size);
+			break;
+		}
+	*go = GANG_GEN(w);
+}
+
+/* The member parks (at the recovery point, or at the join) at @p phase
+ * of its team, having read the team's @p go. */
+static void gang_mark(pool_hart *h, unsigned phase, unsigned ticket,
+		      unsigned go)
+{
+	h->park_team =
+		(exec_park_team){phase, ticket, go, h->gang_asked, h->team_lm};
+	h->gang_asked = false;
+	h->preempted = true;
+}
+
+/* The team stopped in generation @p gen goes on (its decider). */
+static void gang_go(pool_team_bars *bars, unsigned gen, unsigned me, unsigned t)
+{
+	unsigned w = gen << 1 | GANG_STOP;
+	hal_cas(&bars->gang, &w, (gen + 1) << 1);
+	gang_ipi(me, t);
+}
+
+/* A member's kernel trapped (its timer or an IPI): NULL to go on, or the
+ * recovery point when it parks. */
+static hal_jmp_buf *gang_tick(const unsigned long *regs, unsigned long status)
+{
+	pool_hart *h = self();
+	if (!h->team) {
+		exec_kctx_slice(0, true);
+		return NULL;
+	}
+	unsigned go;
+	int look = gang_look(h, &go, true);
+	if (look == GANG_RUN)
+		return NULL;
+	if (!exec_park_take(regs, status)) {
+		if (look == GANG_ASK) /* no room: another slice */
+			slice_renew(h);
+		return NULL;
+	}
+	if (look == GANG_ASK)
+		gang_ask(h, &go);
+	gang_mark(h, TEAM_GROUP, 0, go);
+	return exec_kctx_preempt();
+}
+
+hal_jmp_buf *exec_pool_team_wait(const unsigned long *regs,
+				 unsigned long status, unsigned ticket)
+{
+	pool_hart *h = self();
+	if (!h->team)
+		return NULL;
+	unsigned go;
+	int look = gang_look(h, &go, true);
+	if (look == GANG_RUN)
+		return NULL;
+	if (!exec_park_take(regs, status)) {
+		if (look == GANG_ASK) /* no room: another slice */
+			slice_renew(h);
+		return NULL;
+	}
+	/* It goes on in this wait: the ecall again, for the same round. */
+	hal_user_regs *r = exec_park_taken();
+	r->x[HAL_UREG_A7 - 1] = HAL_SYS_TEAM_WAIT;
+	r->x[HAL_UREG_A0 - 1] = ticket;
+	if (look == GANG_ASK)
+		gang_ask(h, &go);
+	gang_mark(h, TEAM_GROUP, 0, go);
+	return exec_kctx_preempt();
+}
+
+/* Wait for the round @p ticket of the team's join; false if the member
+ * parked there instead (its team stops). */
+static bool join_wait(pool_hart *h, pool_team_bars *bars, unsigned ticket,
+		      unsigned phase)
+{
+	for (;;) {
+		hal_sleep_prepare();
+		if (hal_barrier_passed(&bars->join, ticket))
+			break;
+		unsigned w = hal_load_acquire(&bars->gang);
+		if ((w & GANG_STOP) && exec_park_take(NULL, 0)) {
+			hal_barrier_pause(&bars->join);
+			gang_mark(h, phase, ticket, GANG_GEN(w));
+			return false;
+		}
+		hal_barrier_sleep(&bars->join, ticket);
+	}
+	hal_barrier_depart(&bars->join);
+	return true;
+}
+
+/* Take part in a team instance until it is exhausted for our team; with
+ * @p from (and @p regs), a member of a parked team goes on where it
+ * parked. The caller holds a ref on the slot. */
+static void run_team(exec_instance *inst, unsigned me, const exec_park *from,
+		     const hal_user_regs *regs)
 {
 	unsigned t = inst->l->team_size, w = me - exec_dev.first_worker;
 	unsigned rank = w % t;
 	exec_team *tm = &inst->teams[w / t];
 	pool_team_bars *bars = &pool_bars[w / t];
-	size_t total = inst->l->total_groups;
+	size_t total = inst->l->total_groups, g = 0;
 	bool barriers = inst->k->uses_barriers;
-	void *lm =
-		inst->k->local_mem_bytes ? exec_wg_local_mem(me - rank) : NULL;
 	pool_hart *h = self();
-	/* Before the first join: the leader's local memory is clear before
-	 * any teammate's kernel code reads it. */
-	own(h, EXEC_PARK_TAG(inst->kr.domain));
+	unsigned phase = TEAM_JOIN1, ticket = 0;
+	bool arrived = false;
+	void *lm;
+	if (from) {
+		/* Its context is the one it parked with. */
+		phase = from->team.phase;
+		ticket = from->team.ticket;
+		arrived = true;
+		g = from->start;
+		lm = from->team.local;
+	} else {
+		lm = inst->k->local_mem_bytes ? exec_wg_local_mem(me - rank)
+					      : NULL;
+		/* Before the first join: the leader's local memory is clear
+		 * before any teammate's kernel code reads it. */
+		own(h, EXEC_PARK_TAG(inst->kr.domain));
+	}
 	exec_kctx_team_local(rank ? lm : NULL);
+	h->team = bars;
+	h->team_inst = inst;
+	h->team_lm = lm;
+	slice_begin(h);
 	for (;;) {
-		hal_barrier_wait(&bars->join);
-		if (rank == 0) {
-			/* Everybody finished the previous group. */
-			if (tm->has_pending) {
-				tm->has_pending = false;
-				count_done(inst, 1);
+		if (phase == TEAM_JOIN1) {
+			if (!arrived)
+				ticket = hal_barrier_arrive(&bars->join);
+			if (!join_wait(h, bars, ticket, TEAM_JOIN1))
+				break;
+			if (rank == 0) {
+				/* Everybody finished the previous group. */
+				if (tm->has_pending) {
+					tm->has_pending = false;
+					count_done(inst, 1);
+				}
+				g = hal_fetch_add(&inst->next, (size_t)1);
+				tm->group = g;
+				/* Every member left the last group's
+				 * barrier. */
+				if (barriers && g < total)
+					hal_barrier_reset(&bars->wg);
+				if (g >= total)
+					hal_store_release(&tm->finished, 1u);
+				else
+					tm->has_pending = true;
+				/* Between groups: the team's slice? */
+				unsigned go;
+				if (g < total &&
+				    !hal_load_relaxed(&inst->kr.fault) &&
+				    gang_look(h, &go, false) == GANG_ASK &&
+				    exec_park_take(NULL, 0))
+					gang_ask(h, &go);
 			}
-			size_t g = hal_fetch_add(&inst->next, (size_t)1);
-			tm->group = g;
-			/* Every member left the last group's barrier. */
-			if (barriers && g < total)
-				hal_barrier_reset(&bars->wg);
-			if (g >= total)
-				hal_store_release(&tm->finished, 1u);
-			else
-				tm->has_pending = true;
+			phase = TEAM_JOIN2;
+			arrived = false;
 		}
-		hal_barrier_wait(&bars->join);
-		size_t g = tm->group;
-		if (g >= total) {
-			if (rank == 0)
-				team_out(inst);
-			exec_kctx_team_local(NULL);
-			return;
+		if (phase == TEAM_JOIN2) {
+			if (!arrived)
+				ticket = hal_barrier_arrive(&bars->join);
+			if (!join_wait(h, bars, ticket, TEAM_JOIN2))
+				break;
+			g = tm->group;
+			if (g >= total) {
+				/* It asked, and the team ran out of groups
+				 * before it parked: nobody stops. */
+				if (h->gang_asked) {
+					h->gang_asked = false;
+					gang_go(bars, h->gang_gen, me, t);
+				}
+				if (rank == 0)
+					team_out(inst);
+				break;
+			}
+			phase = TEAM_GROUP;
+			arrived = false;
+			regs = NULL;
 		}
 		if (!hal_load_relaxed(&inst->kr.fault)) {
-			EXEC_TRACE_SPAN(HP_TRACE_CHUNK, inst->cmd, g, 1,
-					rank + 1,
-					guarded_team(inst, g, rank, bars, lm));
+			EXEC_TRACE_SPAN(
+				HP_TRACE_CHUNK, inst->cmd, g, 1, rank + 1,
+				guarded_team(inst, g, rank, bars, lm, regs));
 		} else if (barriers) {
 			/* Teammates that started the group before the fault
 			 * must not wait for us at its barriers. */
 			hal_barrier_leave(&bars->wg);
 		}
+		if (h->preempted)
+			break;
 		if (rank == 0 && hal_load_relaxed(&inst->kr.fault)) {
 			size_t n = cancel_rest(inst);
 			if (n)
 				count_done(inst, n);
 		}
 		h->stats.groups++;
+		phase = TEAM_JOIN1;
+		arrived = false;
 	}
+	if (h->preempted) {
+		park(inst, h, g, g + 1, &h->park_team);
+		h->gang_parked = true;
+	}
+	exec_kctx_team_local(NULL);
+	h->team = NULL;
+	h->team_inst = NULL;
+}
+
+/* A parked member's chunk at slot i: may it go on now (its team went on
+ * since it parked, or it decides and the hart has nothing else)? */
+static bool gang_ready(const exec_park *p, bool deciding)
+{
+	const exec_instance *inst = p->inst;
+	unsigned w = hal_hart_idx() - exec_dev.first_worker;
+	const pool_team_bars *bars = &pool_bars[w / inst->l->team_size];
+	return GANG_GEN(hal_load_acquire(&bars->gang)) != p->team.go ||
+	       (deciding && p->team.decides);
+}
+
+/* Parked member chunk i of this hart goes on with its team. */
+static void run_parked_team(pool_hart *h, unsigned i)
+{
+	unsigned me = hal_hart_idx();
+	exec_park from = *exec_park_at(i);
+	exec_instance *inst = from.inst;
+	pool_team_bars *bars =
+		&pool_bars[(me - exec_dev.first_worker) / inst->l->team_size];
+	if (GANG_GEN(hal_load_acquire(&bars->gang)) == from.team.go)
+		gang_go(bars, from.team.go, me, inst->l->team_size); /* now */
+	const hal_user_regs *r = exec_park_get(i, &h->cur);
+	if (!--h->parked)
+		h->avoid_on = false;
+	h->gang_parked = false;
+	hal_fetch_add(&inst->use, SLOT_REF); /* the slot is active: the
+					      * team is not out of it */
+	run_team(inst, me, &from, r);
+	slot_unref(inst);
 }
 
 /* Do harts [first, first + t) all have the capabilities `need`? */
@@ -932,6 +1235,9 @@ static bool has_work(const exec_instance *inst, unsigned me)
 			hal_hartmask_bit(me));
 	if (t <= 1)
 		return hal_load_relaxed(&inst->next) < l->total_groups;
+	/* A member of a parked team stays out of team instances. */
+	if (hal_load_relaxed(&pool_harts[me].gang_parked))
+		return false;
 	unsigned w = me - exec_dev.first_worker;
 	if (w >= inst->workers * t)
 		return false;
@@ -980,7 +1286,7 @@ static __attribute__((noinline)) bool team_scan(bool run)
 						team_inst->l->team_size],
 			      me)) {
 		h->stats.instances++;
-		run_team(team_inst, me);
+		run_team(team_inst, me, NULL, NULL);
 	}
 	slot_unref(team_inst);
 	return true;
@@ -1061,12 +1367,15 @@ bool exec_pool_work(void)
 /* ---- time slices (docs/executor.md) ---- */
 
 /* Is there work for this hart of another domain than `dom`: a chunk
- * parked here, or an instance with groups (or a team) for it? */
-static bool others_wait(unsigned dom)
+ * parked here (a parked team's member: once it may go on), or an instance
+ * with groups (or a team) for it? For a member of a team (@p team), not
+ * team instances: a parked team takes none. */
+static bool others_wait(unsigned dom, bool team)
 {
 	for (unsigned i = 0; i < EXEC_PARK_MAX; i++) {
 		const exec_park *p = exec_park_at(i);
-		if (p->inst && p->dom != dom)
+		if (p->inst && p->dom != dom &&
+		    (!p->team.phase || gang_ready(p, true)))
 			return true;
 	}
 	unsigned me = hal_hart_idx();
@@ -1080,7 +1389,8 @@ static bool others_wait(unsigned dom)
 		 * one slice. */
 		const exec_instance *s = &exec_slots[i];
 		if ((hal_load_relaxed(&s->use) & SLOT_ACTIVE) &&
-		    s->kr.domain != dom && has_work(s, me))
+		    s->kr.domain != dom && !(team && s->l->team_size > 1) &&
+		    has_work(s, me))
 			return true;
 	}
 	return false;
@@ -1091,14 +1401,16 @@ hal_jmp_buf *exec_kernel_tick(const unsigned long *regs, unsigned long status)
 	bool team = false;
 	exec_krec *r = regs ? exec_kctx_running(&team) : NULL;
 	uint64_t slice = exec_dev.slice_ticks;
-	if (!r || team || !slice || hal_load_relaxed(&exec_tenants) < 2) {
+	if (r && team)
+		return gang_tick(regs, status);
+	if (!r || !slice || hal_load_relaxed(&exec_tenants) < 2) {
 		exec_kctx_slice(0, true); /* the deadline alone, if any */
 		return NULL;
 	}
 	pool_hart *h = self();
 	uint64_t now = hal_timer_now();
 	/* Within its slice, or nobody else waits: look again a slice on. */
-	if (now < h->slice_end || !others_wait(r->domain)) {
+	if (now < h->slice_end || !others_wait(r->domain, false)) {
 		if (now >= h->slice_end)
 			h->slice_end = now + slice;
 		exec_kctx_slice(h->slice_end, true);

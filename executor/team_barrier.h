@@ -26,4 +26,12 @@ void exec_team_arrive(bool user);
 void exec_team_leave(bool user);
 /* The firmware side of the ecalls is exec_team_ecall() (exec.h). */
 
+/* The pool, at each wake-up of a member's wait in U-mode kernel code for
+ * round @p ticket (pool.c, its context @p regs and @p status as
+ * exec_team_ecall() has them): NULL to wait on, or the recovery point when
+ * the team stops for its time slice (the member's registers are taken,
+ * to go on in this wait). */
+struct hal_jmp_buf *exec_pool_team_wait(const unsigned long *regs,
+					unsigned long status, unsigned ticket);
+
 #endif

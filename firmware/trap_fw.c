@@ -33,8 +33,9 @@ static bool user_ecall(boot_trap_frame *f)
 		boot_trap_redirect(f, user_return, NULL, 0);
 		return true;
 	case HAL_SYS_TEAM_ARRIVE:
+	case HAL_SYS_TEAM_WAIT:
 	case HAL_SYS_TEAM_LEAVE:
-		jb = exec_team_ecall(f->a7 == HAL_SYS_TEAM_LEAVE, f->epc);
+		jb = exec_team_ecall((unsigned)f->a7, &f->epc, f->status);
 		if (jb)
 			boot_trap_redirect(f, resume, jb, 1);
 		else

@@ -99,8 +99,8 @@ void hal_barrier_sleep(hal_barrier *b, unsigned ticket)
 		return;
 	}
 	/* Announce the sleep before the last check: the releaser either
-	 * sees the bit (and IPIs) or we see the new generation. */
-	hal_sleep_prepare();
+	 * sees the bit (and IPIs) or we see the new generation. The caller
+	 * cleared the IPI before its own checks (hal/sleep.h). */
 	hal_hartmask_set(&b->sleepers, hal_hart_idx());
 	if (hal_load_acquire(&b->generation) == ticket)
 		hal_sleep();
@@ -110,6 +110,13 @@ void hal_barrier_depart(hal_barrier *b)
 {
 	if (b->unit >= 0)
 		hal_barrier_unit->depart();
+	/* Software: a stale sleeper bit only costs one spurious wake-up. */
+}
+
+void hal_barrier_pause(hal_barrier *b)
+{
+	if (b->unit >= 0)
+		hal_barrier_unit->pause();
 	/* Software: a stale sleeper bit only costs one spurious wake-up. */
 }
 

@@ -5,8 +5,9 @@
  * until the unit raises its line (mip.SSIP in M-mode). From arrival to
  * departure mie has SSIP instead of the IPI (a stale IPI would end every
  * wfi: the wait would spin on the unit's registers), the timer as it was;
- * with mstatus.MIE = 0, so nothing traps. Masks are by hart id; the
- * HAL's teams are by index, translated here.
+ * with mstatus.MIE = 0, so nothing traps. hal_barrier_sleep() alone takes
+ * the IPI too: its caller cleared it before looking (hal/sleep.h). Masks are by
+ * hart id; the HAL's teams are by index, translated here.
  */
 #include "mmio.h"
 #include <hal/atomic.h>
@@ -99,14 +100,23 @@ static void bu_free(int id)
 		      ~hal_hartmask_bit((unsigned)id));
 }
 
+/* Interrupts for a wait: the unit's line, not the IPI (also when a member
+ * that paused comes back to its round). */
+static void wait_begin(void)
+{
+	if (bu_waiting)
+		return;
+	bu_ie = csr_read(mie);
+	bu_waiting = true;
+	csr_write(mie, (bu_ie & ~(unsigned long)MIP_MSIP) | SIP_SSIP);
+}
+
 static unsigned bu_arrive(int id)
 {
 	unsigned gen = mmio_read32(bu_base + BU_BARRIER(id) + BU_GEN);
 	/* What we wrote before is visible to the team before we arrive. */
 	mmio_fence();
-	bu_ie = csr_read(mie);
-	bu_waiting = true;
-	csr_write(mie, (bu_ie & ~(unsigned long)MIP_MSIP) | SIP_SSIP);
+	wait_begin();
 	mmio_write32(hart_reg(BU_ARRIVE), (uint32_t)id);
 	return gen;
 }
@@ -125,7 +135,21 @@ static void bu_sleep(int id, unsigned ticket)
 	 * raised until we acknowledge it, so a release since still ends wfi. */
 	(void)id;
 	(void)ticket;
+	wait_begin();
+	unsigned long ipi = bu_ie & MIP_MSIP;
+	csr_set(mie, ipi);
 	__asm__ volatile("wfi" ::: "memory");
+	csr_clear(mie, ipi);
+}
+
+static void bu_pause(void)
+{
+	/* The line stays raised if the round was released: the member sees
+	 * it when it comes back (wait_begin enables it again). */
+	if (bu_waiting) {
+		csr_write(mie, bu_ie);
+		bu_waiting = false;
+	}
 }
 
 static void bu_depart(void)
@@ -162,6 +186,7 @@ static const hal_barrier_hw bu_ops = {
 	.passed = bu_passed,
 	.sleep = bu_sleep,
 	.depart = bu_depart,
+	.pause = bu_pause,
 	.leave = bu_leave,
 };
 

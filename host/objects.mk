@@ -15,6 +15,7 @@ host-lib-srcs := host/lib/open.c host/lib/clmeta.c \
                  host/lib/serial_spec.c \
                  $(common-srcs)
 host-workloads-srcs := host/workloads/table.c host/workloads/diag.c \
+                       host/workloads/queue_diag.c \
                        $(kernels-workload-srcs) \
                        host/workloads/lib_common.c host/workloads/common.c \
                        $(ref-srcs)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Small diagnostic kernels for the mailbox and queue tests: tally
- * (exactly-once), affine (order), add (joins), spin (long-running). */
+ * (exactly-once), affine (order), add (joins), spin (long-running), churn
+ * (long-running with barriers: teams under time slices). */
 #include <hartpool/kernel.h>
 #include <hartpool/kernels/diag.h>
 
@@ -48,3 +49,26 @@ HP_KERNEL(spin, const hp_item *it, const void *args)
 }
 HP_REGISTER(spin, .args_size = sizeof(hp_spin_args),
 	    HP_BUFFERS(HP_BUF(hp_spin_args, out, uint32_t, ITEMS, 0)));
+
+HP_KERNEL(churn, const hp_item *it, const void *args)
+{
+	const hp_churn_args *a = args;
+	uint32_t *lm = hp_local_mem(it);
+	size_t me = hp_local_linear_id(it);
+	size_t n = hp_local_size(it, 0) * hp_local_size(it, 1) *
+		   hp_local_size(it, 2);
+	uint32_t x = (uint32_t)hp_global_linear_id(it) + 1;
+	for (uint64_t r = 0; r < a->rounds; r++) {
+		for (uint64_t i = 0; i < a->iters; i++)
+			x = x * 1664525u + 1013904223u;
+		lm[me] = x;
+		hp_barrier(it);
+		x ^= lm[(me + 1) % n];
+		hp_barrier(it);
+	}
+	((uint32_t *)(uintptr_t)a->out)[hp_global_linear_id(it)] = x;
+}
+HP_REGISTER(churn, .uses_barriers = true,
+	    .local_mem_bytes = 256 * sizeof(uint32_t),
+	    .args_size = sizeof(hp_churn_args),
+	    HP_BUFFERS(HP_BUF(hp_churn_args, out, uint32_t, ITEMS, 0)));

@@ -17,6 +17,7 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_affine,
 	&hp_kernel_add,
 	&hp_kernel_spin,
+	&hp_kernel_churn,
 	&hp_kernel_fpu_harts,
 	/* The kernel library, in kernels/kernels.mk's order. */
 	HP_LIB_KERNELS(HP_LIB_KERNEL_ENTRY_),

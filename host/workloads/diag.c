@@ -15,27 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Bytes for @p per bytes per work-item of the range and @p extra more
- * items; UINT64_MAX if that does not fit in 64 bits (workload_buffer refuses).
- */
-static uint64_t items_bytes(const workload_ctx *c, uint64_t extra, uint64_t per)
-{
-	uint64_t n = c->items + extra;
-	if (n < extra || (per && n > (UINT64_MAX - 1) / per))
-		return UINT64_MAX;
-	return n * per;
-}
-
-/* A buffer the kernel accumulates into: zeroed on the device too (device
- * buffers hold whatever was there before). */
-#define NEED_ZBUF(c, size, addr)                                               \
-	do {                                                                   \
-		NEED_BUF(c, size, addr);                                       \
-		int rcz_ = workload_upload((c), (c)->num_bufs - 1);            \
-		if (rcz_)                                                      \
-			return rcz_;                                           \
-	} while (0)
-
 /* ---- empty ---- */
 
 static int empty_prepare(workload_ctx *c, void *args, uint32_t *size)
@@ -56,8 +35,9 @@ static int nothing_to_check(workload_ctx *c)
 static int ids_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_ids_args *a = args;
-	NEED_BUF(c, items_bytes(c, 0, sizeof(hp_ids_record)), &a->records);
-	NEED_ZBUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->counts);
+	NEED_BUF(c, workload_items_bytes(c, 0, sizeof(hp_ids_record)),
+		 &a->records);
+	NEED_ZBUF(c, workload_items_bytes(c, 0, sizeof(uint32_t)), &a->counts);
 	*size = sizeof(*a);
 	return 0;
 }
@@ -117,7 +97,8 @@ static int wg_count_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_wg_count_args *a = args;
 	/* One counter per group: at most one group per item. */
-	NEED_ZBUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->per_group);
+	NEED_ZBUF(c, workload_items_bytes(c, 0, sizeof(uint32_t)),
+		  &a->per_group);
 	NEED_ZBUF(c, sizeof(uint32_t), &a->total);
 	*size = sizeof(*a);
 	return 0;
@@ -174,7 +155,7 @@ static int wg_count_check(workload_ctx *c)
 static int rotate_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_barrier_rotate_args *a = args;
-	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
+	NEED_BUF(c, workload_items_bytes(c, 0, sizeof(uint32_t)), &a->out);
 	*size = sizeof(*a);
 	return 0;
 }
@@ -216,8 +197,8 @@ static int sg_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_sg_ops_args *a = args;
 	uint64_t n = c->items;
-	NEED_BUF(c, items_bytes(c, 0, sizeof(int32_t)), &a->in);
-	NEED_BUF(c, items_bytes(c, 0, sizeof(hp_sg_record)), &a->out);
+	NEED_BUF(c, workload_items_bytes(c, 0, sizeof(int32_t)), &a->in);
+	NEED_BUF(c, workload_items_bytes(c, 0, sizeof(hp_sg_record)), &a->out);
 	int32_t *in = c->host[0];
 	uint64_t s = c->seed * 2654435761u + 1;
 	for (uint64_t i = 0; i < n; i++) { /* mixed signs, some repeats */
@@ -310,7 +291,7 @@ static uint64_t mem_bytes(const workload_ctx *c)
 {
 	if (workload_arg_str(c, "size") || !c->range_given)
 		return workload_arg(c, "size", 100000);
-	return items_bytes(c, 0, HP_MEM_CHUNK);
+	return workload_items_bytes(c, 0, HP_MEM_CHUNK);
 }
 
 /* The size, and the range: one work-item per chunk unless --global was
@@ -407,159 +388,13 @@ static int fill_check(workload_ctx *c)
 	return rc;
 }
 
-/* ---- tally, affine, add, spin (the queue-test kernels) ---- */
-
-static int tally_prepare(workload_ctx *c, void *args, uint32_t *size)
-{
-	hp_tally_args *a = args;
-	a->base = workload_arg(c, "base", 0);
-	NEED_ZBUF(c, items_bytes(c, a->base, sizeof(uint32_t)), &a->counts);
-	*size = sizeof(*a);
-	return 0;
-}
-
-static int tally_check(workload_ctx *c)
-{
-	uint64_t base = workload_arg(c, "base", 0), n = base + c->items;
-	uint32_t *cnt = c->host[0];
-	int rc = workload_download(c, 0, cnt, n * sizeof(uint32_t));
-	for (uint64_t i = 0; !rc && i < n; i++) {
-		uint32_t want = i < base ? 0 : (uint32_t)c->repeat;
-		if (cnt[i] != want) {
-			snprintf(c->msg, sizeof(c->msg),
-				 "counter %llu is %u, expected %u",
-				 (unsigned long long)i, cnt[i], want);
-			rc = 1;
-		}
-	}
-	c->compared = n;
-	return rc;
-}
-
-/* Input words from the seed (the same on both sides). */
-static uint32_t word(const workload_ctx *c, uint64_t i, unsigned which)
-{
-	uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^
-		     (c->seed + which) * 0xbf58476d1ce4e5b9ull;
-	return (uint32_t)(x >> 29);
-}
-
-static int affine_prepare(workload_ctx *c, void *args, uint32_t *size)
-{
-	hp_affine_args *a = args;
-	a->mul = (uint32_t)workload_arg(c, "mul", 3);
-	a->add = (uint32_t)workload_arg(c, "add", 1);
-	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->y);
-	uint32_t *y = c->host[0];
-	for (uint64_t i = 0; i < c->items; i++)
-		y[i] = word(c, i, 0);
-	*size = sizeof(*a);
-	return workload_upload(c, 0);
-}
-
-static int affine_check(workload_ctx *c)
-{
-	uint32_t mul = (uint32_t)workload_arg(c, "mul", 3),
-		 add = (uint32_t)workload_arg(c, "add", 1);
-	uint32_t *y = malloc(c->items * sizeof(uint32_t) + 1);
-	if (!y)
-		return workload_host_oom(c, c->items * sizeof(uint32_t));
-	int rc = workload_download(c, 0, y, c->items * sizeof(uint32_t));
-	for (uint64_t i = 0; !rc && i < c->items; i++) {
-		uint32_t want = word(c, i, 0);
-		for (unsigned long r = 0; r < c->repeat; r++)
-			want = want * mul + add; /* applied once per launch */
-		if (y[i] != want) {
-			snprintf(c->msg, sizeof(c->msg),
-				 "item %llu: %u, expected %u",
-				 (unsigned long long)i, y[i], want);
-			rc = 1;
-		}
-	}
-	c->compared = c->items;
-	free(y);
-	return rc;
-}
-
-static int add_prepare(workload_ctx *c, void *args, uint32_t *size)
-{
-	hp_add_args *a = args;
-	uint64_t n = c->items, bytes = items_bytes(c, 0, sizeof(uint32_t));
-	NEED_BUF(c, bytes, &a->a);
-	NEED_BUF(c, bytes, &a->b);
-	NEED_BUF(c, bytes, &a->c);
-	uint32_t *x = c->host[0], *y = c->host[1];
-	for (uint64_t i = 0; i < n; i++)
-		x[i] = word(c, i, 1), y[i] = word(c, i, 2);
-	*size = sizeof(*a);
-	return workload_upload2(c);
-}
-
-static int add_check(workload_ctx *c)
-{
-	uint32_t *z = c->host[2];
-	int rc = workload_download(c, 2, z, c->items * sizeof(uint32_t));
-	for (uint64_t i = 0; !rc && i < c->items; i++)
-		if (z[i] != word(c, i, 1) + word(c, i, 2)) {
-			snprintf(c->msg, sizeof(c->msg), "item %llu: %u",
-				 (unsigned long long)i, z[i]);
-			rc = 1;
-		}
-	c->compared = c->items;
-	return rc;
-}
-
-/* run --devices: the kernels index by linear id (counted from the slab's
- * offset): the buffers move to the slab. */
-static void affine_rebase(void *args, uint64_t items)
-{
-	((hp_affine_args *)args)->y += items * sizeof(uint32_t);
-}
-
-static void add_rebase(void *args, uint64_t items)
-{
-	hp_add_args *a = args;
-	a->a += items * sizeof(uint32_t);
-	a->b += items * sizeof(uint32_t);
-	a->c += items * sizeof(uint32_t);
-}
-
-static int spin_prepare(workload_ctx *c, void *args, uint32_t *size)
-{
-	hp_spin_args *a = args;
-	a->iters = workload_arg(c, "iters", 100000);
-	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
-	*size = sizeof(*a);
-	return 0;
-}
-
-static int spin_check(workload_ctx *c)
-{
-	uint64_t iters = workload_arg(c, "iters", 100000);
-	uint32_t *out = c->host[0];
-	int rc = workload_download(c, 0, out, c->items * sizeof(uint32_t));
-	for (uint64_t i = 0; !rc && i < c->items; i++) {
-		uint32_t x = (uint32_t)i + 1;
-		for (uint64_t k = 0; k < iters; k++)
-			x = x * 1664525u + 1013904223u;
-		if (out[i] != x) {
-			snprintf(c->msg, sizeof(c->msg),
-				 "item %llu: 0x%x, expected 0x%x",
-				 (unsigned long long)i, out[i], x);
-			rc = 1;
-		}
-	}
-	c->compared = c->items;
-	return rc;
-}
-
 /* ---- the fault kernels (firmware only; docs/faults.md) ---- */
 
 static int fault_prepare(workload_ctx *c, void *args, uint32_t *size)
 {
 	hp_fault_args *a = args;
 	a->victim = workload_arg(c, "victim", 0);
-	NEED_BUF(c, items_bytes(c, 0, sizeof(uint32_t)), &a->out);
+	NEED_BUF(c, workload_items_bytes(c, 0, sizeof(uint32_t)), &a->out);
 	*size = sizeof(*a);
 	return 0;
 }
@@ -641,35 +476,4 @@ const workload workload_fill = {
 		"psize=1|2|4|8",
 	.prepare = fill_prepare,
 	.check = fill_check,
-};
-
-const workload workload_tally = {
-	.name = "tally",
-	.help = "every work-item counts itself (--arg base=N); exactly once",
-	.prepare = tally_prepare,
-	.check = tally_check,
-};
-const workload workload_affine = {
-	.name = "affine",
-	.help = "y = y * mul + add (--arg mul= --arg add=); once per launch",
-	.prepare = affine_prepare,
-	.check = affine_check,
-	.split = {.outputs = 1u,
-		  .dim = WORKLOAD_OUTERMOST,
-		  .rebase = affine_rebase},
-};
-const workload workload_add = {
-	.name = "add",
-	.help = "c = a + b",
-	.prepare = add_prepare,
-	.check = add_check,
-	.split = {.outputs = 1u << 2,
-		  .dim = WORKLOAD_OUTERMOST,
-		  .rebase = add_rebase},
-};
-const workload workload_spin = {
-	.name = "spin",
-	.help = "a long computation per item (--arg iters=N)",
-	.prepare = spin_prepare,
-	.check = spin_check,
 };

@@ -21,6 +21,7 @@ const workload *const workloads[] = {
 	&workload_affine,
 	&workload_add,
 	&workload_spin,
+	&workload_churn,
 	/* The kernel library's (kernels/<name>/workload.c), in
 	 * kernels/kernels.mk's order. */
 	HP_LIB_WORKLOADS(HP_LIB_WORKLOAD_ENTRY_),

@@ -121,7 +121,7 @@ extern const workload *const workloads[];
 extern const workload workload_empty, workload_hello, workload_ids,
 	workload_wg_count, workload_barrier_rotate, workload_sg_ops,
 	workload_copy, workload_fill, workload_tally, workload_affine,
-	workload_add, workload_spin, workload_fault_illegal,
+	workload_add, workload_spin, workload_churn, workload_fault_illegal,
 	workload_fault_load, workload_fault_store, workload_fault_misaligned,
 	workload_fault_ebreak, workload_fault_stack, workload_fault_kstack,
 	workload_fault_csr, workload_fault_data, workload_fault_mmio,
@@ -149,6 +149,28 @@ int workload_buffer(workload_ctx *c, uint64_t size, hp_buffer *out);
 		int rc_ = workload_buffer((c), (size), (addr));                \
 		if (rc_ < 0)                                                   \
 			return rc_;                                            \
+	} while (0)
+
+/* Bytes for @p per bytes per work-item of the range and @p extra more
+ * items; UINT64_MAX if that does not fit in 64 bits (workload_buffer refuses).
+ */
+static inline uint64_t workload_items_bytes(const workload_ctx *c,
+					    uint64_t extra, uint64_t per)
+{
+	uint64_t n = c->items + extra;
+	if (n < extra || (per && n > (UINT64_MAX - 1) / per))
+		return UINT64_MAX;
+	return n * per;
+}
+
+/* A buffer the kernel accumulates into: zeroed on the device too (device
+ * buffers hold whatever was there before). */
+#define NEED_ZBUF(c, size, addr)                                               \
+	do {                                                                   \
+		NEED_BUF(c, size, addr);                                       \
+		int rcz_ = workload_upload((c), (c)->num_bufs - 1);            \
+		if (rcz_)                                                      \
+			return rcz_;                                           \
 	} while (0)
 
 /** For enqueue hooks: launch @p kernel after the sequence's previous

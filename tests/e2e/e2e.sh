@@ -145,6 +145,8 @@ t_run() {
 		"$HP" run wg_count --board "$b" --global 1000,37 --check || fail "wg_count $b"
 		"$HP" run barrier_rotate --board "$b" --global 20,9,7 --local 8,4,2 --check || fail "rotate $b"
 		"$HP" run barrier_rotate --board "$b" --global 50,3 --team-size 2 --check || fail "rotate team $b"
+		"$HP" run churn --board "$b" --global 250 --local 16 --team-size 2 --arg iters=10,rounds=5 --check ||
+			fail "churn team $b"
 		"$HP" run sg_ops --board "$b" --global 100,3 --check || fail "sg_ops $b"
 		"$HP" run sg_ops --board "$b" --global 77 --local 20 --sub-group-size 16 --arg seed=5 --check || fail "sg_ops 16 $b"
 		"$HP" run copy --board "$b" --arg size=1000001 --check || fail "copy $b"
@@ -237,8 +239,10 @@ t_sessions() {
 # Time slices between sessions (docs/sessions.md), in both privilege modes
 # and on rv32: beside a host whose endless kernels hold every hart, another
 # host's checked kernels complete and a long checked kernel (preempted
-# again and again) gives every value right; a new host finds nothing of the
-# last one's local or private memory. Then four tenants at once on a
+# again and again) gives every value right, with the hog's kernels and the
+# long one as teams too (a team stops and goes on as a gang; on qemu-cluster
+# at the barrier unit); a new host finds nothing of the last one's local or
+# private memory. Then four tenants at once on a
 # `hartpool up` device (a spinner, a heap hog, a table hog, a careful
 # tenant; two of them killed mid-run), on qemu-virt, qemu-virt-sbi and
 # qemu-cluster: the careful tenant's rounds right, its new buffers zero,
@@ -254,8 +258,15 @@ t_slices() {
 	dir=$(mktemp -d /tmp/hp-slices-XXXXXX)
 	for board in qemu-virt qemu-virt-sbi qemu-virt32; do
 		slices_object "$board" "$dir/$board.hpk"
-		timeout 300 "$SLICES" --board "$board" --harts 8 --leftover "$dir/$board.hpk" ||
+		timeout 300 "$SLICES" --board "$board" --harts 8 --leftover "$dir/$board.hpk" hog long private ||
 			fail "test_slices on $board"
+	done
+	# Teams as gangs: 9 harts, so teams of two cover every worker (the
+	# driver is hart 0) and the victim needs the teams' harts.
+	for board in qemu-virt qemu-virt-sbi qemu-virt32 qemu-cluster; do
+		[ -f "board/$board/board.mk" ] || continue
+		timeout 300 "$SLICES" --board "$board" --harts 9 team teamlong ||
+			fail "test_slices team on $board"
 	done
 	up --harts 2 --slice-us 2500
 	"$HP" info --connect "$conn" | grep -qx "time_slice: 2500 us between sessions" ||

@@ -11,6 +11,14 @@
  *   long    beside the same endless kernels, a third host's long `spin`
  *           (every work-item iterates an LCG; its chunks are preempted
  *           again and again) gives the right value for every work-item.
+ *   team    the hog's kernels are teams instead (`churn`, work-groups over
+ *           two harts that meet at work-group barriers all the time,
+ *           endless): another host's checked vadd completes round after
+ *           round (each team stops and goes on as a gang).
+ *   teamlong beside the endless `spin` kernels, a third host's long
+ *           checked `churn` over teams of two gives every value right, its
+ *           teams parked again and again: in their kernel code, in their
+ *           barrier waits and between groups.
  *   private a host fills its local memory and its work-items' private
  *           arrays (tests/e2e/kernels/leftover.cl, a row loop and a
  *           work-group function, plant=1) and exits; a new host's kernel
@@ -112,10 +120,11 @@ static pid_t spawn(int (*fn)(int fd, const void *arg), const void *arg,
 }
 
 /* ... as a tenant that says it is ready: its first message into msg. */
-static pid_t start_tenant(int (*fn)(int, const void *), char *msg, size_t n)
+static pid_t start_tenant(int (*fn)(int, const void *), const void *arg,
+			  char *msg, size_t n)
 {
 	int fd;
-	pid_t pid = spawn(fn, NULL, &fd);
+	pid_t pid = spawn(fn, arg, &fd);
 	ssize_t got = read(fd, msg, n - 1);
 	msg[got > 0 ? got : 0] = 0;
 	close(fd);
@@ -134,24 +143,36 @@ static bool exited_well(pid_t pid)
 
 /* ---- the hog: endless kernels on every hart ---- */
 
-static int hog_child(int fd, const void *unused)
+/* The hog's kernels: `spin` over every hart, or with *team `churn` over
+ * teams of two (rounds of barriers that never end). */
+static int hog_child(int fd, const void *team)
 {
-	(void)unused;
 	hp_device *H = connect_one();
 	hp_queue *q;
 	MUST(hp_queue_create(H, 0, &q));
 	hp_buffer out;
 	MUST(hp_buffer_alloc(H, 512 * 4, &out));
-	/* 2^63 iterations: no work-item ever ends */
+	/* 2^63 iterations or rounds: no work-item ever ends */
 	hp_spin_args sa = {.out = out, .iters = UINT64_C(1) << 63};
+	hp_churn_args ca = {
+		.out = out, .iters = 50, .rounds = UINT64_C(1) << 63};
 	hp_ndrange r = {.work_dim = 1,
 			.global = {512},
 			.local = {1},
 			.local_given = true};
+	if (*(const bool *)team) {
+		r.local[0] = 16;
+		r.team_size = 2;
+	}
 	hp_event ev[4];
 	for (int k = 0; k < 4; k++)
-		MUST(hp_enqueue_kernel(q, e2e_kernel(H, "spin"), &r, &sa,
-				       sizeof(sa), NULL, 0, &ev[k]));
+		MUST(*(const bool *)team
+			     ? hp_enqueue_kernel(q, e2e_kernel(H, "churn"), &r,
+						 &ca, sizeof(ca), NULL, 0,
+						 &ev[k])
+			     : hp_enqueue_kernel(q, e2e_kernel(H, "spin"), &r,
+						 &sa, sizeof(sa), NULL, 0,
+						 &ev[k]));
 	if (write(fd, "r", 2) != 2)
 		return 3;
 	/* Until killed: an endless kernel that ends (a fault) is said. */
@@ -170,10 +191,10 @@ static int hog_child(int fd, const void *unused)
 	}
 }
 
-static pid_t start_hog(void)
+static pid_t start_hog(bool team)
 {
 	char msg[4];
-	pid_t pid = start_tenant(hog_child, msg, sizeof(msg));
+	pid_t pid = start_tenant(hog_child, &team, msg, sizeof(msg));
 	/* Let the endless kernels take every hart. */
 	struct timespec ts = {0, 300000000};
 	nanosleep(&ts, NULL);
@@ -252,7 +273,7 @@ static bool vadd_round(hp_device *d, hp_queue *q, unsigned n, double *ms)
 	return ok;
 }
 
-static void t_hog(void)
+static void hog_beside(bool team)
 {
 	hp_device *V = connect_one();
 	hp_queue *q;
@@ -262,7 +283,7 @@ static void t_hog(void)
 		CHECK(vadd_round(V, q, 4096, &ms), "vadd alone");
 		alone = i == 0 || ms < alone ? ms : alone;
 	}
-	pid_t hog = start_hog();
+	pid_t hog = start_hog(team);
 	/* Until the device has read all four (a loaded host is slow). */
 	uint64_t inflight = hog_commands(hog);
 	for (int i = 0; i < 300 && inflight != 4; i++) {
@@ -292,11 +313,22 @@ static void t_hog(void)
 	      " in flight)",
 	      hog_commands(hog));
 	printf("ok: %u checked vadd rounds of 4096 beside 4 endless kernels on "
-	       "every hart: mean %.1f ms, worst %.1f ms (alone %.1f ms)\n",
-	       rounds, sum / rounds, worst, alone);
+	       "every hart%s: mean %.1f ms, worst %.1f ms (alone %.1f ms)\n",
+	       rounds, team ? " (teams of two at barriers)" : "", sum / rounds,
+	       worst, alone);
 	MUST(hp_queue_release(q));
 	hp_close(V);
 	stop_hog(hog);
+}
+
+static void t_hog(void)
+{
+	hog_beside(false);
+}
+
+static void t_team(void)
+{
+	hog_beside(true);
 }
 
 /* ---- a long checked kernel beside the hog ---- */
@@ -311,23 +343,60 @@ static uint32_t spin_value(uint32_t glin, uint64_t iters)
 	return x;
 }
 
+/* churn's values (kernels/queue_diag.c) for groups of `local` items. */
+static void churn_values(uint32_t *v, unsigned n, unsigned local,
+			 uint64_t iters, uint64_t nrounds)
+{
+	uint32_t *prev = malloc(n * sizeof(*prev));
+	for (unsigned i = 0; i < n; i++)
+		v[i] = i + 1;
+	for (uint64_t r = 0; r < nrounds; r++) {
+		for (unsigned i = 0; i < n; i++) {
+			for (uint64_t k = 0; k < iters; k++)
+				v[i] = v[i] * 1664525u + 1013904223u;
+			prev[i] = v[i];
+		}
+		for (unsigned i = 0; i < n; i++)
+			v[i] ^= prev[i / local * local +
+				     (i % local + 1) % local];
+	}
+	free(prev);
+}
+
+/* A long checked kernel: `spin` (a chunk of one work-item per group), or
+ * `churn` over teams of two. */
+typedef struct {
+	uint64_t iters, rounds;
+	bool team;
+} long_kernel;
+
+#define TEAM_LOCAL 4u
+
 static int long_child(int fd, const void *arg)
 {
 	(void)fd;
-	uint64_t iters = *(const uint64_t *)arg;
+	const long_kernel *lk = arg;
+	uint64_t iters = lk->iters;
 	hp_device *L = connect_one();
 	hp_queue *q;
 	MUST(hp_queue_create(L, HP_QUEUE_IN_ORDER, &q));
 	hp_buffer out = e2e_buffer(L, LONG_ITEMS * 4, NULL);
 	hp_spin_args sa = {.out = out, .iters = iters};
+	hp_churn_args ca = {.out = out, .iters = iters, .rounds = lk->rounds};
 	hp_ndrange r = {.work_dim = 1,
 			.global = {LONG_ITEMS},
 			.local = {1},
 			.local_given = true};
+	if (lk->team) {
+		r.local[0] = TEAM_LOCAL;
+		r.team_size = 2;
+	}
 	hp_event ev;
 	hp_event_info info;
-	MUST(hp_enqueue_kernel(q, e2e_kernel(L, "spin"), &r, &sa, sizeof(sa),
-			       NULL, 0, &ev));
+	MUST(lk->team ? hp_enqueue_kernel(q, e2e_kernel(L, "churn"), &r, &ca,
+					  sizeof(ca), NULL, 0, &ev)
+		      : hp_enqueue_kernel(q, e2e_kernel(L, "spin"), &r, &sa,
+					  sizeof(sa), NULL, 0, &ev));
 	if (!wait_for(L, ev, &info, 150000)) {
 		fprintf(stderr, "spin beside the hog: not complete after "
 				"150 s\n");
@@ -338,11 +407,16 @@ static int long_child(int fd, const void *arg)
 			hp_error_name(info.status));
 		return 1;
 	}
-	uint32_t got[LONG_ITEMS];
+	uint32_t got[LONG_ITEMS], want[LONG_ITEMS];
 	MUST(hp_buffer_read(L, out, 0, got, sizeof(got)));
+	if (lk->team)
+		churn_values(want, LONG_ITEMS, TEAM_LOCAL, iters, lk->rounds);
+	else
+		for (uint32_t i = 0; i < LONG_ITEMS; i++)
+			want[i] = spin_value(i, iters);
 	unsigned wrong = 0;
 	for (uint32_t i = 0; i < LONG_ITEMS; i++)
-		wrong += got[i] != spin_value(i, iters);
+		wrong += got[i] != want[i];
 	if (wrong)
 		fprintf(stderr, "spin beside the hog: %u of %u values wrong\n",
 			wrong, LONG_ITEMS);
@@ -350,26 +424,46 @@ static int long_child(int fd, const void *arg)
 	return wrong != 0;
 }
 
-static void t_long(void)
+static void long_beside(const long_kernel *lk)
 {
-	/* About a second per work-item under TCG alone: every chunk lives
-	 * through many slices. */
-	uint64_t iters = 4000000;
-	pid_t hog = start_hog();
+	pid_t hog = start_hog(false);
 	fflush(stdout);
 	double t0 = now_ms();
 	int fd;
-	pid_t pid = spawn(long_child, &iters, &fd);
+	pid_t pid = spawn(long_child, lk, &fd);
 	close(fd);
 	CHECK(exited_well(pid),
 	      "the long checked kernel beside the hog failed");
 	CHECK(hog_commands(hog) == 4,
 	      "the hog's endless kernels did not run all along");
-	printf("ok: spin of %u work-items x %" PRIu64
-	       " iterations beside 4 endless kernels: every value right, "
-	       "%.1f s\n",
-	       LONG_ITEMS, iters, (now_ms() - t0) / 1e3);
+	if (lk->team)
+		printf("ok: churn of %u work-items over teams of two, %" PRIu64
+		       " rounds of %" PRIu64 " iterations and two barriers, "
+		       "beside 4 endless kernels: every value right, %.1f s\n",
+		       LONG_ITEMS, lk->rounds, lk->iters,
+		       (now_ms() - t0) / 1e3);
+	else
+		printf("ok: spin of %u work-items x %" PRIu64
+		       " iterations beside 4 endless kernels: every value "
+		       "right, %.1f s\n",
+		       LONG_ITEMS, lk->iters, (now_ms() - t0) / 1e3);
 	stop_hog(hog);
+}
+
+static void t_long(void)
+{
+	/* About a second per work-item under TCG alone: every chunk lives
+	 * through many slices. */
+	long_kernel lk = {.iters = 4000000};
+	long_beside(&lk);
+}
+
+static void t_teamlong(void)
+{
+	/* About the same work in 400 rounds: the teams park in their kernel
+	 * code, at its barriers and between groups. */
+	long_kernel lk = {.iters = 10000, .rounds = 400, .team = true};
+	long_beside(&lk);
 }
 
 /* ---- nothing left over in local and private memory ---- */
@@ -644,10 +738,11 @@ static void t_tenants(void)
 		return;
 	}
 	char heap_msg[160], table_msg[320];
-	pid_t spinner = start_hog();
-	pid_t heap = start_tenant(heap_hog_child, heap_msg, sizeof(heap_msg));
-	pid_t table =
-		start_tenant(table_hog_child, table_msg, sizeof(table_msg));
+	pid_t spinner = start_hog(false);
+	pid_t heap =
+		start_tenant(heap_hog_child, NULL, heap_msg, sizeof(heap_msg));
+	pid_t table = start_tenant(table_hog_child, NULL, table_msg,
+				   sizeof(table_msg));
 	CHECK(strstr(heap_msg, "quota") != NULL,
 	      "the heap hog was not stopped by its quota: %s", heap_msg);
 	CHECK(strstr(table_msg, "queues quota") != NULL &&
@@ -664,7 +759,7 @@ static void t_tenants(void)
 		nanosleep(&ts, NULL);
 		if (i == rounds / 3) {
 			stop_pid(spinner);
-			spinner = start_hog();
+			spinner = start_hog(false);
 		} else if (i == 2 * rounds / 3 && heap) {
 			stop_pid(heap);
 			heap = 0;
@@ -733,10 +828,9 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		void (*fn)(void);
-	} tests[] = {{"hog", t_hog},
-		     {"long", t_long},
-		     {"private", t_private},
-		     {"tenants", t_tenants}};
+	} tests[] = {{"hog", t_hog},	     {"long", t_long},
+		     {"team", t_team},	     {"teamlong", t_teamlong},
+		     {"private", t_private}, {"tenants", t_tenants}};
 	for (unsigned t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
 		bool run = !nonly;
 		for (unsigned k = 0; k < nonly; k++)

@@ -60,10 +60,18 @@ bool hal_barrier_wait(hal_barrier *b);
 unsigned hal_barrier_arrive(hal_barrier *b);
 /** Has the round of @p ticket been released? (acquire) */
 bool hal_barrier_passed(const hal_barrier *b, unsigned ticket);
-/** Sleep until the round of @p ticket is released, or any wake-up the
- * hart has enabled (an IPI, its timer); may return at once. Call right
- * after hal_barrier_passed() said false. */
+/** Sleep until the round of @p ticket is released, an IPI, or any other
+ * wake-up the hart has enabled (its timer); may return at once. The wait
+ * is hal/sleep.h's protocol: hal_sleep_prepare() first, then
+ * hal_barrier_passed() and whatever else the caller watches, then this
+ * (an IPI sent after the prepare ends it, with the unit too). */
 void hal_barrier_sleep(hal_barrier *b, unsigned ticket);
+/** Stop waiting in the round of @p ticket for now without leaving it: the
+ * arrival stays, the hart's interrupts are as before its arrival (it may
+ * run other code meanwhile), and it comes back to the same round later
+ * with hal_barrier_passed() / _sleep() / _depart() and its ticket (a team
+ * whose members park in a barrier, executor/pool.c). */
+void hal_barrier_pause(hal_barrier *b);
 /** After passing: done with the round (the unit: acknowledge its line). */
 void hal_barrier_depart(hal_barrier *b);
 
@@ -89,6 +97,7 @@ typedef struct hal_barrier_hw {
 	bool (*passed)(int id, unsigned ticket);
 	void (*sleep)(int id, unsigned ticket);
 	void (*depart)(void);
+	void (*pause)(void);
 	void (*leave)(int id);
 } hal_barrier_hw;
 

@@ -41,6 +41,10 @@
 #define HAL_SYS_EXIT 1 /**< fn returned: to hal_user_call's recovery point */
 #define HAL_SYS_TEAM_ARRIVE 2 /**< arrive at the hart's team barrier, wait */
 #define HAL_SYS_TEAM_LEAVE 3  /**< leave the hart's team barrier for good */
+/** Wait on in the round of ticket a0 of the hart's team barrier, arrived
+ * at before (the firmware's: a member parked in a team wait goes on with
+ * it, executor/pool.c). */
+#define HAL_SYS_TEAM_WAIT 4
 
 #ifndef __ASSEMBLER__
 
@@ -162,6 +166,11 @@ bool hal_user_heap_has(uintptr_t p, size_t n);
 bool hal_rodata_has(uintptr_t p);
 
 #endif /* __ASSEMBLER__ */
+
+/* Registers in the pc, x1-x31 words of a trapped context (hal_user_regs
+ * has x[n - 1] for xn: HAL_UREG_A0 - 1 there). */
+#define HAL_UREG_A0 10
+#define HAL_UREG_A7 17
 
 /* hal_user_regs for assembly (REGBYTES-sized words, f[] 8-aligned). */
 #define HAL_UREGS_X(n) ((n)*REGBYTES) /* pc at 0, xn at n */

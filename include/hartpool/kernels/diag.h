@@ -45,6 +45,17 @@ typedef struct {
 	uint64_t iters;
 } hp_spin_args;
 
+/** churn: `rounds` rounds; in each, every work-item iterates spin's step
+ * `iters` times, then xors in its group successor's value, read from local
+ * memory between two work-group barriers; out[glin] = its last value
+ * (a long or endless kernel that waits at barriers, for team tests; local
+ * size at most 256). */
+typedef struct {
+	uint64_t out; /**< uint32_t[items] */
+	uint64_t iters;
+	uint64_t rounds;
+} hp_churn_args;
+
 /** barrier_rotate: out[glin] = local linear id of the successor in the
  * group (wrapping within the actual group size), read after a barrier. */
 typedef struct {
