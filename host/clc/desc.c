@@ -47,7 +47,7 @@ static void meta_text(clc_sbuf *t, const clc_kernel *ks, unsigned nk,
 {
 	clc_sb_add(t, "hpcl 1\noptions\t%s\n", options ? options : "");
 	for (unsigned i = 0; i < nk; i++) {
-		const hp_cl_kernel *k = &ks[i].meta;
+		const hp_cl_kmeta *k = &ks[i].meta;
 		clc_sb_add(t,
 			   "kernel\t%s\t%s\t%u\t%u\t%u %u %u\t%u %u "
 			   "%u\t%u\t%u\t%s\t%u\n",
@@ -72,7 +72,7 @@ static int desc_write(clc_log *l, const clc_kernel *ks, unsigned nk,
 	clc_sbuf o = {0}, t = {0};
 	clc_sb_add(&o, "#include <hartpool/kernel.h>\n");
 	for (unsigned i = 0; i < nk; i++) {
-		const hp_cl_kernel *k = &ks[i].meta;
+		const hp_cl_kmeta *k = &ks[i].meta;
 		/* With __local arguments the kernel gets local memory even
 		 * without variables of its own (the executor gives a
 		 * work-group local memory only when local_mem_bytes is not
@@ -153,7 +153,7 @@ static int local_check(const void *hpk, size_t size, uint32_t limit, clc_log *l)
 		return rc;
 	unsigned bad = 0;
 	for (unsigned i = 0; i < p->num_kernels; i++) {
-		const hp_cl_kernel *k = &p->kernels[i];
+		const hp_cl_kmeta *k = &p->kernels[i];
 		if (k->static_local <= limit)
 			continue;
 		fprintf(l->f,

@@ -41,7 +41,7 @@
 typedef struct {
 	char name[HP_CL_NAME_MAX + 1];
 	LLVMValueRef fn; /* the kernel in the job's module */
-	hp_cl_kernel meta;
+	hp_cl_kmeta meta;
 	bool all_local;	      /* needs every __local variable of the program */
 	bool prints;	      /* reaches printf */
 	unsigned stack_bytes; /* hp_kernel.stack_bytes (stack.c) */

@@ -366,7 +366,7 @@ static int arg_read(clc_job *j, clc_kernel *k, LLVMValueRef md[5], unsigned i)
  * but a struct's alignment pads the block: it takes what the arguments'
  * sizes add up to (what OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE counts).
  * Returns the block's size. */
-static uint32_t arg_layout(hp_cl_kernel *mk)
+static uint32_t arg_layout(hp_cl_kmeta *mk)
 {
 	uint32_t off = 0;
 	for (int pass = 0; pass < 8; pass++)
@@ -436,7 +436,7 @@ static void vec_hint(LLVMContextRef ctx, LLVMValueRef fn, char *out, size_t n)
 }
 
 /* The attributes text of the kernel (clGetKernelInfo). */
-static void attr_text(hp_cl_kernel *mk, const char *vec)
+static void attr_text(hp_cl_kmeta *mk, const char *vec)
 {
 	size_t al = 0;
 	if (vec[0])
@@ -516,7 +516,7 @@ static int kernel_read(clc_job *j, const fgraph *g, const fnode *f,
 	}
 	snprintf(k->name, sizeof(k->name), "%s", name);
 	k->fn = f->f;
-	hp_cl_kernel *mk = &k->meta;
+	hp_cl_kmeta *mk = &k->meta;
 	snprintf(mk->name, sizeof(mk->name), "%s", name);
 	device_name(name, mk->device_name);
 	mk->num_args = LLVMCountParams(f->f);

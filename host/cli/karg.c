@@ -113,7 +113,7 @@ static int karg_buffer(workload_ctx *c, const char *s, uint64_t *rng,
 
 /* Where argument @p i of @p size bytes goes: the metadata's place (0, or
  * -1 with c->msg), or the next one of a C struct (@p at aligned). */
-static int place(workload_ctx *c, const hp_cl_kernel *meta, unsigned i,
+static int place(workload_ctx *c, const hp_cl_kmeta *meta, unsigned i,
 		 size_t size, size_t *at)
 {
 	if (!meta) {
@@ -133,7 +133,7 @@ static int place(workload_ctx *c, const hp_cl_kernel *meta, unsigned i,
 }
 
 int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
-		 const hp_cl_kernel *meta, void *args, uint32_t *args_size)
+		 const hp_cl_kmeta *meta, void *args, uint32_t *args_size)
 {
 	uint8_t *a = args;
 	size_t at = 0, maxal = 1;

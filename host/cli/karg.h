@@ -22,7 +22,7 @@
  * an HP_ error with c->msg.
  */
 int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
-		 const hp_cl_kernel *meta, void *args, uint32_t *args_size);
+		 const hp_cl_kmeta *meta, void *args, uint32_t *args_size);
 /** Print every buffer karg_prepare() made: `bufN TYPE[COUNT]: v ...`
  * (at most @p max values each). */
 int karg_print(workload_ctx *c, unsigned long max);

@@ -306,7 +306,7 @@ static void run_report(const cli_opts *o, const workload_ctx *c, double us,
 }
 
 static int run_kernel(hp_device *d, const cli_opts *o, const hp_object *obj,
-		      const hp_cl_kernel *meta)
+		      const hp_cl_kmeta *meta)
 {
 	workload_ctx c;
 	if (run_setup(d, o, o->kernel, obj, &c))
@@ -380,7 +380,7 @@ int run_list(const cli_opts *o)
  * true if the object was built from OpenCL C and has the kernel (by its
  * OpenCL name or the device's). */
 static bool cl_meta_of(const void *hpk, size_t n, const char *name,
-		       hp_cl_kernel *meta)
+		       hp_cl_kmeta *meta)
 {
 	hp_cl_program *p = NULL;
 	bool found = false;
@@ -402,7 +402,7 @@ static bool cl_meta_of(const void *hpk, size_t n, const char *name,
  * is known there by a shorter one: hartpool_cl.h), @p meta its metadata
  * (where --karg puts its arguments). */
 static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
-		   uint64_t *addr, char dev_name[32], hp_cl_kernel *meta,
+		   uint64_t *addr, char dev_name[32], hp_cl_kmeta *meta,
 		   bool *has_meta)
 {
 	size_t n;
@@ -450,7 +450,7 @@ int cmd_run(hp_device *d, const cli_opts *o)
 	char dev_name[32];
 	cli_opts oc = *o; /* a .cl kernel by the device's name */
 	/* a kernel from OpenCL C: its arguments where its metadata says */
-	static hp_cl_kernel meta;
+	static hp_cl_kmeta meta;
 	bool has_meta = false;
 	int rc;
 	if (fl > 3 && !strcmp(o->kernel_file + fl - 3, ".cl")) {

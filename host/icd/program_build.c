@@ -15,7 +15,7 @@ static cl_int meta_same(const hp_cl_program *a, const hp_cl_program *b,
 		"device %u's object has %u kernels, the first device's %u",
 		d->index, b->num_kernels, a->num_kernels);
 	for (unsigned i = 0; i < a->num_kernels; i++) {
-		const hp_cl_kernel *x = &a->kernels[i], *y = &b->kernels[i];
+		const hp_cl_kmeta *x = &a->kernels[i], *y = &b->kernels[i];
 		bool same = !strcmp(x->name, y->name) &&
 			    x->num_args == y->num_args &&
 			    x->args_size == y->args_size;

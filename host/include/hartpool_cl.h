@@ -22,7 +22,7 @@
  * - everything else (scalars, vectors, structs) by value, its bytes as the
  *   device lays them out (little-endian; a 3-component vector takes the
  *   size of 4).
- * The block is hp_cl_kernel.args_size bytes: up to the end of the last
+ * The block is hp_cl_kmeta.args_size bytes: up to the end of the last
  * argument (a C struct of the same members without its tail padding).
  */
 #ifndef HARTPOOL_CL_H
@@ -83,10 +83,12 @@ typedef struct hp_cl_arg {
 } hp_cl_arg;
 
 /** Longest OpenCL kernel name (the device's own names are shorter:
- * hp_cl_kernel.device_name). */
+ * hp_cl_kmeta.device_name). */
 #define HP_CL_NAME_MAX 127u
 
-typedef struct hp_cl_kernel {
+/** One kernel's OpenCL metadata: its name, its arguments and their block,
+ * its attributes. */
+typedef struct hp_cl_kmeta {
 	char name[HP_CL_NAME_MAX + 1];
 	/** The name in the device's kernel table (hp_object_kernel): the
 	 * name itself when it has at most 31 bytes, else its first 22 bytes,
@@ -104,11 +106,11 @@ typedef struct hp_cl_kernel {
 	/** Reaches printf: its launches need a printf buffer (1 for an
 	 * object whose metadata does not say). */
 	unsigned prints;
-} hp_cl_kernel;
+} hp_cl_kmeta;
 
 typedef struct hp_cl_program {
 	unsigned num_kernels;
-	hp_cl_kernel *kernels;
+	hp_cl_kmeta *kernels;
 	char build_options[512]; /**< as given to hp_cl_build */
 } hp_cl_program;
 

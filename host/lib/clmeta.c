@@ -36,7 +36,7 @@ static char *field(char **p)
 /* Each kernel's own __local bytes: its descriptor (name pointers are
  * image offsets: the image is linked at 0). */
 static void static_local(const hpk_header *hp, const uint8_t *img,
-			 hp_cl_kernel *ks, unsigned nk)
+			 hp_cl_kmeta *ks, unsigned nk)
 {
 	hpk_header h = *hp;
 	unsigned word = h.xlen == 32 ? 4 : 8;
@@ -76,13 +76,13 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 	const uint8_t *img = (const uint8_t *)file + h.image_offset;
 	char *text = strndup((const char *)img + h.meta_offset, h.meta_size);
 	hp_cl_program *p = calloc(1, sizeof(*p));
-	hp_cl_kernel *ks = calloc(HPK_KERNELS_MAX, sizeof(*ks));
+	hp_cl_kmeta *ks = calloc(HPK_KERNELS_MAX, sizeof(*ks));
 	if (!text || !p || !ks) {
 		free(text), free(p), free(ks);
 		return hp_fail(HP_OUT_OF_RESOURCES, "out of memory");
 	}
 	int rc = strncmp(text, "hpcl 1\n", 7) ? HP_INVALID_BINARY : 0;
-	hp_cl_kernel *k = NULL;
+	hp_cl_kmeta *k = NULL;
 	unsigned ai = 0;
 	char *save = NULL;
 	for (char *l = strtok_r(text, "\n", &save); l && !rc;

@@ -47,7 +47,7 @@ static void check(const hp_cl_program *p)
 	CHECK(p->num_kernels <= HPK_KERNELS_MAX);
 	CHECK(memchr(p->build_options, 0, sizeof(p->build_options)));
 	for (unsigned i = 0; i < p->num_kernels; i++) {
-		const hp_cl_kernel *k = &p->kernels[i];
+		const hp_cl_kmeta *k = &p->kernels[i];
 		CHECK(k->num_args <= HP_CL_ARGS_MAX);
 		CHECK(memchr(k->name, 0, sizeof(k->name)));
 		CHECK(memchr(k->device_name, 0, sizeof(k->device_name)));

@@ -896,7 +896,7 @@ int hp_cl_program_parse(const void *hpk, size_t size, hp_cl_program **out)
 		return fail(HP_OUT_OF_RESOURCES, "out of host memory");
 	}
 	int rc = 0;
-	hp_cl_kernel *k = NULL;
+	hp_cl_kmeta *k = NULL;
 	char *save = NULL;
 	for (char *l = strtok_r(s + ml, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
@@ -904,7 +904,7 @@ int hp_cl_program_parse(const void *hpk, size_t size, hp_cl_program **out)
 			snprintf(p->build_options, sizeof(p->build_options),
 				 "%s", l + 8);
 		} else if (!strncmp(l, "kernel ", 7)) {
-			hp_cl_kernel *n = realloc(
+			hp_cl_kmeta *n = realloc(
 				p->kernels, (p->num_kernels + 1) * sizeof(*n));
 			if (!n) {
 				rc = HP_OUT_OF_RESOURCES;

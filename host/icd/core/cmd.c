@@ -133,7 +133,7 @@ static cl_int run_ndrange(struct icd_cmd *c, const hp_event *deps, unsigned n)
 	cl_command_queue q = c->ev->queue;
 	/* a printf buffer only for a kernel that may print: getting one
 	 * while the others are in flight is an allocation on the device */
-	const hp_cl_kernel *m = k->kernel->meta;
+	const hp_cl_kmeta *m = k->kernel->meta;
 	hp_buffer pb = !m || m->prints ? icd_printf_get(q) : 0;
 	hp_ndrange r = k->range;
 	r.printf_buf = pb;

@@ -324,7 +324,7 @@ struct _cl_kernel {
 	char name[HP_CL_NAME_MAX + 1];
 	uint32_t ids;		      /**< the devices it has an id on */
 	uint32_t id[ICD_DEVICES_MAX]; /**< its kernel id on each */
-	const hp_cl_kernel *meta;     /**< NULL: a built-in kernel */
+	const hp_cl_kmeta *meta;      /**< NULL: a built-in kernel */
 	uint32_t args_size;	      /**< the device's argument block size */
 	uint8_t args[HP_MBOX_ARGS_MAX];
 	uint64_t set[HP_CL_ARGS_MAX / 64];   /**< bit i: argument i set */
