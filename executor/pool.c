@@ -78,6 +78,7 @@ typedef struct exec_team {
 	bool has_pending;  /* the leader's previous group is not counted */
 	unsigned finished; /* instance exhausted for this team */
 	unsigned decided;  /* TEAM_UNDECIDED, TEAM_IN or TEAM_OUT (CAS) */
+	unsigned leaving;  /* members past the last join (the last: out) */
 } exec_team;
 
 /* The barriers of team j (harts first_worker + j*T ..) for the team size T
@@ -406,6 +407,7 @@ static __attribute__((noinline)) void launch_extra(exec_instance *inst,
 			tm->has_pending = false;
 			tm->finished = 0;
 			tm->decided = TEAM_UNDECIDED;
+			tm->leaving = 0;
 		}
 		if (t != pool_bars_size)
 			team_bars_make(t);
@@ -1138,7 +1140,11 @@ static void run_team(exec_instance *inst, unsigned me, const exec_park *from,
 					h->gang_asked = false;
 					gang_go(bars, h->gang_gen, me, t);
 				}
-				if (rank == 0)
+				/* The last member past the join takes the
+				 * team out: the barriers may be made again for
+				 * another team size once it is, and nobody may
+				 * still be looking at them. */
+				if (hal_fetch_add(&tm->leaving, 1u) + 1 == t)
 					team_out(inst);
 				break;
 			}
