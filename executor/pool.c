@@ -916,6 +916,12 @@ enum { GANG_RUN, GANG_FOLLOW, GANG_ASK };
 
 static bool others_wait(unsigned dom, bool team);
 
+/* The barriers and gang of hart @p me's team of size @p t. */
+static pool_team_bars *team_bars(unsigned me, unsigned t)
+{
+	return &pool_bars[(me - exec_dev.first_worker) / t];
+}
+
 static void gang_ipi(unsigned me, unsigned t)
 {
 	unsigned first = me - (me - exec_dev.first_worker) % t;
@@ -989,15 +995,14 @@ static void gang_go(pool_team_bars *bars, unsigned gen, unsigned me, unsigned t)
 	gang_ipi(me, t);
 }
 
-/* A member's kernel trapped (its timer or an IPI): NULL to go on, or the
- * recovery point when it parks. */
-static hal_jmp_buf *gang_tick(const unsigned long *regs, unsigned long status)
+/* A member in its kernel code (the trap from it, @p regs and @p status):
+ * NULL to go on, or the recovery point when it parks. In a team-barrier
+ * wait (@p in_wait) it goes on later in that wait: the ecall again, as
+ * HAL_SYS_TEAM_WAIT for round @p ticket. */
+static hal_jmp_buf *gang_park(pool_hart *h, const unsigned long *regs,
+			      unsigned long status, bool in_wait,
+			      unsigned ticket)
 {
-	pool_hart *h = self();
-	if (!h->team) {
-		exec_kctx_slice(0, true);
-		return NULL;
-	}
 	unsigned go;
 	int look = gang_look(h, &go, true);
 	if (look == GANG_RUN)
@@ -1006,6 +1011,11 @@ static hal_jmp_buf *gang_tick(const unsigned long *regs, unsigned long status)
 		if (look == GANG_ASK) /* no room: another slice */
 			slice_renew(h);
 		return NULL;
+	}
+	if (in_wait) {
+		hal_user_regs *r = exec_park_taken();
+		r->x[HAL_UREG_A7 - 1] = HAL_SYS_TEAM_WAIT;
+		r->x[HAL_UREG_A0 - 1] = ticket;
 	}
 	if (look == GANG_ASK)
 		gang_ask(h, &go);
@@ -1013,29 +1023,22 @@ static hal_jmp_buf *gang_tick(const unsigned long *regs, unsigned long status)
 	return exec_kctx_preempt();
 }
 
+/* A member's kernel trapped (its timer or an IPI). */
+static hal_jmp_buf *gang_tick(const unsigned long *regs, unsigned long status)
+{
+	pool_hart *h = self();
+	if (!h->team) {
+		exec_kctx_slice(0, true);
+		return NULL;
+	}
+	return gang_park(h, regs, status, false, 0);
+}
+
 hal_jmp_buf *exec_pool_team_wait(const unsigned long *regs,
 				 unsigned long status, unsigned ticket)
 {
 	pool_hart *h = self();
-	if (!h->team)
-		return NULL;
-	unsigned go;
-	int look = gang_look(h, &go, true);
-	if (look == GANG_RUN)
-		return NULL;
-	if (!exec_park_take(regs, status)) {
-		if (look == GANG_ASK) /* no room: another slice */
-			slice_renew(h);
-		return NULL;
-	}
-	/* It goes on in this wait: the ecall again, for the same round. */
-	hal_user_regs *r = exec_park_taken();
-	r->x[HAL_UREG_A7 - 1] = HAL_SYS_TEAM_WAIT;
-	r->x[HAL_UREG_A0 - 1] = ticket;
-	if (look == GANG_ASK)
-		gang_ask(h, &go);
-	gang_mark(h, TEAM_GROUP, 0, go);
-	return exec_kctx_preempt();
+	return h->team ? gang_park(h, regs, status, true, ticket) : NULL;
 }
 
 /* Wait for the round @p ticket of the team's join; false if the member
@@ -1060,16 +1063,17 @@ static bool join_wait(pool_hart *h, pool_team_bars *bars, unsigned ticket,
 }
 
 /* Take part in a team instance until it is exhausted for our team; with
- * @p from (and @p regs), a member of a parked team goes on where it
- * parked. The caller holds a ref on the slot. */
-static void run_team(exec_instance *inst, unsigned me, const exec_park *from,
+ * @p from (its group @p g, its registers @p regs), a member of a parked
+ * team goes on where it parked. The caller holds a ref on the slot. */
+static void run_team(exec_instance *inst, unsigned me,
+		     const exec_park_team *from, size_t g,
 		     const hal_user_regs *regs)
 {
 	unsigned t = inst->l->team_size, w = me - exec_dev.first_worker;
 	unsigned rank = w % t;
 	exec_team *tm = &inst->teams[w / t];
-	pool_team_bars *bars = &pool_bars[w / t];
-	size_t total = inst->l->total_groups, g = 0;
+	pool_team_bars *bars = team_bars(me, t);
+	size_t total = inst->l->total_groups;
 	bool barriers = inst->k->uses_barriers;
 	pool_hart *h = self();
 	unsigned phase = TEAM_JOIN1, ticket = 0;
@@ -1077,11 +1081,10 @@ static void run_team(exec_instance *inst, unsigned me, const exec_park *from,
 	void *lm;
 	if (from) {
 		/* Its context is the one it parked with. */
-		phase = from->team.phase;
-		ticket = from->team.ticket;
+		phase = from->phase;
+		ticket = from->ticket;
 		arrived = true;
-		g = from->start;
-		lm = from->team.local;
+		lm = from->local;
 	} else {
 		lm = inst->k->local_mem_bytes ? exec_wg_local_mem(me - rank)
 					      : NULL;
@@ -1186,8 +1189,8 @@ static void run_team(exec_instance *inst, unsigned me, const exec_park *from,
 static bool gang_ready(const exec_park *p, bool deciding)
 {
 	const exec_instance *inst = p->inst;
-	unsigned w = hal_hart_idx() - exec_dev.first_worker;
-	const pool_team_bars *bars = &pool_bars[w / inst->l->team_size];
+	const pool_team_bars *bars =
+		team_bars(hal_hart_idx(), inst->l->team_size);
 	return GANG_GEN(hal_load_acquire(&bars->gang)) != p->team.go ||
 	       (deciding && p->team.decides);
 }
@@ -1196,19 +1199,20 @@ static bool gang_ready(const exec_park *p, bool deciding)
 static void run_parked_team(pool_hart *h, unsigned i)
 {
 	unsigned me = hal_hart_idx();
-	exec_park from = *exec_park_at(i);
-	exec_instance *inst = from.inst;
-	pool_team_bars *bars =
-		&pool_bars[(me - exec_dev.first_worker) / inst->l->team_size];
-	if (GANG_GEN(hal_load_acquire(&bars->gang)) == from.team.go)
-		gang_go(bars, from.team.go, me, inst->l->team_size); /* now */
+	const exec_park *p = exec_park_at(i);
+	exec_instance *inst = p->inst;
+	exec_park_team from = p->team;
+	size_t g = p->start;
+	pool_team_bars *bars = team_bars(me, inst->l->team_size);
+	if (GANG_GEN(hal_load_acquire(&bars->gang)) == from.go)
+		gang_go(bars, from.go, me, inst->l->team_size); /* now */
 	const hal_user_regs *r = exec_park_get(i, &h->cur);
 	if (!--h->parked)
 		h->avoid_on = false;
 	h->gang_parked = false;
 	hal_fetch_add(&inst->use, SLOT_REF); /* the slot is active: the
 					      * team is not out of it */
-	run_team(inst, me, &from, r);
+	run_team(inst, me, &from, g, r);
 	slot_unref(inst);
 }
 
@@ -1292,7 +1296,7 @@ static __attribute__((noinline)) bool team_scan(bool run)
 						team_inst->l->team_size],
 			      me)) {
 		h->stats.instances++;
-		run_team(team_inst, me, NULL, NULL);
+		run_team(team_inst, me, NULL, 0, NULL);
 	}
 	slot_unref(team_inst);
 	return true;
@@ -1425,8 +1429,7 @@ hal_jmp_buf *exec_kernel_tick(const unsigned long *regs, unsigned long status)
 	if (!exec_park_take(regs, status)) {
 		/* No room to park (memory, or EXEC_PARK_MAX chunks parked
 		 * here already): it runs on for another slice. */
-		h->slice_end = now + slice;
-		exec_kctx_slice(h->slice_end, true);
+		slice_renew(h);
 		return NULL;
 	}
 	h->preempted = true; /* the recovery point's chunk_over parks it */

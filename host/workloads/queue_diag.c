@@ -135,15 +135,21 @@ static int spin_prepare(workload_ctx *c, void *args, uint32_t *size)
 	return 0;
 }
 
+/* spin's step (kernels/queue_diag.c), @p n times. */
+static uint32_t lcg(uint32_t x, uint64_t n)
+{
+	for (uint64_t k = 0; k < n; k++)
+		x = x * 1664525u + 1013904223u;
+	return x;
+}
+
 static int spin_check(workload_ctx *c)
 {
 	uint64_t iters = workload_arg(c, "iters", 100000);
 	uint32_t *out = c->host[0];
 	int rc = workload_download(c, 0, out, c->items * sizeof(uint32_t));
 	for (uint64_t i = 0; !rc && i < c->items; i++) {
-		uint32_t x = (uint32_t)i + 1;
-		for (uint64_t k = 0; k < iters; k++)
-			x = x * 1664525u + 1013904223u;
+		uint32_t x = lcg((uint32_t)i + 1, iters);
 		if (out[i] != x) {
 			snprintf(c->msg, sizeof(c->msg),
 				 "item %llu: 0x%x, expected 0x%x",
@@ -186,11 +192,8 @@ static int churn_check(workload_ctx *c)
 	for (uint64_t i = 0; i < n; i++)
 		v[i] = (uint32_t)i + 1;
 	for (uint64_t r = 0; !rc && r < rounds; r++) {
-		for (uint64_t i = 0; i < n; i++) {
-			for (uint64_t k = 0; k < iters; k++)
-				v[i] = v[i] * 1664525u + 1013904223u;
-			prev[i] = v[i];
-		}
+		for (uint64_t i = 0; i < n; i++)
+			prev[i] = v[i] = lcg(v[i], iters);
 		for (uint64_t i = 0; i < n; i++) {
 			uint64_t g = i / L * L, len = n - g < L ? n - g : L;
 			v[i] ^= prev[g + (i - g + 1) % len];
