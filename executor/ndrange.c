@@ -336,17 +336,14 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 	return setup_general(dev, k, r, out, why, why_size);
 }
 
-/* Every range, and every error. Out of line: the fast path above does not
- * pay for its frame. */
-static __attribute__((noinline)) int
-setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
-	      hp_launch *out, char *why, size_t why_size)
-{
-	uint64_t size_max = dev->address_bits >= 64
-				    ? UINT64_MAX
-				    : (UINT64_C(1) << dev->address_bits) - 1;
 #define FAIL(code, ...) return fail(out, why, why_size, code, __VA_ARGS__)
 
+/* What the kernel itself asks (its reqd_work_group_size, sub-group size and
+ * local memory) against the device, before any range is looked at. */
+static int check_kernel(const exec_device *dev, const hp_kernel *k,
+			const exec_range *r, hp_launch *out, char *why,
+			size_t why_size)
+{
 	if (!k || !k->fn)
 		FAIL(HP_INVALID_KERNEL, "no kernel");
 	const uint32_t *kr = k->reqd_work_group_size;
@@ -367,6 +364,38 @@ setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
 		     "arguments exceed the device's %u per work-group",
 		     (unsigned)k->local_mem_bytes, (unsigned)r->local_extra,
 		     (unsigned)dev->local_mem_size);
+	return 0;
+}
+
+/* The launch's words past its sizes (setup_general). */
+static void launch_rest(hp_launch *out, const exec_range *r, unsigned w,
+			uint64_t groups, uint64_t linear, unsigned s,
+			unsigned team)
+{
+	out->work_dim = w;
+	out->total_groups = (size_t)groups;
+	out->enqueued_linear = (size_t)linear;
+	out->sub_group_size = s;
+	out->enqueued_num_sub_groups = (unsigned)div_up(linear, s);
+	out->max_sub_group_size = linear < s ? (unsigned)linear : s;
+	out->team_size = team;
+	out->schedule = r->schedule;
+	out->chunk = r->chunk;
+}
+
+/* Every range, and every error. Out of line: the fast path above does not
+ * pay for its frame. */
+static __attribute__((noinline)) int
+setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
+	      hp_launch *out, char *why, size_t why_size)
+{
+	uint64_t size_max = dev->address_bits >= 64
+				    ? UINT64_MAX
+				    : (UINT64_C(1) << dev->address_bits) - 1;
+	int rc = check_kernel(dev, k, r, out, why, why_size);
+	if (rc)
+		return rc;
+	const uint32_t *kr = k->reqd_work_group_size;
 	hp_nd_limits lim = {.max_work_dim = 3,
 			    .address_bits = dev->address_bits,
 			    .max_item = dev->max_work_item_sizes};
@@ -377,8 +406,8 @@ setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
 	uint64_t g[3], off[3];
 	for (unsigned d = 0; d < 3; d++)
 		g[d] = 1, off[d] = 0;
-	int rc = hp_nd_check_global(&lim, r->work_dim, r->global, r->offset, g,
-				    off, why, why_size);
+	rc = hp_nd_check_global(&lim, r->work_dim, r->global, r->offset, g, off,
+				why, why_size);
 	if (rc)
 		return failed(out, rc);
 	unsigned w = r->work_dim;
@@ -458,14 +487,6 @@ setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
 		     ull(groups), ull(size_max / 4));
 #undef FAIL
 
-	out->work_dim = w;
-	out->total_groups = (size_t)groups;
-	out->enqueued_linear = (size_t)linear;
-	out->sub_group_size = s;
-	out->enqueued_num_sub_groups = (unsigned)div_up(linear, s);
-	out->max_sub_group_size = linear < s ? (unsigned)linear : s;
-	out->team_size = team;
-	out->schedule = r->schedule;
-	out->chunk = r->chunk;
+	launch_rest(out, r, w, groups, linear, s, team);
 	return 0;
 }

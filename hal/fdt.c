@@ -9,6 +9,7 @@
  * which may come anywhere in the blob. Nodes are followed to MAX_DEPTH
  * levels (the root is level 1): deeper ones are still walked over and
  * checked, but not read. The state is a few hundred bytes of stack. */
+#include "fdt_int.h"
 #include <hal/fdt.h>
 #include <stdbool.h>
 #include <string.h>
@@ -158,44 +159,6 @@ static void read_memory_reg(fdt_info *info, const uint8_t *v, uint32_t len,
 		return;
 	info->mem_base = prop_uint(v, 4u * acells);
 	info->mem_size = prop_uint(v + 4u * acells, 4u * scells);
-}
-
-static int lower(uint8_t c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-static bool is_digit(uint8_t c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* F, D and S from riscv,isa: the single letters after rv32/rv64, up to the
- * first '_' (or a 'z'/'x' extension written without one; the digits of
- * version numbers such as "2p0" are skipped, its 'p' sets nothing). */
-static uint8_t isa_caps(const uint8_t *v, uint32_t len)
-{
-	if (len < 4 || lower(v[0]) != 'r' || lower(v[1]) != 'v' ||
-	    !((v[2] == '3' && v[3] == '2') || (v[2] == '6' && v[3] == '4')))
-		return 0;
-	uint8_t caps = 0;
-	for (uint32_t i = 4; i < len; i++) {
-		int c = lower(v[i]);
-		if (is_digit(v[i])) {
-			continue;
-		}
-		if (c < 'a' || c > 'z' || c == 'z' || c == 'x')
-			break;
-		if (c == 'g')
-			caps |= FDT_HART_F | FDT_HART_D;
-		else if (c == 'f')
-			caps |= FDT_HART_F;
-		else if (c == 'd')
-			caps |= FDT_HART_D;
-		else if (c == 's')
-			caps |= FDT_HART_S;
-	}
-	return caps;
 }
 
 static const char *const ext_f[] = {"f", NULL};
@@ -507,7 +470,7 @@ static void cpu_prop(walker *w, const char *pname, const uint8_t *v,
 	} else if (strcmp(pname, "timebase-frequency") == 0) {
 		w->cpu_timebase = prop_uint(v, len);
 	} else if (strcmp(pname, "riscv,isa") == 0) {
-		w->cpu_caps |= isa_caps(v, len);
+		w->cpu_caps |= fdt_isa_caps(v, len);
 	} else if (strcmp(pname, "riscv,isa-extensions") == 0) {
 		if (list_has(v, len, ext_f))
 			w->cpu_caps |= FDT_HART_F;
@@ -705,34 +668,4 @@ int fdt_read(const void *blob, size_t max_size, fdt_info *info)
 	w.path_len = path_len;
 	w.cur_open = false;
 	return walk(&w);
-}
-
-int fdt_bootarg_uint(const char *args, unsigned len, const char *key,
-		     unsigned long *value)
-{
-	size_t klen = strlen(key);
-	unsigned i = 0;
-	while (args && i < len) {
-		while (i < len && args[i] == ' ')
-			i++;
-		unsigned start = i;
-		while (i < len && args[i] != ' ')
-			i++;
-		if (i - start > klen && memcmp(args + start, key, klen) == 0 &&
-		    args[start + klen] == '=') {
-			unsigned long v = 0;
-			unsigned j = start + klen + 1;
-			if (j == i)
-				return -1;
-			for (; j < i; j++) {
-				if (args[j] < '0' || args[j] > '9' ||
-				    v > (~0UL - 9) / 10)
-					return -1;
-				v = v * 10 + (unsigned long)(args[j] - '0');
-			}
-			*value = v;
-			return 1;
-		}
-	}
-	return 0;
 }

@@ -1,6 +1,6 @@
 # Portable HAL code (also built for the host) plus the board's mechanism files.
-hal-portable-srcs := hal/fdt.c hal/barrier.c hal/lock.c hal/ipi.c hal/wait.c \
-                     hal/cause.c
+hal-portable-srcs := hal/fdt.c hal/isa.c hal/bootargs.c hal/barrier.c \
+                     hal/lock.c hal/ipi.c hal/wait.c hal/cause.c
 # Memory protection for kernels in U-mode: the PMP in M-mode, page tables
 # (and the SBI calls) in S-mode (board.mk BOARD_PRIV).
 ifeq ($(BOARD_PRIV),S)

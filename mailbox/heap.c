@@ -10,19 +10,18 @@
  * that reads the table takes the heap's lock, but the _locked ones, whose
  * caller holds it.
  *
- * The dirty map: one bit per MBOX_HEAP_CHUNK chunk, set when a buffer is
- * freed or a session's region shrinks or goes (its kernels could write
- * anywhere in it), over every chunk that touches the range; cleared when an
- * idle hart has cleared the whole chunk, which it does only while no
- * buffer touches it (with the lock held, so no allocation lands there
- * meanwhile). A new buffer's bytes in dirty chunks are cleared by the
- * allocation after the lock is released: its chunks stay dirty (the other
- * bytes of a chunk it shares may not be clear), no idle hart touches them
- * while it lives, and the dirty bits of its range can only be set
- * meanwhile, never cleared. The bits are read there without the lock, so
- * every access to them is atomic.
+ * The dirty map (heap_clear.c): one bit per MBOX_HEAP_CHUNK chunk, set when a
+ * buffer is freed or a session's region shrinks or goes (its kernels could
+ * write anywhere in it), over every chunk that touches the range; cleared when
+ * an idle hart has cleared the whole chunk, which it does only while no buffer
+ * touches it (with the lock held, so no allocation lands there meanwhile). A
+ * new buffer's bytes in dirty chunks are cleared by the allocation after the
+ * lock is released: its chunks stay dirty (the other bytes of a chunk it shares
+ * may not be clear), no idle hart touches them while it lives, and the dirty
+ * bits of its range can only be set meanwhile, never cleared. The bits are read
+ * there without the lock, so every access to them is atomic.
  */
-#include "heap.h"
+#include "heap_int.h"
 #include "words.h"
 #include <hal/atomic.h>
 #include <hal/heap.h>
@@ -32,42 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct mbox_buf {
-	uint64_t addr, size;
-	uint8_t sess;
-	bool freeing; /* a FREE for it is on its way */
-} mbox_buf;
-
-typedef struct heap_region {
-	uint64_t lo, hi;
-} heap_region;
-
-/* Every region of every session, sorted by address (gaps, neighbours). */
-#define ALL_REGIONS (HP_MBOX_SESSIONS * MBOX_HEAP_REGIONS_MAX)
-
-static struct {
-	hal_lock lock;
-	uint64_t base, size, granule;
-	unsigned max_regions;
-	mbox_buf *bufs; /* HP_MBOX_BUFFERS_MAX, sorted by address */
-	unsigned num_bufs;
-	uint64_t used;
-	heap_region reg[HP_MBOX_SESSIONS][MBOX_HEAP_REGIONS_MAX];
-	unsigned nreg[HP_MBOX_SESSIONS];
-	uint64_t sess_bytes[HP_MBOX_SESSIONS];
-	unsigned sess_bufs[HP_MBOX_SESSIONS];
-	heap_region all[ALL_REGIONS]; /* all_regions()'s scratch (lock held) */
-	/* The dirty map (above): chunk c is [base + c * CHUNK, + CHUNK). */
-	unsigned long *dirty;
-	size_t dirty_words, dirty_cap, chunks;
-	uint64_t ndirty; /* chunks dirty */
-	size_t rotor;	 /* where mbox_heap_clear_step looks first */
-	unsigned sweep;	 /* 1: a dirty chunk may be clearable */
-	uint64_t cleared_idle, cleared_alloc; /* bytes, since init */
-} H = {.lock = HAL_LOCK_INIT};
-
-#define CHUNK ((uint64_t)MBOX_HEAP_CHUNK)
-#define WBITS (8u * sizeof(unsigned long))
+heap_state mbox_heap = {.lock = HAL_LOCK_INIT};
 
 static uint64_t align_up(uint64_t v)
 {
@@ -77,17 +41,12 @@ static uint64_t align_up(uint64_t v)
 
 static uint64_t gran_up(uint64_t v)
 {
-	return (v + H.granule - 1) & ~(H.granule - 1);
+	return (v + mbox_heap.granule - 1) & ~(mbox_heap.granule - 1);
 }
 
 static uint64_t gran_down(uint64_t v)
 {
-	return v & ~(H.granule - 1);
-}
-
-static uint64_t heap_end(void)
-{
-	return H.base + H.size;
+	return v & ~(mbox_heap.granule - 1);
 }
 
 int mbox_heap_init(uint64_t base, uint64_t size, uint64_t granule,
@@ -95,125 +54,35 @@ int mbox_heap_init(uint64_t base, uint64_t size, uint64_t granule,
 {
 	if (granule < HP_MBOX_BUFFER_ALIGN)
 		granule = HP_MBOX_BUFFER_ALIGN;
-	H.granule = granule;
+	mbox_heap.granule = granule;
 	uint64_t b0 = gran_up(base), end = gran_down(base + size);
-	H.base = b0;
-	H.size = end > b0 ? end - b0 : 0;
-	H.max_regions = max_regions < 1 ? 1
-			: max_regions > MBOX_HEAP_REGIONS_MAX
-				? MBOX_HEAP_REGIONS_MAX
-				: max_regions;
-	H.num_bufs = 0;
-	H.used = 0;
-	memset(H.nreg, 0, sizeof(H.nreg));
-	memset(H.sess_bytes, 0, sizeof(H.sess_bytes));
-	memset(H.sess_bufs, 0, sizeof(H.sess_bufs));
-	if (!H.bufs)
-		H.bufs = hal_heap_alloc_private(
+	mbox_heap.base = b0;
+	mbox_heap.size = end > b0 ? end - b0 : 0;
+	mbox_heap.max_regions = max_regions < 1 ? 1
+				: max_regions > MBOX_HEAP_REGIONS_MAX
+					? MBOX_HEAP_REGIONS_MAX
+					: max_regions;
+	mbox_heap.num_bufs = 0;
+	mbox_heap.used = 0;
+	memset(mbox_heap.nreg, 0, sizeof(mbox_heap.nreg));
+	memset(mbox_heap.sess_bytes, 0, sizeof(mbox_heap.sess_bytes));
+	memset(mbox_heap.sess_bufs, 0, sizeof(mbox_heap.sess_bufs));
+	if (!mbox_heap.bufs)
+		mbox_heap.bufs = hal_heap_alloc_private(
 			HP_MBOX_BUFFERS_MAX * sizeof(mbox_buf), 64);
-	H.chunks = (size_t)((H.size + CHUNK - 1) / CHUNK);
-	H.dirty_words = (H.chunks + WBITS - 1) / WBITS;
-	if (H.dirty_words > H.dirty_cap) {
-		H.dirty = hal_heap_alloc_private(
-			H.dirty_words * sizeof(unsigned long), 64);
-		H.dirty_cap = H.dirty ? H.dirty_words : 0;
-	}
-	if (H.dirty_words && !H.dirty)
+	if (heap_dirty_init())
 		return HP_OUT_OF_RESOURCES;
-	for (size_t w = 0; w < H.dirty_words; w++)
-		hal_store_relaxed(&H.dirty[w], 0ul);
-	H.ndirty = 0;
-	H.rotor = 0;
-	hal_store_relaxed(&H.sweep, 0u);
-	H.cleared_idle = 0;
-	H.cleared_alloc = 0;
-	return H.bufs ? 0 : HP_OUT_OF_RESOURCES;
+	return mbox_heap.bufs ? 0 : HP_OUT_OF_RESOURCES;
 }
 
 uint64_t mbox_heap_base(void)
 {
-	return H.base;
+	return mbox_heap.base;
 }
 
 uint64_t mbox_heap_size(void)
 {
-	return H.size;
-}
-
-/* ---- the dirty map ---- */
-
-static bool chunk_dirty(size_t c)
-{
-	return hal_load_relaxed(&H.dirty[c / WBITS]) >> (c % WBITS) & 1u;
-}
-
-/* Mark every chunk that touches [lo, hi) dirty (lock held). */
-static void dirty_set(uint64_t lo, uint64_t hi)
-{
-	if (lo < H.base)
-		lo = H.base;
-	if (hi > heap_end())
-		hi = heap_end();
-	if (lo >= hi)
-		return;
-	size_t c = (size_t)((lo - H.base) / CHUNK);
-	size_t last = (size_t)((hi - 1 - H.base) / CHUNK);
-	while (c <= last) {
-		size_t w = c / WBITS, b = c % WBITS;
-		size_t n = WBITS - b;
-		if (n > last - c + 1)
-			n = last - c + 1;
-		unsigned long m = n == WBITS ? ~0ul : ((1ul << n) - 1) << b;
-		unsigned long old = hal_load_relaxed(&H.dirty[w]);
-		H.ndirty += (uint64_t)__builtin_popcountl(m & ~old);
-		hal_store_relaxed(&H.dirty[w], old | m);
-		c += n;
-	}
-	hal_store_relaxed(&H.sweep, 1u);
-}
-
-void mbox_heap_mark_dirty(uint64_t addr, uint64_t len)
-{
-	if (len > UINT64_MAX - addr)
-		len = UINT64_MAX - addr;
-	hal_lock_acquire(&H.lock);
-	dirty_set(addr, addr + len);
-	hal_lock_release(&H.lock);
-}
-
-/* Clear [addr, addr + size) where it lies in dirty chunks: a new buffer,
- * which no one else touches (see above; no lock). */
-static void clear_new(uint64_t addr, uint64_t size)
-{
-	uint64_t end = addr + size, cleared = 0;
-	size_t c = (size_t)((addr - H.base) / CHUNK);
-	size_t last = (size_t)((end - 1 - H.base) / CHUNK);
-	while (c <= last) {
-		if (!hal_load_relaxed(&H.dirty[c / WBITS])) {
-			c = (c / WBITS + 1) * WBITS; /* a clean word */
-			continue;
-		}
-		/* A run of dirty chunks, cleared with one memset. */
-		size_t r = c;
-		while (r <= last && chunk_dirty(r))
-			r++;
-		if (r > c) {
-			uint64_t lo = H.base + c * CHUNK,
-				 hi = H.base + r * CHUNK;
-			if (lo < addr)
-				lo = addr;
-			if (hi > end)
-				hi = end;
-			memset(mbox_ptr(lo), 0, (size_t)(hi - lo));
-			cleared += hi - lo;
-		}
-		c = r + 1;
-	}
-	if (cleared) {
-		hal_lock_acquire(&H.lock);
-		H.cleared_alloc += cleared;
-		hal_lock_release(&H.lock);
-	}
+	return mbox_heap.size;
 }
 
 /* ---- the buffer table (lock held) ---- */
@@ -221,10 +90,10 @@ static void clear_new(uint64_t addr, uint64_t size)
 /* Index of the first buffer that starts at or after addr. */
 static unsigned first_from(uint64_t addr)
 {
-	unsigned lo = 0, hi = H.num_bufs;
+	unsigned lo = 0, hi = mbox_heap.num_bufs;
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
-		if (H.bufs[mid].addr < addr)
+		if (mbox_heap.bufs[mid].addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -235,17 +104,17 @@ static unsigned first_from(uint64_t addr)
 /* The buffer containing [addr, addr + len) (len may be 0), or NULL. */
 static mbox_buf *find(uint64_t addr, uint64_t len)
 {
-	unsigned lo = 0, hi = H.num_bufs;
+	unsigned lo = 0, hi = mbox_heap.num_bufs;
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
-		if (H.bufs[mid].addr + H.bufs[mid].size <= addr)
+		if (mbox_heap.bufs[mid].addr + mbox_heap.bufs[mid].size <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo == H.num_bufs)
+	if (lo == mbox_heap.num_bufs)
 		return NULL;
-	mbox_buf *b = &H.bufs[lo];
+	mbox_buf *b = &mbox_heap.bufs[lo];
 	if (addr < b->addr || len > b->size - (addr - b->addr))
 		return NULL;
 	if (len == 0 && addr == b->addr + b->size)
@@ -256,23 +125,23 @@ static mbox_buf *find(uint64_t addr, uint64_t len)
 static void insert(unsigned sess, uint64_t addr, uint64_t size)
 {
 	unsigned i = first_from(addr);
-	memmove(&H.bufs[i + 1], &H.bufs[i],
-		(H.num_bufs - i) * sizeof(mbox_buf));
-	H.bufs[i] = (mbox_buf){addr, size, (uint8_t)sess, false};
-	H.num_bufs++;
-	H.used += size;
-	H.sess_bytes[sess] += size;
-	H.sess_bufs[sess]++;
+	memmove(&mbox_heap.bufs[i + 1], &mbox_heap.bufs[i],
+		(mbox_heap.num_bufs - i) * sizeof(mbox_buf));
+	mbox_heap.bufs[i] = (mbox_buf){addr, size, (uint8_t)sess, false};
+	mbox_heap.num_bufs++;
+	mbox_heap.used += size;
+	mbox_heap.sess_bytes[sess] += size;
+	mbox_heap.sess_bufs[sess]++;
 }
 
 static void remove_at(unsigned i)
 {
-	mbox_buf *b = &H.bufs[i];
-	H.used -= b->size;
-	H.sess_bytes[b->sess] -= b->size;
-	H.sess_bufs[b->sess]--;
-	memmove(b, b + 1, (H.num_bufs - i - 1) * sizeof(mbox_buf));
-	H.num_bufs--;
+	mbox_buf *b = &mbox_heap.bufs[i];
+	mbox_heap.used -= b->size;
+	mbox_heap.sess_bytes[b->sess] -= b->size;
+	mbox_heap.sess_bufs[b->sess]--;
+	memmove(b, b + 1, (mbox_heap.num_bufs - i - 1) * sizeof(mbox_buf));
+	mbox_heap.num_bufs--;
 }
 
 /* ---- regions (lock held) ---- */
@@ -282,9 +151,10 @@ static uint64_t next_region_lo(uint64_t x)
 {
 	uint64_t best = heap_end();
 	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
-		for (unsigned r = 0; r < H.nreg[s]; r++)
-			if (H.reg[s][r].lo >= x && H.reg[s][r].lo < best)
-				best = H.reg[s][r].lo;
+		for (unsigned r = 0; r < mbox_heap.nreg[s]; r++)
+			if (mbox_heap.reg[s][r].lo >= x &&
+			    mbox_heap.reg[s][r].lo < best)
+				best = mbox_heap.reg[s][r].lo;
 	return best;
 }
 
@@ -292,11 +162,12 @@ static uint64_t next_region_lo(uint64_t x)
  * none). */
 static uint64_t prev_region_hi(uint64_t x)
 {
-	uint64_t best = H.base;
+	uint64_t best = mbox_heap.base;
 	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
-		for (unsigned r = 0; r < H.nreg[s]; r++)
-			if (H.reg[s][r].hi <= x && H.reg[s][r].hi > best)
-				best = H.reg[s][r].hi;
+		for (unsigned r = 0; r < mbox_heap.nreg[s]; r++)
+			if (mbox_heap.reg[s][r].hi <= x &&
+			    mbox_heap.reg[s][r].hi > best)
+				best = mbox_heap.reg[s][r].hi;
 	return best;
 }
 
@@ -305,8 +176,8 @@ static unsigned all_regions(heap_region *all)
 {
 	unsigned n = 0;
 	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
-		for (unsigned r = 0; r < H.nreg[s]; r++) {
-			heap_region x = H.reg[s][r];
+		for (unsigned r = 0; r < mbox_heap.nreg[s]; r++) {
+			heap_region x = mbox_heap.reg[s][r];
 			unsigned j = n++;
 			while (j && all[j - 1].lo > x.lo) {
 				all[j] = all[j - 1];
@@ -320,8 +191,8 @@ static unsigned all_regions(heap_region *all)
 /* Session sess's regions sorted, touching ones merged. */
 static void regions_tidy(unsigned sess)
 {
-	heap_region *rg = H.reg[sess];
-	unsigned n = H.nreg[sess];
+	heap_region *rg = mbox_heap.reg[sess];
+	unsigned n = mbox_heap.nreg[sess];
 	for (unsigned i = 1; i < n; i++)
 		for (unsigned j = i; j && rg[j - 1].lo > rg[j].lo; j--) {
 			heap_region t = rg[j];
@@ -337,7 +208,7 @@ static void regions_tidy(unsigned sess)
 			rg[m++] = rg[i];
 		}
 	}
-	H.nreg[sess] = m;
+	mbox_heap.nreg[sess] = m;
 }
 
 /* Room for `need` bytes among session sess's buffers in region r: the
@@ -346,13 +217,14 @@ static uint64_t fit_in(const heap_region *r, uint64_t need)
 {
 	uint64_t at = r->lo;
 	for (unsigned i = first_from(r->lo);; i++) {
-		bool last = i >= H.num_bufs || H.bufs[i].addr >= r->hi;
-		uint64_t end = last ? r->hi : H.bufs[i].addr;
+		bool last = i >= mbox_heap.num_bufs ||
+			    mbox_heap.bufs[i].addr >= r->hi;
+		uint64_t end = last ? r->hi : mbox_heap.bufs[i].addr;
 		if (end >= at && end - at >= need)
 			return at;
 		if (last)
 			return 0;
-		at = align_up(H.bufs[i].addr + H.bufs[i].size);
+		at = align_up(mbox_heap.bufs[i].addr + mbox_heap.bufs[i].size);
 	}
 }
 
@@ -360,14 +232,14 @@ static uint64_t fit_in(const heap_region *r, uint64_t need)
  * bottom: the address, or 0. */
 static uint64_t fit_growing(unsigned sess, uint64_t need)
 {
-	for (unsigned k = 0; k < H.nreg[sess]; k++) {
-		heap_region *r = &H.reg[sess][k];
+	for (unsigned k = 0; k < mbox_heap.nreg[sess]; k++) {
+		heap_region *r = &mbox_heap.reg[sess][k];
 		/* Up: from the end of its last buffer (or its start). */
 		unsigned i = first_from(r->hi);
 		uint64_t tail = r->lo;
-		if (i > 0 && H.bufs[i - 1].addr >= r->lo)
-			tail = align_up(H.bufs[i - 1].addr +
-					H.bufs[i - 1].size);
+		if (i > 0 && mbox_heap.bufs[i - 1].addr >= r->lo)
+			tail = align_up(mbox_heap.bufs[i - 1].addr +
+					mbox_heap.bufs[i - 1].size);
 		uint64_t limit = next_region_lo(r->hi);
 		if (tail <= limit && limit - tail >= need) {
 			uint64_t hi = gran_up(tail + need);
@@ -376,9 +248,10 @@ static uint64_t fit_growing(unsigned sess, uint64_t need)
 		}
 		/* Down: ending where its first buffer starts (or its end). */
 		unsigned f = first_from(r->lo);
-		uint64_t head = f < H.num_bufs && H.bufs[f].addr < r->hi
-					? H.bufs[f].addr
-					: r->hi;
+		uint64_t head =
+			f < mbox_heap.num_bufs && mbox_heap.bufs[f].addr < r->hi
+				? mbox_heap.bufs[f].addr
+				: r->hi;
 		uint64_t floor = prev_region_hi(r->lo);
 		if (head >= floor + need) {
 			uint64_t at = (head - need) &
@@ -396,16 +269,16 @@ static uint64_t fit_growing(unsigned sess, uint64_t need)
 /* A new region for sess holding `need` bytes: its start, or 0. */
 static uint64_t fit_new_region(unsigned sess, uint64_t need)
 {
-	if (H.nreg[sess] >= H.max_regions)
+	if (mbox_heap.nreg[sess] >= mbox_heap.max_regions)
 		return 0;
 	uint64_t want = gran_up(need);
 	if (want < need)
 		return 0; /* wraps */
-	heap_region *all = H.all;
+	heap_region *all = mbox_heap.all;
 	unsigned n = all_regions(all);
 	uint64_t best_lo = 0, best_size = UINT64_MAX;
 	bool best_after_region = false;
-	uint64_t at = H.base;
+	uint64_t at = mbox_heap.base;
 	for (unsigned i = 0; i <= n; i++) {
 		uint64_t end = i < n ? all[i].lo : heap_end();
 		if (end > at && end - at >= want && end - at < best_size) {
@@ -422,16 +295,17 @@ static uint64_t fit_new_region(unsigned sess, uint64_t need)
 	/* After another session's region, leave it room to grow. */
 	if (best_after_region && best_size / 4 >= want)
 		lo = gran_down(best_lo + (best_size - want) / 2);
-	H.reg[sess][H.nreg[sess]++] = (heap_region){lo, lo + want};
+	mbox_heap.reg[sess][mbox_heap.nreg[sess]++] =
+		(heap_region){lo, lo + want};
 	return lo;
 }
 
 /* The largest gap in no region. */
 static uint64_t largest_gap(void)
 {
-	heap_region *all = H.all;
+	heap_region *all = mbox_heap.all;
 	unsigned n = all_regions(all);
-	uint64_t at = H.base, largest = 0;
+	uint64_t at = mbox_heap.base, largest = 0;
 	for (unsigned i = 0; i <= n; i++) {
 		uint64_t end = i < n ? all[i].lo : heap_end();
 		if (end > at && end - at > largest)
@@ -455,13 +329,13 @@ uint64_t mbox_heap_alloc(unsigned sess, uint64_t size, bool *regions_changed,
 		snprintf(why, n, "no session");
 		return 0;
 	}
-	uint64_t need = size > H.size ? UINT64_MAX : align_up(size);
+	uint64_t need = size > mbox_heap.size ? UINT64_MAX : align_up(size);
 	uint64_t addr = 0;
-	hal_lock_acquire(&H.lock);
-	bool full = H.num_bufs >= HP_MBOX_BUFFERS_MAX;
+	hal_lock_acquire(&mbox_heap.lock);
+	bool full = mbox_heap.num_bufs >= HP_MBOX_BUFFERS_MAX;
 	if (!full && need != UINT64_MAX) {
-		for (unsigned k = 0; k < H.nreg[sess] && !addr; k++)
-			addr = fit_in(&H.reg[sess][k], need);
+		for (unsigned k = 0; k < mbox_heap.nreg[sess] && !addr; k++)
+			addr = fit_in(&mbox_heap.reg[sess][k], need);
 		if (!addr && (addr = fit_growing(sess, need)))
 			*regions_changed = true;
 		if (!addr && (addr = fit_new_region(sess, need)))
@@ -471,11 +345,11 @@ uint64_t mbox_heap_alloc(unsigned sess, uint64_t size, bool *regions_changed,
 		if (addr)
 			insert(sess, addr, size);
 	}
-	uint64_t largest = largest_gap(), used = H.used;
-	unsigned nreg = H.nreg[sess];
-	hal_lock_release(&H.lock);
+	uint64_t largest = largest_gap(), used = mbox_heap.used;
+	unsigned nreg = mbox_heap.nreg[sess];
+	hal_lock_release(&mbox_heap.lock);
 	if (addr)
-		clear_new(addr, size);
+		heap_clear_new(addr, size);
 	if (full)
 		snprintf(why, n,
 			 "a buffer of %llu bytes: all %u buffers in use", ask,
@@ -485,19 +359,19 @@ uint64_t mbox_heap_alloc(unsigned sess, uint64_t size, bool *regions_changed,
 			 "a buffer of %llu bytes: largest free block %llu of "
 			 "%llu (%llu in use; the session has %u of %u regions)",
 			 ask, (unsigned long long)largest,
-			 (unsigned long long)H.size, (unsigned long long)used,
-			 nreg, H.max_regions);
+			 (unsigned long long)mbox_heap.size,
+			 (unsigned long long)used, nreg, mbox_heap.max_regions);
 	return addr;
 }
 
 void mbox_heap_lock(void)
 {
-	hal_lock_acquire(&H.lock);
+	hal_lock_acquire(&mbox_heap.lock);
 }
 
 void mbox_heap_unlock(void)
 {
-	hal_lock_release(&H.lock);
+	hal_lock_release(&mbox_heap.lock);
 }
 
 bool mbox_heap_holds_locked(unsigned sess, uint64_t addr, uint64_t len)
@@ -508,224 +382,147 @@ bool mbox_heap_holds_locked(unsigned sess, uint64_t addr, uint64_t len)
 
 bool mbox_heap_holds(unsigned sess, uint64_t addr, uint64_t len)
 {
-	hal_lock_acquire(&H.lock);
+	hal_lock_acquire(&mbox_heap.lock);
 	bool ok = mbox_heap_holds_locked(sess, addr, len);
-	hal_lock_release(&H.lock);
+	hal_lock_release(&mbox_heap.lock);
 	return ok;
 }
 
 int mbox_heap_owner(uint64_t addr, uint64_t len)
 {
-	hal_lock_acquire(&H.lock);
+	hal_lock_acquire(&mbox_heap.lock);
 	const mbox_buf *b = find(addr, len);
 	int sess = b ? b->sess : -1;
-	hal_lock_release(&H.lock);
+	hal_lock_release(&mbox_heap.lock);
 	return sess;
 }
 
 bool mbox_heap_mark_free(unsigned sess, uint64_t addr)
 {
-	hal_lock_acquire(&H.lock);
+	hal_lock_acquire(&mbox_heap.lock);
 	mbox_buf *b = find(addr, 0);
 	bool ok = b && b->addr == addr && b->sess == sess && !b->freeing;
 	if (ok)
 		b->freeing = true;
-	hal_lock_release(&H.lock);
+	hal_lock_release(&mbox_heap.lock);
 	return ok;
 }
 
 void mbox_heap_unmark(uint64_t addr)
 {
-	hal_lock_acquire(&H.lock);
+	hal_lock_acquire(&mbox_heap.lock);
 	mbox_buf *b = find(addr, 0);
 	if (b && b->addr == addr)
 		b->freeing = false;
-	hal_lock_release(&H.lock);
+	hal_lock_release(&mbox_heap.lock);
 }
 
 void mbox_heap_free(uint64_t addr)
 {
-	hal_lock_acquire(&H.lock);
+	hal_lock_acquire(&mbox_heap.lock);
 	mbox_buf *b = find(addr, 0);
 	if (b && b->addr == addr) {
-		dirty_set(b->addr, b->addr + b->size);
-		remove_at((unsigned)(b - H.bufs));
+		heap_dirty_set(b->addr, b->addr + b->size);
+		remove_at((unsigned)(b - mbox_heap.bufs));
 	}
-	hal_lock_release(&H.lock);
+	hal_lock_release(&mbox_heap.lock);
 }
 
 unsigned mbox_heap_free_session(unsigned sess)
 {
 	unsigned gone = 0, m = 0;
-	hal_lock_acquire(&H.lock);
-	for (unsigned i = 0; i < H.num_bufs; i++) {
-		if (H.bufs[i].sess == sess) {
-			dirty_set(H.bufs[i].addr,
-				  H.bufs[i].addr + H.bufs[i].size);
-			H.used -= H.bufs[i].size;
+	hal_lock_acquire(&mbox_heap.lock);
+	for (unsigned i = 0; i < mbox_heap.num_bufs; i++) {
+		if (mbox_heap.bufs[i].sess == sess) {
+			heap_dirty_set(mbox_heap.bufs[i].addr,
+				       mbox_heap.bufs[i].addr +
+					       mbox_heap.bufs[i].size);
+			mbox_heap.used -= mbox_heap.bufs[i].size;
 			gone++;
 			continue;
 		}
-		H.bufs[m++] = H.bufs[i];
+		mbox_heap.bufs[m++] = mbox_heap.bufs[i];
 	}
-	H.num_bufs = m;
-	H.sess_bytes[sess] = 0;
-	H.sess_bufs[sess] = 0;
+	mbox_heap.num_bufs = m;
+	mbox_heap.sess_bytes[sess] = 0;
+	mbox_heap.sess_bufs[sess] = 0;
 	/* Its kernels could write anywhere in its regions. */
-	for (unsigned k = 0; k < H.nreg[sess]; k++)
-		dirty_set(H.reg[sess][k].lo, H.reg[sess][k].hi);
-	H.nreg[sess] = 0;
-	hal_lock_release(&H.lock);
+	for (unsigned k = 0; k < mbox_heap.nreg[sess]; k++)
+		heap_dirty_set(mbox_heap.reg[sess][k].lo,
+			       mbox_heap.reg[sess][k].hi);
+	mbox_heap.nreg[sess] = 0;
+	hal_lock_release(&mbox_heap.lock);
 	return gone;
 }
 
 bool mbox_heap_trim(unsigned sess)
 {
 	bool changed = false;
-	hal_lock_acquire(&H.lock);
-	heap_region *rg = H.reg[sess];
+	hal_lock_acquire(&mbox_heap.lock);
+	heap_region *rg = mbox_heap.reg[sess];
 	unsigned m = 0;
-	for (unsigned k = 0; k < H.nreg[sess]; k++) {
+	for (unsigned k = 0; k < mbox_heap.nreg[sess]; k++) {
 		heap_region r = rg[k];
 		unsigned i = first_from(r.lo);
 		uint64_t lo = UINT64_MAX, hi = 0;
-		for (; i < H.num_bufs && H.bufs[i].addr < r.hi; i++) {
+		for (; i < mbox_heap.num_bufs && mbox_heap.bufs[i].addr < r.hi;
+		     i++) {
 			if (lo == UINT64_MAX)
-				lo = H.bufs[i].addr;
-			if (H.bufs[i].addr + H.bufs[i].size > hi)
-				hi = H.bufs[i].addr + H.bufs[i].size;
+				lo = mbox_heap.bufs[i].addr;
+			if (mbox_heap.bufs[i].addr + mbox_heap.bufs[i].size >
+			    hi)
+				hi = mbox_heap.bufs[i].addr +
+				     mbox_heap.bufs[i].size;
 		}
 		/* What leaves the region is dirty: the session's kernels
 		 * could write anywhere in it. */
 		if (lo == UINT64_MAX) {
-			dirty_set(r.lo, r.hi);
+			heap_dirty_set(r.lo, r.hi);
 			changed = true; /* empty: it goes */
 			continue;
 		}
 		heap_region t = {gran_down(lo), gran_up(hi)};
-		dirty_set(r.lo, t.lo);
-		dirty_set(t.hi, r.hi);
+		heap_dirty_set(r.lo, t.lo);
+		heap_dirty_set(t.hi, r.hi);
 		changed |= t.lo != r.lo || t.hi != r.hi;
 		rg[m++] = t;
 	}
-	H.nreg[sess] = m;
-	hal_lock_release(&H.lock);
+	mbox_heap.nreg[sess] = m;
+	hal_lock_release(&mbox_heap.lock);
 	return changed;
 }
 
 unsigned mbox_heap_regions(unsigned sess, uint64_t *base, uint64_t *size,
 			   unsigned max)
 {
-	hal_lock_acquire(&H.lock);
-	unsigned n = H.nreg[sess] < max ? H.nreg[sess] : max;
+	hal_lock_acquire(&mbox_heap.lock);
+	unsigned n = mbox_heap.nreg[sess] < max ? mbox_heap.nreg[sess] : max;
 	for (unsigned k = 0; k < n; k++) {
-		base[k] = H.reg[sess][k].lo;
-		size[k] = H.reg[sess][k].hi - H.reg[sess][k].lo;
+		base[k] = mbox_heap.reg[sess][k].lo;
+		size[k] = mbox_heap.reg[sess][k].hi - mbox_heap.reg[sess][k].lo;
 	}
-	hal_lock_release(&H.lock);
+	hal_lock_release(&mbox_heap.lock);
 	return n;
 }
 
 void mbox_heap_stats_get(mbox_heap_stats *st)
 {
-	hal_lock_acquire(&H.lock);
-	st->used = H.used;
-	st->buffers = H.num_bufs;
+	hal_lock_acquire(&mbox_heap.lock);
+	st->used = mbox_heap.used;
+	st->buffers = mbox_heap.num_bufs;
 	st->largest = largest_gap();
-	st->dirty = H.ndirty * CHUNK;
-	st->cleared_alloc = H.cleared_alloc;
-	st->cleared_idle = H.cleared_idle;
-	hal_lock_release(&H.lock);
-}
-
-/* ---- background clearing ---- */
-
-/* The first dirty chunk in [from, to), or `to`. */
-static size_t next_dirty(size_t from, size_t to)
-{
-	while (from < to) {
-		unsigned long w = hal_load_relaxed(&H.dirty[from / WBITS]) >>
-				  (from % WBITS);
-		if (w) {
-			size_t c = from + (size_t)__builtin_ctzl(w);
-			return c < to ? c : to;
-		}
-		from = (from / WBITS + 1) * WBITS;
-	}
-	return to;
-}
-
-/* A dirty chunk in [from, to) that no buffer touches, or `to`. */
-static size_t clearable(size_t from, size_t to)
-{
-	for (size_t c = next_dirty(from, to); c < to; c = next_dirty(c, to)) {
-		uint64_t lo = H.base + c * CHUNK;
-		uint64_t hi = lo + CHUNK < heap_end() ? lo + CHUNK : heap_end();
-		/* The first buffer that ends after lo. */
-		unsigned a = 0, b = H.num_bufs;
-		while (a < b) {
-			unsigned mid = (a + b) / 2;
-			if (H.bufs[mid].addr + H.bufs[mid].size <= lo)
-				a = mid + 1;
-			else
-				b = mid;
-		}
-		if (a == H.num_bufs || H.bufs[a].addr >= hi)
-			return c;
-		/* Touched: on past the chunk its buffer ends in. */
-		const mbox_buf *u = &H.bufs[a];
-		size_t after =
-			(size_t)((u->addr + u->size - 1 - H.base) / CHUNK) + 1;
-		c = after > c ? after : c + 1;
-	}
-	return to;
-}
-
-bool mbox_heap_clear_pending(void)
-{
-	return hal_load_relaxed(&H.sweep) != 0;
-}
-
-bool mbox_heap_clear_step(void)
-{
-	/* Held: by the hart clearing now (one at a time is all the lock
-	 * allows; this one stays free for kernels and sleeps), or by an
-	 * allocation (the dispatcher wakes a hart again after it). */
-	if (!hal_load_relaxed(&H.sweep) || !hal_lock_try(&H.lock))
-		return false;
-	size_t c = clearable(H.rotor, H.chunks);
-	if (c == H.chunks) {
-		size_t to = H.rotor < H.chunks ? H.rotor : H.chunks;
-		c = clearable(0, to);
-		if (c == to)
-			c = H.chunks;
-	}
-	if (c >= H.chunks) {
-		/* Every dirty chunk is touched by a buffer: nothing until
-		 * one is freed. */
-		hal_store_relaxed(&H.sweep, 0u);
-		hal_lock_release(&H.lock);
-		return false;
-	}
-	uint64_t lo = H.base + c * CHUNK;
-	uint64_t hi = lo + CHUNK < heap_end() ? lo + CHUNK : heap_end();
-	memset(mbox_ptr(lo), 0, (size_t)(hi - lo));
-	hal_store_relaxed(&H.dirty[c / WBITS],
-			  hal_load_relaxed(&H.dirty[c / WBITS]) &
-				  ~(1ul << (c % WBITS)));
-	H.ndirty--;
-	H.rotor = c + 1;
-	H.cleared_idle += hi - lo;
-	hal_lock_release(&H.lock);
-	return true;
+	st->dirty = mbox_heap.ndirty * CHUNK;
+	st->cleared_alloc = mbox_heap.cleared_alloc;
+	st->cleared_idle = mbox_heap.cleared_idle;
+	hal_lock_release(&mbox_heap.lock);
 }
 
 void mbox_heap_session_stats(unsigned sess, uint64_t *buffers, uint64_t *bytes,
 			     unsigned *regions)
 {
-	hal_lock_acquire(&H.lock);
-	*buffers = H.sess_bufs[sess];
-	*bytes = H.sess_bytes[sess];
-	*regions = H.nreg[sess];
-	hal_lock_release(&H.lock);
+	hal_lock_acquire(&mbox_heap.lock);
+	*buffers = mbox_heap.sess_bufs[sess];
+	*bytes = mbox_heap.sess_bytes[sess];
+	*regions = mbox_heap.nreg[sess];
+	hal_lock_release(&mbox_heap.lock);
 }

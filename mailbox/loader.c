@@ -230,6 +230,39 @@ static int ident_char(char c, int first)
 	       (!first && c >= '0' && c <= '9');
 }
 
+/* Kernel k's buffer-argument list, checked, into out->bufs. */
+static int read_buffers(const hpk_header *h, const uint8_t *img,
+			const hp_kernel *k, hpk_kernel *out, char *why,
+			size_t n)
+{
+	uintptr_t base = (uintptr_t)img;
+	if (k->num_buffers > HPK_BUFFERS_MAX)
+		return bad(why, n, "kernel %s: more than %u buffer arguments",
+			   out->name, HPK_BUFFERS_MAX);
+	if (k->num_buffers && !in_image((uintptr_t)k->buffers,
+					k->num_buffers * sizeof(hp_arg_buffer),
+					base, h->image_size))
+		return bad(why, n, "kernel %s: buffer list outside the image",
+			   out->name);
+	for (unsigned b = 0; b < k->num_buffers; b++) {
+		hp_arg_buffer a;
+		memcpy(&a, img + ((uintptr_t)k->buffers - base) + b * sizeof(a),
+		       sizeof(a));
+		bool arg_extent = a.extent == HP_EXTENT_ARG ||
+				  a.extent == HP_EXTENT_ITEMS_PLUS_ARG;
+		if (a.offset % 8 || a.offset + 8u > HP_MBOX_ARGS_MAX ||
+		    a.extent > HP_EXTENT_ITEMS_PLUS_ARG ||
+		    (a.align && (!pow2(a.align) || a.align > 4096)) ||
+		    (arg_extent &&
+		     (a.param % 8 || a.param > HP_MBOX_ARGS_MAX - 8)))
+			return bad(why, n,
+				   "kernel %s: buffer argument %u invalid",
+				   out->name, b);
+		out->bufs[b] = a;
+	}
+	return 0;
+}
+
 int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 		    const hpk_target *t, hpk_kernel *out, char *why, size_t n)
 {
@@ -309,30 +342,9 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 			   "barriers or a row entry",
 			   out->name);
 
-	if (k.num_buffers > HPK_BUFFERS_MAX)
-		return bad(why, n, "kernel %s: more than %u buffer arguments",
-			   out->name, HPK_BUFFERS_MAX);
-	if (k.num_buffers && !in_image((uintptr_t)k.buffers,
-				       k.num_buffers * sizeof(hp_arg_buffer),
-				       base, h->image_size))
-		return bad(why, n, "kernel %s: buffer list outside the image",
-			   out->name);
-	for (unsigned b = 0; b < k.num_buffers; b++) {
-		hp_arg_buffer a;
-		memcpy(&a, img + ((uintptr_t)k.buffers - base) + b * sizeof(a),
-		       sizeof(a));
-		bool arg_extent = a.extent == HP_EXTENT_ARG ||
-				  a.extent == HP_EXTENT_ITEMS_PLUS_ARG;
-		if (a.offset % 8 || a.offset + 8u > HP_MBOX_ARGS_MAX ||
-		    a.extent > HP_EXTENT_ITEMS_PLUS_ARG ||
-		    (a.align && (!pow2(a.align) || a.align > 4096)) ||
-		    (arg_extent &&
-		     (a.param % 8 || a.param > HP_MBOX_ARGS_MAX - 8)))
-			return bad(why, n,
-				   "kernel %s: buffer argument %u invalid",
-				   out->name, b);
-		out->bufs[b] = a;
-	}
+	int rc = read_buffers(h, img, &k, out, why, n);
+	if (rc)
+		return rc;
 
 	out->k = k;
 	out->k.name = out->name;

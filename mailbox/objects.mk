@@ -3,6 +3,7 @@
 # the kernel API table and the serial agent. Portable like the executor.
 mailbox-srcs := mailbox/dispatch.c mailbox/queue.c mailbox/packets.c \
                 mailbox/complete.c mailbox/args.c mailbox/kobj.c \
-                mailbox/heap.c mailbox/session.c mailbox/quota.c mailbox/loader.c mailbox/api.c \
+                mailbox/heap.c mailbox/heap_clear.c mailbox/session.c \
+                mailbox/quota.c mailbox/loader.c mailbox/api.c \
                 mailbox/serial_agent.c
 mailbox-srcs += mailbox/trace_ctl.c

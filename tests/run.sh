@@ -4,7 +4,7 @@
 #      (scripts/check-layers: no include cycle, no include the wrong way
 #      between folders; with the host built, no call cycle and no call the
 #      wrong way between host files) with its own test (tests/layers/test.sh),
-#      and the host's sizes (scripts/check-sizes),
+#      and the product's sizes (scripts/check-sizes),
 #   2. host unit tests of the portable code: plain, ASan+UBSan, TSan, the
 #      ICD's unit tests over a fake libhartpool (tests/icd/) in the same
 #      three builds, and libFuzzer targets for a bounded time,
@@ -84,7 +84,7 @@ timed "clang-format check" "$out/format.log" make -s format-check
 echo "== layers"
 timed "layering check (scripts/check-layers)" "$out/layers.log" scripts/check-layers
 timed "layering check finds planted faults (tests/layers)" "$out/layers-test.log" tests/layers/test.sh
-timed "sizes: host and kernel files <= 700 lines, functions <= 100 (scripts/check-sizes)" "$out/sizes.log" scripts/check-sizes host kernels
+timed "sizes: firmware and host files <= 700 lines, functions <= 100 (scripts/check-sizes)" "$out/sizes.log" scripts/check-sizes
 
 echo "== host unit tests"
 dtb=build/host/dtb

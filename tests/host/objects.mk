@@ -44,7 +44,7 @@ host-test-test_liveness-srcs := tests/host/test_liveness.c
 # starting from the QEMU device trees.
 fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch fuzz_ndrange fuzz_loader \
                 fuzz_clmeta fuzz_serial_frame
-fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c
+fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c hal/isa.c hal/bootargs.c
 fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c common/frame.c \
                         mailbox/serial_agent.c
 # The mailbox dispatcher with the whole portable executor, one hart.
