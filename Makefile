@@ -303,7 +303,7 @@ stress: deps-test qemu-cluster
 
 # The Khronos OpenCL CTS against the ICD on BOARD (docs/conformance.md):
 # the full tier, each sub-test with a time limit, each suite's row into
-# the board's table in docs/conformance.md and bench/results/cts-BOARD.md. CTS_DIR: the CTS
+# the board's table in docs/conformance.md and build/cts/cts-BOARD.md. CTS_DIR: the CTS
 # build (no default); CTS_SUITES="api events" picks suites,
 # CTS_TIER=fast the quick ones, CTS_SCALE=2 doubles every time limit.
 CTS_TIER ?= full
@@ -311,10 +311,9 @@ CTS_SCALE ?= 1
 cts: deps-test
 	$(Q)$(MAKE) -s --no-print-directory BOARD=$(BOARD) hartpool
 	$(Q)$(MAKE) -s --no-print-directory opencl-lib icd
-	$(Q)mkdir -p bench/results
 	$(Q)tests/cts/run.sh --board $(BOARD) --tier $(CTS_TIER) --scale $(CTS_SCALE) \
 		--suites "$(CTS_SUITES)" --out build/cts \
-		--doc docs/conformance.md --results bench/results/cts-$(BOARD).md
+		--doc docs/conformance.md --results build/cts/cts-$(BOARD).md
 
 bench: deps-bench
 	$(Q)bench/run.sh

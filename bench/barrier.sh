@@ -23,7 +23,7 @@
 #    environment reaches qemu/hp-qemu's board settings (qemu/query.mk sets
 #    it with ?=); the script checks QEMU's command line for it.
 #
-# Prints the tables, writes bench/results/<date>-barrier-<board>.json
+# Prints the tables, writes build/bench/results/<date>-barrier-<board>.json
 # (bench/barrier.py). About 2.5 minutes on a 2-core host; --quick ~1.
 #
 #   bench/barrier.sh [--board B] [--harts N] [--reps N] [--quick] [--out FILE]
@@ -52,9 +52,9 @@ make -s BOARD="$board" bench-images hartpool plugin
 # result file records the load average).
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 HP=build/host/hartpool
-mkdir -p bench/results
+mkdir -p build/bench/results
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-out=${out:-bench/results/$stamp-barrier-$board.json}
+out=${out:-build/bench/results/$stamp-barrier-$board.json}
 tmp=$(mktemp -d)
 declare -A conn=()
 cleanup() {

@@ -29,8 +29,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case "$via" in mpi | devices) ;; *) usage ;; esac
-mkdir -p bench/results
-out=${out:-bench/results/$(date -u +%Y%m%dT%H%M%SZ)-$via-qemu-virt.json}
+mkdir -p build/bench/results
+out=${out:-build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-$via-qemu-virt.json}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

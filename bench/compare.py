@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """hartpool against the OpenMP peer (libgomp), measurement by measurement,
 and against the targets of the performance issue, from the newest result
-files in bench/results/: the executor overheads of bench/run.sh (exact,
+files in build/bench/results/: the executor overheads of bench/run.sh (exact,
 1 hart, -icount), the scheduling and scaling runs of bench/kbench.sh
 (plugin, per hart), the peer's bench/omp/run.sh (plugin, per thread), the
 dispatch at 8 and 512 harts (bench/dispatch_scale.sh), the mailbox
@@ -9,7 +9,7 @@ dispatch at 8 and 512 harts (bench/dispatch_scale.sh), the mailbox
 (bench/demo.sh). Prints two Markdown tables, the comparison (ratio =
 hartpool's cost over OpenMP's: 1.00 or less, hartpool as good or better)
 and the targets without an OpenMP counterpart, and writes them to
-bench/results/<date>-compare.md.
+build/bench/results/<date>-compare.md.
 
     bench/compare.py [--board qemu-virt]
 """
@@ -20,7 +20,8 @@ import sys
 import time
 
 board = sys.argv[sys.argv.index("--board") + 1] if "--board" in sys.argv else "qemu-virt"
-res = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+res = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                   "build", "bench", "results")
 
 
 def newest(pattern, want=None):

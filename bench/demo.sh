@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The `make run` demo's wall time (boot, the dependent kernels with checked
 # results, shutdown: `hartpool demo`) at 8 and 512 harts, the median of
-# REPS runs. Writes bench/results/<date>-demo-<board>.json.
+# REPS runs. Writes build/bench/results/<date>-demo-<board>.json.
 #
 #   bench/demo.sh [--board B] [--reps N]
 set -euo pipefail
@@ -15,8 +15,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 make -s BOARD="$board" hartpool
-mkdir -p bench/results
-out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-demo-$board.json"
+mkdir -p build/bench/results
+out="build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-demo-$board.json"
 rows=()
 printf '%-10s %6s %10s %10s %10s\n' board harts "wall med" "wall min" "wall max"
 for h in 8 512; do

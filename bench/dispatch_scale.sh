@@ -4,7 +4,7 @@
 # -icount, where minstret counts all harts): one work-group, and eight
 # work-groups (the same work at every hart count). Prints a table with each
 # count's ratio to the 8-hart one and writes
-# bench/results/<date>-dispatch-scale-<board>.json.
+# build/bench/results/<date>-dispatch-scale-<board>.json.
 #
 #   bench/dispatch_scale.sh [--board B]
 set -euo pipefail
@@ -17,8 +17,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 make -s BOARD="$board" bench-images
-mkdir -p bench/results
-out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-dispatch-scale-$board.json"
+mkdir -p build/bench/results
+out="build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-dispatch-scale-$board.json"
 declare -A count
 rows=()
 for h in 8 64 512; do

@@ -14,8 +14,8 @@
 # 2. scaling of mandelbrot, vadd and sgemm_naive over 1..512 harts:
 #    parallel time, speed-up and efficiency against 1 hart, local size
 #    chosen by the runtime (as OpenMP static chooses its chunks).
-# Prints tables, writes JSON (default bench/results/<date>-kbench-<board>.json)
-# and the plot bench/results/scaling-<board>.png (gnuplot).
+# Prints tables, writes JSON (default build/bench/results/<date>-kbench-<board>.json)
+# and the plot build/bench/results/scaling-<board>.png (gnuplot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=qemu-virt quick=0 out=""
@@ -28,9 +28,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 make -s BOARD="$board" bench-images plugin
-mkdir -p bench/results
+mkdir -p build/bench/results
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-out=${out:-bench/results/$stamp-kbench-$board.json}
+out=${out:-build/bench/results/$stamp-kbench-$board.json}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -89,7 +89,7 @@ done
 echo "results: $out"
 
 if command -v gnuplot >/dev/null; then
-	png=bench/results/scaling-$board.png
+	png=build/bench/results/scaling-$board.png
 	gnuplot <<EOF
 set terminal pngcairo size 800,500 noenhanced
 set output "$png"

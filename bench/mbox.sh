@@ -10,7 +10,7 @@
 # device's own share (reading the packet to writing the completion, device
 # timestamps); the rest of a round trip is the host's ring reaching a
 # sleeping dispatcher (docs/benchmarks.md, mailbox). Prints a table and writes
-# bench/results/<date>-mbox-<board>.json.
+# build/bench/results/<date>-mbox-<board>.json.
 #
 #   bench/mbox.sh [--board B] [--count N] [--quick]
 set -euo pipefail
@@ -27,8 +27,8 @@ done
 [ "$quick" = 0 ] || count=500
 make -s BOARD="$board" hartpool
 HP=build/host/hartpool
-mkdir -p bench/results
-out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-mbox-$board.json"
+mkdir -p build/bench/results
+out="build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-mbox-$board.json"
 rows=()
 printf '%-13s %-8s %-7s %6s %9s %9s %9s %9s %12s %14s\n' board transport harts runs "p50 us" "p99 us" "mean us" "device" "kernels/s" "idle p50/max"
 

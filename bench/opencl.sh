@@ -24,9 +24,9 @@ while [ $# -gt 0 ]; do
 done
 make -s BOARD="$board" all plugin opencl-lib build/host/hartpool
 hp=build/host/hartpool
-mkdir -p bench/results
+mkdir -p build/bench/results
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-out=${out:-bench/results/$stamp-opencl-$board.json}
+out=${out:-build/bench/results/$stamp-opencl-$board.json}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -3,7 +3,7 @@
 # independent work on every hart (compute), and the cost of waiting harts,
 # spinning vs sleeping (wait, wait_spin), each in the three TCG modes. Each case runs REPS times; the table shows
 # the median wall time and, under -icount, the deterministic instruction
-# count. Results go to bench/results/<date>-<board>.json. Then the executor's
+# count. Results go to build/bench/results/<date>-<board>.json. Then the executor's
 # overheads (exact instructions), the dispatch at 8 to 512 harts
 # (bench/dispatch_scale.sh), the demo's wall time (bench/demo.sh), the
 # mailbox (bench/mbox.sh), clearing freed memory (bench/zero.sh), time
@@ -31,8 +31,8 @@ done
 make -s BOARD="$board" bench-images >/dev/null
 
 if [ "$quick" = 1 ]; then hart_counts="1 8 512"; else hart_counts="1 2 8 64 256 512"; fi
-mkdir -p bench/results
-out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-$board.json"
+mkdir -p build/bench/results
+out="build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-$board.json"
 host="$(nproc) cores, $(uname -m), $(qemu-system-riscv64 --version | head -1)"
 rows=()
 
@@ -190,7 +190,7 @@ else
 		"(make qemu-cluster, then bench/barrier.sh)"
 fi
 # A timeline of a mixed workload from device timestamps (docs/trace.md):
-# bench/results/timeline-<board>.png, and the exact overheads with the
+# build/bench/results/timeline-<board>.png, and the exact overheads with the
 # trace hooks compiled in (tracing off) against compiled out.
 echo
 echo "timeline ($board):"

@@ -13,7 +13,7 @@
 # Prints bytes per kernel each way and what they give at the rate: a round
 # trip's bytes cross the line one after the other ((sent + received) * 10 /
 # baud), a full window's both ways at once (baud / 10 / the larger of the
-# two per kernel). Writes bench/results/<date>-serial-<board>-<harts>h.json.
+# two per kernel). Writes build/bench/results/<date>-serial-<board>-<harts>h.json.
 #
 #   bench/serial.sh [--board B] [--harts N] [--quick]
 set -euo pipefail
@@ -30,8 +30,8 @@ done
 make -s BOARD="$board" hartpool build/host/bench/serial_link
 HP=build/host/hartpool
 LINK=build/host/bench/serial_link
-mkdir -p bench/results
-out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-serial-$board-${harts}h.json"
+mkdir -p build/bench/results
+out="build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-serial-$board-${harts}h.json"
 
 # rate, launches, buffer bytes, hartpool bench --count (the buffer is
 # smaller at 115200: a MiB is 91 s of line there; per MiB is scaled).

@@ -9,7 +9,7 @@
 # hog's kernel time alone and beside back-to-back vadd rounds; two compute
 # hosts at once against each alone, traced, the preemptions counted from the
 # trace (bench/slices_trace.py). Prints tables and writes
-# bench/results/<date>-slices-<board>.json.
+# build/bench/results/<date>-slices-<board>.json.
 #
 #   bench/slices.sh [--board B] [--rounds N] [--slices "US..."] [--quick]
 set -euo pipefail
@@ -28,8 +28,8 @@ reps=3
 [ "$quick" = 0 ] || { rounds=20 reps=1; }
 make -s BOARD="$board" hartpool build/host/bench/slices
 HP=build/host/hartpool S=build/host/bench/slices
-mkdir -p bench/results
-out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-slices-$board.json"
+mkdir -p build/bench/results
+out="build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-slices-$board.json"
 tmp=$(mktemp -d)
 conn=
 down() { [ -z "$conn" ] || timeout 60 "$HP" down --connect "$conn" >/dev/null 2>&1 || true; conn=; }

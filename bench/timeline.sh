@@ -2,13 +2,13 @@
 # Timelines (docs/trace.md): the mixed workload of tests/e2e/test_trace.c
 # (two queues, dependent commands across them, a barrier-AND, barrier
 # kernels, a work-group spread over a team) traced on BOARD with N harts,
-# drawn as bench/results/timeline-<board>.png (bench/timeline.py), and
+# drawn as build/bench/results/timeline-<board>.png (bench/timeline.py), and
 # what tracing costs when it is off: bench/exec_overhead.c's exact
 # instruction counts (1 hart, -icount) with the hooks compiled in (tracing
 # off) against a build with -DEXEC_TRACE=0 (hooks compiled out), in
 # build/trace-off/<board>.
 #
-# Writes bench/results/<date>-timeline-<board>.json: the counts of both
+# Writes build/bench/results/<date>-timeline-<board>.json: the counts of both
 # builds, the trace's records, dropped and bad records, the commands, and
 # the workload's wall time with and without the trace (noisy on a busy
 # host: a time, not a claim). The trace itself stays in
@@ -30,9 +30,9 @@ defs=$(make -s BOARD="$board" print-BOARD_DEFS)
 off=build/trace-off/$board
 make -s -j2 BOARD="$board" O="$off" BOARD_DEFS="$defs -DEXEC_TRACE=0" "$off/bench/exec_overhead.elf"
 
-mkdir -p build/bench bench/results
+mkdir -p build/bench/results
 trace=build/bench/timeline-$board.json
-png=bench/results/timeline-$board.png
+png=build/bench/results/timeline-$board.png
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 now() { date +%s.%N; }
 
@@ -71,7 +71,7 @@ res = {
     "png": png,
 }
 res["hooks_identical"] = res["exec_overhead_hooks_in"] == res["exec_overhead_hooks_out"]
-out = f"bench/results/{stamp}-timeline-{board}.json"
+out = f"build/bench/results/{stamp}-timeline-{board}.json"
 json.dump(res, open(out, "w"), indent=1)
 print(f"timeline: {out}, {png}")
 PY

@@ -6,7 +6,7 @@
 # allocations on clean, just-freed and idle-cleared memory
 # (bench/zero_alloc.c on `hartpool up --harts 8`), and the empty dispatch
 # (`hartpool bench`) with the idle hook in place. Prints a table and writes
-# bench/results/<date>-zero-<board>.json.
+# build/bench/results/<date>-zero-<board>.json.
 #
 #   bench/zero.sh [--board B] [--reps N] [--quick]
 set -euo pipefail
@@ -23,8 +23,8 @@ done
 [ "$quick" = 0 ] || reps=3
 make -s BOARD="$board" hartpool bench-images build/host/bench/zero_alloc
 HP=build/host/hartpool
-mkdir -p bench/results
-out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-zero-$board.json"
+mkdir -p build/bench/results
+out="build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-zero-$board.json"
 
 echo "heap clearing ($board, 1 hart, -icount, instructions):"
 ins=()

@@ -6,7 +6,7 @@
 # and OMP_DYNAMIC=false. Each program runs once without the plugin (wall
 # time) and, when the instruction-count plugin exists, once more under it
 # (instructions per thread between markers). Prints the tables and writes
-# JSON (default bench/results/<date>-omp.json). Exits 1 if a kernel's
+# JSON (default build/bench/results/<date>-omp.json). Exits 1 if a kernel's
 # result was wrong or a program failed.
 #
 #   bench/omp/run.sh [--threads N[,N...]] [--plugin PATH | --no-plugin]
@@ -113,8 +113,8 @@ for t in ${threads//,/ }; do
 	done
 done
 
-mkdir -p bench/results
-[ -n "$out" ] || out="bench/results/$(date -u +%Y%m%dT%H%M%SZ)-omp.json"
+mkdir -p build/bench/results
+[ -n "$out" ] || out="build/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-omp.json"
 python3 - "$work/meta.json" <<PY
 import json, sys
 json.dump({"bench": "omp", "date": "$(date -u +%FT%TZ)",

@@ -348,6 +348,7 @@ def record(a, rows):
     with open(a.doc, "w") as f:
         f.write(doc)
     if a.results:
+        os.makedirs(os.path.dirname(a.results) or ".", exist_ok=True)
         with open(a.results, "w") as f:
             f.write("# The Khronos OpenCL CTS on %s (make cts)\n\n%s\n" % (
                 a.board, body[len(begin):-len(end)].strip()))
