@@ -38,6 +38,11 @@ BOARD_DEFS := -DBOARD_MAX_HARTS=$(BOARD_MAX_HARTS) \
               -DBOARD_STACK_SIZE=$(BOARD_STACK_SIZE) \
               -DBOARD_SUB_GROUP_SIZE=$(BOARD_SUB_GROUP_SIZE) \
               -DBOARD_RAM_ZEROED=$(BOARD_RAM_ZEROED)
+# BOARD_VLEN_MAX (bits): the board's harts may have the vector extension;
+# a kernel context saves vector registers of up to that length.
+ifneq ($(BOARD_VLEN_MAX),)
+BOARD_DEFS += -DBOARD_VLEN_MAX=$(BOARD_VLEN_MAX)
+endif
 # BOARD_PRIV := S: the firmware runs in S-mode under SBI (hal/csr.h).
 ifeq ($(BOARD_PRIV),S)
 BOARD_DEFS += -DHAL_SMODE=1

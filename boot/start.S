@@ -87,6 +87,33 @@ _start:
 	csrw	fcsr, zero
 1:
 #endif
+#ifdef __riscv_vector
+	/* The vector unit (read-only 0 on a hart without V). Kernels find
+	 * their registers zero: the reset value is unspecified. */
+	li	t0, MSTATUS_VS_INITIAL
+	csrs	CSR_STATUS, t0
+	csrr	t0, CSR_STATUS
+	li	t1, SR_VS
+	and	t0, t0, t1
+	beqz	t0, 1f
+#ifdef BOARD_VLEN_MAX
+	/* Longer registers than a kernel context saves: V stays off. */
+	csrr	t0, vlenb
+	li	t1, BOARD_VLEN_MAX / 8
+	bleu	t0, t1, 2f
+	li	t0, SR_VS
+	csrc	CSR_STATUS, t0
+	j	1f
+2:
+#endif
+	vsetvli	t0, zero, e8, m8, ta, ma
+	vmv.v.i	v0, 0
+	vmv.v.i	v8, 0
+	vmv.v.i	v16, 0
+	vmv.v.i	v24, 0
+	csrw	vcsr, zero
+1:
+#endif
 	.option push
 	.option norelax
 	la	gp, __global_pointer$

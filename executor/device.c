@@ -49,6 +49,11 @@ void exec_device_init(unsigned harts)
 	exec_dev.fiber_stack_scale = 16;
 #endif
 #endif
+	/* The boot hart's vector unit stands for every hart's: the boards
+	 * with V have one kind of hart. */
+	exec_dev.vlenb = hal_hart_vlenb();
+	if (exec_dev.vlenb >= 4 && exec_dev.vlenb / 4 <= 64)
+		exec_dev.default_sub_group_size = exec_dev.vlenb / 4;
 	for (unsigned i = 0; i < harts && i < HAL_MAX_HARTS; i++) {
 		bool fpu = (hal_hart_caps(i) & FW_FPU) == FW_FPU;
 		exec_dev.caps[i] = fpu ? EXEC_CAP_FPU : 0;

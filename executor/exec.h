@@ -68,6 +68,10 @@ typedef struct exec_device {
 	 * how many harts lack EXEC_CAP_FPU (0: the checks skip their loops). */
 	uint8_t caps[HAL_MAX_HARTS];
 	unsigned without_fpu;
+	/** Bytes of a vector register of the harts (vlenb; 0: no vector unit
+	 * on, docs/vector.md). With one, the default sub-group is one
+	 * register's 32-bit lanes. */
+	unsigned vlenb;
 } exec_device;
 
 /** A hart has the FPU the firmware's code is built for (F, and D where

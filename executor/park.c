@@ -147,6 +147,7 @@ void exec_park_clear(void)
 {
 	exec_kctx_stack_clear();
 	exec_wg_clear();
+	hal_user_ext_clear();
 }
 
 const exec_park *exec_park_at(unsigned i)
@@ -182,7 +183,7 @@ bool exec_park_take(const unsigned long *regs, unsigned long status)
 	if (regs) {
 		h->taken.pc = regs[0];
 		memcpy(h->taken.x, regs + 1, sizeof(h->taken.x));
-		hal_user_fp_save(&h->taken, status);
+		hal_user_ext_save(&h->taken, status);
 	} else {
 		memset(&h->taken, 0, sizeof(h->taken));
 	}

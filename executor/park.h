@@ -69,7 +69,8 @@ extern unsigned exec_park_tags[];
  * domain alone (hal_isolation_claim) if another domain had it. */
 void exec_park_own(exec_park_cur *cur, unsigned tag);
 /* Zero the calling hart's context (another domain's or owner's kernels
- * come next): kernel stack, local memory, the arena as far as used. */
+ * come next): kernel stack, local memory, the arena as far as used, and
+ * the FP and vector registers. */
 void exec_park_clear(void);
 
 /* The calling hart's parked chunk at @p i (< EXEC_PARK_MAX; inst NULL:

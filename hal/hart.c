@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The hart table: filled by the boot hart, read by boot/start.S to turn a
  * hart id into an index, and by hal_hart_id() afterwards. */
+#include <hal/asm.h>
+#include <hal/csr.h>
 #include <hal/hart.h>
 
 __thread unsigned hal_tls_hart_idx;
@@ -27,4 +29,13 @@ uint32_t hal_hart_id(unsigned idx)
 unsigned hal_hart_caps(unsigned idx)
 {
 	return hal_hart_caps_tab[idx];
+}
+
+unsigned hal_hart_vlenb(void)
+{
+#if HAL_VLENB_MAX
+	if (csr_read(CSR_STATUS) & SR_VS)
+		return (unsigned)csr_read(vlenb);
+#endif
+	return 0;
 }

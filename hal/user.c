@@ -30,6 +30,10 @@ __attribute__((noreturn)) void hal_user_resume_enter(const hal_user_regs *r);
 
 _Static_assert(sizeof(hal_user_regs) == HAL_UREGS_SIZE, "hal_user_regs");
 _Static_assert(offsetof(hal_user_regs, f) == HAL_UREGS_F(0), "UREGS_F");
+#if HAL_VLENB_MAX
+_Static_assert(offsetof(hal_user_regs, vs) == HAL_UREGS_VS, "UREGS_VS");
+_Static_assert(offsetof(hal_user_regs, v) == HAL_UREGS_V, "UREGS_V");
+#endif
 
 /* Below the trap area's top (its reserved words: the hart's tp and id). */
 #define TRAP_AREA_KEEP 64

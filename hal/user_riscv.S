@@ -52,12 +52,13 @@ hal_user_enter:
 #endif
 #endif
 
-	/* void hal_user_fp_save(hal_user_regs *r, unsigned long status): the
+	/* void hal_user_ext_save(hal_user_regs *r, unsigned long status): the
 	 * FP registers and fcsr into r when status has FS on (a hart without
-	 * an FPU never has: FS reads Off there). */
+	 * an FPU never has: FS reads Off there), the vector registers and
+	 * their CSRs when it has VS on. */
 	.text
-	.globl hal_user_fp_save
-hal_user_fp_save:
+	.globl hal_user_ext_save
+hal_user_ext_save:
 	li	t0, 0
 #ifdef __riscv_flen
 	li	t1, SR_FS
@@ -101,6 +102,72 @@ hal_user_fp_save:
 1:
 #endif
 	SREG	t0, HAL_UREGS_FP(a0)
+#if HAL_VLENB_MAX
+	li	t0, 0
+	li	t1, SR_VS
+	and	t1, a1, t1
+	beqz	t1, 2f
+	csrr	t1, vl
+	SREG	t1, HAL_UREGS_VL(a0)
+	csrr	t1, vtype
+	SREG	t1, HAL_UREGS_VTYPE(a0)
+	csrr	t1, vstart
+	SREG	t1, HAL_UREGS_VSTART(a0)
+	csrr	t1, vcsr
+	SREG	t1, HAL_UREGS_VCSR(a0)
+	/* Eight registers at a time (vl and vtype are saved above). */
+	addi	t2, a0, HAL_UREGS_V
+	csrr	t3, vlenb
+	slli	t3, t3, 3
+	vsetvli	t1, zero, e8, m8, ta, ma
+	vs8r.v	v0, (t2)
+	add	t2, t2, t3
+	vs8r.v	v8, (t2)
+	add	t2, t2, t3
+	vs8r.v	v16, (t2)
+	add	t2, t2, t3
+	vs8r.v	v24, (t2)
+	li	t0, 1
+2:
+	SREG	t0, HAL_UREGS_VS(a0)
+#endif
+	ret
+
+	/* void hal_user_ext_clear(void): the FP registers and fcsr (FS on),
+	 * the vector registers and vcsr (VS on) to zero: what another owner's
+	 * kernel left there is not the next one's to read. */
+	.globl hal_user_ext_clear
+hal_user_ext_clear:
+#ifdef __riscv_flen
+	csrr	t0, CSR_STATUS
+	li	t1, SR_FS
+	and	t0, t0, t1
+	beqz	t0, 1f
+	.irp	n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+#if __riscv_flen == 64 && __riscv_xlen == 64
+	fmv.d.x	f\n, zero
+#elif __riscv_flen == 64
+	fcvt.d.w f\n, zero
+#else
+	fmv.w.x	f\n, zero
+#endif
+	.endr
+	fscsr	zero
+1:
+#endif
+#if HAL_VLENB_MAX
+	csrr	t0, CSR_STATUS
+	li	t1, SR_VS
+	and	t0, t0, t1
+	beqz	t0, 2f
+	vsetvli	t0, zero, e8, m8, ta, ma
+	vmv.v.i	v0, 0
+	vmv.v.i	v8, 0
+	vmv.v.i	v16, 0
+	vmv.v.i	v24, 0
+	csrw	vcsr, zero
+2:
+#endif
 	ret
 
 	/* void hal_user_resume_enter(const hal_user_regs *r): xRET into
@@ -153,6 +220,29 @@ hal_user_resume_enter:
 	LREG	t0, HAL_UREGS_FCSR(a0)
 	fscsr	t0
 1:
+#endif
+#if HAL_VLENB_MAX
+	LREG	t0, HAL_UREGS_VS(a0)
+	beqz	t0, 2f
+	addi	t1, a0, HAL_UREGS_V
+	csrr	t2, vlenb
+	slli	t2, t2, 3
+	vsetvli	t0, zero, e8, m8, ta, ma
+	vl8re8.v v0, (t1)
+	add	t1, t1, t2
+	vl8re8.v v8, (t1)
+	add	t1, t1, t2
+	vl8re8.v v16, (t1)
+	add	t1, t1, t2
+	vl8re8.v v24, (t1)
+	LREG	t0, HAL_UREGS_VL(a0)
+	LREG	t1, HAL_UREGS_VTYPE(a0)
+	vsetvl	zero, t0, t1
+	LREG	t0, HAL_UREGS_VSTART(a0)
+	csrw	vstart, t0
+	LREG	t0, HAL_UREGS_VCSR(a0)
+	csrw	vcsr, t0
+2:
 #endif
 #ifdef HAL_SMODE
 	lui	t0, %tprel_hi(hal_user_satp)

@@ -3,7 +3,7 @@
 kernels-srcs := kernels/registry.c kernels/ids.c kernels/barrier_rotate.c \
                 kernels/wg_count.c kernels/sg_ops.c kernels/mem.c \
                 kernels/empty.c kernels/queue_diag.c kernels/hello.c \
-                kernels/fpu_harts.c
+                kernels/fpu_harts.c kernels/vregs.c
 # The kernel library (docs/kernels.md): kernels/<name>/kernel.c is device
 # code, kernels/<name>/workload.c host code (host/objects.mk), args.h both.
 include kernels/kernels.mk

@@ -19,6 +19,9 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_spin,
 	&hp_kernel_churn,
 	&hp_kernel_fpu_harts,
+#if defined(__riscv_vector)
+	&hp_kernel_vregs, /* boards with V (kernels/vregs.c) */
+#endif
 	/* The kernel library, in kernels/kernels.mk's order. */
 	HP_LIB_KERNELS(HP_LIB_KERNEL_ENTRY_),
 #if defined(__riscv)

@@ -67,6 +67,7 @@ void mbox_pkt_dev_info(hp_device_info *info)
 	info->harts_skipped = P.harts_skipped;
 	info->slice_us = P.slice_us;
 	info->features = P.features;
+	info->vector_bits = 8u * exec_dev.vlenb;
 	strncpy(info->skipped, P.skipped_why ? P.skipped_why : "",
 		sizeof(info->skipped) - 1);
 	snprintf(info->firmware, sizeof(info->firmware), "hartpool mbox v%u",

@@ -55,6 +55,16 @@ unsigned hal_hart_caps(unsigned idx)
 	return HOST_CAPS_ALL & ~host_caps_missing[idx];
 }
 
+/* Kernel code on the host is the test's own: nothing of another owner's
+ * is in the registers it reads. */
+void hal_user_ext_clear(void) {}
+
+/* Threads on the host CPU: no RISC-V vector unit. */
+unsigned hal_hart_vlenb(void)
+{
+	return 0;
+}
+
 void hal_host_set_hart_caps(unsigned idx, unsigned caps)
 {
 	host_caps_missing[idx] = HOST_CAPS_ALL & ~caps;
@@ -320,7 +330,7 @@ void hal_user_call(hal_jmp_buf *ret, void (*fn)(void *), void *arg,
 }
 
 /* Never in U-mode, so never asked. */
-void hal_user_fp_save(hal_user_regs *r, unsigned long status)
+void hal_user_ext_save(hal_user_regs *r, unsigned long status)
 {
 	(void)r;
 	(void)status;

@@ -194,6 +194,7 @@ static void info_json(hp_device *d, const hp_device_info *i, const char *sgs,
 	       i->features & HP_DEV_HAS_DOORBELL ? "true" : "false",
 	       i->features & HP_DEV_HAS_BARRIER_UNIT ? "true" : "false");
 	printf(", \"slice_us\": %u", i->slice_us);
+	printf(", \"vector_bits\": %u", i->vector_bits);
 	printf(", \"harts_skipped\": %u, \"skipped\": ", i->harts_skipped);
 	cli_json_str(i->skipped, sizeof(i->skipped));
 	printf(", \"board\": ");
@@ -261,6 +262,12 @@ static int info_one(hp_device *d, const cli_opts *o)
 		printf("time_slice: %u us between sessions\n", i.slice_us);
 	else
 		printf("time_slice: none (kernels are not preempted)\n");
+	if (i.vector_bits)
+		printf("vector: RVV, VLEN %u bits (%u 32-bit lanes a "
+		       "register)\n",
+		       i.vector_bits, i.vector_bits / 32);
+	else
+		printf("vector: none\n");
 	printf("team_barriers: %s\n", i.features & HP_DEV_HAS_BARRIER_UNIT
 					      ? "barrier unit"
 					      : "software");

@@ -137,10 +137,28 @@ struct hp_api {
 #else
 #define HP_YIELD_FP_CLOBBERS_
 #endif
+/*
+ * Vector registers and vl/vtype, like the RISC-V calling convention's:
+ * none survives a yield (another work-item's code may use them), so a
+ * caller keeps a live vector in its frame. Only where the compiler can put
+ * values there (clang, GCC 13 and later: GCC 12 emits no vector code and
+ * knows no vector register names).
+ */
+#if defined(__riscv) && defined(__riscv_vector) &&                             \
+	(defined(__clang__) || __GNUC__ >= 13)
+#define HP_YIELD_V_CLOBBERS_                                                   \
+	"v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",     \
+		"v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", \
+		"v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", \
+		"v29", "v30", "v31", "vl", "vtype",
+#else
+#define HP_YIELD_V_CLOBBERS_
+#endif
 #define HP_YIELD_INT_CLOBBERS_                                                 \
 	"ra", "t0", "t1", "t2", "t3", "t4", "t5", "t6", "a4", "a5", "a6",      \
 		"a7", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9",    \
 		"s10", "s11", "memory"
-#define HP_YIELD_CLOBBERS_ HP_YIELD_FP_CLOBBERS_ HP_YIELD_INT_CLOBBERS_
+#define HP_YIELD_CLOBBERS_                                                     \
+	HP_YIELD_FP_CLOBBERS_ HP_YIELD_V_CLOBBERS_ HP_YIELD_INT_CLOBBERS_
 
 #endif

@@ -42,6 +42,9 @@ typedef struct hp_device_info {
 	/** The time slice between sessions in microseconds (hartpool.slice_us;
 	 * 0: kernels are never preempted; docs/sessions.md). */
 	uint32_t slice_us;
+	/** Bits of a vector register of the device's harts (RVV's VLEN); 0:
+	 * no vector unit in use (docs/vector.md). */
+	uint32_t vector_bits;
 } hp_device_info;
 
 /** hp_device_info.features: the host rings a doorbell device after

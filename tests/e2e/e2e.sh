@@ -268,6 +268,13 @@ t_slices() {
 		timeout 300 "$SLICES" --board "$board" --harts 9 team teamlong ||
 			fail "test_slices team on $board"
 	done
+	# Vector registers (boards with V): kept through the slices of two
+	# hosts' kernels on the same harts, and cleared for a new host.
+	for board in qemu-virt-v qemu-virt-sbi-v; do
+		[ -f "board/$board/board.mk" ] || continue
+		timeout 300 "$SLICES" --board "$board" --harts 8 vregs ||
+			fail "test_slices vregs on $board"
+	done
 	up --harts 2 --slice-us 2500
 	"$HP" info --connect "$conn" | grep -qx "time_slice: 2500 us between sessions" ||
 		fail "up --slice-us 2500: info does not say it"

@@ -19,6 +19,11 @@
  *           checked `churn` over teams of two gives every value right, its
  *           teams parked again and again: in their kernel code, in their
  *           barrier waits and between groups.
+ *   vregs   two hosts' `vregs` kernels (boards with V) on the same harts
+ *           at once, their chunks sliced against each other: every
+ *           work-item finds its vector registers, vl and vtype as it set
+ *           them (docs/vector.md); then a new host's kernels find
+ *           only zeros in them.
  *   private a host fills its local memory and its work-items' private
  *           arrays (tests/e2e/kernels/leftover.cl, a row loop and a
  *           work-group function, plant=1) and exits; a new host's kernel
@@ -466,6 +471,83 @@ static void t_teamlong(void)
 	long_beside(&lk);
 }
 
+/* ---- vector registers through time slices ---- */
+
+/* One host's `vregs` (boards with V): its work-items' vector registers
+ * compared all along while another host's run on the same harts. */
+static int vregs_child(int fd, const void *arg)
+{
+	(void)fd;
+	uint64_t seed = *(const uint64_t *)arg;
+	hp_device *L = connect_one();
+	hp_queue *q;
+	MUST(hp_queue_create(L, HP_QUEUE_IN_ORDER, &q));
+	hp_buffer out = e2e_buffer(L, LONG_ITEMS * 4, NULL);
+	/* About half a second per work-item under TCG: each lives through
+	 * many slices beside the other host's. */
+	hp_vregs_args va = {
+		.out = out, .iters = seed ? 2000000 : 0, .seed = seed};
+	hp_ndrange r = {.work_dim = 1,
+			.global = {LONG_ITEMS},
+			.local = {1},
+			.local_given = true};
+	hp_event ev;
+	hp_event_info info;
+	MUST(hp_enqueue_kernel(q, e2e_kernel(L, "vregs"), &r, &va, sizeof(va),
+			       NULL, 0, &ev));
+	if (!wait_for(L, ev, &info, 150000) || info.status) {
+		fprintf(stderr, "vregs (seed %" PRIu64 "): %s\n", seed,
+			info.status ? hp_error_name(info.status)
+				    : "not complete after 150 s");
+		return 1;
+	}
+	uint32_t got[LONG_ITEMS];
+	MUST(hp_buffer_read(L, out, 0, got, sizeof(got)));
+	unsigned wrong = 0;
+	for (uint32_t i = 0; i < LONG_ITEMS; i++)
+		wrong += got[i] != 0;
+	if (wrong && seed)
+		fprintf(stderr,
+			"vregs (seed %" PRIu64 "): %u of %u work-items found "
+			"their vector registers changed\n",
+			seed, wrong, LONG_ITEMS);
+	else if (wrong)
+		fprintf(stderr,
+			"vregs: %u of %u work-items of a new host found "
+			"another's bytes in their vector registers (%u in the "
+			"first)\n",
+			wrong, LONG_ITEMS, got[0]);
+	hp_close(L);
+	return wrong != 0;
+}
+
+static void t_vregs(void)
+{
+	static const uint64_t seeds[2] = {1, 101};
+	double t0 = now_ms();
+	int fd[2];
+	pid_t pid[2];
+	for (unsigned k = 0; k < 2; k++)
+		pid[k] = spawn(vregs_child, &seeds[k], &fd[k]);
+	bool ok = true;
+	for (unsigned k = 0; k < 2; k++) {
+		close(fd[k]);
+		ok &= exited_well(pid[k]);
+	}
+	CHECK(ok, "a host's vector registers changed behind its kernels");
+	if (ok)
+		printf("ok: two hosts' vregs of %u work-items each, sliced on "
+		       "the same harts: every vector register, vl and vtype "
+		       "kept, %.1f s\n",
+		       LONG_ITEMS, (now_ms() - t0) / 1e3);
+	/* Nothing left over: a new host's kernels start with zeros there. */
+	static const uint64_t look = 0;
+	pid_t p = spawn(vregs_child, &look, &fd[0]);
+	close(fd[0]);
+	CHECK(exited_well(p), "a new host found the last hosts' vector "
+			      "registers");
+}
+
 /* ---- nothing left over in local and private memory ---- */
 
 static const char *leftover_path;
@@ -828,9 +910,10 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		void (*fn)(void);
-	} tests[] = {{"hog", t_hog},	     {"long", t_long},
-		     {"team", t_team},	     {"teamlong", t_teamlong},
-		     {"private", t_private}, {"tenants", t_tenants}};
+	} tests[] = {{"hog", t_hog},	    {"long", t_long},
+		     {"team", t_team},	    {"teamlong", t_teamlong},
+		     {"vregs", t_vregs},    {"private", t_private},
+		     {"tenants", t_tenants}};
 	for (unsigned t = 0; t < sizeof(tests) / sizeof(tests[0]); t++) {
 		bool run = !nonly;
 		for (unsigned k = 0; k < nonly; k++)

@@ -15,10 +15,13 @@
 #define BOOT_TRAP_FRAME_H
 
 #include <hal/asm.h>
+#include <hal/isolation.h> /* HAL_UREGS_SIZE */
 
 /** Bytes at the top of every hart's stack kept for trap handling: the trap
- * area, whose top mscratch holds while the hart runs outside the handler. */
-#define BOOT_TRAP_STACK 2048
+ * area, whose top mscratch holds while the hart runs outside the handler
+ * (and where a preempted kernel's registers go on: with V, 32 vector
+ * registers more). */
+#define BOOT_TRAP_STACK (2048 + 32 * HAL_VLENB_MAX)
 /** From the trap area's top: the hart's tp, which the trap entry loads
  * (interrupted code may have changed tp); 0 until the hart has one. */
 #define BOOT_TRAP_TP (-REGBYTES)
@@ -87,6 +90,10 @@ typedef struct boot_trap_frame {
 	unsigned long scratch; /**< boot's own: m/sscratch to restore */
 	unsigned long pad_[2];
 } boot_trap_frame;
+
+/* hal_user_resume copies a context's registers below the area's top. */
+_Static_assert(HAL_UREGS_SIZE + 64 + 16 <= BOOT_TRAP_STACK,
+	       "a resumed context's registers fit in the trap area");
 
 #define BOOT_TF_AT(field, off)                                                 \
 	_Static_assert(offsetof(boot_trap_frame, field) == (off),              \

@@ -22,6 +22,8 @@
 #define MSTATUS_FS_INITIAL 0x00002000
 #define MSTATUS_FS_CLEAN 0x00004000
 #define MSTATUS_FS_DIRTY 0x00006000
+#define MSTATUS_VS 0x00000600 /**< vector state: Off, Initial, Clean, Dirty */
+#define MSTATUS_VS_INITIAL 0x00000200
 #define MSTATUS_MPRV 0x00020000 /**< M-mode loads/stores use MPP's rights */
 
 #define SSTATUS_SIE 0x00000002
@@ -115,8 +117,9 @@
 #define XRET mret
 #define HAL_PRIV_NAME "M"
 #endif
-/* FS has the same place in mstatus and sstatus. */
+/* FS and VS have the same places in mstatus and sstatus. */
 #define SR_FS MSTATUS_FS
+#define SR_VS MSTATUS_VS
 
 #ifndef __ASSEMBLER__
 

@@ -43,6 +43,11 @@ uint32_t hal_hart_id(unsigned idx);
 /** HAL_HART_* bits of the hart with index @p idx. */
 unsigned hal_hart_caps(unsigned idx);
 
+/** Bytes of one vector register (vlenb) of the calling hart when its vector
+ * unit is on (boot/start.S turns it on where a kernel context can save
+ * it), else 0. */
+unsigned hal_hart_vlenb(void);
+
 /** Hint that the hart is in a short polling loop. */
 static inline void hal_cpu_relax(void)
 {

@@ -122,21 +122,33 @@ __attribute__((noreturn)) void
 hal_user_call(hal_jmp_buf *ret, void (*fn)(void *), void *arg, void *stack_top);
 
 /** A U-mode context taken at a trap, to be continued later on the same
- * hart (preemption, docs/executor.md): the pc, x1-x31 (x[n - 1] is xn)
- * and, when @p fp is 1, the FP registers and fcsr. Offsets for assembly:
- * HAL_UREGS_* below. */
+ * hart (preemption, docs/executor.md): the pc, x1-x31 (x[n - 1] is xn);
+ * when @p fp is 1, the FP registers and fcsr; on a board with V
+ * (HAL_VLENB_MAX), when @p vs is 1, the 32 vector registers (vlenb bytes
+ * each, one after another) and vl, vtype, vstart and vcsr. Offsets for
+ * assembly: HAL_UREGS_* below. */
 typedef struct hal_user_regs {
 	unsigned long pc;
 	unsigned long x[31];
 	unsigned long fp; /**< 1: f[] and fcsr hold the context's FP state */
 	unsigned long fcsr;
 	unsigned long long f[32];
+#if HAL_VLENB_MAX
+	unsigned long vs; /**< 1: the vector state below is the context's */
+	unsigned long vl, vtype, vstart, vcsr;
+	unsigned char v[32 * HAL_VLENB_MAX];
+#endif
 } hal_user_regs;
 
-/** M-side, in a trap from U-mode, before anything touches the FP
- * registers: store them and fcsr in @p r if @p status (the trapped
- * context's mstatus/sstatus) has the FPU on; else r->fp = 0. */
-void hal_user_fp_save(hal_user_regs *r, unsigned long status);
+/** M-side, in a trap from U-mode, before anything touches the FP or vector
+ * registers: store them and their CSRs in @p r for each of the two that
+ * @p status (the trapped context's mstatus/sstatus) has on; else r->fp = 0
+ * (and r->vs = 0). */
+void hal_user_ext_save(hal_user_regs *r, unsigned long status);
+
+/** The FP and vector registers and their CSRs (those that are on) to zero,
+ * before kernel code of another owner runs on the hart. */
+void hal_user_ext_clear(void);
 
 /** Continue the U-mode context @p r taken on this hart (every register,
  * pc, the FP state if saved) with the calling hart's protection as it is
@@ -177,5 +189,15 @@ bool hal_rodata_has(uintptr_t p);
 #define HAL_UREGS_FP (32 * REGBYTES)
 #define HAL_UREGS_FCSR (33 * REGBYTES)
 #define HAL_UREGS_F(n) (34 * REGBYTES + (n)*8)
+#if HAL_VLENB_MAX
+#define HAL_UREGS_VS (34 * REGBYTES + 32 * 8)
+#define HAL_UREGS_VL (HAL_UREGS_VS + REGBYTES)
+#define HAL_UREGS_VTYPE (HAL_UREGS_VS + 2 * REGBYTES)
+#define HAL_UREGS_VSTART (HAL_UREGS_VS + 3 * REGBYTES)
+#define HAL_UREGS_VCSR (HAL_UREGS_VS + 4 * REGBYTES)
+#define HAL_UREGS_V (HAL_UREGS_VS + 5 * REGBYTES)
+#define HAL_UREGS_SIZE (HAL_UREGS_V + 32 * HAL_VLENB_MAX)
+#else
 #define HAL_UREGS_SIZE (34 * REGBYTES + 32 * 8)
+#endif
 #endif

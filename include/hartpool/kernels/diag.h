@@ -45,6 +45,20 @@ typedef struct {
 	uint64_t iters;
 } hp_spin_args;
 
+/** vregs (boards with the vector extension only, docs/vector.md): every
+ * work-item fills the 32 vector registers with its pattern (byte j of
+ * register r: seed + glin + (r % 8) * vlenb + j + (r / 8) * 41, mod 256)
+ * and vl = 5 at e32, m1, then iterates spin's step `iters` times and,
+ * every 1,024 steps, compares the registers, vl and vtype with what it
+ * set; out[glin] = the number of comparisons that found a difference (0:
+ * nothing changed its vector state behind its back). With iters 0 it only
+ * looks: out[glin] = the bytes of v0-v31 that are not zero as it starts. */
+typedef struct {
+	uint64_t out; /**< uint32_t[items] */
+	uint64_t iters;
+	uint64_t seed;
+} hp_vregs_args;
+
 /** churn: `rounds` rounds; in each, every work-item iterates spin's step
  * `iters` times, then xors in its group successor's value, read from local
  * memory between two work-group barriers; out[glin] = its last value

@@ -1,0 +1,11 @@
+# Board: QEMU virt under OpenSBI, firmware in S-mode, RV64 with the vector
+# extension (RVV 1.0, VLEN 256): qemu-virt-sbi's board, its harts with V.
+# Read by the top-level Makefile and by qemu/hp-qemu.
+include board/qemu-virt-sbi/board.mk
+BOARD_ARCH        := rv64imafdcv_zicsr_zifencei
+# The largest VLEN (bits) whose vector registers a kernel context saves.
+BOARD_VLEN_MAX    := 512
+# The trap area grows by 32 * 64 bytes (boot/include/boot/trap_frame.h):
+# the stack keeps its 14 KiB.
+BOARD_STACK_SIZE  := 18432
+QEMU_CPU          := rv64,v=true,vlen=256,elen=64,vext_spec=v1.0
