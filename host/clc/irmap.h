@@ -18,6 +18,9 @@ typedef struct {
 	unsigned xlen;
 	FILE *log;	 /* the build log */
 	bool item_calls; /* -cl-hartpool-item-calls */
+	/* The board has V: a row loop's accesses are marked parallel, so the
+	 * vectoriser runs its work-items on lanes (docs/vector.md). */
+	bool vector;
 } clc_ir;
 
 /** The module's function @p name, declared with type @p t if missing. */

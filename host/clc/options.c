@@ -195,6 +195,14 @@ void clc_extensions(const clc_board *b, char *out, size_t n)
 		ext_add(out, n, fp64, sizeof(fp64) / sizeof(fp64[0]));
 }
 
+bool clc_board_vector(const clc_board *b)
+{
+	for (const char *c = b->arch + 4; *c && *c != '_'; c++)
+		if (*c == 'v')
+			return true;
+	return false;
+}
+
 void clc_features(const clc_board *b, char *out, size_t n)
 {
 	/* the letters before the first '_'; g is imafd */
@@ -203,7 +211,7 @@ void clc_features(const clc_board *b, char *out, size_t n)
 	for (const char *c = b->arch + 4; *c && *c != '_'; c++) {
 		const char *l = *c == 'g' ? "mafd" : c;
 		for (size_t k = 0; k < (*c == 'g' ? 4u : 1u); k++)
-			if (strchr("mafdc", l[k]) && at + 8 < n)
+			if (strchr("mafdcv", l[k]) && at + 8 < n)
 				at += (size_t)snprintf(out + at, n - at, "+%c,",
 						       l[k]);
 	}

@@ -34,5 +34,8 @@ void clc_opts_free(clc_opts *o);
 void clc_extensions(const clc_board *b, char *out, size_t n);
 /** "+m,+a,..." of the board's ISA letters (and -relax). */
 void clc_features(const clc_board *b, char *out, size_t n);
+/** Does the board's ISA have the vector extension (a 'v' among its single
+ * letters)? */
+bool clc_board_vector(const clc_board *b);
 
 #endif

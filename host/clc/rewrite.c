@@ -25,6 +25,7 @@
 #include "irmap.h"
 #include "job.h"
 #include "kernels.h"
+#include "options.h"
 #include "rowloop.h"
 #include "wgfn.h"
 #include <llvm-c/Analysis.h>
@@ -48,6 +49,7 @@ static void ir_init(clc_ir *x, clc_job *j)
 	x->xlen = j->b.xlen;
 	x->log = j->log.f;
 	x->item_calls = j->opts.item_calls;
+	x->vector = clc_board_vector(&j->b);
 	x->i8 = LLVMInt8TypeInContext(x->c);
 	x->i32 = LLVMInt32TypeInContext(x->c);
 	x->i64 = LLVMInt64TypeInContext(x->c);

@@ -250,7 +250,11 @@ static void build(rl *r, LLVMValueRef desc)
 	LLVMPositionBuilderAtEnd(x->b, r->latch);
 	LLVMValueRef k1 =
 		LLVMBuildAdd(x->b, r->k_idx, LLVMConstInt(x->sz, 1, 0), "");
-	unroll4(x, LLVMBuildBr(x->b, header));
+	/* With V the vectoriser takes the loop as it is (unrolled first, its
+	 * accesses would be strided across lanes). */
+	LLVMValueRef back = LLVMBuildBr(x->b, header);
+	if (!x->vector)
+		unroll4(x, back);
 	LLVMValueRef inc[] = {LLVMConstInt(x->sz, 0, 0), k1};
 	LLVMBasicBlockRef from[] = {r->entry, r->latch};
 	LLVMAddIncoming(r->k_idx, inc, from, 2);

@@ -196,6 +196,8 @@ cl_rowloop() { # BOARD
 }
 t_cli_rowloop_rv64() { cl_rowloop qemu-virt; }
 t_cli_rowloop_rv32() { cl_rowloop qemu-virt32; }
+# With V the code generator vectorises the loops (docs/vector.md).
+t_cli_rowloop_v() { cl_rowloop qemu-virt-v; }
 
 # Work-group functions (host/clc/wgfn.c) against fibers: the same bytes
 # out in 1, 2 and 3 dimensions with remainder groups, the model's values,
@@ -219,6 +221,7 @@ cl_wgfn() { # BOARD
 }
 t_cli_wgfn_rv64() { cl_wgfn qemu-virt; }
 t_cli_wgfn_rv32() { cl_wgfn qemu-virt32; }
+t_cli_wgfn_v() { cl_wgfn qemu-virt-v; }
 
 t_cli_stack_rv64() { cl_stack qemu-virt; }
 t_cli_stack_rv32() { cl_stack qemu-virt32; }
