@@ -74,8 +74,11 @@ static int job_setup(clc_job *j)
 	if ((rc = clc_board_get(&j->log, o->board ? o->board : "qemu-virt",
 				&j->b)))
 		return rc;
-	snprintf(j->libbc, sizeof(j->libbc), "%s/build/opencl/%s-%s/hpcl.bc",
-		 clc_root(), j->b.libarch, j->b.abi);
+	/* With V, the library built with V (its yields clobber the vector
+	 * registers: docs/vector.md). */
+	snprintf(j->libbc, sizeof(j->libbc), "%s/build/opencl/%s%s-%s/hpcl.bc",
+		 clc_root(), j->b.libarch, clc_board_vector(&j->b) ? "v" : "",
+		 j->b.abi);
 	if (access(j->libbc, R_OK))
 		return clc_fail(&j->log, HP_COMPILER_NOT_AVAILABLE,
 				"no OpenCL built-in library %s (make opencl)",

@@ -4,6 +4,7 @@
 #
 #   make opencl-lib   build/opencl/rv64imafdc-lp64d/hpcl.bc
 #                     build/opencl/rv32imac-ilp32/hpcl.bc
+#                     build/opencl/rv64imafdcv-lp64d/hpcl.bc
 #
 # rt.c (the run-time core), events.c, wg.c, printf.c, softfma.c and libm.c are C; the built-ins are OpenCL C (*.cl, with
 # -cl-no-stdinc: they declare their own overloads) and the conversions are
@@ -12,7 +13,9 @@
 OCL_O := build/opencl
 OCL_CLANG ?= clang-19
 OCL_LINK ?= llvm-link-19
-OCL_ABIS := rv64imafdc-lp64d rv32imac-ilp32
+# rv64imafdcv: the boards with V (docs/vector.md); its yields declare the
+# vector registers clobbered, which kernels built with V inline.
+OCL_ABIS := rv64imafdc-lp64d rv32imac-ilp32 rv64imafdcv-lp64d
 ocl-cl-srcs := math common integer relational geometric vload atomic async \
                subgroup \
                misc
@@ -26,6 +29,8 @@ OCL_EXT_rv32imac-ilp32 := -cl-ext=-all,+cl_khr_global_int32_base_atomics,+cl_khr
 OCL_EXT_rv64imafdc-lp64d := $(OCL_EXT_rv32imac-ilp32),+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics
 OCL_TARGET_rv32imac-ilp32 := -target riscv32-unknown-elf -march=rv32imac_zicsr_zifencei -mabi=ilp32
 OCL_TARGET_rv64imafdc-lp64d := -target riscv64-unknown-elf -march=rv64imafdc_zicsr_zifencei -mabi=lp64d
+OCL_EXT_rv64imafdcv-lp64d := $(OCL_EXT_rv64imafdc-lp64d)
+OCL_TARGET_rv64imafdcv-lp64d := -target riscv64-unknown-elf -march=rv64imafdcv_zicsr_zifencei -mabi=lp64d
 ocl-abi = $(notdir $(patsubst %/,%,$(dir $@)))
 OCL_COMMON = $(OCL_TARGET_$(ocl-abi)) -mcmodel=medany -mno-relax \
              -fno-jump-tables -O2 -emit-llvm -c

@@ -115,6 +115,7 @@ bt_values() {
 }
 # OpenCL C 1.2 (the default) on rv64, 3.0 (sub-groups too) on rv32
 t_builtins_values_rv64() { bt_values qemu-virt; }
+t_builtins_values_v() { bt_values qemu-virt-v; }
 t_builtins_values_rv32() { bt_values qemu-virt32 -cl-std=CL3.0; }
 
 # builtins_diff.cl (exactly specified built-ins: conversions with rounding

@@ -28,6 +28,7 @@ cl_group_sum() { # BOARD
 	python3 $CHK group_sum 512 64 <<<"$out" || fail "group_sum on $1"
 }
 t_cli_local_barrier_rv64() { cl_group_sum qemu-virt; }
+t_cli_local_barrier_v() { cl_group_sum qemu-virt-v; }
 t_cli_local_barrier_rv32() { cl_group_sum qemu-virt32; }
 
 cl_count() { # BOARD
@@ -46,6 +47,8 @@ cl_sg() { # BOARD
 	python3 $CHK sg 96 24 8 <<<"$out" || fail "sg on $1"
 }
 t_cli_subgroups_rv64() { cl_sg qemu-virt; }
+# Fibers with V: vector values live across a yield (docs/vector.md).
+t_cli_subgroups_v() { cl_sg qemu-virt-v; }
 t_cli_subgroups_rv32() { cl_sg qemu-virt32; }
 
 cl_wg() { # BOARD: work-group collectives, remainder group included
@@ -55,6 +58,7 @@ cl_wg() { # BOARD: work-group collectives, remainder group included
 	python3 $CHK wg 47 10 <<<"$out" || fail "work-group collectives on $1"
 }
 t_cli_workgroup_rv64() { cl_wg qemu-virt; }
+t_cli_workgroup_v() { cl_wg qemu-virt-v; }
 t_cli_workgroup_rv32() { cl_wg qemu-virt32; }
 
 cl_atomics20() { # BOARD: OpenCL C 3.0 atomics
@@ -73,6 +77,7 @@ cl_mathy() { # BOARD
 	python3 $CHK mathy 40 <<<"$out" || fail "mathy on $1"
 }
 t_cli_builtins_rv64() { cl_mathy qemu-virt; }
+t_cli_builtins_v() { cl_mathy qemu-virt-v; }
 t_cli_builtins_rv32() { cl_mathy qemu-virt32; }
 
 cl_printf() { # BOARD
