@@ -275,6 +275,12 @@ t_slices() {
 		timeout 300 "$SLICES" --board "$board" --harts 8 vregs ||
 			fail "test_slices vregs on $board"
 	done
+	# The largest registers the boards save (BOARD_VLEN_MAX), and lengths
+	# the launcher refuses.
+	HP_QEMU_VLEN=512 timeout 300 "$SLICES" --board qemu-virt-v --harts 8 vregs ||
+		fail "test_slices vregs on qemu-virt-v at VLEN 512"
+	HP_QEMU_VLEN=64 expect_error HP_INVALID_VALUE "$HP" info --board qemu-virt-v --harts 2
+	HP_QEMU_VLEN=256 expect_error HP_INVALID_VALUE "$HP" info --board qemu-virt --harts 2
 	up --harts 2 --slice-us 2500
 	"$HP" info --connect "$conn" | grep -qx "time_slice: 2500 us between sessions" ||
 		fail "up --slice-us 2500: info does not say it"
