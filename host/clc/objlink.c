@@ -3,7 +3,8 @@
  * The link stage of a kernel object and `hartpool build` of C sources:
  *
  * 1. Compile each source with the RISC-V cross compiler for the board
- *    (its -march/-mabi from the board table, hartpool_boards.h),
+ *    (its -march/-mabi from the board table, hartpool_boards.h; clang-19
+ *    on a board with V, whose vector code GCC 12 cannot make),
  * -mcmodel=medany (every reference PC-relative), -mno-relax (no gp-relative
  * accesses: gp is the firmware's), -DHP_KERNEL_OBJECT (API calls through the
  * table).
@@ -15,6 +16,7 @@
 #define _GNU_SOURCE
 #include "objlink.h"
 #include "fail.h"
+#include "options.h"
 #include "package.h"
 #include "tools.h"
 #include <elf.h>
@@ -24,6 +26,7 @@
 #include <hartpool/frame.h>
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>
+#include <hartpool_cl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -72,6 +75,9 @@ int clc_link(clc_log *l, const clc_board *b, const char *const *objs,
 		       : 0;
 }
 
+/* picolibc's headers (Debian's picolibc-riscv64-unknown-elf), for clang. */
+#define CLC_PICOLIBC_INC "/usr/lib/picolibc/riscv64-unknown-elf/include"
+
 /* OUT.hpk -> OUT.elf (else OUT.elf appended). */
 static void elf_path(const char *out, char *elfout, size_t n)
 {
@@ -104,6 +110,18 @@ int clc_build_c(const char *board, const char *const *srcs, unsigned ns,
 	snprintf(inc, sizeof(inc), "-I%s/include", clc_root());
 	elf_path(out, elfout, sizeof(elfout));
 
+	/* With V, clang: GCC 12 emits no vector code and has no RVV
+	 * intrinsics (docs/vector.md). */
+	const char *clang = NULL;
+	char target[48];
+	snprintf(target, sizeof(target), "--target=riscv%u-unknown-elf",
+		 b.xlen);
+	if (clc_board_vector(&b) && !(clang = hp_cl_compiler()))
+		rc = clc_fail(l, HP_COMPILER_NOT_AVAILABLE,
+			      "board %s has V: C kernels are built with "
+			      "clang-19 (install clang-19; HP_CLANG names "
+			      "another)",
+			      board);
 	static __thread char objs[64][1200];
 	const char *objp[64];
 	for (unsigned i = 0; i < ns && !rc; i++) {
@@ -127,6 +145,17 @@ int clc_build_c(const char *board, const char *const *srcs, unsigned ns,
 				       "-DHP_KERNEL_OBJECT",
 				       inc};
 		unsigned n = 17;
+		if (clang) {
+			/* the same flags; picolibc's headers by path (no specs
+			 * in clang) */
+			cc[0] = clang;
+			cc[5] = target;
+			/* DWARF 5's ULEB128 relocations are past
+			 * binutils 2.40's ld */
+			cc[7] = "-gdwarf-4";
+			cc[n++] = "-isystem";
+			cc[n++] = CLC_PICOLIBC_INC;
+		}
 		for (unsigned k = 0; k < ne; k++)
 			cc[n++] = extra[k];
 		cc[n++] = "-c";

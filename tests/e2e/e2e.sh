@@ -1018,12 +1018,40 @@ t_doorbell() {
 	echo "ok: $rings UART doorbell rings"
 }
 
+# C kernels with the vector unit (docs/vector.md): on qemu-virt-v `hartpool
+# build` compiles C with clang-19, and examples/saxpy_rvv.c (RVV intrinsics,
+# 64 elements a work-item, strip-mined, a short last pass) gives every
+# value; an earlier C kernel still builds and runs there; on a board
+# without V the example stops at its #error, named.
+t_vector_c() {
+	local dir out want
+	dir=$(mktemp -d /tmp/hp-vc-XXXXXX)
+	"$HP" build --board qemu-virt-v examples/saxpy_rvv.c -o "$dir/s.hpk" >/dev/null ||
+		fail "build saxpy_rvv for qemu-virt-v"
+	out=$("$HP" run --board qemu-virt-v --harts 4 --kernel-file "$dir/s.hpk" saxpy_rvv \
+		--global 16 --karg buf:f32:1000:iota --karg buf:f32:1000:1 --karg u64:1000 \
+		--karg f32:2.5 --karg u32:64 --print 1000) || fail "run saxpy_rvv: $out"
+	want=$(python3 -c 'print(" ".join("%g" % (2.5 * i + 1) for i in range(1000)))')
+	grep -q "^buf1 f32\[1000\]: $want\$" <<<"$out" || fail "saxpy_rvv values: $(grep buf1 <<<"$out" | cut -c1-200)"
+	"$HP" build --board qemu-virt-v examples/saxpy.c -o "$dir/p.hpk" >/dev/null ||
+		fail "build saxpy.c for qemu-virt-v (clang)"
+	out=$("$HP" run --board qemu-virt-v --harts 4 --kernel-file "$dir/p.hpk" saxpy --global 1000 \
+		--karg buf:f32:1000:iota --karg buf:f32:1000:1 --karg f32:2.5 --karg u32:1000 \
+		--print 1000) || fail "run saxpy (clang): $out"
+	grep -q "^buf1 f32\[1000\]: $want\$" <<<"$out" || fail "saxpy (clang) values"
+	out=$("$HP" build --board qemu-virt examples/saxpy_rvv.c -o "$dir/n.hpk" 2>&1) &&
+		fail "saxpy_rvv built for qemu-virt"
+	grep -q "needs a board with the vector extension" <<<"$out" || fail "no named refusal: $out"
+	echo "ok: saxpy_rvv (RVV intrinsics) and saxpy.c built with clang for qemu-virt-v: 1000 values right"
+	rm -rf "$dir"
+}
+
 # QEMU's real-board models with an E51 monitor hart, and the FPU rule.
 . tests/e2e/boards.sh
 . tests/e2e/cluster.sh
 . tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions slices zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions slices zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace vector_c"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in
