@@ -276,11 +276,15 @@ for t in $(tests/opencl/opencl.sh list); do
 	timed "opencl $t" "$out/opencl-$t.log" timeout "$lim" tests/opencl/opencl.sh run "$t"
 done
 
-echo "== OpenCL conformance: the Khronos CTS's fast tier on qemu-virt (tests/cts/)"
+echo "== OpenCL conformance: the Khronos CTS's fast tier on qemu-virt and qemu-virt-v (tests/cts/)"
 if tests/cts/run.sh --list-fast >/dev/null 2>&1; then
-	for s in $(python3 tests/cts/cts.py --list-fast); do
-		timed "cts $s (fast tier, qemu-virt)" "$out/cts-$s.log" \
-			tests/cts/run.sh --tier fast --suites "$s" --board qemu-virt --out build/cts-fast
+	for b in qemu-virt qemu-virt-v; do
+		# (the vector board when it is tested: HP_TEST_BOARDS)
+		[ "$b" = qemu-virt ] || case " $(echo $boards) " in *" $b "*) ;; *) continue ;; esac
+		for s in $(python3 tests/cts/cts.py --list-fast); do
+			timed "cts $s (fast tier, $b)" "$out/cts-$b-$s.log" \
+				tests/cts/run.sh --tier fast --suites "$s" --board "$b" --out build/cts-fast
+		done
 	done
 else
 	echo "(no CTS build: CTS_DIR names none; docs/conformance.md)"
