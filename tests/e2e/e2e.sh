@@ -651,14 +651,15 @@ t_printf() {
 }
 
 # Kernel objects (docs/kernel-objects.md): the examples built at test time
-# with `hartpool build` for both boards; run through the CLI with their
+# with `hartpool build` for rv64, rv32 and the vector board; run through the CLI with their
 # output checked value by value (hp_printf lines included); bad sources
 # refused with a clear message; test_objects through the library with the
 # same objects (two at once, unload/reload, unload while running, malformed
 # objects).
 t_objects() {
 	local board dir out want i
-	for board in qemu-virt qemu-virt32; do
+	# (qemu-virt-v: the objects built with clang, docs/vector.md)
+	for board in qemu-virt qemu-virt32 qemu-virt-v; do
 		dir=$(mktemp -d /tmp/hp-objects-XXXXXX)
 		for e in hello saxpy group_sum; do
 			"$HP" build --board "$board" "examples/$e.c" -o "$dir/$e.hpk" || fail "$board: build examples/$e.c"
