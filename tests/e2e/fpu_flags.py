@@ -18,7 +18,8 @@ which only %f needs.
 Then the rest of the firmware, which the E51 runs too (it is the mailbox's
 dispatcher): FP code may sit only in the kernels and what they call, the
 sub-group float functions, the code that checks for an FPU first (the
-entry, setjmp/longjmp, a preempted kernel's FP save and restore) and picolibc's float formatting
+entry, setjmp/longjmp, a preempted kernel's FP save and restore, the clear of another
+owner's FP registers) and picolibc's float formatting
 (only %f, %e, %g reach it; the firmware prints no floats). Exit status 0 if
 both hold, 1 otherwise.
 """
@@ -34,7 +35,7 @@ FP_INSN = re.compile(r"^(c\.)?f(?!ence)[a-z]+[0-9a-z.]*\s"
                      r"|^(frcsr|fscsr|frflags|fsflags|frrm|fsrm)\b")
 # FP code outside kernels that is allowed (see above).
 FP_GUARDED = re.compile(r"^(_start|hal_setjmp|"
-                        r"hal_longjmp|hal_user_fp_save|hal_user_resume_enter|hp_sub_group_\w+_float_call|__d_vfprintf|"
+                        r"hal_longjmp|hal_user_ext_save|hal_user_ext_clear|hal_user_resume_enter|hp_sub_group_\w+_float_call|__d_vfprintf|"
                         r"__dtoa_engine)$")
 CALL = re.compile(r"^(c\.)?(jal|j|call|tail)\s.*<([^+>]+)>$")
 
