@@ -35,6 +35,7 @@ typedef struct exec_kfns {
 	hp_kernel_row_fn row;
 	bool uses_barriers;
 	bool row_is_group; /* hp_kernel.row_is_group */
+	bool row_spans;	   /* hp_kernel.row_spans_groups */
 } exec_kfns;
 
 /* An instance as kernel code sees it: copies of the launch, of what it

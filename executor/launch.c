@@ -192,7 +192,8 @@ bool exec_pool_try_launch(exec_cmd *c, exec_wake *w)
 	exec_kview *kv = inst->kr.kv;
 	kv->launch = c->launch;
 	kv->k = (exec_kfns){c->kernel->fn, c->kernel->row,
-			    c->kernel->uses_barriers, c->kernel->row_is_group};
+			    c->kernel->uses_barriers, c->kernel->row_is_group,
+			    c->kernel->row_spans_groups};
 	kv->fault = 0;
 	kv->detail = NULL;
 	kv->args = NULL;

@@ -514,6 +514,46 @@ range_rows(hp_group *g, hp_kernel_row_fn row, const void *args, size_t count,
 	}
 }
 
+/* Barrier-free groups of a kernel whose row may run past a group's end
+ * (hp_kernel.row_spans_groups; local sizes 1 in dimensions 1 and 2): the
+ * chunk's consecutive full groups of one row of groups in one call, a
+ * remainder group in a call of its own. @p g is the chunk's first group
+ * and ends as its last (a fault names the first group of its call). */
+static __attribute__((noinline)) void range_span(hp_group *g,
+						 hp_kernel_row_fn row,
+						 const void *args, size_t count)
+{
+	const hp_launch *l = g->l;
+	size_t n0 = l->num_groups[0], L0 = l->local_size[0];
+	size_t full0 = l->global_size[0] / L0; /* full groups in a row */
+	hp_item it;
+	memset(&it, 0, sizeof(it));
+	it.g = g;
+	for (;;) {
+		size_t g0 = g->group_id[0];
+		size_t m = g0 < full0 ? full0 - g0 : 1;
+		if (m > count)
+			m = count;
+		for (unsigned d = 0; d < 3; d++)
+			it.global_id[d] = l->global_offset[d] +
+					  g->group_id[d] * l->local_size[d];
+		row(&it, args, g0 < full0 ? m * L0 : g->local_size[0]);
+		count -= m;
+		if (!count)
+			return;
+		g0 += m;
+		if (g0 == n0) {
+			g0 = 0;
+			if (++g->group_id[1] == l->num_groups[1]) {
+				g->group_id[1] = 0;
+				g->group_id[2]++;
+			}
+		}
+		g->group_id[0] = g0;
+		group_sizes(g, l);
+	}
+}
+
 /* A work-group function (hp_kernel.row_is_group): the whole group in one
  * call, from its first item, the fiber arena as its per-item scratch
  * (u->stack bytes per item: the descriptor's stack_bytes or more). */
@@ -577,8 +617,11 @@ static void wg_run_range(exec_ucall *u)
 	group_sizes(&g, l);
 	u->group = &g; /* for a fault report */
 	if (!k->uses_barriers && k->row) {
-		range_rows(&g, k->row, kv->args, end - start,
-			   l->local_size[1] == 1 && l->local_size[2] == 1);
+		bool one_row = l->local_size[1] == 1 && l->local_size[2] == 1;
+		if (k->row_spans && one_row)
+			range_span(&g, k->row, kv->args, end - start);
+		else
+			range_rows(&g, k->row, kv->args, end - start, one_row);
 		return;
 	}
 	run_groups(u, &g, start, end);

@@ -327,7 +327,7 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 	if (k.stack_bytes > HPK_STACK_MAX)
 		return bad(why, n, "kernel %s: stack over %u bytes", out->name,
 			   HPK_STACK_MAX);
-	unsigned char ub, uf, ug;
+	unsigned char ub, uf, ug, us;
 	memcpy(&ub, &k.uses_barriers, 1);
 	if (ub > 1)
 		return bad(why, n, "kernel %s: uses_barriers not a bool",
@@ -341,6 +341,12 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 			   "kernel %s: row_is_group not a bool, or without "
 			   "barriers or a row entry",
 			   out->name);
+	memcpy(&us, &k.row_spans_groups, 1);
+	if (us > 1 || (us && (ub || !k.row)))
+		return bad(why, n,
+			   "kernel %s: row_spans_groups not a bool, or with "
+			   "barriers or without a row entry",
+			   out->name);
 
 	int rc = read_buffers(h, img, &k, out, why, n);
 	if (rc)
@@ -352,6 +358,7 @@ int hpk_kernel_read(const hpk_header *h, const void *image, unsigned i,
 	out->k.uses_barriers = ub != 0;
 	out->k.uses_fpu = uf != 0;
 	out->k.row_is_group = ug != 0;
+	out->k.row_spans_groups = us != 0;
 	return 0;
 }
 

@@ -104,6 +104,8 @@ static int desc_write(clc_log *l, const clc_kernel *ks, unsigned nk,
 			clc_sb_add(&o, "\t.row = hp_krow_%s,\n", k->name);
 		if (ks[i].wg_fn) /* a work-group function (wgfn.c) */
 			clc_sb_add(&o, "\t.row_is_group = true,\n");
+		if (ks[i].row_spans) /* rowloop.c */
+			clc_sb_add(&o, "\t.row_spans_groups = true,\n");
 		/* a fiber stack that holds the kernel's deepest chain of
 		 * calls, printf's too; or what it needs of the hart's kernel
 		 * stack (stack.c) */

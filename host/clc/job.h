@@ -46,6 +46,7 @@ typedef struct {
 	bool prints;	      /* reaches printf */
 	unsigned stack_bytes; /* hp_kernel.stack_bytes (stack.c) */
 	bool wg_fn;	      /* barriers: hp_krow_K is a work-group function */
+	bool row_spans;	      /* hp_krow_K may run past a group (rowloop.c) */
 	unsigned wg_scratch;  /* its bytes per work-item (wgfn.c) */
 } clc_kernel;
 

@@ -263,7 +263,55 @@ static void build(rl *r, LLVMValueRef desc)
 	LLVMBuildRetVoid(x->b);
 }
 
-bool clc_rowloop_build(clc_ir *x, const clc_kernel *k, LLVMValueRef desc)
+/* A __local variable (thread_local since make_local_tls), or a constant
+ * expression over one. */
+static bool local_var(LLVMValueRef v, unsigned depth)
+{
+	if (LLVMIsAGlobalVariable(v))
+		return LLVMIsThreadLocal(v);
+	if (!LLVMIsAConstantExpr(v) || depth > 8)
+		return false;
+	int n = LLVMGetNumOperands(v);
+	for (int o = 0; o < n; o++)
+		if (local_var(LLVMGetOperand(v, (unsigned)o), depth + 1))
+			return true;
+	return false;
+}
+
+/* Whether K's row loop may run the items of several work-groups in one
+ * call (hp_kernel.row_spans_groups): K reads no local id, local linear id
+ * or group id, no __local argument or variable. Only where the loop is
+ * vectorised (x->vector): there each call pays the vector loop's set-up,
+ * and scalar boards keep their figures (docs/design.md, 81). */
+static bool spans_groups(const clc_ir *x, const clc_kernel *k)
+{
+	if (!x->vector || k->all_local)
+		return false;
+	for (unsigned a = 0; a < k->meta.num_args; a++)
+		if (k->meta.args[a].addr_space == HP_CL_LOCAL)
+			return false;
+	for (LLVMBasicBlockRef bb = LLVMGetEntryBasicBlock(k->fn); bb;
+	     bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+		     i = LLVMGetNextInstruction(i)) {
+			int n = LLVMGetNumOperands(i);
+			for (int o = 0; o < n; o++)
+				if (local_var(LLVMGetOperand(i, (unsigned)o), 0))
+					return false;
+			LLVMValueRef fn;
+			const char *cn;
+			if (!LLVMIsACallInst(i) ||
+			    !(cn = clc_callee_name(i, &fn)))
+				continue;
+			enum wi w = clc_wi_kind(cn);
+			if (w == WI_LOCAL_ID || w == WI_LOCAL_LINEAR ||
+			    !strcmp(cn, "_Z12get_group_idj"))
+				return false;
+		}
+	return true;
+}
+
+bool clc_rowloop_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc)
 {
 	char why[HP_CL_NAME_MAX + 64];
 	size_t n = 0;
@@ -290,8 +338,9 @@ bool clc_rowloop_build(clc_ir *x, const clc_kernel *k, LLVMValueRef desc)
 	build(&r, desc);
 	clc_vmap_free(&r.m);
 	free(r.made);
+	k->row_spans = spans_groups(x, k);
 	fprintf(x->log,
-		"remark: kernel %s: one loop per row, the body inlined\n",
-		k->name);
+		"remark: kernel %s: one loop per row, the body inlined%s\n",
+		k->name, k->row_spans ? ", rows across work-groups" : "");
 	return true;
 }

@@ -8,6 +8,6 @@
 /** hp_krow_K as a loop over the row with K's body cloned into
  * it and the work-item ids as loop values; false (nothing built) when K
  * is not one it can take, the reason in the build log. */
-bool clc_rowloop_build(clc_ir *x, const clc_kernel *k, LLVMValueRef desc);
+bool clc_rowloop_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc);
 
 #endif

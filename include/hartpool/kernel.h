@@ -176,6 +176,13 @@ typedef struct hp_kernel {
 	 * team's first runs the group. (In the padding after uses_fpu: the
 	 * layout of older objects, where it is 0, is kept.) */
 	bool row_is_group;
+	/** A barrier-free kernel whose `row` may run past the end of a
+	 * work-group: it reads no local or group ids and no local memory,
+	 * so the executor may call row(it, args, m * local_size[0]) for m
+	 * consecutive full groups of one row of groups, @p it the first
+	 * group's first item (1-D local sizes only; docs/design.md, 81).
+	 * (In the padding after row_is_group, 0 in older objects.) */
+	bool row_spans_groups;
 	/** The buffer arguments (set with HP_BUFFERS()). */
 	const hp_arg_buffer *buffers;
 	unsigned num_buffers;

@@ -1075,6 +1075,96 @@ static void part_team_sizes(void)
 	}
 }
 
+/* ---- rows across work-groups (hp_kernel.row_spans_groups) ---- */
+
+/* Each call's first item and length, checked as it runs: it starts at a
+ * group's first item, stays in one row of groups, and every item of the
+ * range is counted once (u32out). */
+static HP_KERNEL_DATA struct {
+	uint64_t global[2], offset[2], local0;
+	uint32_t calls, longest, bad;
+} span;
+
+static void span_item(const hp_item *it, const void *args)
+{
+	(void)it;
+	(void)args;
+	__atomic_fetch_add(&span.bad, 1, __ATOMIC_RELAXED); /* not used */
+}
+
+static void span_row(const hp_item *it, const void *args, size_t n)
+{
+	(void)args;
+	uint64_t x = it->global_id[0] - span.offset[0],
+		 y = it->global_id[1] - span.offset[1];
+	if (x % span.local0 || x + n > span.global[0] || y >= span.global[1] ||
+	    it->local_id[0])
+		__atomic_fetch_add(&span.bad, 1, __ATOMIC_RELAXED);
+	else
+		for (size_t k = 0; k < n; k++)
+			__atomic_fetch_add(&u32out[y * span.global[0] + x + k],
+					   1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&span.calls, 1, __ATOMIC_RELAXED);
+	uint32_t m = __atomic_load_n(&span.longest, __ATOMIC_RELAXED);
+	while (n > m && !__atomic_compare_exchange_n(&span.longest, &m,
+						     (uint32_t)n, true,
+						     __ATOMIC_RELAXED,
+						     __ATOMIC_RELAXED))
+		;
+}
+
+static const hp_kernel span_kernel = {
+	.name = "span", .fn = span_item, .row = span_row,
+	.row_spans_groups = true};
+
+static void span_launch(uint64_t gx, uint64_t gy, uint64_t lx, uint64_t ly,
+			uint64_t ox)
+{
+	static exec_cmd c;
+	exec_range r = {.work_dim = 2,
+			.global = {gx, gy},
+			.local = {lx, ly},
+			.offset = {ox, 3},
+			.local_given = true};
+	uint64_t n = gx * gy, groups = (gx + lx - 1) / lx * ((gy + ly - 1) / ly);
+	if (n > MAX_ITEMS)
+		return;
+	memset(u32out, 0, n * sizeof(uint32_t));
+	memset(&span, 0, sizeof(span));
+	span.global[0] = gx;
+	span.global[1] = gy;
+	span.offset[0] = ox;
+	span.offset[1] = 3;
+	span.local0 = lx;
+	cmd_init(&c, &span_kernel, NULL, 0, r);
+	int rc = run(&c);
+	CHECK(rc == 0, "span %s: status %s", range_str(&r), hp_error_name(rc));
+	uint64_t once = 0;
+	for (uint64_t i = 0; i < n; i++)
+		once += u32out[i] == 1;
+	CHECK(once == n && !span.bad, "span %s: %llu of %llu items once, %u bad",
+	      range_str(&r), (unsigned long long)once, (unsigned long long)n,
+	      (unsigned)span.bad);
+	if (ly > 1) /* rows of one group each, as without the flag */
+		CHECK(span.longest <= lx && span.calls == gy * ((gx + lx - 1) / lx),
+		      "span %s: %u calls, longest %u", range_str(&r),
+		      (unsigned)span.calls, (unsigned)span.longest);
+	else if (groups > 4 * exec_dev.harts) /* guided chunks of many
+						  * groups: fewer calls */
+		CHECK(span.calls < groups && span.longest > lx,
+		      "span %s: %u calls for %llu groups, longest %u",
+		      range_str(&r), (unsigned)span.calls,
+		      (unsigned long long)groups, (unsigned)span.longest);
+}
+
+static void part_span(void)
+{
+	span_launch(4000, 1, 16, 1, 0);
+	span_launch(4001, 1, 16, 1, 7); /* a remainder group */
+	span_launch(399, 9, 10, 1, 100); /* rows of groups, remainders */
+	span_launch(100, 12, 8, 2, 0);	 /* local Y > 1: no spans */
+}
+
 unsigned suite_main(suite_ctx *s)
 {
 	S = s;
@@ -1098,6 +1188,8 @@ unsigned suite_main(suite_ctx *s)
 	part_barriers();
 	s->printf("suite: sub-groups\n");
 	part_subgroups();
+	s->printf("suite: rows across work-groups\n");
+	part_span();
 	s->printf("suite: errors\n");
 	part_errors();
 	s->printf("suite: faults\n");

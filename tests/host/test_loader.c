@@ -519,6 +519,10 @@ MUT(m_stack_big, KSET(1, stack_bytes, HPK_STACK_MAX + 1))
 MUT(m_stack_max, KSET(1, stack_bytes, HPK_STACK_MAX))
 MUT(m_barriers_2, o->f[IMG + KF(1, uses_barriers)] = 2)
 MUT(m_barriers_ff, o->f[IMG + KF(0, uses_barriers)] = 0xff)
+MUT(m_spans_2, o->f[IMG + KF(0, row_spans_groups)] = 2)
+MUT(m_spans_ok, o->f[IMG + KF(0, row_spans_groups)] = 1)
+/* reduce: barriers and no row entry */
+MUT(m_spans_reduce, o->f[IMG + KF(1, row_spans_groups)] = 1)
 /* buffer arguments */
 MUT(m_nbuf_9, KSET(0, num_buffers, HPK_BUFFERS_MAX + 1))
 MUT(m_nbuf_huge, KSET(0, num_buffers, 0x80000000u))
@@ -744,6 +748,11 @@ static const tcase cases[] = {
 	 BAD_K("reduce") "uses_barriers not a bool", false},
 	{"uses_barriers byte 0xff", m_barriers_ff, S_READ0,
 	 BAD_K("vadd") "uses_barriers not a bool", false},
+	{"row_spans_groups byte 2", m_spans_2, S_READ0,
+	 BAD_K("vadd") "row_spans_groups not a bool", false},
+	{"row_spans_groups on vadd", m_spans_ok, 0, NULL, false},
+	{"row_spans_groups with barriers", m_spans_reduce, S_READ1,
+	 BAD_K("reduce") "row_spans_groups not a bool, or with barriers", false},
 	/* buffer arguments */
 	{"9 buffers", m_nbuf_9, S_READ0,
 	 BAD_K("vadd") "more than 8 buffer arguments", false},

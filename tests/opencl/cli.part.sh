@@ -9,7 +9,7 @@ CHK=tests/opencl/check_cli.py
 cl_run() {
 	local board=$1
 	shift
-	timeout -k 5 120 "$HP" run --board "$board" --harts 4 --print 100000 "$@"
+	timeout -k 5 120 "$HP" run --board "$board" --harts "${CL_HARTS:-4}" --print 100000 "$@"
 }
 
 cl_ids() { # BOARD
@@ -203,6 +203,45 @@ t_cli_rowloop_rv64() { cl_rowloop qemu-virt; }
 t_cli_rowloop_rv32() { cl_rowloop qemu-virt32; }
 # With V the code generator vectorises the loops (docs/vector.md).
 t_cli_rowloop_v() { cl_rowloop qemu-virt-v; }
+
+# Row loops across work-groups on a V board (hp_kernel.row_spans_groups):
+# the kernels that read only global ids get the remark, those that read a
+# group id or __local memory do not, and every shape gives the bytes a call
+# per work-item gives (1-D with a remainder group and an offset, 2-D with
+# rows of groups, 2-D with local Y > 1, which does not span).
+t_cli_rowspan_v() {
+	local tmp r g n
+	tmp=$(mktemp -d)
+	cl_both qemu-virt-v $K/rowspan.cl "$tmp" \
+		"kernel span_ids: one loop per row, the body inlined, rows across work-groups"
+	grep -q "kernel span_axpy: .*rows across work-groups" "$tmp/new.log" ||
+		fail "span_axpy does not span: $(cat "$tmp/new.log")"
+	grep "kernel nospan_.*rows across" "$tmp/new.log" &&
+		fail "a kernel with group ids or __local spans: $(cat "$tmp/new.log")"
+	for r in "1000 1 64 1 5 0" "4096 1 16 1 0 0" "37 3 8 1 2 1" "40 6 8 2 0 0"; do
+		set -- $r
+		n=$(($1 * $2))
+		# 2 harts: one worker, chunks of many groups
+		CL_HARTS=2 cl_same qemu-virt-v "$tmp" span_ids --global $1,$2 --local $3,$4 \
+			--offset $5,$6 --karg buf:u32:$n
+		python3 - "$tmp/new.out" $r <<'PY' || fail "span_ids $r: $(head -c 300 "$tmp/new.out")"
+import re, sys
+gx, gy, lx, ly, ox, oy = map(int, sys.argv[2:])
+out = open(sys.argv[1]).read()
+got = list(map(int, re.search(r"buf0 u32\[\d+\]: (.*)", out).group(1).split()))
+want = [(ox + i + 7 * min(lx, gx - i // lx * lx) + 1000 * (-(-gx // lx)) + 100000 * (oy + j) +
+         1000000 * ((j * gx + i) % 7)) % 2**32 for j in range(gy) for i in range(gx)]
+sys.exit(got != want)
+PY
+		cl_same qemu-virt-v "$tmp" nospan_group --global $n --local $3 --karg buf:u32:$n
+		cl_same qemu-virt-v "$tmp" nospan_local --global $n --local $3 --karg buf:u32:$n
+	done
+	for g in 1000 4099; do
+		cl_same qemu-virt-v "$tmp" span_axpy --global $g --local 64 \
+			--karg buf:f32:$g:rand --karg buf:f32:$g:rand --karg f32:1.5
+	done
+	rm -rf "$tmp"
+}
 
 # Work-group functions (host/clc/wgfn.c) against fibers: the same bytes
 # out in 1, 2 and 3 dimensions with remainder groups, the model's values,
