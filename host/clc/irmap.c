@@ -176,6 +176,12 @@ enum wi clc_wi_kind(const char *n)
 		{"_Z14get_num_groupsj", WI_UNIFORM},
 		{"_Z12get_group_idj", WI_UNIFORM},
 		{"_Z17get_global_offsetj", WI_UNIFORM},
+		/* a group's sub-groups (kernels/opencl/sgw.c, wgsg.c) */
+		{"_Z22get_max_sub_group_sizev", WI_UNIFORM},
+		{"_Z18get_num_sub_groupsv", WI_UNIFORM},
+		{"_Z27get_enqueued_num_sub_groupsv", WI_UNIFORM},
+		{"__hpcl_sgw_width", WI_UNIFORM},
+		{"__hpcl_sgw_items", WI_UNIFORM},
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (!strcmp(n, t[i].name))

@@ -28,6 +28,7 @@
 #include "options.h"
 #include "rowloop.h"
 #include "wgfn.h"
+#include "wgsg.h"
 #include <llvm-c/Analysis.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,6 +135,8 @@ static void entries_build(clc_ir *x, clc_kernel *k)
 	char name[HP_CL_NAME_MAX + 32];
 	snprintf(name, sizeof(name), "hp_kernel_%s", k->name);
 	LLVMValueRef desc = LLVMAddGlobal(x->m, x->i8, name);
+	if (!x->item_calls)
+		clc_sg_queries(x, k);
 	LLVMSetGlobalConstant(desc, 1);
 	LLVMSetVisibility(desc, LLVMHiddenVisibility);
 	LLVMValueRef body = body_build(x, k);

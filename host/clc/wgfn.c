@@ -41,6 +41,7 @@
 #include "wgcut.h"
 #include "wgdiv.h"
 #include "wgregion.h"
+#include "wgsg.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,10 +78,13 @@ bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc)
 {
 	char why[HP_CL_NAME_MAX + 64];
 	size_t n = 0;
+	clc_sgw u;
+	clc_sgw_lower(x, k, &u);
 	const char *no = clc_wi_refuse(k, true, &n, why, sizeof(why));
 	if (!no && byval_arg(k))
 		no = "a struct argument by value";
 	if (no) {
+		clc_sgw_undo(&u);
 		fprintf(x->log,
 			"remark: kernel %s: a fiber per work-item (%s)\n",
 			k->name, no);
@@ -101,7 +105,12 @@ bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc)
 		w.kill = calloc(w.np, sizeof(bool));
 		ok = w.live && w.gen && w.kill;
 	}
-	if (ok && w.nr > 255)
+	for (unsigned i = 0; ok && i < u.n; i++)
+		if (clc_wg_ctrl_divergent(
+			    &w, LLVMGetInstructionParent(u.s[i].barrier)))
+			no = "a sub-group function under a branch that differs "
+			     "between work-items";
+	if (ok && !no && w.nr > 255)
 		no = "more than 254 barriers";
 	else if (!ok && !w.exits_full)
 		no = "out of memory";
@@ -109,6 +118,7 @@ bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc)
 		if (w.f)
 			LLVMDeleteFunction(w.f);
 		wg_free(&w);
+		clc_sgw_undo(&u);
 		fprintf(x->log,
 			"remark: kernel %s: a fiber per work-item (%s)\n",
 			k->name,
@@ -120,6 +130,9 @@ bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc)
 		return false;
 	}
 	k->wg_scratch = w.stride;
+	if (u.n) /* the folds' slots: the run-time's __local variables */
+		k->all_local = true;
+	clc_sgw_done(&u);
 	fprintf(x->log,
 		"remark: kernel %s: a work-group function, %u region%s, %u "
 		"bytes per work-item across barriers\n",

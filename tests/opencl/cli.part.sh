@@ -243,6 +243,32 @@ PY
 	rm -rf "$tmp"
 }
 
+# Sub-group functions in work-group functions (host/clc/wgsg.c) against
+# fibers: every collective the lowering takes, for every type, with
+# partial sub-groups, remainder groups, 2-D groups and several sub-group
+# sizes; one under a branch that differs between sub-groups stays on
+# fibers, named in the build log, and gives the same bytes too.
+cl_sgwg() { # BOARD
+	local tmp r
+	tmp=$(mktemp -d)
+	cl_both "$1" $K/sgwg.cl "$tmp" "kernel sg_all: a work-group function"
+	grep -q "kernel sg_div: a fiber per work-item (a sub-group function under a branch" \
+		"$tmp/new.log" || fail "sg_div: $(cat "$tmp/new.log")"
+	for r in "96 1 24 1 8" "100 1 30 1 4" "12 10 6 5 16" "64 1 64 1 0" "7 3 7 3 2"; do
+		set -- "$1" $r
+		local sgs=()
+		[ "$6" = 0 ] || sgs=(--sub-group-size "$6")
+		cl_same "$1" "$tmp" sg_all --global $2,$3 --local $4,$5 "${sgs[@]}" \
+			--karg buf:i64:$((40 * $2 * $3)) --karg buf:i32:$(($2 * $3)):rand
+		cl_same "$1" "$tmp" sg_div --global $(($2 * $3)) --local $(($4 * $5)) "${sgs[@]}" \
+			--karg buf:i32:$(($2 * $3))
+	done
+	rm -rf "$tmp"
+}
+t_cli_sgwg_rv64() { cl_sgwg qemu-virt; }
+t_cli_sgwg_rv32() { cl_sgwg qemu-virt32; }
+t_cli_sgwg_v() { cl_sgwg qemu-virt-v; }
+
 # Work-group functions (host/clc/wgfn.c) against fibers: the same bytes
 # out in 1, 2 and 3 dimensions with remainder groups, the model's values,
 # and a barrier only some items reach refused on both paths.

@@ -1,0 +1,77 @@
+// Sub-group functions in work-group functions (host/clc/wgsg.c,
+// kernels/opencl/sgw.c), run by tests/opencl/cli.part.sh (cli_sgwg_*)
+// built both ways: as work-group functions and with
+// -cl-hartpool-item-calls (fibers); both must give the same bytes.
+
+#define N 40 /* results per work-item */
+
+// Every collective the lowering takes, for each type, fed values that
+// differ by item (negative ones too, so signed and unsigned min and max
+// differ), and a predicate true in some lanes only.
+__kernel void sg_all(__global long *o, __global const int *in)
+{
+	size_t g = get_global_id(0) + get_global_size(0) * get_global_id(1);
+	__global long *r = o + N * g;
+	int v = in[g];
+	uint u = (uint)v;
+	long l = (long)v * 1000003L;
+	ulong m = (ulong)l;
+	float f = (float)v * 0.25f;
+#ifdef cl_khr_fp64
+	double d = (double)v * 0.125;
+#endif
+	uint lane = get_sub_group_local_id();
+	r[0] = get_sub_group_size();
+	r[1] = get_sub_group_id();
+	r[2] = lane;
+	r[3] = get_num_sub_groups();
+	r[4] = get_max_sub_group_size();
+	r[5] = sub_group_reduce_add(v);
+	r[6] = sub_group_reduce_min(v);
+	r[7] = sub_group_reduce_max(v);
+	r[8] = sub_group_scan_inclusive_add(v);
+	r[9] = sub_group_scan_exclusive_min(v);
+	r[10] = sub_group_scan_inclusive_max(v);
+	r[11] = sub_group_reduce_min(u);
+	r[12] = sub_group_scan_exclusive_add(u);
+	r[13] = sub_group_reduce_max(l);
+	r[14] = sub_group_scan_inclusive_add(l);
+	r[15] = (long)sub_group_reduce_min(m);
+	r[16] = (long)sub_group_scan_exclusive_max(m);
+	r[17] = as_int(sub_group_reduce_add(f));
+	r[18] = as_int(sub_group_scan_inclusive_add(f));
+	r[19] = as_int(sub_group_reduce_max(f));
+#ifdef cl_khr_fp64
+	r[20] = as_long(sub_group_reduce_add(d));
+	r[21] = as_long(sub_group_scan_exclusive_add(d));
+#endif
+	r[22] = sub_group_broadcast(v, 1);
+	r[23] = sub_group_broadcast(l, 0);
+	r[24] = as_int(sub_group_broadcast(f, 2));
+	r[25] = sub_group_any(v > 40);
+	r[26] = sub_group_all(v > -45);
+	r[27] = sub_group_all(lane < 3);
+	/* a value kept across two collectives, and one computed from a
+	 * collective's result */
+	int s = sub_group_reduce_add(v);
+	int t = sub_group_scan_exclusive_add(s + v);
+	r[28] = s * 3 + t;
+	sub_group_barrier(CLK_GLOBAL_MEM_FENCE);
+	r[29] = sub_group_reduce_add((int)lane);
+	r[30] = get_local_linear_id();
+	r[31] = sub_group_reduce_min(m ^ 0x8000000000000000UL) == 0;
+	for (int q = 32; q < N; q++)
+		r[q] = sub_group_reduce_add(v * q) - sub_group_broadcast(v, 0);
+}
+
+// A collective under a branch that is uniform in each sub-group but not
+// in the work-group: legal, and left to fibers (the build log says so).
+__kernel void sg_div(__global int *o)
+{
+	size_t g = get_global_id(0);
+	int v = (int)g + 1;
+	if (get_sub_group_id() % 2)
+		o[g] = sub_group_reduce_add(v);
+	else
+		o[g] = -sub_group_scan_inclusive_add(v);
+}
