@@ -82,6 +82,49 @@ void clc_sg_queries(clc_ir *x, clc_kernel *k)
 /* ---- collectives ---- */
 
 enum sg_kind { SG_FOLD, SG_LANE, SG_BOOL, SG_BARRIER };
+/* Work-group collectives: the same folds over one "sub-group" of the
+ * whole group (w = n), the broadcast's lane from its local ids. */
+#define SG_WG 16
+
+/* work_group_* of the same folds (kernels/opencl/wg.c's names). */
+static int wg_collective(const char *cn, char *lib, size_t ln)
+{
+	static const char *const folds[] = {"_Z21work_group_reduce_",
+					    "_Z29work_group_scan_inclusive_",
+					    "_Z29work_group_scan_exclusive_"};
+	static const char *const fold_lib[] = {"reduce", "inclusive",
+					       "exclusive"};
+	for (unsigned f = 0; f < 3; f++) {
+		size_t l = strlen(folds[f]);
+		if (strncmp(cn, folds[f], l) || strlen(cn) != l + 4 ||
+		    !strchr("ijlmfd", cn[l + 3]))
+			continue;
+		const char *op = cn + l;
+		if (strncmp(op, "add", 3) && strncmp(op, "min", 3) &&
+		    strncmp(op, "max", 3))
+			continue;
+		snprintf(lib, ln, "__hpcl_sgw_%s_%.3s_%c", fold_lib[f], op,
+			 cn[l + 3]);
+		return SG_WG + SG_FOLD + 1;
+	}
+	static const char pre[] = "_Z20work_group_broadcast";
+	size_t l = sizeof(pre) - 1, n = strlen(cn);
+	if (!strncmp(cn, pre, l) && n >= l + 2 && n <= l + 4 &&
+	    strchr("ijlmfd", cn[l])) {
+		for (size_t q = l + 1; q < n; q++)
+			if (cn[q] != 'm' && cn[q] != 'j')
+				return 0;
+		snprintf(lib, ln, "__hpcl_sgw_broadcast_%c", cn[l]);
+		return SG_WG + SG_LANE + 1;
+	}
+	if (!strcmp(cn, "_Z14work_group_anyi") ||
+	    !strcmp(cn, "_Z14work_group_alli")) {
+		snprintf(lib, ln, "__hpcl_sgw_%s",
+			 cn[16] == 'n' ? "any" : "all");
+		return SG_WG + SG_BOOL + 1;
+	}
+	return 0;
+}
 
 /* What kernels/opencl/sgw.c has for mangled name @p cn: its function in
  * @p lib (empty for a barrier), or 0. */
@@ -131,12 +174,12 @@ static int collective(const char *cn, char *lib, size_t ln)
 		lib[0] = 0;
 		return SG_BARRIER + 1;
 	}
-	return 0;
+	return wg_collective(cn, lib, ln);
 }
 
 static LLVMValueRef made(clc_sgw_site *s, LLVMValueRef v)
 {
-	if (LLVMIsAInstruction(v) && s->nmade < 8)
+	if (LLVMIsAInstruction(v) && s->nmade < 16)
 		s->made[s->nmade++] = v;
 	return v;
 }
@@ -154,12 +197,40 @@ static LLVMValueRef bits(clc_ir *x, clc_sgw_site *s, LLVMValueRef v, bool *wide)
 	return v;
 }
 
+/* work_group_broadcast's lane: the linear id of its local ids. */
+static LLVMValueRef wg_lane(clc_ir *x, clc_sgw_site *s, LLVMValueRef c)
+{
+	unsigned na = LLVMGetNumArgOperands(c);
+	LLVMValueRef lin = LLVMGetOperand(c, na - 1);
+	for (unsigned d = na - 1; d-- > 1;) {
+		LLVMValueRef a = LLVMConstInt(x->i32, d - 1, 0);
+		LLVMValueRef sz =
+			made(s, clc_call_named(x, "_Z14get_local_sizej", x->sz,
+					       &x->i32, 1, &a));
+		lin = made(s, LLVMBuildAdd(
+				      x->b, LLVMGetOperand(c, d),
+				      made(s, LLVMBuildMul(x->b, lin, sz, "")),
+				      ""));
+	}
+	/* a lane past 2^32 is past the group: the fold's check sees it */
+	LLVMValueRef big =
+		made(s, LLVMBuildICmp(x->b, LLVMIntUGT, lin,
+				      LLVMConstInt(x->sz, 0xffffffffu, 0), ""));
+	if (x->xlen == 64)
+		lin = made(s, LLVMBuildTrunc(x->b, lin, x->i32, ""));
+	return made(s, LLVMBuildSelect(x->b, big,
+				       LLVMConstInt(x->i32, 0xffffffffu, 0),
+				       lin, ""));
+}
+
 static bool lower_one(clc_ir *x, LLVMValueRef c, int kind, const char *lib,
 		      clc_sgw_site *s)
 {
 	LLVMPositionBuilderBefore(x->b, c);
 	memset(s, 0, sizeof(*s));
 	s->call = c;
+	s->wg = kind > SG_WG;
+	kind -= s->wg ? SG_WG : 0;
 	LLVMValueRef lid = made(s, lin_id(x)), bar_arg;
 	if (kind == SG_BARRIER + 1) {
 		bar_arg = LLVMGetOperand(c, 0);
@@ -189,12 +260,15 @@ static bool lower_one(clc_ir *x, LLVMValueRef c, int kind, const char *lib,
 					    &bar_arg));
 	if (kind == SG_BARRIER + 1)
 		return true;
-	LLVMValueRef w = made(s, call0(x, "__hpcl_sgw_width", x->sz));
 	LLVMValueRef n = made(s, call0(x, "__hpcl_sgw_items", x->sz));
+	LLVMValueRef w =
+		s->wg ? n : made(s, call0(x, "__hpcl_sgw_width", x->sz));
 	LLVMTypeRef rt = kind == SG_BOOL + 1 ? x->i32 : LLVMTypeOf(c);
 	LLVMTypeRef pt[] = {x->sz, x->sz, x->sz, x->i32};
 	LLVMValueRef av[] = {lid, w, n,
-			     kind == SG_LANE + 1 ? LLVMGetOperand(c, 1) : NULL};
+			     kind != SG_LANE + 1 ? NULL
+			     : s->wg		 ? wg_lane(x, s, c)
+						 : LLVMGetOperand(c, 1)};
 	LLVMValueRef r =
 		made(s, clc_call_named(x, lib, rt, pt,
 				       kind == SG_LANE + 1 ? 4 : 3, av));
@@ -232,7 +306,7 @@ void clc_sgw_lower(clc_ir *x, clc_kernel *k, clc_sgw *u)
 					/* out, and using nothing of K's */
 					LLVMInstructionRemoveFromParent(i);
 					unsigned na = LLVMGetNumArgOperands(i);
-					for (unsigned a = 0; a < na && a < 2;
+					for (unsigned a = 0; a < na && a < 4;
 					     a++) {
 						s->ops[a] =
 							LLVMGetOperand(i, a);
@@ -262,7 +336,7 @@ void clc_sgw_undo(clc_sgw *u)
 				LLVMGetTypeContext(LLVMTypeOf(s->call)));
 		LLVMPositionBuilderBefore(b, s->made[0]);
 		LLVMInsertIntoBuilder(b, s->call);
-		for (unsigned a = 0; a < 2; a++)
+		for (unsigned a = 0; a < 4; a++)
 			if (s->ops[a])
 				LLVMSetOperand(s->call, a, s->ops[a]);
 		if (s->result)

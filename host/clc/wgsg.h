@@ -14,9 +14,10 @@ void clc_sg_queries(clc_ir *x, clc_kernel *k);
  * its place. */
 typedef struct {
 	LLVMValueRef call, result, barrier;
-	LLVMValueRef ops[2]; /* the call's arguments (poison while it is out) */
-	LLVMValueRef made[8];
+	LLVMValueRef ops[4]; /* the call's arguments (poison while it is out) */
+	LLVMValueRef made[16];
 	unsigned nmade;
+	bool wg; /* a work-group collective: all items reach it (a barrier) */
 } clc_sgw_site;
 
 typedef struct {

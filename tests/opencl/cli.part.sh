@@ -247,7 +247,8 @@ PY
 # fibers: every collective the lowering takes, for every type, with
 # partial sub-groups, remainder groups, 2-D groups and several sub-group
 # sizes; one under a branch that differs between sub-groups stays on
-# fibers, named in the build log, and gives the same bytes too.
+# fibers, named in the build log, and gives the same bytes too; the
+# work-group collectives the same way in 1, 2 and 3 dimensions.
 cl_sgwg() { # BOARD
 	local tmp r
 	tmp=$(mktemp -d)
@@ -262,6 +263,13 @@ cl_sgwg() { # BOARD
 			--karg buf:i64:$((40 * $2 * $3)) --karg buf:i32:$(($2 * $3)):rand
 		cl_same "$1" "$tmp" sg_div --global $(($2 * $3)) --local $(($4 * $5)) "${sgs[@]}" \
 			--karg buf:i32:$(($2 * $3))
+	done
+	grep -q "kernel wg_all: a work-group function" "$tmp/new.log" ||
+		fail "wg_all: $(cat "$tmp/new.log")"
+	for r in "47 1 1 10 1 1" "12 6 2 4 3 2" "9 4 3 3 4 3"; do
+		set -- "$1" $r
+		cl_same "$1" "$tmp" wg_all --global $2,$3,$4 --local $5,$6,$7 \
+			--karg buf:i64:$((16 * $2 * $3 * $4)) --karg buf:i32:$(($2 * $3 * $4)):rand
 	done
 	rm -rf "$tmp"
 }

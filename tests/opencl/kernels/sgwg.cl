@@ -75,3 +75,35 @@ __kernel void sg_div(__global int *o)
 	else
 		o[g] = -sub_group_scan_inclusive_add(v);
 }
+
+// Work-group collectives, lowered the same way over the whole group: every
+// fold for the 32- and 64-bit types, broadcasts by 1-, 2- and 3-D local
+// ids, any and all; 16 results per work-item.
+__kernel void wg_all(__global long *o, __global const int *in)
+{
+	size_t g = get_global_id(0) +
+		   get_global_size(0) *
+			   (get_global_id(1) + get_global_size(1) * get_global_id(2));
+	__global long *r = o + 16 * g;
+	int v = in[g];
+	long l = (long)v * 1000003L;
+	float f = (float)v * 0.25f;
+	r[0] = work_group_reduce_add(v);
+	r[1] = work_group_reduce_min((uint)v);
+	r[2] = work_group_scan_inclusive_max(v);
+	r[3] = work_group_scan_exclusive_add(l);
+	r[4] = (long)work_group_reduce_max((ulong)l);
+	r[5] = as_int(work_group_scan_inclusive_add(f));
+	r[6] = as_int(work_group_reduce_min(f));
+	r[7] = work_group_broadcast(v, 1);
+	r[8] = work_group_broadcast(l, 1, 0);
+	r[9] = work_group_broadcast(v, 1, get_local_size(1) - 1, 0);
+	r[10] = work_group_any(v > 40) + 2 * work_group_all(v > -45);
+	r[11] = work_group_scan_exclusive_min(v) + sub_group_reduce_add(v);
+#ifdef cl_khr_fp64
+	r[12] = as_long(work_group_reduce_add((double)v * 0.125));
+#endif
+	r[13] = get_local_linear_id();
+	r[14] = work_group_reduce_add(work_group_scan_inclusive_add(v));
+	r[15] = work_group_all(1);
+}
