@@ -331,6 +331,9 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 		       const exec_range *r, hp_launch *out, char *why,
 		       size_t why_size)
 {
+#ifdef __riscv_vector
+	out->vector_bytes = dev->vlenb; /* hp_launch: V boards only */
+#endif
 	if (setup_1d(dev, k, r, out))
 		return 0;
 	return setup_general(dev, k, r, out, why, why_size);

@@ -519,9 +519,8 @@ range_rows(hp_group *g, hp_kernel_row_fn row, const void *args, size_t count,
  * chunk's consecutive full groups of one row of groups in one call, a
  * remainder group in a call of its own. @p g is the chunk's first group
  * and ends as its last (a fault names the first group of its call). */
-static __attribute__((noinline)) void range_span(hp_group *g,
-						 hp_kernel_row_fn row,
-						 const void *args, size_t count)
+static __attribute__((noinline)) void
+range_span(hp_group *g, hp_kernel_row_fn row, const void *args, size_t count)
 {
 	const hp_launch *l = g->l;
 	size_t n0 = l->num_groups[0], L0 = l->local_size[0];

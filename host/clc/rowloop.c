@@ -296,7 +296,8 @@ static bool spans_groups(const clc_ir *x, const clc_kernel *k)
 		     i = LLVMGetNextInstruction(i)) {
 			int n = LLVMGetNumOperands(i);
 			for (int o = 0; o < n; o++)
-				if (local_var(LLVMGetOperand(i, (unsigned)o), 0))
+				if (local_var(LLVMGetOperand(i, (unsigned)o),
+					      0))
 					return false;
 			LLVMValueRef fn;
 			const char *cn;

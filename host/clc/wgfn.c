@@ -106,7 +106,8 @@ bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc)
 		ok = w.live && w.gen && w.kill;
 	}
 	for (unsigned i = 0; ok && i < u.n; i++)
-		if (!u.s[i].wg && clc_wg_ctrl_divergent(
+		if (!u.s[i].wg &&
+		    clc_wg_ctrl_divergent(
 			    &w, LLVMGetInstructionParent(u.s[i].barrier)))
 			no = "a sub-group function under a branch that differs "
 			     "between work-items";

@@ -47,6 +47,10 @@ typedef struct hp_launch {
 	unsigned team_size; /**< harts sharing one work-group */
 	unsigned schedule;  /**< how harts claim groups (executor/exec.h) */
 	size_t chunk;	    /**< groups per claim (fixed schedule) */
+	/** Bytes of a vector register of the harts that run it (vlenb), 0
+	 * where the vector unit is off; set on boards with V only (kernels
+	 * built without V do not read it). */
+	unsigned vector_bytes;
 } hp_launch;
 
 struct exec_wg;	   /* the executor's per-work-group fiber state */
@@ -248,6 +252,18 @@ typedef struct hp_kernel {
 		.name = #kname,                                                \
 		.fn = hp_kfn_##kname,                                          \
 		.row = hp_krow_##kname,                                        \
+		__VA_ARGS__}
+/**
+ * HP_REGISTER with a row entry of the kernel's own, @p rowfn, in place of
+ * the generated one (a hp_kernel_row_fn: n items along dimension 0 from
+ * @p it; with .row_is_group a whole work-group): the library kernels'
+ * vector loops on boards with V (kernels/lib_rvv.h).
+ */
+#define HP_REGISTER_ROW(kname, rowfn, ...)                                     \
+	HP_REGISTER_SECTION_ const hp_kernel hp_kernel_##kname = {             \
+		.name = #kname,                                                \
+		.fn = hp_kfn_##kname,                                          \
+		.row = (rowfn),                                                \
 		__VA_ARGS__}
 
 /**

@@ -1106,16 +1106,16 @@ static void span_row(const hp_item *it, const void *args, size_t n)
 					   1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&span.calls, 1, __ATOMIC_RELAXED);
 	uint32_t m = __atomic_load_n(&span.longest, __ATOMIC_RELAXED);
-	while (n > m && !__atomic_compare_exchange_n(&span.longest, &m,
-						     (uint32_t)n, true,
-						     __ATOMIC_RELAXED,
-						     __ATOMIC_RELAXED))
+	while (n > m && !__atomic_compare_exchange_n(
+				&span.longest, &m, (uint32_t)n, true,
+				__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 }
 
-static const hp_kernel span_kernel = {
-	.name = "span", .fn = span_item, .row = span_row,
-	.row_spans_groups = true};
+static const hp_kernel span_kernel = {.name = "span",
+				      .fn = span_item,
+				      .row = span_row,
+				      .row_spans_groups = true};
 
 static void span_launch(uint64_t gx, uint64_t gy, uint64_t lx, uint64_t ly,
 			uint64_t ox)
@@ -1126,7 +1126,8 @@ static void span_launch(uint64_t gx, uint64_t gy, uint64_t lx, uint64_t ly,
 			.local = {lx, ly},
 			.offset = {ox, 3},
 			.local_given = true};
-	uint64_t n = gx * gy, groups = (gx + lx - 1) / lx * ((gy + ly - 1) / ly);
+	uint64_t n = gx * gy,
+		 groups = (gx + lx - 1) / lx * ((gy + ly - 1) / ly);
 	if (n > MAX_ITEMS)
 		return;
 	memset(u32out, 0, n * sizeof(uint32_t));
@@ -1142,15 +1143,17 @@ static void span_launch(uint64_t gx, uint64_t gy, uint64_t lx, uint64_t ly,
 	uint64_t once = 0;
 	for (uint64_t i = 0; i < n; i++)
 		once += u32out[i] == 1;
-	CHECK(once == n && !span.bad, "span %s: %llu of %llu items once, %u bad",
-	      range_str(&r), (unsigned long long)once, (unsigned long long)n,
+	CHECK(once == n && !span.bad,
+	      "span %s: %llu of %llu items once, %u bad", range_str(&r),
+	      (unsigned long long)once, (unsigned long long)n,
 	      (unsigned)span.bad);
 	if (ly > 1) /* rows of one group each, as without the flag */
-		CHECK(span.longest <= lx && span.calls == gy * ((gx + lx - 1) / lx),
+		CHECK(span.longest <= lx &&
+			      span.calls == gy * ((gx + lx - 1) / lx),
 		      "span %s: %u calls, longest %u", range_str(&r),
 		      (unsigned)span.calls, (unsigned)span.longest);
 	else if (groups > 4 * exec_dev.harts) /* guided chunks of many
-						  * groups: fewer calls */
+					       * groups: fewer calls */
 		CHECK(span.calls < groups && span.longest > lx,
 		      "span %s: %u calls for %llu groups, longest %u",
 		      range_str(&r), (unsigned)span.calls,
@@ -1160,7 +1163,7 @@ static void span_launch(uint64_t gx, uint64_t gy, uint64_t lx, uint64_t ly,
 static void part_span(void)
 {
 	span_launch(4000, 1, 16, 1, 0);
-	span_launch(4001, 1, 16, 1, 7); /* a remainder group */
+	span_launch(4001, 1, 16, 1, 7);	 /* a remainder group */
 	span_launch(399, 9, 10, 1, 100); /* rows of groups, remainders */
 	span_launch(100, 12, 8, 2, 0);	 /* local Y > 1: no spans */
 }

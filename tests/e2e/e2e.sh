@@ -1047,12 +1047,33 @@ t_vector_c() {
 	rm -rf "$dir"
 }
 
+# The library kernels' vector versions (vadd, saxpy: rows across groups;
+# reduce_sg: a work-group function of vector sums; kernels/lib_rvv.h) give
+# what --check wants on qemu-virt-v at VLEN 128, 256 and 512, with
+# remainder groups, sub-groups from 2 to 64 lanes (past one register
+# group at VLEN 128) and teams, and at 1024, where the harts keep V off,
+# through their scalar code; every other library kernel runs there too.
+t_vector_lib() {
+	local v k
+	for v in 128 256 512 1024; do
+		for k in "vadd --global 100003 --local 64" "vadd --global 4096 --local 128 --uniform" \
+			"saxpy --global 777 --arg a=-0.75" "saxpy --global 65536 --local 256 --repeat 2" \
+			"reduce_sg --global 5000 --local 100" "reduce_sg --global 1001 --local 100 --sub-group-size 2" \
+			"reduce_sg --global 4096 --local 256 --sub-group-size 64" \
+			"reduce_sg --global 2048 --local 128 --team-size 2" "sgemm_tiled" "scan" "histogram"; do
+			HP_QEMU_VLEN=$v timeout 300 "$HP" run --board qemu-virt-v --harts 4 $k --check \
+				>/dev/null || fail "VLEN $v: run $k --check"
+		done
+	done
+	echo "ok: the library's vector kernels checked at VLEN 128, 256, 512 and with V off"
+}
+
 # QEMU's real-board models with an E51 monitor hart, and the FPU rule.
 . tests/e2e/boards.sh
 . tests/e2e/cluster.sh
 . tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions slices zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace vector_c"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions slices zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace vector_c vector_lib"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in

@@ -752,7 +752,8 @@ static const tcase cases[] = {
 	 BAD_K("vadd") "row_spans_groups not a bool", false},
 	{"row_spans_groups on vadd", m_spans_ok, 0, NULL, false},
 	{"row_spans_groups with barriers", m_spans_reduce, S_READ1,
-	 BAD_K("reduce") "row_spans_groups not a bool, or with barriers", false},
+	 BAD_K("reduce") "row_spans_groups not a bool, or with barriers",
+	 false},
 	/* buffer arguments */
 	{"9 buffers", m_nbuf_9, S_READ0,
 	 BAD_K("vadd") "more than 8 buffer arguments", false},
