@@ -103,7 +103,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: debug all run boot test stress stress-serial fuzz cts clean deps deps-test deps-bench format format-check hartpool e2e-tests \
+.PHONY: bench-vector debug all run boot test stress stress-serial fuzz cts clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -322,6 +322,10 @@ cts: deps-test
 
 bench: deps-bench
 	$(Q)bench/run.sh
+
+# The V boards' figures (docs/vector.md): scalar against VLEN 128, 256, 512.
+bench-vector: deps-bench
+	$(Q)bench/vector.sh
 
 deps-bench:
 	$(Q)scripts/deps.sh bench

@@ -34,6 +34,13 @@ static void diag(LLVMDiagnosticInfoRef di, void *arg)
 {
 	clc_job *j = arg;
 	LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+	if (sev == LLVMDSRemark && getenv("HARTPOOL_LLVM_OPTIONS")) {
+		/* asked for (codegen.c): into the log as they come */
+		char *d = LLVMGetDiagInfoDescription(di);
+		fprintf(j->log.f, "llvm remark: %s\n", d ? d : "");
+		LLVMDisposeMessage(d);
+		return;
+	}
 	if (sev != LLVMDSError && sev != LLVMDSWarning)
 		return; /* remarks and notes: the optimizer's, not asked for */
 	char *d = LLVMGetDiagInfoDescription(di);

@@ -22,6 +22,8 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -37,8 +39,20 @@ static void riscv_init(void)
 	 * OpenCL sgemm_naive's k loop kept a counter beside its two pointers,
 	 * 1.19x the built-in kernel's instructions; unrolled, 0.79x. Once per
 	 * process, the same for every build (LLVM's options are global). */
-	const char *av[] = {"hartpool", "-unroll-runtime"};
-	LLVMParseCommandLineOptions(2, av, NULL);
+	const char *av[16] = {"hartpool", "-unroll-runtime"};
+	int ac = 2;
+	/* HARTPOOL_LLVM_OPTIONS: more of LLVM's options, for looking into
+	 * the pipeline (-pass-remarks-missed=loop-vectorize: docs/opencl.md);
+	 * up to 14 words, the rest ignored. */
+	static char opts[512];
+	const char *e = getenv("HARTPOOL_LLVM_OPTIONS");
+	if (e && strlen(e) < sizeof(opts)) {
+		strcpy(opts, e);
+		for (char *w = strtok(opts, " "); w && ac < 16;
+		     w = strtok(NULL, " "))
+			av[ac++] = w;
+	}
+	LLVMParseCommandLineOptions(ac, av, NULL);
 }
 
 int clc_target_machine(clc_job *j)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The V-board figures of docs/vector.md in one run (`make bench-vector`):
+# bench/opencl.sh --quick on qemu-virt and on qemu-virt-v at VLEN 128, 256
+# and 512 (HP_QEMU_VLEN), and the library's reduce_sg (a vector work-group
+# function on V boards) under the instruction-count plugin, 2 harts (the
+# dispatcher and one worker), 4,096 elements at local 256. Exact worker
+# instructions per element; one table on stdout, the runs' JSON and a
+# summary in build/bench/results/.
+#
+#   bench/vector.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+make -s BOARD=qemu-virt all plugin opencl-lib build/host/hartpool
+make -s BOARD=qemu-virt-v all
+mkdir -p build/bench/results
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+hp=build/host/hartpool
+
+# per_elem BOARD VLEN ELEMENTS ARGS... -> the worker's instructions / ELEMENTS
+per_elem() {
+	local board=$1 vlen=$2 e=$3 log=$tmp/count.txt
+	shift 3
+	rm -f "$log"
+	env ${vlen:+HP_QEMU_VLEN=$vlen} HP_QEMU_COUNT=$log timeout 600 $hp run --board "$board" \
+		--harts 2 "$@" --check >"$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt" >&2; exit 1; }
+	python3 -c 'import json,sys; print("%.2f" % (json.loads(sys.argv[1])["total"] / int(sys.argv[2])))' \
+		"$(bench/kbalance.py "$log")" "$e"
+}
+
+runs=("qemu-virt:" "qemu-virt-v:128" "qemu-virt-v:256" "qemu-virt-v:512")
+for r in "${runs[@]}"; do
+	board=${r%%:*} vlen=${r#*:}
+	name=$board${vlen:+-vlen$vlen}
+	env ${vlen:+HP_QEMU_VLEN=$vlen} bench/opencl.sh --quick --board "$board" \
+		--out "build/bench/results/$stamp-opencl-$name.json" >"$tmp/$name.txt"
+	per_elem "$board" "$vlen" 4096 reduce_sg --global 4096 --local 256 >"$tmp/$name.rsg"
+done
+
+col() { # FILE KERNEL FIELD -> the field of the kernel's row
+	awk -v k="$2" -v f="$3" '$1 == k { print $f; exit }' "$1"
+}
+printf '%-34s %10s %10s %10s %10s\n' "instructions per element" scalar "V 128" "V 256" "V 512"
+line() { # LABEL KERNEL FIELD
+	local out=() r
+	for r in "${runs[@]}"; do
+		board=${r%%:*} vlen=${r#*:}
+		out+=("$(col "$tmp/$board${vlen:+-vlen$vlen}.txt" "$2" "$3")")
+	done
+	printf '%-34s %10s %10s %10s %10s\n' "$1" "${out[@]}"
+}
+line "vadd, built-in" vadd 3
+line "vadd, OpenCL row loop" vadd 4
+line "saxpy, built-in" saxpy 3
+line "saxpy, OpenCL row loop" saxpy 4
+line "sgemm_naive, OpenCL row loop" sgemm_naive 4
+line "sgemm_tiled, OpenCL wg function" sgemm_tiled 4
+line "reduce, OpenCL wg function" reduce 4
+line "reduce_sg, OpenCL wg function" reduce_sg 4
+line "reduce_sg, OpenCL fibers" reduce_sg 5
+out=()
+for r in "${runs[@]}"; do
+	board=${r%%:*} vlen=${r#*:}
+	out+=("$(cat "$tmp/$board${vlen:+-vlen$vlen}.rsg")")
+done
+printf '%-34s %10s %10s %10s %10s\n' "reduce_sg, built-in" "${out[@]}"
+echo "results: build/bench/results/$stamp-opencl-*.json"
