@@ -1082,6 +1082,7 @@ static void part_team_sizes(void)
  * range is counted once (u32out). */
 static HP_KERNEL_DATA struct {
 	uint64_t global[2], offset[2], local0;
+	uint32_t *out; /* u32out: kernel code reaches only kernel data */
 	uint32_t calls, longest, bad;
 } span;
 
@@ -1102,8 +1103,9 @@ static void span_row(const hp_item *it, const void *args, size_t n)
 		__atomic_fetch_add(&span.bad, 1, __ATOMIC_RELAXED);
 	else
 		for (size_t k = 0; k < n; k++)
-			__atomic_fetch_add(&u32out[y * span.global[0] + x + k],
-					   1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(
+				&span.out[y * span.global[0] + x + k], 1,
+				__ATOMIC_RELAXED);
 	__atomic_fetch_add(&span.calls, 1, __ATOMIC_RELAXED);
 	uint32_t m = __atomic_load_n(&span.longest, __ATOMIC_RELAXED);
 	while (n > m && !__atomic_compare_exchange_n(
@@ -1137,9 +1139,11 @@ static void span_launch(uint64_t gx, uint64_t gy, uint64_t lx, uint64_t ly,
 	span.offset[0] = ox;
 	span.offset[1] = 3;
 	span.local0 = lx;
+	span.out = u32out;
 	cmd_init(&c, &span_kernel, NULL, 0, r);
 	int rc = run(&c);
-	CHECK(rc == 0, "span %s: status %s", range_str(&r), hp_error_name(rc));
+	CHECK(rc == 0, "span %s: status %s (%s)", range_str(&r),
+	      hp_error_name(rc), c.error_detail ? c.error_detail : "");
 	uint64_t once = 0;
 	for (uint64_t i = 0; i < n; i++)
 		once += u32out[i] == 1;
