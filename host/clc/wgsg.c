@@ -231,6 +231,8 @@ static bool lower_one(clc_ir *x, LLVMValueRef c, int kind, const char *lib,
 	s->call = c;
 	s->wg = kind > SG_WG;
 	kind -= s->wg ? SG_WG : 0;
+	if (kind == SG_BOOL + 1 && LLVMTypeOf(c) != x->i32)
+		return false; /* any/all return int */
 	LLVMValueRef lid = made(s, lin_id(x)), bar_arg;
 	if (kind == SG_BARRIER + 1) {
 		bar_arg = LLVMGetOperand(c, 0);
@@ -273,8 +275,6 @@ static bool lower_one(clc_ir *x, LLVMValueRef c, int kind, const char *lib,
 		made(s, clc_call_named(x, lib, rt, pt,
 				       kind == SG_LANE + 1 ? 4 : 3, av));
 	s->result = r;
-	if (kind == SG_BOOL + 1 && LLVMTypeOf(c) != x->i32)
-		return false;
 	LLVMReplaceAllUsesWith(c, r);
 	return true;
 }

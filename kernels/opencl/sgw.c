@@ -196,26 +196,21 @@ static inline void sgw_fill32(uint32_t *r, uint32_t v, size_t k)
 				: (SGW_SLOTS_(T))[lid];                        \
 	}
 
+/* The three folds of one kind (0 reduce, 1 inclusive, 2 exclusive scan)
+ * for type code c; RED: the add reduction's loop (the others fold in C). */
+#define SGW_KIND_(pre, c, T, U, kind, LOWEST, HIGHEST, MIN, MAX, RED)          \
+	SGW_FOLD_(__hpcl_sgw_##pre##_add_##c, T, U, kind, SGW_ADD_, 0, RED)    \
+	SGW_FOLD_(__hpcl_sgw_##pre##_min_##c, T, T, kind, MIN, HIGHEST,        \
+		  SGW_RED_LOOP_)                                               \
+	SGW_FOLD_(__hpcl_sgw_##pre##_max_##c, T, T, kind, MAX, LOWEST,         \
+		  SGW_RED_LOOP_)
 /* MIN, MAX: as the fibers' (kernel.h; for double kernels/opencl/subgroup.cl's
  * fmin and fmax). */
 #define SGW_TYPE_(c, T, U, LOWEST, HIGHEST, MIN, MAX)                          \
-	SGW_FOLD_(__hpcl_sgw_reduce_add_##c, T, U, 0, SGW_ADD_, 0,             \
-		  SGW_RADD_##c)                                                \
-	SGW_FOLD_(__hpcl_sgw_reduce_min_##c, T, T, 0, MIN, HIGHEST,            \
+	SGW_KIND_(reduce, c, T, U, 0, LOWEST, HIGHEST, MIN, MAX, SGW_RADD_##c) \
+	SGW_KIND_(inclusive, c, T, U, 1, LOWEST, HIGHEST, MIN, MAX,            \
 		  SGW_RED_LOOP_)                                               \
-	SGW_FOLD_(__hpcl_sgw_reduce_max_##c, T, T, 0, MAX, LOWEST,             \
-		  SGW_RED_LOOP_)                                               \
-	SGW_FOLD_(__hpcl_sgw_inclusive_add_##c, T, U, 1, SGW_ADD_, 0,          \
-		  SGW_RED_LOOP_)                                               \
-	SGW_FOLD_(__hpcl_sgw_inclusive_min_##c, T, T, 1, MIN, HIGHEST,         \
-		  SGW_RED_LOOP_)                                               \
-	SGW_FOLD_(__hpcl_sgw_inclusive_max_##c, T, T, 1, MAX, LOWEST,          \
-		  SGW_RED_LOOP_)                                               \
-	SGW_FOLD_(__hpcl_sgw_exclusive_add_##c, T, U, 2, SGW_ADD_, 0,          \
-		  SGW_RED_LOOP_)                                               \
-	SGW_FOLD_(__hpcl_sgw_exclusive_min_##c, T, T, 2, MIN, HIGHEST,         \
-		  SGW_RED_LOOP_)                                               \
-	SGW_FOLD_(__hpcl_sgw_exclusive_max_##c, T, T, 2, MAX, LOWEST,          \
+	SGW_KIND_(exclusive, c, T, U, 2, LOWEST, HIGHEST, MIN, MAX,            \
 		  SGW_RED_LOOP_)                                               \
 	SGW_LANE_(__hpcl_sgw_broadcast_##c, T)                                 \
 	SGW_LANE_(__hpcl_sgw_shuffle_##c, T)
