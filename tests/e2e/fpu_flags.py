@@ -8,7 +8,8 @@ that computes with floating point without the flag would trap on a hart
 without one (the E51 of sifive-u and icicle-kit). For every hp_kernel_<name>
 descriptor in the image this reads the flag the firmware was built with and
 looks for F/D instructions (and fflags/frm/fcsr accesses) in hp_kfn_<name>,
-hp_krow_<name> and the functions they call directly; the two must agree,
+hp_krow_<name>, the functions its fn and row pointers name (a row of its own,
+HP_REGISTER_ROW) and the functions they call directly; the two must agree,
 except for kernels with barriers, which run only on harts with an FPU.
 In a soft-float image (float ABI soft, e.g. qemu-virt32) the flag has no
 effect and no kernel may hold FP code.
@@ -69,9 +70,15 @@ def main(elf):
                 return data[off + addr - vma]
         raise SystemExit("address %#x is in no section of %s" % (addr, elf))
 
-    kernels = {}
+    def word_at(addr):
+        return int.from_bytes(bytes(byte_at(addr + i)
+                                    for i in range(xlen // 8)), "little")
+
+    kernels, code_at = {}, {}
     for line in run(TOOL + "nm", elf).splitlines():
         parts = line.split()
+        if len(parts) == 3 and parts[1] in "Tt":
+            code_at.setdefault(int(parts[0], 16), parts[2])
         if (len(parts) == 3 and parts[2].startswith("hp_kernel_")
                 and parts[2] != "hp_kernel_registry"):
             kernels[parts[2][len("hp_kernel_"):]] = int(parts[0], 16)
@@ -92,7 +99,13 @@ def main(elf):
     kernel_code = set()
     for name, addr in sorted(kernels.items()):
         flag = byte_at(addr + fpu_offset)
+        # The functions the descriptor points at (fn, row: a kernel's own
+        # row from HP_REGISTER_ROW has a name of its own) and the two
+        # HP_KERNEL makes.
         own = ["hp_kfn_" + name, "hp_krow_" + name]
+        for ptr in (word_at(addr + xlen // 8), word_at(addr + 2 * xlen // 8)):
+            if ptr in code_at and code_at[ptr] not in own:
+                own.append(code_at[ptr])
         called = set()
         for f in own:
             for i in funcs.get(f, []):
