@@ -203,7 +203,18 @@ bool clc_wi_barrier(const char *n)
 {
 	return !strcmp(n, "_Z7barrierj") ||
 	       !strcmp(n, "_Z18work_group_barrierj") ||
-	       !strcmp(n, "_Z18work_group_barrierj12memory_scope");
+	       !strcmp(n, "_Z18work_group_barrierj12memory_scope") ||
+	       !strncmp(n, "_Z17wait_group_events", 21);
+}
+
+size_t clc_wi_async(const char *n)
+{
+	static const char *const p[] = {"_Z21async_work_group_copy",
+					"_Z29async_work_group_strided_copy"};
+	for (unsigned i = 0; i < 2; i++)
+		if (!strncmp(n, p[i], strlen(p[i])))
+			return strlen(p[i]);
+	return 0;
 }
 
 const char *clc_wi_refuse(const clc_kernel *k, bool barriers, size_t *n,
@@ -232,7 +243,8 @@ const char *clc_wi_refuse(const clc_kernel *k, bool barriers, size_t *n,
 			if (!fn)
 				return "an indirect call";
 			if (LLVMGetIntrinsicID(fn) || clc_wi_kind(cn) ||
-			    (barriers && clc_wi_barrier(cn)))
+			    (barriers &&
+			     (clc_wi_barrier(cn) || clc_wi_async(cn))))
 				continue;
 			if (!LLVMIsDeclaration(fn)) {
 				snprintf(why, wn, "calls %s out of line", cn);

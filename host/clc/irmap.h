@@ -18,8 +18,9 @@ typedef struct {
 	unsigned xlen;
 	FILE *log;	 /* the build log */
 	bool item_calls; /* -cl-hartpool-item-calls */
-	/* The board has V: a row loop's accesses are marked parallel, so the
-	 * vectoriser runs its work-items on lanes (docs/vector.md). */
+	/* The board has V: the loops over work-items are marked parallel
+	 * (parloop.h), so the vectoriser runs the items on lanes
+	 * (docs/vector.md). */
 	bool vector;
 } clc_ir;
 
@@ -83,8 +84,12 @@ enum wi clc_wi_kind(const char *mangled);
 /** The name of @p call's callee (*fn the function), NULL if indirect. */
 const char *clc_callee_name(LLVMValueRef call, LLVMValueRef *fn);
 
-/** A work-group barrier (barrier, work_group_barrier). */
+/** A work-group barrier (barrier, work_group_barrier, and
+ * wait_group_events, which waits for copies that are done at once). */
 bool clc_wi_barrier(const char *mangled);
+/** For an async copy (async_work_group_copy, _strided_copy): the length
+ * of its name's "_Z<n><name>" prefix; else 0. */
+size_t clc_wi_async(const char *mangled);
 /** Why kernel @p k's body cannot be cloned into a loop over work-items
  * (with @p barriers: work-group barriers are allowed), or NULL; @p n
  * counts its values (blocks, instructions, parameters). */

@@ -13,6 +13,8 @@
 #include "link.h"
 #include "fail.h"
 #include "job.h"
+#include "options.h"
+#include "parloop.h"
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Comdat.h>
@@ -156,6 +158,15 @@ int clc_stage_link(clc_job *j)
 				"(build log)");
 	internalize(j);
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+	/* With V the loops are vectorised (and unrolled) by the code
+	 * generator's run alone, after the access groups this run drops
+	 * are back (parloop.h): unrolled first, a loop over items would be
+	 * vectorised four items to a lane group, or not at all. */
+	bool v = clc_board_vector(&j->b);
+	if (v) {
+		LLVMPassBuilderOptionsSetLoopVectorization(po, 0);
+		LLVMPassBuilderOptionsSetLoopUnrolling(po, 0);
+	}
 	LLVMErrorRef e = LLVMRunPasses(
 		j->mod,
 		j->opts.opt_disable ? "globaldce,always-inline" : "default<O2>",
@@ -169,6 +180,8 @@ int clc_stage_link(clc_job *j)
 		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
 				"optimizing the program failed (build log)");
 	}
+	if (v)
+		clc_loops_remark(j->mod);
 	if (LLVMVerifyModule(j->mod, LLVMReturnStatusAction, &msg)) {
 		fprintf(j->log.f, "error: the linked module: %s\n",
 			msg ? msg : "");

@@ -12,7 +12,7 @@ host-clc-srcs := host/clc/clc.c host/clc/compile.c \
                    host/clc/kernels.c host/clc/rewrite.c \
                    host/clc/rowloop.c host/clc/irmap.c \
                    host/clc/wgfn.c host/clc/wgcut.c host/clc/wgregion.c \
-                   host/clc/wgdiv.c host/clc/wgsg.c \
+                   host/clc/wgdiv.c host/clc/wgsg.c host/clc/wglead.c host/clc/parloop.c \
                    host/clc/link.c host/clc/codegen.c host/clc/desc.c \
                    host/clc/options.c \
                    host/clc/objlink.c host/clc/package.c \

@@ -43,6 +43,117 @@ static void make_local_tls(LLVMModuleRef m)
 			LLVMSetThreadLocal(g, 1);
 }
 
+/* With V, llvm.fmuladd becomes llvm.fma: the same instruction on a
+ * RISC-V hart with F and D (the code generator fuses every fmuladd it
+ * can), but the vector code generator's sinking of a splat into
+ * vfmacc.vf knows only fma: with fmuladd a vectorised sum of products
+ * over a row's items (sgemm_tiled) kept every scalar factor as a splat
+ * vector, spilled. */
+static void fmuladd_to_fma(LLVMModuleRef m)
+{
+	unsigned id = LLVMLookupIntrinsicID("llvm.fma", 8);
+	LLVMValueRef next;
+	for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
+		next = LLVMGetNextFunction(f);
+		size_t n;
+		const char *name = LLVMGetValueName2(f, &n);
+		if (n < 13 || strncmp(name, "llvm.fmuladd.", 13))
+			continue;
+		LLVMTypeRef ft = LLVMGlobalGetValueType(f);
+		LLVMTypeRef t = LLVMGetReturnType(ft);
+		LLVMValueRef fma = LLVMGetIntrinsicDeclaration(m, id, &t, 1);
+		if (LLVMGlobalGetValueType(fma) != ft)
+			continue;
+		LLVMReplaceAllUsesWith(f, fma);
+		LLVMDeleteFunction(f);
+	}
+}
+
+/* The address of thread_local @p g before @p at, once
+ * per variable: @p got/@p addr hold those made. */
+static LLVMValueRef tls_addr(clc_ir *x, LLVMValueRef g, LLVMValueRef at,
+			     LLVMValueRef *got, LLVMValueRef *addr, unsigned *n)
+{
+	for (unsigned q = 0; q < *n; q++)
+		if (got[q] == g)
+			return addr[q];
+	if (*n == 64)
+		return NULL;
+	unsigned id = LLVMLookupIntrinsicID("llvm.threadlocal.address", 24);
+	LLVMTypeRef pt = LLVMTypeOf(g);
+	LLVMValueRef fn = LLVMGetIntrinsicDeclaration(x->m, id, &pt, 1);
+	LLVMPositionBuilderBefore(x->b, at);
+	got[*n] = g;
+	return addr[(*n)++] = LLVMBuildCall2(
+		       x->b, LLVMIntrinsicGetType(x->c, id, &pt, 1), fn, &g, 1,
+		       "");
+}
+
+static bool tls_var(LLVMValueRef v)
+{
+	return v && LLVMIsAGlobalVariable(v) && LLVMIsThreadLocal(v);
+}
+
+/* With V: the __local variables' addresses (thread_local since
+ * make_local_tls) that row function @p f uses, taken once in its entry.
+ * A reference to a TLS variable is a call of __tls_get_addr (the objects
+ * are position-independent) where the code generator meets it, once per
+ * block: in sgemm_tiled's vectorised rows two calls and the spills
+ * around them cost 2.2 instructions per element. Referred to through
+ * llvm.threadlocal.address, which the optimizer keeps where it is put. */
+static void tls_hoist(clc_ir *x, LLVMValueRef f)
+{
+	LLVMValueRef got[64], addr[64];
+	unsigned n = 0;
+	/* after the entry's __hpcl_row_enter: the TLS base is the thread
+	 * pointer it sets */
+	LLVMValueRef at =
+		LLVMGetBasicBlockTerminator(LLVMGetEntryBasicBlock(f));
+	for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+	     bb = LLVMGetNextBasicBlock(bb))
+		for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+		     i = LLVMGetNextInstruction(i)) {
+			int no = LLVMGetNumOperands(i);
+			for (int o = 0; o < no; o++) {
+				LLVMValueRef v = LLVMGetOperand(i, (unsigned)o),
+					     r;
+				if (tls_var(v)) {
+					r = tls_addr(x, v, at, got, addr, &n);
+				} else if (LLVMIsAConstantExpr(v) &&
+					   LLVMGetConstOpcode(v) ==
+						   LLVMGetElementPtr &&
+					   tls_var(LLVMGetOperand(v, 0))) {
+					r = tls_addr(x, LLVMGetOperand(v, 0),
+						     at, got, addr, &n);
+					unsigned ni =
+						(unsigned)LLVMGetNumOperands(
+							v) -
+						1;
+					LLVMValueRef idx[8];
+					if (!r || ni > 8)
+						continue;
+					for (unsigned q = 0; q < ni; q++)
+						idx[q] = LLVMGetOperand(v,
+									q + 1);
+					LLVMPositionBuilderBefore(x->b, at);
+					LLVMTypeRef st =
+						LLVMGetGEPSourceElementType(v);
+					r = LLVMIsInBounds(v)
+						    ? LLVMBuildInBoundsGEP2(
+							      x->b, st, r, idx,
+							      ni, "")
+						    : LLVMBuildGEP2(x->b, st, r,
+								    idx, ni,
+								    "");
+				} else {
+					continue;
+				}
+				if (r)
+					LLVMSetOperand(i, (unsigned)o, r);
+			}
+		}
+}
+
 static void ir_init(clc_ir *x, clc_job *j)
 {
 	x->c = j->ctx;
@@ -153,9 +264,19 @@ int clc_stage_rewrite(clc_job *j)
 	clc_ir x;
 	make_local_tls(j->mod);
 	ir_init(&x, j);
+	if (x.vector)
+		fmuladd_to_fma(j->mod);
 	x.b = LLVMCreateBuilderInContext(j->ctx);
 	for (unsigned i = 0; i < j->nk; i++)
 		entries_build(&x, &j->ks[i]);
+	for (LLVMValueRef f = LLVMGetFirstFunction(j->mod); f && x.vector;
+	     f = LLVMGetNextFunction(f)) {
+		size_t len;
+		const char *name = LLVMGetValueName2(f, &len);
+		if (len > 8 && !strncmp(name, "hp_krow_", 8) &&
+		    LLVMCountBasicBlocks(f))
+			tls_hoist(&x, f);
+	}
 	LLVMDisposeBuilder(x.b);
 	char *msg = NULL;
 	if (LLVMVerifyModule(j->mod, LLVMReturnStatusAction, &msg)) {

@@ -31,6 +31,7 @@
 #include "irmap.h"
 #include "job.h"
 #include "kernels.h"
+#include "parloop.h"
 #include <llvm-c/DebugInfo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,8 @@ static void build(rl *r, LLVMValueRef desc)
 	LLVMValueRef back = LLVMBuildBr(x->b, header);
 	if (!x->vector)
 		unroll4(x, back);
+	else
+		clc_loop_parallel(x, header, r->latch, back, false);
 	LLVMValueRef inc[] = {LLVMConstInt(x->sz, 0, 0), k1};
 	LLVMBasicBlockRef from[] = {r->entry, r->latch};
 	LLVMAddIncoming(r->k_idx, inc, from, 2);

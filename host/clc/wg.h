@@ -43,6 +43,7 @@ typedef struct clc_wg {
 	clc_vmap defs;	 /* the region being built: shared values it sets */
 	clc_vmap rem;	 /* values computed again where used: 1 yes, 2 no */
 	unsigned stride;
+	unsigned leaders; /* regions whose loop runs sub-groups' first items */
 	bool *live, *gen, *kill, *rstart;
 	/* the function */
 	LLVMValueRef f, scratch, rid, entry_br, av[HP_CL_ARGS_MAX + 1];
@@ -51,7 +52,8 @@ typedef struct clc_wg {
 	LLVMBasicBlockRef exit, diverge;
 	/* the region being built */
 	clc_vmap rm;
-	unsigned cur; /* piece */
+	unsigned cur;	/* piece */
+	unsigned start; /* the region's first piece */
 	LLVMValueRef x_, y_, z_, wi, sbase;
 	LLVMBasicBlockRef latch;
 	LLVMValueRef exit_ids[256];
@@ -60,6 +62,8 @@ typedef struct clc_wg {
 	bool exits_full; /* over 256 exits or uniform values: fibers */
 	bool diverges;	 /* an exit only some items may reach */
 	LLVMValueRef pre_br, hx_br; /* where a uniform value enters */
+	LLVMValueRef lead_br,
+		lead_cond;	    /* a leaders' region's test (wglead.c) */
 	LLVMValueRef used_uni[256]; /* uniform values the region uses */
 	unsigned nuni;
 } clc_wg;

@@ -136,8 +136,12 @@ bool clc_wgfn_build(clc_ir *x, clc_kernel *k, LLVMValueRef desc)
 	clc_sgw_done(&u);
 	fprintf(x->log,
 		"remark: kernel %s: a work-group function, %u region%s, %u "
-		"bytes per work-item across barriers\n",
+		"bytes per work-item across barriers",
 		k->name, w.nr, w.nr == 1 ? "" : "s", w.stride);
+	if (w.leaders)
+		fprintf(x->log, ", %u region%s for sub-groups' first items",
+			w.leaders, w.leaders == 1 ? "" : "s");
+	fputc('\n', x->log);
 	wg_free(&w);
 	return true;
 }

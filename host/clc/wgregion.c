@@ -8,9 +8,11 @@
 #define _GNU_SOURCE
 #include "wgregion.h"
 #include "irmap.h"
+#include "parloop.h"
 #include "wg.h"
 #include "wgcut.h"
 #include "wgdiv.h"
+#include "wglead.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,9 +294,31 @@ static void clone_one(clc_wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
 		return;
 	} else if (LLVMIsAAllocaInst(i) || lifetime(i)) {
 		return;
+	} else if (clc_wg_once(i)) {
+		/* a collective's fold, once per group: before the region's
+		 * loop, where the region starts with it (wgsg.c puts it right
+		 * after the collective's barrier); anywhere else the kernel
+		 * keeps fibers */
+		if (i != w->pc[w->cur].first || w->cur != w->start) {
+			w->exits_full = true;
+			return;
+		}
+		LLVMBasicBlockRef at = LLVMGetInsertBlock(x->b);
+		LLVMPositionBuilderBefore(x->b, w->pre_br);
+		c = LLVMInstructionClone(i);
+		LLVMInsertIntoBuilder(x->b, c);
+		LLVMPositionBuilderAtEnd(x->b, at);
+		return;
 	} else if (LLVMIsACallInst(i) && clc_callee_name(i, &fn) &&
 		   clc_wi_kind(LLVMGetValueName(fn))) {
 		c = wi_val(w, i, fn, clc_wi_kind(LLVMGetValueName(fn)));
+	} else if (LLVMIsACallInst(i) && clc_callee_name(i, &fn) &&
+		   clc_wi_async(LLVMGetValueName(fn))) {
+		unsigned n = LLVMGetNumArgOperands(i);
+		LLVMValueRef a[n + 2];
+		for (unsigned o = 0; o < n; o++)
+			a[o] = val(w, LLVMGetOperand(i, o));
+		c = clc_wg_async(w, fn, a, n);
 	} else {
 		int n = LLVMGetNumOperands(i);
 		LLVMValueRef ops[n > 0 ? n : 1];
@@ -307,6 +331,8 @@ static void clone_one(clc_wg *w, LLVMValueRef i, LLVMBasicBlockRef *blk)
 						      1])
 					: val(w, v);
 		}
+		if (i == w->lead_br)
+			ops[0] = w->lead_cond;
 		if (LLVMIsATerminatorInst(i))
 			phi_copies(w, i);
 		c = LLVMInstructionClone(i);
@@ -458,6 +484,45 @@ static void agree(clc_wg *w, LLVMBasicBlockRef next)
 			w->diverge, next);
 }
 
+/* The loop nest over the group's items: z, y, x (all items), or one loop
+ * over the sub-groups' first items (@p sg: the sub-group size); the ids
+ * and w->wi for the body, which starts in hx. */
+static void items_loop(clc_wg *w, unsigned r, LLVMBasicBlockRef hz,
+		       LLVMBasicBlockRef hy, LLVMBasicBlockRef hx,
+		       LLVMValueRef sg)
+{
+	clc_ir *x = w->x;
+	LLVMPositionBuilderAtEnd(x->b, w->rg[r].pre);
+	w->pre_br = LLVMBuildBr(x->b, hz);
+	LLVMPositionBuilderAtEnd(x->b, hz);
+	if (sg) {
+		LLVMBuildBr(x->b, hy);
+		LLVMPositionBuilderAtEnd(x->b, hy);
+		LLVMBuildBr(x->b, hx);
+		LLVMPositionBuilderAtEnd(x->b, hx);
+		w->wi = phi0(x, hy);
+		LLVMValueRef row = LLVMBuildUDiv(x->b, w->wi, w->lsz[0], "");
+		w->x_ = LLVMBuildURem(x->b, w->wi, w->lsz[0], "");
+		w->y_ = LLVMBuildURem(x->b, row, w->lsz[1], "");
+		w->z_ = LLVMBuildUDiv(x->b, row, w->lsz[1], "");
+	} else {
+		w->z_ = phi0(x, w->rg[r].pre);
+		LLVMBuildBr(x->b, hy);
+		LLVMPositionBuilderAtEnd(x->b, hy);
+		w->y_ = phi0(x, hz);
+		LLVMBuildBr(x->b, hx);
+		LLVMPositionBuilderAtEnd(x->b, hx);
+		w->x_ = phi0(x, hy);
+		LLVMValueRef wi = LLVMBuildMul(x->b, w->z_, w->lsz[1], "");
+		wi = LLVMBuildAdd(x->b, wi, w->y_, "");
+		wi = LLVMBuildMul(x->b, wi, w->lsz[0], "");
+		w->wi = LLVMBuildAdd(x->b, wi, w->x_, "");
+	}
+	LLVMValueRef off = LLVMBuildMul(x->b, w->wi,
+					LLVMConstInt(x->sz, w->stride, 0), "");
+	w->sbase = LLVMBuildGEP2(x->b, x->i8, w->scratch, &off, 1, "");
+}
+
 static bool build_region(clc_wg *w, unsigned r, unsigned *order,
 			 LLVMBasicBlockRef *blk)
 {
@@ -471,32 +536,26 @@ static bool build_region(clc_wg *w, unsigned r, unsigned *order,
 	LLVMBasicBlockRef ly = LLVMAppendBasicBlockInContext(x->c, f, "");
 	LLVMBasicBlockRef lz = LLVMAppendBasicBlockInContext(x->c, f, "");
 	LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(x->c, f, "");
-	LLVMPositionBuilderAtEnd(x->b, w->rg[r].pre);
-	w->pre_br = LLVMBuildBr(x->b, hz);
-	LLVMPositionBuilderAtEnd(x->b, hz);
-	w->z_ = phi0(x, w->rg[r].pre);
-	LLVMBuildBr(x->b, hy);
-	LLVMPositionBuilderAtEnd(x->b, hy);
-	w->y_ = phi0(x, hz);
-	LLVMBuildBr(x->b, hx);
-	LLVMPositionBuilderAtEnd(x->b, hx);
-	w->x_ = phi0(x, hy);
-	LLVMValueRef wi = LLVMBuildMul(x->b, w->z_, w->lsz[1], "");
-	wi = LLVMBuildAdd(x->b, wi, w->y_, "");
-	wi = LLVMBuildMul(x->b, wi, w->lsz[0], "");
-	w->wi = LLVMBuildAdd(x->b, wi, w->x_, "");
-	LLVMValueRef off = LLVMBuildMul(x->b, w->wi,
-					LLVMConstInt(x->sz, w->stride, 0), "");
-	w->sbase = LLVMBuildGEP2(x->b, x->i8, w->scratch, &off, 1, "");
-
 	memset(blk, 0, w->np * sizeof(*blk));
 	unsigned n = gather(w, w->rg[r].start, order, blk, w->latch);
+	/* with V only: scalar boards keep their loops (and counts) */
+	LLVMValueRef sg = NULL;
+	w->lead_br = NULL;
+	if (x->vector && clc_wg_leaders_only(w, r, order, n))
+		sg = clc_precall(
+			x, &w->pre,
+			clc_fn_get(x, "__hpcl_sgw_width",
+				   LLVMFunctionType(x->sz, NULL, 0, 0)),
+			0, false);
+	w->leaders += sg != NULL;
+	items_loop(w, r, hz, hy, hx, sg);
 	region_defs(w, order, n);
 	w->hx_br = LLVMBuildBr(x->b, blk[w->rg[r].start]);
 	w->nexit = 0;
 	w->exits_full = false;
 	w->diverges = false;
 	w->nuni = 0;
+	w->start = w->rg[r].start;
 	for (unsigned q = 0; q < n; q++) {
 		w->cur = order[q];
 		LLVMPositionBuilderAtEnd(x->b, blk[order[q]]);
@@ -511,11 +570,31 @@ static bool build_region(clc_wg *w, unsigned r, unsigned *order,
 	LLVMPositionBuilderAtEnd(x->b, w->latch);
 	agree(w, ix);
 	LLVMPositionBuilderAtEnd(x->b, ix);
-	step(x, w->x_, w->lsz[0], hx, ly);
-	LLVMPositionBuilderAtEnd(x->b, ly);
-	step(x, w->y_, w->lsz[1], hy, lz);
-	LLVMPositionBuilderAtEnd(x->b, lz);
-	step(x, w->z_, w->lsz[2], hz, after);
+	if (sg) {
+		LLVMValueRef all = LLVMBuildMul(
+			x->b, LLVMBuildMul(x->b, w->lsz[0], w->lsz[1], ""),
+			w->lsz[2], "");
+		LLVMValueRef nx = LLVMBuildAdd(x->b, w->wi, sg, "");
+		LLVMBasicBlockRef at = LLVMGetInsertBlock(x->b);
+		LLVMAddIncoming(w->wi, &nx, &at, 1);
+		LLVMBuildCondBr(x->b,
+				LLVMBuildICmp(x->b, LLVMIntULT, nx, all, ""),
+				hx, after);
+		LLVMPositionBuilderAtEnd(x->b, ly);
+		LLVMBuildUnreachable(x->b);
+		LLVMPositionBuilderAtEnd(x->b, lz);
+		LLVMBuildUnreachable(x->b);
+	} else {
+		step(x, w->x_, w->lsz[0], hx, ly);
+		if (x->vector) /* the items of a row on lanes */
+			clc_loop_parallel(x, hx, ix,
+					  LLVMGetBasicBlockTerminator(ix),
+					  true);
+		LLVMPositionBuilderAtEnd(x->b, ly);
+		step(x, w->y_, w->lsz[1], hy, lz);
+		LLVMPositionBuilderAtEnd(x->b, lz);
+		step(x, w->z_, w->lsz[2], hz, after);
+	}
 	LLVMPositionBuilderAtEnd(x->b, after);
 	dispatch(w);
 	return !w->exits_full;

@@ -12,7 +12,8 @@
  *   get_sub_group_size()      min(w, n - lid / w * w)
  *
  * A collective r = F(x) of a kernel that becomes a work-group function
- * becomes  put(lid, x); barrier(0); r = fold(lid, w, n)  (sgw.c says why
+ * becomes  put(lid, x); barrier(0); fold_once(wg); r = fold(lid, w, n)
+ * (the fold once per group, wgregion.c; sgw.c says why
  * that is exact when the items run in linear order, as the work-group
  * function's loops run them). The barrier is a work-group barrier: where
  * a collective lies under a branch that differs between work-items
@@ -179,7 +180,7 @@ static int collective(const char *cn, char *lib, size_t ln)
 
 static LLVMValueRef made(clc_sgw_site *s, LLVMValueRef v)
 {
-	if (LLVMIsAInstruction(v) && s->nmade < 16)
+	if (LLVMIsAInstruction(v) && s->nmade < 24)
 		s->made[s->nmade++] = v;
 	return v;
 }
@@ -262,6 +263,12 @@ static bool lower_one(clc_ir *x, LLVMValueRef c, int kind, const char *lib,
 					    &bar_arg));
 	if (kind == SG_BARRIER + 1)
 		return true;
+	/* the fold, once per group (right after the barrier: the region's
+	 * start, which wgregion.c runs before its loop) */
+	char once[80];
+	snprintf(once, sizeof(once), "%s_once", lib);
+	LLVMValueRef wg = LLVMConstInt(x->i32, s->wg, 0);
+	made(s, clc_call_named(x, once, x->vd, &x->i32, 1, &wg));
 	LLVMValueRef n = made(s, call0(x, "__hpcl_sgw_items", x->sz));
 	LLVMValueRef w =
 		s->wg ? n : made(s, call0(x, "__hpcl_sgw_width", x->sz));

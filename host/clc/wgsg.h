@@ -15,7 +15,7 @@ void clc_sg_queries(clc_ir *x, clc_kernel *k);
 typedef struct {
 	LLVMValueRef call, result, barrier;
 	LLVMValueRef ops[4]; /* the call's arguments (poison while it is out) */
-	LLVMValueRef made[16];
+	LLVMValueRef made[24];
 	unsigned nmade;
 	bool wg; /* a work-group collective: all items reach it (a barrier) */
 } clc_sgw_site;

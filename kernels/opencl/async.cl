@@ -13,36 +13,43 @@ static size_t wg_size(void)
 	return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
 
+/* The copies proper, for an item @p lid of @p step: what the work-group
+ * functions call (host/clc/wglead.c), where an item's ids are its loop's
+ * values; the names are the async functions' with these two appended. */
 #define ASYNC_(T, D, S)                                                        \
+	event_t OVL __hpcl_async_items(D T *dst, const S T *src, size_t n,     \
+				       event_t e, size_t lid, size_t step)     \
+	{                                                                      \
+		for (size_t i = lid; i < n; i += step)                         \
+			dst[i] = src[i];                                       \
+		return e;                                                      \
+	}                                                                      \
 	event_t OVL async_work_group_copy(D T *dst, const S T *src, size_t n,  \
 					  event_t e)                           \
 	{                                                                      \
-		size_t step = wg_size();                                       \
-		for (size_t i = get_local_linear_id(); i < n; i += step)       \
-			dst[i] = src[i];                                       \
+		return __hpcl_async_items(dst, src, n, e,                      \
+					  get_local_linear_id(), wg_size());   \
+	}
+#define ASYNC_S_(T, D, S, DI, SI)                                              \
+	event_t OVL __hpcl_async_items(D T *dst, const S T *src, size_t n,     \
+				       size_t stride, event_t e, size_t lid,   \
+				       size_t step)                            \
+	{                                                                      \
+		for (size_t i = lid; i < n; i += step)                         \
+			dst[DI] = src[SI];                                     \
 		return e;                                                      \
+	}                                                                      \
+	event_t OVL async_work_group_strided_copy(                             \
+		D T *dst, const S T *src, size_t n, size_t stride, event_t e)  \
+	{                                                                      \
+		return __hpcl_async_items(dst, src, n, stride, e,              \
+					  get_local_linear_id(), wg_size());   \
 	}
 #define ASYNC_T_(T)                                                            \
 	ASYNC_(T, __local, __global)                                           \
 	ASYNC_(T, __global, __local)                                           \
-	event_t OVL async_work_group_strided_copy(                             \
-		__local T *dst, const __global T *src, size_t n,               \
-		size_t stride, event_t e)                                      \
-	{                                                                      \
-		size_t step = wg_size();                                       \
-		for (size_t i = get_local_linear_id(); i < n; i += step)       \
-			dst[i] = src[i * stride];                              \
-		return e;                                                      \
-	}                                                                      \
-	event_t OVL async_work_group_strided_copy(                             \
-		__global T *dst, const __local T *src, size_t n,               \
-		size_t stride, event_t e)                                      \
-	{                                                                      \
-		size_t step = wg_size();                                       \
-		for (size_t i = get_local_linear_id(); i < n; i += step)       \
-			dst[i * stride] = src[i];                              \
-		return e;                                                      \
-	}                                                                      \
+	ASYNC_S_(T, __local, __global, i, i *stride)                           \
+	ASYNC_S_(T, __global, __local, i *stride, i)                           \
 	void OVL prefetch(const __global T *p, size_t n) {}
 #define ASYNC_V_(n, T) ASYNC_T_(T##n)
 #define ASYNC_ALL_(T) ASYNC_T_(T) HP_VEC(ASYNC_V_, T)

@@ -6,15 +6,18 @@
  *
  *   __hpcl_sgw_put32/64(lid, x)        every item: its slot
  *   barrier                            (a cut between two item loops)
+ *   __hpcl_sgw_KIND_T_once(wg)         once per group: every sub-group
+ *                                      (wg: the whole group) folded
  *   r = __hpcl_sgw_KIND_T(lid, w, n)   every item: its result
  *
- * The item loops run a group's items in local linear order, so a
- * sub-group's first item (lid % w == 0) comes before the rest of its
- * sub-group: it folds the sub-group's slots once, into its results (the
- * reductions, broadcasts, shuffles, any and all) or in place (the scans),
- * and every item then reads its own. An item writes its own slot only, so
- * the next collective's puts (in the same loop) never meet slots still to
- * be folded. The folds go in lane order from lane 0, as the fibers'
+ * The once call starts the region after the barrier, which runs it
+ * before its loop over the items (host/clc/wgregion.c): it folds every
+ * sub-group's slots into the results (the reductions, scans, any and
+ * all; broadcast and shuffle copy the slots), and each item then reads
+ * its own in the loop, a load the vectoriser takes. An item writes its
+ * own slot only, and the results are apart from the slots, so the next
+ * collective's puts (in the same loop) never meet slots still to be
+ * read. The folds go in lane order from lane 0, as the fibers'
  * (include/hartpool/kernel.h), so float results are the same bit for bit;
  * on V boards this library is built with V, and the loops over the lanes
  * (integer reductions, the result fills) are vectorised.
@@ -72,13 +75,18 @@ __attribute__((always_inline)) void __hpcl_sgw_put64(size_t lid, uint64_t v)
 #if defined(__riscv_vector)
 #include <riscv_vector.h>
 /* On V boards the 32-bit sums are vector reductions (vredsum; vfredosum,
- * ordered, for floats: the lane order of the fibers) and every fill is a
- * vector store. */
-#define SGW_VRED_(T, VT, LD, RED, SPLAT, EXTRACT)                              \
+ * ordered, for floats: the lane order of the fibers, from -0.0, which
+ * leaves lane 0's value as it is) and every fill is a vector store. */
+#define SGW_VRED_(T, VT, LD, RED, SPLAT, EXTRACT, ZERO)                        \
 	do {                                                                   \
+		size_t vl_ = __riscv_vsetvl_e32m8(k);                          \
+		if (vl_ == k) { /* one vector: from ZERO, lane 0 first */      \
+			acc = EXTRACT(RED(LD(s, vl_), SPLAT(ZERO, 1), vl_));   \
+			break;                                                 \
+		}                                                              \
 		VT##m1_t a_ = SPLAT(s[0], 1);                                  \
 		for (size_t i_ = 1; i_ < k;) {                                 \
-			size_t vl_ = __riscv_vsetvl_e32m8(k - i_);             \
+			vl_ = __riscv_vsetvl_e32m8(k - i_);                    \
 			a_ = RED(LD(s + i_, vl_), a_, vl_);                    \
 			i_ += vl_;                                             \
 		}                                                              \
@@ -87,15 +95,15 @@ __attribute__((always_inline)) void __hpcl_sgw_put64(size_t lid, uint64_t v)
 #define SGW_RED_ADD_int32_t(s, k)                                              \
 	SGW_VRED_(int32_t, vint32, __riscv_vle32_v_i32m8,                      \
 		  __riscv_vredsum_vs_i32m8_i32m1, __riscv_vmv_s_x_i32m1,       \
-		  __riscv_vmv_x_s_i32m1_i32)
+		  __riscv_vmv_x_s_i32m1_i32, 0)
 #define SGW_RED_ADD_uint32_t(s, k)                                             \
 	SGW_VRED_(uint32_t, vuint32, __riscv_vle32_v_u32m8,                    \
 		  __riscv_vredsum_vs_u32m8_u32m1, __riscv_vmv_s_x_u32m1,       \
-		  __riscv_vmv_x_s_u32m1_u32)
+		  __riscv_vmv_x_s_u32m1_u32, 0)
 #define SGW_RED_ADD_float(s, k)                                                \
 	SGW_VRED_(float, vfloat32, __riscv_vle32_v_f32m8,                      \
 		  __riscv_vfredosum_vs_f32m8_f32m1, __riscv_vfmv_s_f_f32m1,    \
-		  __riscv_vfmv_f_s_f32m1_f32)
+		  __riscv_vfmv_f_s_f32m1_f32, -0.0f)
 static inline void sgw_fill32(uint32_t *r, uint32_t v, size_t k)
 {
 	for (size_t i = 0; i < k;) {
@@ -141,48 +149,102 @@ static inline void sgw_fill32(uint32_t *r, uint32_t v, size_t k)
 #define SGW_RADD_m SGW_RED_LOOP_
 #define SGW_RADD_d SGW_RED_LOOP_
 
+/* The items of the full sub-groups whose 32-bit sums are made first, many
+ * sub-groups at once (V: lane j of up to VLMAX sub-groups in one strided
+ * vector; the sums go lane after lane from lane 0, each sub-group's in
+ * the fibers' order, and are stored back to every lane the same way), 0
+ * without V or with too few sub-groups; the rest is folded one sub-group
+ * at a time. */
+#define SGW_NOSUMS_(n, w) ((void)(n), (void)(w), (size_t)0)
+#if defined(__riscv_vector)
+#define SGW_VSUMS_(c, T, VT, LDS, STS, ADD)                                    \
+	static size_t sgw_sums_##c(size_t n, size_t w)                         \
+	{                                                                      \
+		size_t m = n / w;                                              \
+		if (w < 2 || m < 2)                                            \
+			return 0;                                              \
+		T *s = SGW_SLOTS_(T), *r = SGW_RES_(T);                        \
+		ptrdiff_t st = (ptrdiff_t)(w * sizeof(T));                     \
+		for (size_t g = 0; g < m;) {                                   \
+			size_t vl = __riscv_vsetvl_e32m4(m - g);               \
+			VT a = LDS(s + g * w, st, vl);                         \
+			for (size_t j = 1; j < w; j++)                         \
+				a = ADD(a, LDS(s + g * w + j, st, vl), vl);    \
+			for (size_t j = 0; j < w; j++)                         \
+				STS(r + g * w + j, st, a, vl);                 \
+			g += vl;                                               \
+		}                                                              \
+		return m * w;                                                  \
+	}
+SGW_VSUMS_(i, int32_t, vint32m4_t, __riscv_vlse32_v_i32m4,
+	   __riscv_vsse32_v_i32m4, __riscv_vadd_vv_i32m4)
+SGW_VSUMS_(j, uint32_t, vuint32m4_t, __riscv_vlse32_v_u32m4,
+	   __riscv_vsse32_v_u32m4, __riscv_vadd_vv_u32m4)
+SGW_VSUMS_(f, float, vfloat32m4_t, __riscv_vlse32_v_f32m4,
+	   __riscv_vsse32_v_f32m4, __riscv_vfadd_vv_f32m4)
+#define SGW_SUMS_i sgw_sums_i
+#define SGW_SUMS_j sgw_sums_j
+#define SGW_SUMS_f sgw_sums_f
+#else
+#define SGW_SUMS_i SGW_NOSUMS_
+#define SGW_SUMS_j SGW_NOSUMS_
+#define SGW_SUMS_f SGW_NOSUMS_
+#endif
+#define SGW_SUMS_l SGW_NOSUMS_
+#define SGW_SUMS_m SGW_NOSUMS_
+#define SGW_SUMS_d SGW_NOSUMS_
+
 /* kind 0: reduce (the fold in every lane's result), 1: inclusive scan,
- * 2: exclusive scan (in place). U: the type OP computes in (the unsigned
- * one for integer sums, which wrap). */
-#define SGW_FOLD_(name, T, U, kind, OP, IDENT, RED)                            \
+ * 2: exclusive scan (each lane's prefix in its result). U: the type OP
+ * computes in (the unsigned one for integer sums, which wrap). */
+#define SGW_FOLD_(name, T, U, kind, OP, IDENT, RED, SUMS)                      \
 	static inline __attribute__((always_inline)) void name##_fold(         \
 		size_t first, size_t k)                                        \
 	{                                                                      \
-		T *s = SGW_SLOTS_(T) + first;                                  \
+		T *s = SGW_SLOTS_(T) + first, *r = SGW_RES_(T) + first;        \
 		T acc = s[0];                                                  \
 		if ((kind) == 0) {                                             \
 			RED(T, U, OP, s, k);                                   \
-			SGW_FILL_(T, SGW_RES_(T) + first, acc, k);             \
+			SGW_FILL_(T, r, acc, k);                               \
 		} else if ((kind) == 1) {                                      \
+			r[0] = acc;                                            \
 			for (size_t i = 1; i < k; i++)                         \
-				s[i] = acc = (T)OP((U)acc, (U)s[i]);           \
+				r[i] = acc = (T)OP((U)acc, (U)s[i]);           \
 		} else {                                                       \
-			s[0] = (T)(IDENT);                                     \
+			r[0] = (T)(IDENT);                                     \
 			for (size_t i = 1; i < k; i++) {                       \
-				T v = s[i];                                    \
-				s[i] = acc;                                    \
-				acc = (T)OP((U)acc, (U)v);                     \
+				r[i] = acc;                                    \
+				acc = (T)OP((U)acc, (U)s[i]);                  \
 			}                                                      \
 		}                                                              \
+	}                                                                      \
+	void name##_once(uint32_t wg);                                         \
+	void name##_once(uint32_t wg)                                          \
+	{                                                                      \
+		size_t n = __hpcl_sgw_items(),                                 \
+		       w = wg ? n : __hpcl_sgw_width();                        \
+		for (size_t f = SUMS(n, w); f < n; f += w)                     \
+			name##_fold(f, SGW_LANES_(f, w, n));                   \
 	}                                                                      \
 	T name(size_t lid, size_t w, size_t n);                                \
 	__attribute__((always_inline)) T name(size_t lid, size_t w, size_t n)  \
 	{                                                                      \
-		if (lid % w == 0)                                              \
-			name##_fold(lid, SGW_LANES_(lid, w, n));               \
-		return (kind) == 0 ? (SGW_RES_(T))[lid]                        \
-				   : (SGW_SLOTS_(T))[lid];                     \
+		(void)w;                                                       \
+		(void)n;                                                       \
+		return (SGW_RES_(T))[lid];                                     \
 	}
 
 /* broadcast (lane the same for all items) and shuffle (any lane): the
- * first item copies the sub-group's slots, each reads its lane's copy; a
- * lane past the sub-group gives the item's own value, as the fibers. */
+ * group's slots copied once, each item reads its lane's copy; a lane past
+ * the sub-group gives the item's own value, as the fibers. */
 #define SGW_LANE_(name, T)                                                     \
-	static __attribute__((noinline)) void name##_copy(size_t first,        \
-							  size_t k)            \
+	void name##_once(uint32_t wg);                                         \
+	void name##_once(uint32_t wg)                                          \
 	{                                                                      \
-		T *s = SGW_SLOTS_(T) + first, *r = SGW_RES_(T) + first;        \
-		for (size_t i = 0; i < k; i++)                                 \
+		(void)wg;                                                      \
+		size_t n = __hpcl_sgw_items();                                 \
+		T *s = SGW_SLOTS_(T), *r = SGW_RES_(T);                        \
+		for (size_t i = 0; i < n; i++)                                 \
 			r[i] = s[i];                                           \
 	}                                                                      \
 	T name(size_t lid, size_t w, size_t n, uint32_t lane);                 \
@@ -190,28 +252,28 @@ static inline void sgw_fill32(uint32_t *r, uint32_t v, size_t k)
 					      uint32_t lane)                   \
 	{                                                                      \
 		size_t first = lid - lid % w, k = SGW_LANES_(first, w, n);     \
-		if (lid == first)                                              \
-			name##_copy(first, k);                                 \
 		return lane < k ? (SGW_RES_(T))[first + lane]                  \
 				: (SGW_SLOTS_(T))[lid];                        \
 	}
 
 /* The three folds of one kind (0 reduce, 1 inclusive, 2 exclusive scan)
  * for type code c; RED: the add reduction's loop (the others fold in C). */
-#define SGW_KIND_(pre, c, T, U, kind, LOWEST, HIGHEST, MIN, MAX, RED)          \
-	SGW_FOLD_(__hpcl_sgw_##pre##_add_##c, T, U, kind, SGW_ADD_, 0, RED)    \
+#define SGW_KIND_(pre, c, T, U, kind, LOWEST, HIGHEST, MIN, MAX, RED, SUMS)    \
+	SGW_FOLD_(__hpcl_sgw_##pre##_add_##c, T, U, kind, SGW_ADD_, 0, RED,    \
+		  SUMS)                                                        \
 	SGW_FOLD_(__hpcl_sgw_##pre##_min_##c, T, T, kind, MIN, HIGHEST,        \
-		  SGW_RED_LOOP_)                                               \
+		  SGW_RED_LOOP_, SGW_NOSUMS_)                                  \
 	SGW_FOLD_(__hpcl_sgw_##pre##_max_##c, T, T, kind, MAX, LOWEST,         \
-		  SGW_RED_LOOP_)
+		  SGW_RED_LOOP_, SGW_NOSUMS_)
 /* MIN, MAX: as the fibers' (kernel.h; for double kernels/opencl/subgroup.cl's
  * fmin and fmax). */
 #define SGW_TYPE_(c, T, U, LOWEST, HIGHEST, MIN, MAX)                          \
-	SGW_KIND_(reduce, c, T, U, 0, LOWEST, HIGHEST, MIN, MAX, SGW_RADD_##c) \
+	SGW_KIND_(reduce, c, T, U, 0, LOWEST, HIGHEST, MIN, MAX, SGW_RADD_##c, \
+		  SGW_SUMS_##c)                                                \
 	SGW_KIND_(inclusive, c, T, U, 1, LOWEST, HIGHEST, MIN, MAX,            \
-		  SGW_RED_LOOP_)                                               \
+		  SGW_RED_LOOP_, SGW_NOSUMS_)                                  \
 	SGW_KIND_(exclusive, c, T, U, 2, LOWEST, HIGHEST, MIN, MAX,            \
-		  SGW_RED_LOOP_)                                               \
+		  SGW_RED_LOOP_, SGW_NOSUMS_)                                  \
 	SGW_LANE_(__hpcl_sgw_broadcast_##c, T)                                 \
 	SGW_LANE_(__hpcl_sgw_shuffle_##c, T)
 #define SGW_FMIN_(a, b) __builtin_fmin(a, b)
@@ -228,5 +290,7 @@ SGW_TYPE_(d, double, double, -__builtin_inf(), __builtin_inf(), SGW_FMIN_,
 #endif
 
 /* any / all over the predicates (put as 0 or 1). */
-SGW_FOLD_(__hpcl_sgw_any, uint32_t, uint32_t, 0, SGW_OR_, 0, SGW_RED_LOOP_)
-SGW_FOLD_(__hpcl_sgw_all, uint32_t, uint32_t, 0, SGW_AND_, 1, SGW_RED_LOOP_)
+SGW_FOLD_(__hpcl_sgw_any, uint32_t, uint32_t, 0, SGW_OR_, 0, SGW_RED_LOOP_,
+	  SGW_NOSUMS_)
+SGW_FOLD_(__hpcl_sgw_all, uint32_t, uint32_t, 0, SGW_AND_, 1, SGW_RED_LOOP_,
+	  SGW_NOSUMS_)

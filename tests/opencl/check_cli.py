@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks the buffers `hartpool run --print` printed for the kernels of
-kernels/cli.cl and kernels/subgroups.cl: check_cli.py KERNEL ARGS < output."""
+kernels/cli.cl, kernels/subgroups.cl and kernels/sgwg.cl's wg_async: check_cli.py KERNEL ARGS < output."""
 import re
 import sys
 
@@ -166,6 +166,31 @@ def check_atomics20(b, n, local):
     return n // local + 3
 
 
+def check_wg_async(b, gx, gy, lx, ly):
+    """kernels/sgwg.cl's wg_async: copies in, a read of others' elements,
+    copies out (whole and strided), per group of a 2-D range."""
+    g, o = [int(v) for v in b[0]], [int(v) for v in b[1]]
+    ngx, ngy = -(-gx // lx), -(-gy // ly)
+    full = 3 * lx * ly
+    want = [0] * len(o)
+    for gry in range(ngy):
+        for grx in range(ngx):
+            m = min(lx, gx - grx * lx) * min(ly, gy - gry * ly)
+            n, grp = 3 * m, gry * ngx + grx
+            l = g[grp * full:grp * full + n]
+            ls = [g[grp * full + 1 + 3 * k] for k in range(m)]
+            v = [l[(i * 7 + 1) % n] + 3 * ls[(i + 1) % m] for i in range(m)]
+            d = grp * 4 * full
+            want[d:d + n] = v + l[m:]
+            for k in range(m):
+                want[d + n + 2 * k] = ls[k]
+    if o != want:
+        bad = [i for i in range(len(o)) if o[i] != want[i]][:5]
+        fail(f"wg_async: o[{bad}] = {[o[i] for i in bad]}, "
+             f"expected {[want[i] for i in bad]}")
+    return len(o)
+
+
 def main():
     text = sys.stdin.read()
     b = bufs(text)
@@ -173,7 +198,8 @@ def main():
     n = {"ids": check_ids, "group_sum": check_group_sum,
          "count": check_count, "sg": check_sg, "mathy": check_mathy,
          "wg": check_wg, "atomics20": check_atomics20,
-         "ids3": check_ids3, "wg3": check_wg3}[k](b, *args)
+         "ids3": check_ids3, "wg3": check_wg3,
+         "wg_async": check_wg_async}[k](b, *args)
     print(f"ok: {k}: {n} values checked")
 
 

@@ -248,7 +248,9 @@ PY
 # partial sub-groups, remainder groups, 2-D groups and several sub-group
 # sizes; one under a branch that differs between sub-groups stays on
 # fibers, named in the build log, and gives the same bytes too; the
-# work-group collectives the same way in 1, 2 and 3 dimensions.
+# work-group collectives the same way in 1, 2 and 3 dimensions, and async
+# copies (with their values); on V boards a region only sub-groups' first
+# items run loops over them alone.
 cl_sgwg() { # BOARD
 	local tmp r
 	tmp=$(mktemp -d)
@@ -263,13 +265,27 @@ cl_sgwg() { # BOARD
 			--karg buf:i64:$((40 * $2 * $3)) --karg buf:i32:$(($2 * $3)):rand
 		cl_same "$1" "$tmp" sg_div --global $(($2 * $3)) --local $(($4 * $5)) "${sgs[@]}" \
 			--karg buf:i32:$(($2 * $3))
+		cl_same "$1" "$tmp" sg_first --global $2,$3 --local $4,$5 "${sgs[@]}" --karg buf:i32:1 \
+			--karg buf:i32:$((2 * $2 * $3)):rand --karg buf:i32:$(($2 * $3)):rand
 	done
+	case $1 in *-v) grep -q "kernel sg_first: .*1 region for sub-groups' first items" \
+		"$tmp/new.log" || fail "sg_first: $(cat "$tmp/new.log")" ;; esac
 	grep -q "kernel wg_all: a work-group function" "$tmp/new.log" ||
 		fail "wg_all: $(cat "$tmp/new.log")"
 	for r in "47 1 1 10 1 1" "12 6 2 4 3 2" "9 4 3 3 4 3"; do
 		set -- "$1" $r
 		cl_same "$1" "$tmp" wg_all --global $2,$3,$4 --local $5,$6,$7 \
 			--karg buf:i64:$((16 * $2 * $3 * $4)) --karg buf:i32:$(($2 * $3 * $4)):rand
+	done
+	grep -q "kernel wg_async: a work-group function" "$tmp/new.log" ||
+		fail "wg_async: $(cat "$tmp/new.log")"
+	for r in "30 4 6 5" "64 1 16 1" "7 9 7 2"; do
+		set -- "$1" $r
+		local m=$(($4 * $5)) ng=$(((($2 + $4 - 1) / $4) * (($3 + $5 - 1) / $5)))
+		cl_same "$1" "$tmp" wg_async --global $2,$3 --local $4,$5 \
+			--karg buf:i32:$((3 * m * ng)):rand --karg buf:i32:$((12 * m * ng)) \
+			--karg local:$((12 * m)) --karg local:$((4 * m))
+		python3 $CHK wg_async ${@:2} <"$tmp/new.out" || fail "wg_async $r on $1"
 	done
 	rm -rf "$tmp"
 }

@@ -76,6 +76,26 @@ __kernel void sg_div(__global int *o)
 		o[g] = -sub_group_scan_inclusive_add(v);
 }
 
+// A region only the sub-groups' first items run (on V boards its loop
+// goes over them alone, host/clc/wgregion.c): the sum by atomics, each
+// sub-group's reduce and size in its first item's place, the others' left
+// as they were (the buffer's initial bytes); then a second collective in
+// a region that is not of that kind.
+__kernel void sg_first(__global int *sum, __global int *o,
+		       __global const int *in)
+{
+	size_t g = get_global_linear_id();
+	int v = sub_group_reduce_add(in[g]);
+	if (get_sub_group_local_id() == 0) {
+		atomic_add(sum, v);
+		o[2 * g] = v;
+		o[2 * g + 1] = (int)get_sub_group_size();
+	}
+	int m = sub_group_reduce_max(in[g]);
+	if (get_sub_group_local_id() == 1)
+		o[2 * g] = m;
+}
+
 // Work-group collectives, lowered the same way over the whole group: every
 // fold for the 32- and 64-bit types, broadcasts by 1-, 2- and 3-D local
 // ids, any and all; 16 results per work-item.
@@ -106,4 +126,29 @@ __kernel void wg_all(__global long *o, __global const int *in)
 	r[13] = get_local_linear_id();
 	r[14] = work_group_reduce_add(work_group_scan_inclusive_add(v));
 	r[15] = work_group_all(1);
+}
+
+// Async copies in a work-group function: a group's 3m ints (m its items)
+// into local memory whole and every third into another array, each item
+// reading others' elements after the wait, and back out whole and strided
+// (o: 4 x 3m' ints per group, m' the enqueued local size).
+__kernel void wg_async(__global const int *g, __global int *o,
+		       __local int *l, __local int *ls)
+{
+	size_t m = get_local_size(0) * get_local_size(1);
+	size_t full = 3 * get_enqueued_local_size(0) * get_enqueued_local_size(1);
+	size_t grp = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+	size_t n = 3 * m, lid = get_local_linear_id();
+	event_t e = async_work_group_copy(l, g + grp * full, n, 0);
+	e = async_work_group_strided_copy(ls, g + grp * full + 1, m, 3, e);
+	wait_group_events(1, &e);
+	int v = l[(lid * 7 + 1) % n] + 3 * ls[(lid + 1) % m];
+	barrier(CLK_LOCAL_MEM_FENCE);
+	l[lid] = v;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	event_t e2[2];
+	__global int *d = o + grp * 4 * full;
+	e2[0] = async_work_group_copy(d, l, n, 0);
+	e2[1] = async_work_group_strided_copy(d + n, ls, m, 2, 0);
+	wait_group_events(2, e2);
 }
