@@ -86,7 +86,7 @@ echo "(instructions per element of the worker hart; loop/b-in: the OpenCL row lo
 echo
 printf '%-12s %10s %12s %12s %12s %8s %8s\n' kernel elements built-in "OpenCL wg-fn" "OpenCL fiber" "wg/fiber" "wg/b-in"
 if [ "$quick" = 1 ]; then t=32 rn=4096; else t=128 rn=65536; fi
-for k in sgemm_tiled reduce reduce_sg; do
+for k in sgemm_tiled reduce reduce_sg scan_sg reduce_wg; do
 	b=null
 	case $k in
 	sgemm_tiled)
@@ -103,6 +103,14 @@ for k in sgemm_tiled reduce reduce_sg; do
 	reduce_sg)
 		e=$rn
 		ka=(--global "$rn" --local 256 --karg "buf:i32:$rn:rand" --karg "buf:i32:1"
+			--karg "u64:$rn") ;;
+	scan_sg)
+		e=$rn
+		ka=(--global "$rn" --local 256 --karg "buf:i32:$rn:rand" --karg "buf:i32:$rn"
+			--karg "u64:$rn") ;;
+	reduce_wg)
+		e=$rn
+		ka=(--global "$rn" --local 256 --karg "buf:i32:$rn:rand" --karg "buf:i32:$((rn / 256))"
 			--karg "u64:$rn") ;;
 	esac
 	l=$(count "$k" --kernel-file "$tmp/loop.hpk" "${ka[@]}")

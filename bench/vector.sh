@@ -59,6 +59,10 @@ line "sgemm_tiled, OpenCL wg function" sgemm_tiled 4
 line "reduce, OpenCL wg function" reduce 4
 line "reduce_sg, OpenCL wg function" reduce_sg 4
 line "reduce_sg, OpenCL fibers" reduce_sg 5
+line "scan_sg, OpenCL wg function" scan_sg 4
+line "scan_sg, OpenCL fibers" scan_sg 5
+line "reduce_wg, OpenCL wg function" reduce_wg 4
+line "reduce_wg, OpenCL fibers" reduce_wg 5
 out=()
 for r in "${runs[@]}"; do
 	board=${r%%:*} vlen=${r#*:}

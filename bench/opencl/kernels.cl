@@ -79,6 +79,24 @@ kernel void reduce_sg(global const int *in, global int *sum, ulong n)
 		atomic_add(sum, v);
 }
 
+// A sub-group's inclusive prefix sums, one per work-item.
+kernel void scan_sg(global const int *in, global int *out, ulong n)
+{
+	size_t g = get_global_id(0);
+	int v = sub_group_scan_inclusive_add(g < n ? in[g] : 0);
+	if (g < n)
+		out[g] = v;
+}
+
+// A work-group's sum by the collective: one store per work-group.
+kernel void reduce_wg(global const int *in, global int *out, ulong n)
+{
+	size_t g = get_global_id(0);
+	int v = work_group_reduce_add(g < n ? in[g] : 0);
+	if (get_local_id(0) == 0)
+		out[get_group_id(0)] = v;
+}
+
 // nb rounds of a little work (a multiply and an add, kept per item) and a
 // barrier: the cost of a round per work-item is the difference of two
 // counts over nb (with nothing between them the loops over the items would
