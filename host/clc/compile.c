@@ -73,6 +73,11 @@ int clc_stage_compile(clc_job *j)
 	unsigned n = 24;
 	/* the device's OpenCL version (clang defines the C version only) */
 	av[n++] = "-D__OPENCL_VERSION__=300";
+	/* extensions clang knows only as macros its header tests (it sets
+	 * them for SPIR targets alone): hartpool_cl.h's sub-group ones */
+	av[n++] = "-Dcl_khr_subgroup_shuffle=1";
+	av[n++] = "-Dcl_khr_subgroup_shuffle_relative=1";
+	av[n++] = "-Dcl_khr_subgroup_clustered_reduce=1";
 	/* OpenCL C has no C library: printf("text\n") stays printf (not
 	 * puts or putchar, which would pull in picolibc's stdio) */
 	av[n++] = "-fno-builtin";

@@ -39,7 +39,9 @@
 	"cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",   \
 		"cl_khr_global_int32_extended_atomics",                        \
 		"cl_khr_local_int32_base_atomics",                             \
-		"cl_khr_local_int32_extended_atomics"
+		"cl_khr_local_int32_extended_atomics",                         \
+		"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative", \
+		"cl_khr_subgroup_clustered_reduce"
 /** on RV64 boards (64-bit AMOs), */
 #define HP_CL_EXTENSIONS_RV64                                                  \
 	"cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"

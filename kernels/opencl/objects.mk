@@ -17,7 +17,7 @@ OCL_LINK ?= llvm-link-19
 # vector registers clobbered, which kernels built with V inline.
 OCL_ABIS := rv64imafdc-lp64d rv32imac-ilp32 rv64imafdcv-lp64d
 ocl-cl-srcs := math common integer relational geometric vload atomic async \
-               subgroup \
+               subgroup sgext \
                misc
 ocl-c-srcs := rt events softfma wg sgw printf libm
 ocl-hdrs := kernels/opencl/clc.h
@@ -25,7 +25,7 @@ OCL_PICOLIBC_INC ?= /usr/lib/picolibc/riscv64-unknown-elf/include
 
 # What kernels are compiled with (host/clc/compile.c): the library must see
 # the same extensions and features so its overloads match theirs.
-OCL_EXT_rv32imac-ilp32 := -cl-ext=-all,+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+cl_khr_subgroups,+__opencl_c_subgroups,+__opencl_c_int64
+OCL_EXT_rv32imac-ilp32 := -cl-ext=-all,+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,+cl_khr_subgroups,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_clustered_reduce,+__opencl_c_subgroups,+__opencl_c_int64
 OCL_EXT_rv64imafdc-lp64d := $(OCL_EXT_rv32imac-ilp32),+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics
 OCL_TARGET_rv32imac-ilp32 := -target riscv32-unknown-elf -march=rv32imac_zicsr_zifencei -mabi=ilp32
 OCL_TARGET_rv64imafdc-lp64d := -target riscv64-unknown-elf -march=rv64imafdc_zicsr_zifencei -mabi=lp64d

@@ -191,6 +191,56 @@ def check_wg_async(b, gx, gy, lx, ly):
     return len(o)
 
 
+def check_sgext(b, n, local, sgs):
+    """kernels/sgext.cl: shuffles (xor, up, down) and clustered reductions,
+    partial sub-groups and a remainder group included."""
+    o, v = [int(x) for x in b[0]], [int(x) for x in b[1]]
+
+    def s32(x):
+        x &= 0xffffffff
+        return x - (1 << 32) if x >> 31 else x
+
+    def s8(x):
+        x &= 0xff
+        return x - 256 if x >> 7 else x
+
+    checked = 0
+    for g0 in range(0, n, local):
+        size = min(local, n - g0)
+        for s0 in range(0, size, sgs):
+            lanes = [v[g0 + s0 + k] for k in range(min(sgs, size - s0))]
+            m = len(lanes)
+
+            def sh(me, lane, xs=lanes):
+                return xs[lane] if 0 <= lane < m else xs[me]
+
+            def clu(me, cs, op, xs=lanes):
+                base = me - me % cs
+                a = xs[base]
+                for k in range(base + 1, min(base + cs, m)):
+                    a = op(a, xs[k])
+                return a
+            for me in range(m):
+                p = [x & 1 for x in lanes]
+                want = [sh(me, (me + 3) % m), sh(me, me ^ 1), sh(me, me - 1),
+                        sh(me, me + 2), clu(me, 2, lambda a, c: a + c),
+                        clu(me, 4, min), clu(me, 4, max),
+                        clu(me, 2, lambda a, c: s32(a * c)),
+                        clu(me, 4, lambda a, c: a ^ c),
+                        clu(me, 2, lambda a, c: int(a != 0 or c != 0), p),
+                        clu(me, 2, lambda a, c: int(a != 0 and c != 0), p),
+                        lanes[me], s8(sh(me, me ^ 1)),
+                        clu(me, 4, lambda a, c: a + c),
+                        clu(me, 4, lambda a, c: a + c),
+                        clu(me, 2, max, [x * 100000007 for x in lanes])]
+                g = g0 + s0 + me
+                got = o[16 * g:16 * g + 16]
+                if got != want:
+                    fail(f"sgext item {g}: {got}, expected {want}")
+                checked += 16
+    return checked
+
+
 def main():
     text = sys.stdin.read()
     b = bufs(text)
@@ -199,7 +249,7 @@ def main():
          "count": check_count, "sg": check_sg, "mathy": check_mathy,
          "wg": check_wg, "atomics20": check_atomics20,
          "ids3": check_ids3, "wg3": check_wg3,
-         "wg_async": check_wg_async}[k](b, *args)
+         "wg_async": check_wg_async, "sgext": check_sgext}[k](b, *args)
     print(f"ok: {k}: {n} values checked")
 
 

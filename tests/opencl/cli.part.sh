@@ -289,6 +289,33 @@ cl_sgwg() { # BOARD
 	done
 	rm -rf "$tmp"
 }
+# cl_khr_subgroup_shuffle, _shuffle_relative and _clustered_reduce
+# (kernels/opencl/sgext.cl) on fibers, against the model's values with
+# partial sub-groups and remainder groups; the build log names the fibers.
+cl_sgext() { # BOARD
+	local tmp r out
+	tmp=$(mktemp -d)
+	"$HP" build --board "$1" -cl-std=CL3.0 $K/sgext.cl -o "$tmp/a.hpk" 2>"$tmp/log" ||
+		fail "build: $(cat "$tmp/log")"
+	grep -q "kernel sgext: a fiber per work-item (calls _Z" "$tmp/log" ||
+		fail "sgext: $(cat "$tmp/log")"
+	for r in "20 10 4" "64 32 8" "37 37 16" "48 48 0"; do
+		set -- "$1" $r
+		local sgs=() n=$4
+		[ "$4" != 0 ] || n=$(timeout -k 5 120 "$HP" info --board "$1" --harts 1 --json |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["default_sub_group_size"])') ||
+			fail "info on $1"
+		[ "$4" = 0 ] || sgs=(--sub-group-size "$4")
+		out=$(cl_run "$1" --kernel-file "$tmp/a.hpk" sgext --global $2 --local $3 "${sgs[@]}" \
+			--karg buf:i64:$((16 * $2)) --karg buf:i32:$2:rand) || fail "run: $out"
+		python3 $CHK sgext $2 $3 $n <<<"$out" || fail "sgext $r on $1"
+	done
+	rm -rf "$tmp"
+}
+t_cli_sgext_rv64() { cl_sgext qemu-virt; }
+t_cli_sgext_rv32() { cl_sgext qemu-virt32; }
+t_cli_sgext_v() { cl_sgext qemu-virt-v; }
+
 t_cli_sgwg_rv64() { cl_sgwg qemu-virt; }
 t_cli_sgwg_rv32() { cl_sgwg qemu-virt32; }
 t_cli_sgwg_v() { cl_sgwg qemu-virt-v; }
