@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The V-board figures of docs/vector.md in one run (`make bench-vector`):
 # bench/opencl.sh --quick on qemu-virt and on qemu-virt-v at VLEN 128, 256
-# and 512 (HP_QEMU_VLEN), and the library's reduce_sg (a vector work-group
-# function on V boards) under the instruction-count plugin, 2 harts (the
-# dispatcher and one worker), 4,096 elements at local 256. Exact worker
+# and 512 (HP_QEMU_VLEN), and the library's reduce_sg, scan and histogram
+# (work-group functions on V boards) under the instruction-count plugin, 2
+# harts (the dispatcher and one worker), 4,096 elements at local 256
+# (16,384 for scan and histogram). Exact worker
 # instructions per element; one table on stdout, the runs' JSON and a
 # summary in build/bench/results/.
 #
@@ -36,6 +37,8 @@ for r in "${runs[@]}"; do
 	env ${vlen:+HP_QEMU_VLEN=$vlen} bench/opencl.sh --quick --board "$board" \
 		--out "build/bench/results/$stamp-opencl-$name.json" >"$tmp/$name.txt"
 	per_elem "$board" "$vlen" 4096 reduce_sg --global 4096 --local 256 >"$tmp/$name.rsg"
+	per_elem "$board" "$vlen" 16384 scan --global 16384 --local 256 >"$tmp/$name.scan"
+	per_elem "$board" "$vlen" 16384 histogram --global 16384 --local 256 >"$tmp/$name.hist"
 done
 
 col() { # FILE KERNEL FIELD -> the field of the kernel's row
@@ -63,10 +66,17 @@ line "scan_sg, OpenCL wg function" scan_sg 4
 line "scan_sg, OpenCL fibers" scan_sg 5
 line "reduce_wg, OpenCL wg function" reduce_wg 4
 line "reduce_wg, OpenCL fibers" reduce_wg 5
-out=()
-for r in "${runs[@]}"; do
-	board=${r%%:*} vlen=${r#*:}
-	out+=("$(cat "$tmp/$board${vlen:+-vlen$vlen}.rsg")")
-done
-printf '%-34s %10s %10s %10s %10s\n' "reduce_sg, built-in" "${out[@]}"
+line "sgemm_naive, built-in" sgemm_naive 3
+line "sgemm_tiled, built-in" sgemm_tiled 3
+file_line() { # LABEL SUFFIX: the per_elem figures
+	local out=() r
+	for r in "${runs[@]}"; do
+		board=${r%%:*} vlen=${r#*:}
+		out+=("$(cat "$tmp/$board${vlen:+-vlen$vlen}.$2")")
+	done
+	printf '%-34s %10s %10s %10s %10s\n' "$1" "${out[@]}"
+}
+file_line "reduce_sg, built-in" rsg
+file_line "scan (+ scan_add), built-in" scan
+file_line "histogram (4 bytes an item), b-in" hist
 echo "results: build/bench/results/$stamp-opencl-*.json"

@@ -2,6 +2,7 @@
 /* sgemm_naive and sgemm_tiled: C = A * B, one element of C per work-item
  * (dimension 0 the column, 1 the row). Both add the k products in the same
  * order, so they give the same bits. */
+#include "../lib_rvv.h"
 #include "args.h"
 #include <hartpool/kernel.h>
 #include <kernels/lib_util.h>
@@ -46,13 +47,43 @@ HP_KERNEL(sgemm_naive, const hp_item *it, const void *args)
 	} while (arow != aend);
 	C[i * n + j] = acc;
 }
+#define SGEMM_BUFS_                                                            \
+	HP_BUFFERS(HP_BUF(hp_sgemm_args, a, float, ARG,                        \
+			  offsetof(hp_sgemm_args, a_len)),                     \
+		   HP_BUF(hp_sgemm_args, b, float, ARG,                        \
+			  offsetof(hp_sgemm_args, b_len)),                     \
+		   HP_BUF(hp_sgemm_args, c, float, ARG,                        \
+			  offsetof(hp_sgemm_args, c_len)))
+#ifdef __riscv_vector
+/* C[i][j0 .. j0 + cnt) of a good shape with k >= 1, clipped to C. */
+static void sgemm_row_v(const hp_sgemm_args *a, size_t i, size_t j0, size_t cnt)
+{
+	size_t m = (size_t)a->m, n = (size_t)a->n, k = (size_t)a->k;
+	if (i >= m || j0 >= n)
+		return;
+	hp_rvv_sgemm_row(HP_PTR(float, a->c) + i * n + j0,
+			 HP_PTR(const float, a->a) + i * k,
+			 HP_PTR(const float, a->b) + j0, k, n,
+			 n - j0 < cnt ? n - j0 : cnt);
+}
+/* With V: a group's row of items as one vector loop over its columns; the
+ * scalar row where the harts keep V off, the shape does not fit or k is
+ * 0. */
+static void sgemm_naive_row_v(const hp_item *it, const void *args, size_t n)
+{
+	const hp_sgemm_args *a = args;
+	if (!it->g->l->vector_bytes || !sgemm_ok(a) || !a->k) {
+		hp_krow_sgemm_naive(it, args, n);
+		return;
+	}
+	sgemm_row_v(a, hp_global_id(it, 1), hp_global_id(it, 0), n);
+}
+HP_REGISTER_ROW(sgemm_naive, sgemm_naive_row_v, .uses_fpu = true,
+		.args_size = sizeof(hp_sgemm_args), SGEMM_BUFS_);
+#else
 HP_REGISTER(sgemm_naive, .uses_fpu = true, .args_size = sizeof(hp_sgemm_args),
-	    HP_BUFFERS(HP_BUF(hp_sgemm_args, a, float, ARG,
-			      offsetof(hp_sgemm_args, a_len)),
-		       HP_BUF(hp_sgemm_args, b, float, ARG,
-			      offsetof(hp_sgemm_args, b_len)),
-		       HP_BUF(hp_sgemm_args, c, float, ARG,
-			      offsetof(hp_sgemm_args, c_len))));
+	    SGEMM_BUFS_);
+#endif
 
 /*
  * Per step of T = HP_SGEMM_TILE k-values, the group stages the rows of A
@@ -104,12 +135,44 @@ HP_KERNEL(sgemm_tiled, const hp_item *it, const void *args)
 }
 /* The two tiles take (lx + ly) * T floats: at most 257 * T, as lx * ly is
  * at most 256. */
-HP_REGISTER(sgemm_tiled, .uses_barriers = true, .uses_fpu = true,
-	    .local_mem_bytes = 257 * HP_SGEMM_TILE * sizeof(float),
-	    .args_size = sizeof(hp_sgemm_args),
-	    HP_BUFFERS(HP_BUF(hp_sgemm_args, a, float, ARG,
-			      offsetof(hp_sgemm_args, a_len)),
-		       HP_BUF(hp_sgemm_args, b, float, ARG,
-			      offsetof(hp_sgemm_args, b_len)),
-		       HP_BUF(hp_sgemm_args, c, float, ARG,
-			      offsetof(hp_sgemm_args, c_len))));
+#define SGEMM_TILED_ATTRS_                                                     \
+	.uses_barriers = true, .uses_fpu = true,                               \
+	.local_mem_bytes = 257 * HP_SGEMM_TILE * sizeof(float),                \
+	.args_size = sizeof(hp_sgemm_args), SGEMM_BUFS_
+#ifdef __riscv_vector
+/* With V: a work-group function (row_is_group), each of the group's rows
+ * one vector loop over its columns, the k products in the order of the
+ * tiles' loop (the same bits); the tiles' staging is left out, as a hart
+ * keeps nothing between items that it would save. Where the harts keep V
+ * off, the same sums in a scalar loop. */
+static void sgemm_tiled_group_v(const hp_item *it, const void *args,
+				size_t items)
+{
+	(void)items; /* the group's rows are local_size[1] rows of [0] */
+	const hp_sgemm_args *a = args;
+	const hp_group *g = it->g;
+	size_t sx = g->local_size[0], sy = g->local_size[1];
+	size_t j0 = hp_global_id(it, 0), i0 = hp_global_id(it, 1);
+	size_t m = (size_t)a->m, n = (size_t)a->n, k = (size_t)a->k;
+	if (!sgemm_ok(a))
+		return;
+	for (size_t i = i0; i < i0 + sy && i < m; i++) {
+		if (k && g->l->vector_bytes) {
+			sgemm_row_v(a, i, j0, sx);
+			continue;
+		}
+		for (size_t j = j0; j < j0 + sx && j < n; j++) {
+			const float *A = HP_PTR(const float, a->a) + i * k;
+			const float *B = HP_PTR(const float, a->b) + j;
+			float acc = 0.0f;
+			for (size_t p = 0; p < k; p++)
+				acc += A[p] * B[p * n];
+			HP_PTR(float, a->c)[i * n + j] = acc;
+		}
+	}
+}
+HP_REGISTER_ROW(sgemm_tiled, sgemm_tiled_group_v, .row_is_group = true,
+		SGEMM_TILED_ATTRS_);
+#else
+HP_REGISTER(sgemm_tiled, SGEMM_TILED_ATTRS_);
+#endif

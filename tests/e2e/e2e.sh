@@ -1048,7 +1048,10 @@ t_vector_c() {
 }
 
 # The library kernels' vector versions (vadd, saxpy: rows across groups;
-# reduce_sg: a work-group function of vector sums; kernels/lib_rvv.h) give
+# reduce_sg: a work-group function of vector sums; sgemm_naive: a row as a
+# vector loop over its columns; sgemm_tiled, scan: work-group functions of
+# vector rows and prefix sums; scan_add a vector row; histogram a
+# work-group function; kernels/lib_rvv.h) give
 # what --check wants on qemu-virt-v at VLEN 128, 256 and 512, with
 # remainder groups, sub-groups from 2 to 64 lanes (past one register
 # group at VLEN 128) and teams, and at 1024, where the harts keep V off,
@@ -1060,7 +1063,11 @@ t_vector_lib() {
 			"saxpy --global 777 --arg a=-0.75" "saxpy --global 65536 --local 256 --repeat 2" \
 			"reduce_sg --global 5000 --local 100" "reduce_sg --global 1001 --local 100 --sub-group-size 2" \
 			"reduce_sg --global 4096 --local 256 --sub-group-size 64" \
-			"reduce_sg --global 2048 --local 128 --team-size 2" "sgemm_tiled" "scan" "histogram"; do
+			"reduce_sg --global 2048 --local 128 --team-size 2" "sgemm_tiled" "scan" "histogram" \
+			"sgemm_naive --global 100,33 --local 16,4 --arg k=77" "sgemm_naive --arg k=0" \
+			"sgemm_tiled --global 70,45 --local 16,16 --arg k=50" \
+			"scan --global 100003 --local 256" "scan --global 5000 --local 100 --team-size 2" \
+			"histogram --global 64,8 --local 8,4" "histogram --global 5000 --local 100 --team-size 2"; do
 			HP_QEMU_VLEN=$v timeout 300 "$HP" run --board qemu-virt-v --harts 4 $k --check \
 				>/dev/null || fail "VLEN $v: run $k --check"
 		done
