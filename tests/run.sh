@@ -202,6 +202,12 @@ for b in $boards; do
 		echo "($b: build-only, no QEMU_SYSTEM in board/$b/board.mk)"
 		continue
 	fi
+	# The AMP board is qemu-virt-sbi's firmware beside Linux: its on-target
+	# runs are qemu-virt-sbi's, the board itself e2e amp's.
+	if [ "$QEMU_LOAD" = amp ]; then
+		echo "($b: on-target runs are those of the same firmware on qemu-virt-sbi; e2e amp runs the board)"
+		continue
+	fi
 	max=${QEMU_SMP:-$QEMU_MAX_HARTS}
 	while IFS='|' read -r image harts want opts patterns; do
 		image=$(trim "$image")

@@ -132,8 +132,8 @@ void hp_qemu_attach(hp_qemu *q, const char *path)
 void hp_qemu_remove_files(const hp_qemu *q)
 {
 	static const char *const ext[] = {
-		"",	".sock",	".log",		".pid",
-		".err", ".doorbell.in", ".doorbell.out"};
+		"",	".sock",	".log",		 ".pid",
+		".err", ".doorbell.in", ".doorbell.out", ".linux.log"};
 	char f[320];
 	for (unsigned i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
 		snprintf(f, sizeof(f), "%s%s", q->path, ext[i]);

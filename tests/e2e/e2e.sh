@@ -1080,7 +1080,7 @@ t_vector_lib() {
 . tests/e2e/cluster.sh
 . tests/e2e/trace.sh
 
-tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions slices zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace vector_c vector_lib"
+tests="info ids run sizes large edges library mbox mbox_rv32 mbox_one_hart doorbell two_hosts sessions slices zeroed_args quota reconnect robust device_errors memsize cli_edges faults sbi serial serial_stress printf objects debug stress stress_rv32 sifive_u icicle_kit fpu_flags cluster trace vector_c vector_lib amp"
 # (once there is a board to boot that way)
 [ ! -f board/qemu-virt-sbi/board.mk ] || tests="$tests uboot"
 case "${1:-}" in

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The Linux guest of board qemu-virt-amp (docs/boards/qemu-virt-amp.md):
+# Debian 13's riscv64 kernel image and busybox-static, fetched one by one
+# with `apt-get download` through an apt configuration of its own (a
+# sources list for trixie's riscv64 archive in the cache, never the
+# machine's), unpacked and cached outside the clone; and an initramfs of
+# busybox and qemu/linux/init.
+#
+#   qemu/linux/fetch.sh                 fetch unless cached, print the folder
+#   qemu/linux/fetch.sh --print-dir     the cached folder; exit 1 if none
+#
+# The cache is ${HARTPOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hartpool}/
+# linux-riscv64-KVER: the kernel (Image), its config, busybox and
+# initrd.gz (rebuilt when qemu/linux/init is newer). With a folder there,
+# nothing is downloaded: the newest cached kernel is used. A fetch runs
+# in a temporary folder renamed into place when complete.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+me=qemu/linux/fetch.sh
+cache=${HARTPOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hartpool}
+die() { echo "$me: $*" >&2; exit 1; }
+say() { echo "linux: $*" >&2; }
+
+newest() { # the newest complete cached guest
+	local d
+	d=$(ls -d "$cache"/linux-riscv64-*/ 2>/dev/null | sort -V | tail -1) || true
+	[ -n "$d" ] && [ -f "$d/done" ] && echo "${d%/}"
+}
+
+initrd() { # DIR: (re)build DIR/initrd.gz from busybox and the init script
+	local d=$1 t
+	[ -f "$d/initrd.gz" ] && [ "$d/initrd.gz" -nt "$root/qemu/linux/init" ] && return 0
+	command -v cpio >/dev/null || die "cpio is missing (apt-get install cpio, or make deps)"
+	t=$(mktemp -d)
+	mkdir -p "$t"/{bin,dev,proc,sys,tmp,hp}
+	cp "$d/busybox" "$t/bin/busybox"
+	cp "$root/qemu/linux/init" "$t/init"
+	chmod 755 "$t/init" "$t/bin/busybox"
+	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -6 >"$d/initrd.gz.tmp")
+	mv "$d/initrd.gz.tmp" "$d/initrd.gz"
+	rm -rf "$t"
+}
+
+if [ "${1:-}" = --print-dir ]; then
+	d=$(newest) || die "no Linux guest cached in $cache (run $me)"
+	echo "$d"
+	exit 0
+fi
+if d=$(newest); then
+	initrd "$d"
+	echo "$d"
+	exit 0
+fi
+
+command -v apt-get >/dev/null || die "apt-get is missing: the guest comes from Debian's riscv64 archive"
+command -v dpkg-deb >/dev/null || die "dpkg-deb is missing"
+mkdir -p "$cache"
+a=$cache/linux-apt
+mkdir -p "$a"/etc/{sources.list.d,preferences.d,apt.conf.d} "$a"/lists/partial "$a"/archives/partial
+echo "deb [arch=riscv64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" \
+	>"$a/etc/sources.list"
+apt=(-o "Dir::Etc=$a/etc" -o "Dir::State::Lists=$a/lists" -o "Dir::Cache=$a"
+	-o "Dir::Cache::archives=$a/archives" -o APT::Architecture=riscv64
+	-o APT::Architectures=riscv64 -o Dir::State::status=/dev/null
+	-o APT::Sandbox::User=root)
+say "fetching Debian 13's riscv64 package index (once; cached afterwards)"
+apt-get "${apt[@]}" -qq update || die "apt-get update of Debian 13's riscv64 archive failed (network?)"
+# the versioned image the meta package names
+kpkg=$(apt-cache "${apt[@]}" depends linux-image-riscv64 2>/dev/null |
+	awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+[ -n "$kpkg" ] || die "no linux-image-riscv64 in Debian 13's riscv64 index"
+kver=${kpkg#linux-image-}
+tmp=$(mktemp -d "$cache/linux-riscv64-$kver.tmp.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+say "fetching $kpkg and busybox-static (about 115 MB)"
+(cd "$tmp" && apt-get "${apt[@]}" -qq download "$kpkg" busybox-static 2>/dev/null) ||
+	die "apt-get download $kpkg busybox-static failed"
+mkdir -p "$tmp/x"
+for f in "$tmp"/*.deb; do dpkg-deb -x "$f" "$tmp/x"; done
+cp "$tmp/x/boot/vmlinux-$kver" "$tmp/Image"
+cp "$tmp/x/boot/config-$kver" "$tmp/config"
+cp "$tmp/x/usr/bin/busybox" "$tmp/busybox"
+rm -rf "$tmp/x" "$tmp"/*.deb
+echo "$kpkg" >"$tmp/version"
+initrd "$tmp"
+touch "$tmp/done"
+dest=$cache/linux-riscv64-$kver
+rm -rf "$dest"
+mv "$tmp" "$dest"
+trap - EXIT
+say "cached in $dest"
+echo "$dest"
