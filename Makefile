@@ -103,7 +103,7 @@ test-objs := $(patsubst %,$(O)/%.o,$(test-common-srcs))
 
 FIRMWARE := $(O)/hartpool.elf
 
-.PHONY: bench-vector debug all run boot test stress stress-serial fuzz cts clean deps deps-test deps-bench format format-check hartpool e2e-tests \
+.PHONY: guest-tools bench-vector debug all run boot test stress stress-serial fuzz cts clean deps deps-test deps-bench format format-check hartpool e2e-tests \
         target-tests host-tests bench-images fuzz-targets-build
 .DEFAULT_GOAL := all
 .SECONDEXPANSION:
@@ -226,6 +226,23 @@ $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
 		$(HOST_O)/libhartpool-clc.a $(HOST_O)/libhartpool.a
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) -pthread -o $@ $^ $(LLVM_LIBS) -lm
+
+# `make guest-tools`: the CLI and libhartpool for a riscv64 Linux beside the
+# firmware (board qemu-virt-amp's guest, docs/boards/qemu-virt-amp.md):
+# static, without the kernel compiler (host/clc/nocompiler.c), the devmem
+# transport among the others. build/guest/bin/hartpool.
+GUEST_CC ?= riscv64-linux-gnu-gcc
+guest-srcs := $(host-cli-srcs) $(host-lib-srcs) $(host-workloads-srcs) \
+              $(host-boards-srcs) $(HOST_O)/boards_table.c \
+              host/clc/tools.c host/clc/fail.c host/clc/nocompiler.c
+.PHONY: guest-tools
+guest-tools: $(HOST_O)/hartpool build/guest/bin/hartpool
+build/guest/bin/hartpool: $(guest-srcs) $(wildcard host/*/*.h include/hartpool/*.h)
+	@echo "  GUESTCC $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(GUEST_CC) -O2 -std=gnu11 $(WARN) -pthread -Ihost/include -Ihost/lib \
+		-Ihost/clc -Ihost/workloads -Ihost/boards -Iinclude -Ibuild/gen -I. \
+		-DHP_ROOT='"/"' -static -o $@ $(guest-srcs) -lm
 
 # `make opencl`: the OpenCL built-in library (both ISAs) and the ICD.
 .PHONY: opencl

@@ -256,6 +256,7 @@ void mbox_session_reclaim(unsigned s)
 	hal_store_relaxed(&t->end_request, 0u);
 	hal_store_relaxed(&t->host_flags, 0u);
 	mbox_st64(&t->host_start, 0);
+	mbox_st64(&t->host_os, 0);
 	memset(t->name, 0, sizeof(t->name));
 	mbox_st64(&t->dev_owner, 0);
 	hal_store_release(&t->state, (uint32_t)HP_SESSION_FREE);

@@ -2,7 +2,8 @@
 /*
  * hartpool: the command-line host tool (docs/mailbox.md, the CLI). Every
  * command either boots a device in QEMU for its own use (--board, --harts) or
- * talks to a running one (--connect shm:PATH | serial:DEV[,baud=N]). Failures
+ * talks to a running one (--connect shm:PATH | devmem[:ADDR] |
+ * serial:DEV[,baud=N]). Failures
  * print "hartpool: HP_NAME: message" on stderr and exit 1.
  *
  * This file is the command table: each command with its options (groups
@@ -268,10 +269,13 @@ static int set_print(cli_opts *o, const cli_option *opt, const char *v)
 /* ---- the options ---- */
 
 static const cli_option device_rows[] = {
-	{"--connect", CLI_VALUE, "shm:PATH | serial:DEV[,baud=N]",
+	{"--connect", CLI_VALUE,
+	 "shm:PATH | devmem[:ADDR] | serial:DEV[,baud=N]",
 	 "use a running device (`hartpool up` prints one); a tty\n"
 	 "runs raw 8N1 at N baud (default 115200), a socket is\n"
 	 "paced to N (9600..4000000; ,flow=rtscts on a tty);\n"
+	 "devmem: /dev/mem from the mailbox at physical ADDR\n"
+	 "(default 0x90000000: a Linux beside the firmware);\n"
 	 "run and info take it again for each further device",
 	 set_connect, 0},
 	{"--board", CLI_VALUE, "B", "board to boot (default qemu-virt)",

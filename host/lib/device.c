@@ -155,7 +155,7 @@ static int handshake(hp_device *d)
 	/* A mailbox left behind by a QEMU killed without `hartpool down`. */
 	if ((rc = alive(d)))
 		return rc;
-	if (t->map) {
+	if (t->map && !t->map_fixed) {
 		/* Now that DRAM's base is known, addresses map one to one. */
 		t->map_base = d->hdr.dram_base;
 		t->mbox_addr = d->hdr.dram_base + HP_MBOX_QEMU_OFFSET;
@@ -178,6 +178,11 @@ static int open_transport(hp_device *d, const hp_open_options *o)
 			 d->qemu.path);
 		rc = hp_transport_shm_open(d->qemu.path, 0, &d->t, err,
 					   sizeof(err));
+	} else if (strncmp(connect, "devmem:", 7) == 0 ||
+		   strcmp(connect, "devmem") == 0) {
+		snprintf(d->connect, sizeof(d->connect), "%s", connect);
+		rc = hp_transport_devmem_open(connect[6] ? connect + 7 : "",
+					      &d->t, err, sizeof(err));
 	} else if (strncmp(connect, "serial:", 7) == 0) {
 		snprintf(d->connect, sizeof(d->connect), "%s", connect);
 		rc = hp_transport_serial_open(connect + 7, o->console,
@@ -185,7 +190,7 @@ static int open_transport(hp_device *d, const hp_open_options *o)
 					      sizeof(err));
 	} else {
 		return hp_fail(HP_INVALID_VALUE,
-			       "--connect wants shm:PATH or "
+			       "--connect wants shm:PATH, devmem[:ADDR] or "
 			       "serial:DEV[,baud=N], not '%s'",
 			       connect);
 	}

@@ -8,10 +8,12 @@
  *
  * A host that dies cannot close its session. Any other host on the same
  * machine that uses the device ends such sessions (hp_sessions_reap): a
- * session's token carries its owner's pid and the slot its start time, so
- * a dead process (or a zombie, or a pid now used by another process) is
- * told from a living one. It does so when it opens the device, when it
- * needs a slot or a queue, and every HP_REAP_NS while it waits; `hartpool
+ * session's token carries its owner's pid and the slot its start time and
+ * operating system instance, so a dead process (or a zombie, or a pid now
+ * used by another process) is told from a living one by a host of the same
+ * system (a Linux beside the firmware reaps its own processes' sessions,
+ * the machine QEMU runs on its own). It does so when it opens the device, when
+ * it needs a slot or a queue, and every HP_REAP_NS while it waits; `hartpool
  * up` leaves a keeper process that does it for a device nobody else is
  * using (host/cli).
  */
@@ -67,6 +69,30 @@ uint64_t hp_proc_start(pid_t pid)
 	return proc_stat(pid, &st, &start) ? start : 0;
 }
 
+/* This operating system instance: FNV-1a of Linux's boot_id, 0 if it
+ * cannot be read. */
+static uint64_t host_os(void)
+{
+	static uint64_t id;
+	static bool done;
+	if (__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+		return id;
+	char buf[64] = {0};
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	uint64_t h = 0;
+	if (f) {
+		if (fgets(buf, sizeof(buf), f)) {
+			h = 14695981039346656037ull;
+			for (const char *c = buf; *c && *c != '\n'; c++)
+				h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		}
+		fclose(f);
+	}
+	id = h;
+	__atomic_store_n(&done, true, __ATOMIC_RELEASE);
+	return id;
+}
+
 /* Is the process behind a session token gone: no such process, a zombie,
  * or another process under its pid? */
 static bool owner_dead(uint64_t token, uint64_t host_start)
@@ -100,8 +126,11 @@ int hp_sessions_reap(hp_device *d, unsigned *ended)
 		int rc = hp_dev_read(d, SESS(d, s, owner), &m, sizeof(m));
 		if (rc)
 			return rc;
+		/* a pid means something on its own system only */
+		bool other_os =
+			m.host_os && host_os() && m.host_os != host_os();
 		if (!m.owner || m.owner == d->token || m.end_request ||
-		    (m.host_flags & HP_SESSION_SERIAL) ||
+		    (m.host_flags & HP_SESSION_SERIAL) || other_os ||
 		    !owner_dead(m.owner, m.host_start))
 			continue;
 		/* Still the same owner (it may have closed meanwhile and the
@@ -163,13 +192,19 @@ static int describe(hp_device *d, unsigned s, const char *name)
 		uint64_t host_start;
 		uint32_t end_request, host_flags;
 		char name[32];
+		uint64_t host_os;
 	} h;
-	_Static_assert(offsetof(hp_mbox_session, name) -
-				       offsetof(hp_mbox_session, host_start) ==
-			       16,
-		       "session host words");
+	_Static_assert(
+		offsetof(hp_mbox_session, name) -
+					offsetof(hp_mbox_session, host_start) ==
+				16 &&
+			offsetof(hp_mbox_session, host_os) -
+					offsetof(hp_mbox_session, host_start) ==
+				48,
+		"session host words");
 	memset(&h, 0, sizeof(h));
 	h.host_start = d->t->map ? hp_proc_start(getpid()) : 0;
+	h.host_os = d->t->map ? host_os() : 0;
 	h.host_flags = d->t->map ? 0 : HP_SESSION_SERIAL;
 	snprintf(h.name, sizeof(h.name), "%s", name ? name : "");
 	return hp_dev_write(d, SESS(d, s, host_start), &h, sizeof(h));

@@ -2,7 +2,11 @@
 /* The shm transport: QEMU's guest RAM file (memory-backend-file,share=on)
  * mapped into the host process. Device address A is file offset
  * A - dram_base; reads and writes are plain copies with fences, which is
- * what a host core sharing DRAM with the cluster would do too. */
+ * what a host core sharing DRAM with the cluster would do too. The devmem
+ * transport is the same over /dev/mem on a core beside the cluster (a
+ * Linux next to the firmware, docs/boards/qemu-virt-amp.md): device
+ * address A is physical address A, from the mailbox to the end of the
+ * buffers. */
 #include "transport.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -127,6 +131,78 @@ int hp_transport_shm_open(const char *path, uint64_t dram_base,
 	if (snprintf(bell, sizeof(bell), "%s.doorbell.in", path) <
 	    (int)sizeof(bell))
 		t->bell = open(bell, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	*out = t;
+	return 0;
+}
+
+/* Map @p len bytes of @p fd at physical @p addr; NULL (errno) if not. */
+static uint8_t *devmem_map(int fd, uint64_t addr, uint64_t len)
+{
+	if (len > SIZE_MAX || addr > (uint64_t)INT64_MAX) {
+		errno = EOVERFLOW;
+		return NULL;
+	}
+	void *m = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, (off_t)addr);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+int hp_transport_devmem_open(const char *spec, hp_transport **out, char *err,
+			     size_t errlen)
+{
+	*out = NULL;
+	char *end = NULL;
+	errno = 0;
+	uint64_t addr = *spec ? strtoull(spec, &end, 0) : HP_DEVMEM_MBOX;
+	if (*spec && (errno || *end || addr % 4096)) {
+		snprintf(err, errlen,
+			 "devmem: wants the mailbox's physical address "
+			 "(4096-aligned, e.g. devmem:0x%llx), not '%s'",
+			 (unsigned long long)HP_DEVMEM_MBOX, spec);
+		return HP_INVALID_VALUE;
+	}
+	int fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "/dev/mem: %s", strerror(errno));
+		return HP_DEVICE_NOT_FOUND;
+	}
+	/* The header first: where the buffers end. */
+	hp_mbox_header h;
+	uint8_t *m = devmem_map(fd, addr, 4096);
+	if (m) {
+		memcpy(&h, m, sizeof(h));
+		munmap(m, 4096);
+	}
+	uint64_t len = m ? h.buf_base + h.buf_size - addr : 0;
+	if (!m || h.magic != HP_MBOX_MAGIC || h.buf_base < addr ||
+	    len > (1ull << 40)) {
+		snprintf(err, errlen,
+			 m ? "no hartpool mailbox at physical 0x%llx"
+			   : "cannot map physical 0x%llx of /dev/mem: %s",
+			 (unsigned long long)addr, strerror(errno));
+		close(fd);
+		return HP_DEVICE_NOT_FOUND;
+	}
+	m = devmem_map(fd, addr, len);
+	int e = errno;
+	close(fd);
+	hp_transport *t = m ? calloc(1, sizeof(*t)) : NULL;
+	if (!t) {
+		if (m)
+			munmap(m, (size_t)len);
+		snprintf(err, errlen,
+			 "cannot map %llu bytes at physical 0x%llx: %s",
+			 (unsigned long long)len, (unsigned long long)addr,
+			 m ? "out of host memory" : strerror(e));
+		return HP_OUT_OF_RESOURCES;
+	}
+	t->ops = &shm_ops;
+	t->map = m;
+	t->map_base = addr;
+	t->map_size = len;
+	t->map_fixed = true;
+	t->mbox_addr = addr;
+	t->bell = -1;
 	*out = t;
 	return 0;
 }

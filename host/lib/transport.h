@@ -4,6 +4,7 @@
  * does (rings, completion records, buffers) is a read or a write of device
  * memory at a device address; a transport carries those:
  *   - shm: QEMU's guest RAM file, mapped (host/lib/shm.c);
+ *   - devmem: /dev/mem of a Linux beside the firmware, mapped (shm.c);
  *   - serial: framed, CRC-checked requests over a UART (host/lib/serial.c,
  *     include/hartpool/frame.h).
  * Writes are applied by the device in the order they are made, and a read
@@ -57,6 +58,9 @@ struct hp_transport {
 	 * read/write. */
 	uint8_t *map;
 	uint64_t map_base, map_size;
+	/** map_base is the device address the map starts at (devmem), not
+	 * DRAM's base the header gives (shm). */
+	bool map_fixed;
 	/** What the link carried (the serial transport counts; shm leaves
 	 * them 0): bytes on the wire each way (frames with their escapes,
 	 * console text, test noise, CREDITs), request frames sent
@@ -141,5 +145,19 @@ int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
  */
 int hp_transport_shm_open(const char *path, uint64_t dram_base,
 			  hp_transport **out, char *err, size_t errlen);
+
+/** The mailbox's physical address where `devmem:` names none: the S-mode
+ * QEMU boards' (qemu-virt-amp's Linux reaches it). */
+#define HP_DEVMEM_MBOX 0x90000000ull
+/**
+ * Open the devmem transport: /dev/mem from the mailbox at physical
+ * address @p spec (empty: HP_DEVMEM_MBOX) to the end of the buffer heap
+ * its header names; device addresses are physical ones. For a Linux on
+ * cores that share DRAM with the firmware. HP_DEVICE_NOT_FOUND when
+ * /dev/mem cannot be opened or mapped there or holds no mailbox,
+ * HP_INVALID_VALUE for a malformed @p spec.
+ */
+int hp_transport_devmem_open(const char *spec, hp_transport **out, char *err,
+			     size_t errlen);
 
 #endif

@@ -368,7 +368,12 @@ typedef struct hp_mbox_session {
 	uint32_t end_request; /**< 1: end the session */
 	uint32_t host_flags;  /**< HP_SESSION_* */
 	char name[32];	      /**< the host program (hartpool info) */
-	uint64_t host_reserved[2];
+	uint64_t host_os;     /**< the owner's operating system instance (a hash
+				 of Linux's boot_id), 0: unknown; only a host of
+				 the same one judges the pid (a Linux beside the
+				 firmware and the machine QEMU runs on both
+				 reach the device) */
+	uint64_t host_reserved;
 	/* Device-owned. */
 	uint32_t state;	    /**< enum hp_session_state */
 	uint32_t opens;	    /**< sessions this slot has served */

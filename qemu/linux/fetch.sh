@@ -3,15 +3,15 @@
 # Debian 13's riscv64 kernel image and busybox-static, fetched one by one
 # with `apt-get download` through an apt configuration of its own (a
 # sources list for trixie's riscv64 archive in the cache, never the
-# machine's), unpacked and cached outside the clone; and an initramfs of
-# busybox and qemu/linux/init.
+# machine's), unpacked and cached outside the clone (qemu/hp-qemu packs
+# the initramfs of each boot: busybox, qemu/linux/init, the guest tools).
 #
 #   qemu/linux/fetch.sh                 fetch unless cached, print the folder
 #   qemu/linux/fetch.sh --print-dir     the cached folder; exit 1 if none
 #
 # The cache is ${HARTPOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hartpool}/
-# linux-riscv64-KVER: the kernel (Image), its config, busybox and
-# initrd.gz (rebuilt when qemu/linux/init is newer). With a folder there,
+# linux-riscv64-KVER: the kernel (Image), its config and busybox. With a
+# folder there,
 # nothing is downloaded: the newest cached kernel is used. A fetch runs
 # in a temporary folder renamed into place when complete.
 set -euo pipefail
@@ -28,27 +28,12 @@ newest() { # the newest complete cached guest
 	[ -n "$d" ] && [ -f "$d/done" ] && echo "${d%/}"
 }
 
-initrd() { # DIR: (re)build DIR/initrd.gz from busybox and the init script
-	local d=$1 t
-	[ -f "$d/initrd.gz" ] && [ "$d/initrd.gz" -nt "$root/qemu/linux/init" ] && return 0
-	command -v cpio >/dev/null || die "cpio is missing (apt-get install cpio, or make deps)"
-	t=$(mktemp -d)
-	mkdir -p "$t"/{bin,dev,proc,sys,tmp,hp}
-	cp "$d/busybox" "$t/bin/busybox"
-	cp "$root/qemu/linux/init" "$t/init"
-	chmod 755 "$t/init" "$t/bin/busybox"
-	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -6 >"$d/initrd.gz.tmp")
-	mv "$d/initrd.gz.tmp" "$d/initrd.gz"
-	rm -rf "$t"
-}
-
 if [ "${1:-}" = --print-dir ]; then
 	d=$(newest) || die "no Linux guest cached in $cache (run $me)"
 	echo "$d"
 	exit 0
 fi
 if d=$(newest); then
-	initrd "$d"
 	echo "$d"
 	exit 0
 fi
@@ -83,7 +68,6 @@ cp "$tmp/x/boot/config-$kver" "$tmp/config"
 cp "$tmp/x/usr/bin/busybox" "$tmp/busybox"
 rm -rf "$tmp/x" "$tmp"/*.deb
 echo "$kpkg" >"$tmp/version"
-initrd "$tmp"
 touch "$tmp/done"
 dest=$cache/linux-riscv64-$kver
 rm -rf "$dest"

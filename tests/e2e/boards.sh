@@ -156,37 +156,49 @@ t_fpu_flags() {
 # OpenSBI domains, Debian's riscv64 Linux on harts 0-1, the firmware on 6
 # more. Linux comes up on its 2 harts and reads the mailbox's magic through
 # /dev/mem; its write into the firmware's code faults (SIGSEGV: the domain's
-# PMP), and the firmware serves on: the library kernels with --check from
-# the x86 host over shm, before and after. Hart splits and memory the
-# board cannot take are refused by name.
+# PMP), and the firmware serves on. Inside Linux, the host tools (make
+# guest-tools) over /dev/mem: info, the library kernels with --check,
+# bench, two processes with one killed (its session ends), OpenCL C refused
+# by name (tests/e2e/amp/run); from the x86 host over shm, the library
+# before and after, and bench. Hart splits and memory the board cannot
+# take are refused by name.
 t_amp() {
-	local out log i k
-	HP_QEMU_AMP_LINUX_ARGS="hp.fw=0x80200000" up --board qemu-virt-amp --harts 6
+	local out log i k bad
+	[ -x build/guest/bin/hartpool ] || fail "no build/guest/bin/hartpool (make guest-tools)"
+	HP_QEMU_AMP_LINUX_ARGS="hp.fw=0x80200000" HP_QEMU_AMP_INITRD_ADD=tests/e2e/amp \
+		up --board qemu-virt-amp --harts 6
 	log=${conn#shm:}.linux.log
 	out=$("$HP" info --connect "$conn") || fail "amp: info"
 	grep -qx "harts: 6" <<<"$out" && grep -qx "board: qemu-virt-amp" <<<"$out" &&
 		grep -qx "privilege: S" <<<"$out" || fail "amp: info: $out"
 	for k in vadd sgemm_tiled reduce_sg scan; do
-		"$HP" run "$k" --check --connect "$conn" >/dev/null || fail "amp: $k --check before Linux's write"
+		"$HP" run "$k" --check --connect "$conn" >/dev/null || fail "amp: $k --check from the x86 host"
 	done
-	for i in $(seq 1 240); do
-		grep -q "^guest: ready" "$log" 2>/dev/null && break
+	for i in $(seq 1 300); do
+		grep -q "^guest: done" "$log" 2>/dev/null && break
 		sleep 0.5
 	done
-	grep -q "^guest: ready" "$log" || fail "amp: Linux did not come up: $(tail -5 "$log" 2>&1)"
+	grep -q "^guest: done" "$log" || fail "amp: the guest did not finish: $(grep -a guest "$log" | tail -5)"
 	grep -q "^guest: Linux .* up on 2 harts" "$log" || fail "amp: Linux's harts: $(grep guest "$log")"
 	grep -q "^guest: the mailbox at 0x90000000 reads 0x54524148" "$log" ||
 		fail "amp: Linux read the mailbox wrong: $(grep guest "$log")"
 	grep -q "^guest: that write ended with status 139" "$log" ||
 		fail "amp: Linux's write into the firmware did not fault: $(grep guest "$log")"
+	bad=$(grep -a "^guest: FAIL" "$log")
+	[ -z "$bad" ] || fail "amp: inside Linux: $bad"
+	[ "$(grep -ac "^guest: ok:" "$log")" -ge 12 ] || fail "amp: inside Linux: $(grep -a "^guest:" "$log")"
+	grep -a "^guest: ok:" "$log" | sed 's/^/  /'
 	for k in vadd saxpy sgemm_naive histogram; do
 		"$HP" run "$k" --check --connect "$conn" >/dev/null || fail "amp: $k --check after Linux's write"
 	done
-	echo "ok: qemu-virt-amp: Linux on 2 harts, its write into the firmware faulted, the firmware serves 6 harts"
+	out=$("$HP" bench --connect "$conn" 2>&1) || fail "amp: bench from the x86 host: $out"
+	echo "  x86 host: $(grep 'round trip' <<<"$out" | head -1)"
+	echo "ok: qemu-virt-amp: Linux on 2 harts runs the host tools over /dev/mem, its write into the firmware faulted, the firmware serves 6 harts"
 	down
 	[ ! -e "$log" ] || fail "amp: $log left behind"
 	expect_error "HP_QEMU_AMP_LINUX_HARTS must be a number" env HP_QEMU_AMP_LINUX_HARTS=0 \
 		"$HP" info --board qemu-virt-amp --harts 2 || exit 1
 	expect_error "at most 128" env HP_QEMU_AMP_LINUX_HARTS=8 "$HP" info --board qemu-virt-amp --harts 121 || exit 1
 	expect_error "2G" "$HP" info --board qemu-virt-amp --harts 2 --mem 3G || exit 1
+	expect_error "no folder" env HP_QEMU_AMP_INITRD_ADD=/nonexistent "$HP" info --board qemu-virt-amp --harts 2 || exit 1
 }

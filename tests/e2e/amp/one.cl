@@ -1,0 +1,1 @@
+kernel void one(global int *o) { o[get_global_id(0)] = 1; }
