@@ -8,6 +8,9 @@ include board/qemu-virt-sbi/board.mk
 # qemu/hp-qemu: the two domains' device trees (qemu/linux/amp-dt.py) and
 # images, OpenSBI's with -dtb
 QEMU_LOAD         := amp
+# The ACLINT: its SSWI is the doorbell Linux rings (a firmware hart's
+# S-mode software interrupt, which SBI IPIs cannot carry across domains)
+QEMU_MACHINE      := virt,aclint=on
 # OpenSBI 1.1's 128 harts, those of Linux among them
 QEMU_MAX_HARTS    := 127
 QEMU_MAX_HARTS_WHY := OpenSBI 1.1 handles at most 128 harts, those of Linux among them

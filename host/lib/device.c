@@ -283,6 +283,13 @@ void hp_dev_ring(hp_device *d)
 		(void)n;
 		return;
 	}
+	/* A register (devmem: an S-mode software interrupt of the
+	 * dispatcher's hart), after the packet's writes. */
+	if (d->t->bell_reg) {
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		*d->t->bell_reg = 1;
+		return;
+	}
 	/* The UART socket of a device we booted: every packet rings, and
 	 * the UART's receive interrupt wakes the dispatcher, which sleeps
 	 * until then while its hosts ring (docs/mailbox.md, doorbell). A

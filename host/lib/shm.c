@@ -58,6 +58,8 @@ static void shm_close(hp_transport *t)
 {
 	if (t->bell >= 0)
 		close(t->bell);
+	if (t->bell_page)
+		munmap(t->bell_page, 4096);
 	munmap(t->map, t->map_size);
 	free(t);
 }
@@ -147,20 +149,60 @@ static uint8_t *devmem_map(int fd, uint64_t addr, uint64_t len)
 	return m == MAP_FAILED ? NULL : m;
 }
 
+/* A 64-bit cell pair of the running kernel's /chosen, 0 if none. */
+static uint64_t chosen_u64(const char *name)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "/proc/device-tree/chosen/%s", name);
+	uint8_t b[8];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(b, 1, sizeof(b), f) : 0;
+	if (f)
+		fclose(f);
+	uint64_t v = 0;
+	for (size_t i = 0; n == sizeof(b) && i < sizeof(b); i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/* spec: "" (the device tree's /chosen/hartpool,mailbox and
+ * hartpool,doorbell, else HP_DEVMEM_MBOX and none), or
+ * ADDR[,bell=ADDR]. */
+static int devmem_spec(const char *spec, uint64_t *addr, uint64_t *bell,
+		       char *err, size_t errlen)
+{
+	if (!*spec) {
+		*addr = chosen_u64("hartpool,mailbox");
+		*bell = chosen_u64("hartpool,doorbell");
+		if (!*addr)
+			*addr = HP_DEVMEM_MBOX;
+		return 0;
+	}
+	char *end = NULL;
+	errno = 0;
+	*addr = strtoull(spec, &end, 0);
+	*bell = 0;
+	if (!errno && strncmp(end, ",bell=", 6) == 0)
+		*bell = strtoull(end + 6, &end, 0);
+	if (errno || *end || *addr % 4096 || *bell % 4) {
+		snprintf(err, errlen,
+			 "devmem: wants the mailbox's physical address "
+			 "(4096-aligned) and maybe the doorbell's (e.g. "
+			 "devmem:0x%llx,bell=0x2f00008), not '%s'",
+			 (unsigned long long)HP_DEVMEM_MBOX, spec);
+		return HP_INVALID_VALUE;
+	}
+	return 0;
+}
+
 int hp_transport_devmem_open(const char *spec, hp_transport **out, char *err,
 			     size_t errlen)
 {
 	*out = NULL;
-	char *end = NULL;
-	errno = 0;
-	uint64_t addr = *spec ? strtoull(spec, &end, 0) : HP_DEVMEM_MBOX;
-	if (*spec && (errno || *end || addr % 4096)) {
-		snprintf(err, errlen,
-			 "devmem: wants the mailbox's physical address "
-			 "(4096-aligned, e.g. devmem:0x%llx), not '%s'",
-			 (unsigned long long)HP_DEVMEM_MBOX, spec);
-		return HP_INVALID_VALUE;
-	}
+	uint64_t addr, bell;
+	int rc = devmem_spec(spec, &addr, &bell, err, errlen);
+	if (rc)
+		return rc;
 	int fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "/dev/mem: %s", strerror(errno));
@@ -185,7 +227,15 @@ int hp_transport_devmem_open(const char *spec, hp_transport **out, char *err,
 	}
 	m = devmem_map(fd, addr, len);
 	int e = errno;
+	uint8_t *bp = m && bell ? devmem_map(fd, bell & ~4095ull, 4096) : NULL;
 	close(fd);
+	if (m && bell && !bp) {
+		munmap(m, (size_t)len);
+		snprintf(err, errlen,
+			 "cannot map the doorbell at physical 0x%llx: %s",
+			 (unsigned long long)bell, strerror(errno));
+		return HP_DEVICE_NOT_FOUND;
+	}
 	hp_transport *t = m ? calloc(1, sizeof(*t)) : NULL;
 	if (!t) {
 		if (m)
@@ -203,6 +253,10 @@ int hp_transport_devmem_open(const char *spec, hp_transport **out, char *err,
 	t->map_fixed = true;
 	t->mbox_addr = addr;
 	t->bell = -1;
+	if (bp) {
+		t->bell_page = bp;
+		t->bell_reg = (volatile uint32_t *)(bp + (bell & 4095));
+	}
 	*out = t;
 	return 0;
 }

@@ -73,6 +73,11 @@ struct hp_transport {
 	/** The device's doorbell (docs/barrier-unit.md): a FIFO QEMU reads,
 	 * where one byte wakes the dispatcher; -1 if there is none. */
 	int bell;
+	/** A doorbell register to store 1 into (devmem: the ACLINT SSWI's
+	 * SETSSIP word of the firmware's dispatcher hart), in its mapped
+	 * page; NULL if there is none. */
+	volatile uint32_t *bell_reg;
+	void *bell_page;
 	/** Last error message. */
 	char err[256];
 };
@@ -151,9 +156,12 @@ int hp_transport_shm_open(const char *path, uint64_t dram_base,
 #define HP_DEVMEM_MBOX 0x90000000ull
 /**
  * Open the devmem transport: /dev/mem from the mailbox at physical
- * address @p spec (empty: HP_DEVMEM_MBOX) to the end of the buffer heap
- * its header names; device addresses are physical ones. For a Linux on
- * cores that share DRAM with the firmware. HP_DEVICE_NOT_FOUND when
+ * address ADDR to the end of the buffer heap its header names; device
+ * addresses are physical ones, and a ring stores 1 into the doorbell
+ * register at physical BELL. @p spec is ADDR[,bell=BELL], or empty: the
+ * running kernel's /chosen/hartpool,mailbox and hartpool,doorbell (else
+ * HP_DEVMEM_MBOX and no doorbell). For a Linux on cores that share DRAM
+ * with the firmware. HP_DEVICE_NOT_FOUND when
  * /dev/mem cannot be opened or mapped there or holds no mailbox,
  * HP_INVALID_VALUE for a malformed @p spec.
  */

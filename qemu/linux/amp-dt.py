@@ -8,8 +8,11 @@ OUTDIR/root.dts: QEMU's tree with OpenSBI domains in /chosen: harts
 0..L-1 and the top gigabyte are Linux's, the others and the first
 gigabyte the firmware's; OUTDIR/hartpool.dts: the firmware's harts
 (the others disabled) and memory; OUTDIR/linux.dts: Linux's harts and
-memory, the initramfs, without the platform UART (the firmware's console
-and doorbell) and the test device (power off would end both).
+memory, the initramfs, where the mailbox is and the doorbell to ring
+(/chosen/hartpool,mailbox and hartpool,doorbell: the firmware's boot
+hart's SETSSIP word of the ACLINT's SSWI), without the platform UART (the
+firmware's console and doorbell), the SSWI and the test device (power off
+would end both).
 Regions are naturally aligned powers of two (OpenSBI's memregions):
   0x80000000-0xbfffffff  firmware (OpenSBI at its start); Linux may read and
                          write 0x90000000-0xbfffffff (mailbox and buffers),
@@ -80,6 +83,15 @@ def main():
     for pat in (r"serial@10000000", r"test@100000", r"poweroff", r"reboot"):
         linux = node(linux, pat)
     linux = re.sub(r"\n\t\tstdout-path = [^;]*;", "", linux)
+    # the doorbell: the firmware's boot hart's SETSSIP word in the ACLINT's
+    # SSWI, which Linux does not drive (its node gone from Linux's tree)
+    bell = ""
+    m = re.search(r"sswi@([0-9a-f]+) \{", src)
+    if m:
+        linux = node(linux, r"sswi@" + m.group(1))
+        addr = int(m.group(1), 16) + 4 * lx_harts
+        bell = "\n\t\thartpool,doorbell = <0x00 0x%x>;" % addr
+    linux = linux.replace("chosen {", "chosen {\n\t\thartpool,mailbox = <0x00 0x90000000>;" + bell, 1)
     linux = linux.replace("chosen {", "chosen {\n\t\tlinux,initrd-start = <0x00 0x%x>;"
                           "\n\t\tlinux,initrd-end = <0x00 0x%x>;" % (INITRD, INITRD + initrd), 1)
     ph = lambda hs: " ".join(cpus[i] for i in hs)
