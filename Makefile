@@ -234,15 +234,38 @@ $(HOST_O)/hartpool: $(host-cli-objs) $(HOST_O)/libhartpool-workloads.a \
 GUEST_CC ?= riscv64-linux-gnu-gcc
 guest-srcs := $(host-cli-srcs) $(host-lib-srcs) $(host-workloads-srcs) \
               $(host-boards-srcs) $(HOST_O)/boards_table.c \
-              host/clc/tools.c host/clc/fail.c host/clc/nocompiler.c
+              host/clc/tools.c host/clc/fail.c host/clc/prebuilt.c \
+              host/clc/sha256.c host/clc/nocompiler.c
+# With them the ICD (build/guest/lib/libhartpool-icd.so, OpenCL C builds
+# served from the prebuilt store: host/clc/prebuilt.h) and the example
+# OpenCL program examples/opencl/saxpy.c as it is (build/guest/bin/saxpy),
+# linked against Debian riscv64's OpenCL loader (qemu/linux/fetch.sh).
+GUEST_CFLAGS = -O2 -std=gnu11 $(WARN) -pthread -Ihost/include -Ihost/lib \
+               -Ihost/clc -Ihost/workloads -Ihost/boards -Iinclude -Ibuild/gen -I. \
+               -DHP_ROOT='"/"'
+guest-icd-srcs := $(icd-srcs) $(host-lib-srcs) $(host-boards-srcs) \
+                  $(HOST_O)/boards_table.c host/clc/tools.c host/clc/fail.c \
+                  host/clc/prebuilt.c host/clc/sha256.c host/clc/nocompiler.c
+guest-deps := $(wildcard host/*/*.h host/icd/core/*.h include/hartpool/*.h)
 .PHONY: guest-tools
-guest-tools: $(HOST_O)/hartpool build/guest/bin/hartpool
-build/guest/bin/hartpool: $(guest-srcs) $(wildcard host/*/*.h include/hartpool/*.h)
+guest-tools: $(HOST_O)/hartpool build/guest/bin/hartpool \
+             build/guest/lib/libhartpool-icd.so build/guest/bin/saxpy
+build/guest/bin/hartpool: $(guest-srcs) $(guest-deps)
 	@echo "  GUESTCC $@"
 	@mkdir -p $(dir $@)
-	$(Q)$(GUEST_CC) -O2 -std=gnu11 $(WARN) -pthread -Ihost/include -Ihost/lib \
-		-Ihost/clc -Ihost/workloads -Ihost/boards -Iinclude -Ibuild/gen -I. \
-		-DHP_ROOT='"/"' -static -o $@ $(guest-srcs) -lm
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -static -o $@ $(guest-srcs) -lm
+build/guest/lib/libhartpool-icd.so: $(guest-icd-srcs) $(guest-deps) host/icd/icd.map
+	@echo "  GUESTCC $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -fPIC -fvisibility=hidden \
+		$(filter -DCL_%,$(ICD_CFLAGS)) -shared -Wl,-Bsymbolic -Wl,--no-undefined \
+		-Wl,--version-script=host/icd/icd.map -o $@ $(guest-icd-srcs) -lm
+build/guest/bin/saxpy: examples/opencl/saxpy.c
+	@echo "  GUESTCC $@"
+	@mkdir -p $(dir $@)
+	$(Q)lib=$$(qemu/linux/fetch.sh)/root/usr/lib/riscv64-linux-gnu && \
+		$(GUEST_CC) -O2 -std=gnu11 $(WARN) -DCL_TARGET_OPENCL_VERSION=300 -o $@ $< \
+		$$lib/libOpenCL.so.1 -Wl,-rpath-link,$$lib
 
 # `make opencl`: the OpenCL built-in library (both ISAs) and the ICD.
 .PHONY: opencl

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "cache.h"
 #include "job.h"
+#include "prebuilt.h"
 #include "sha256.h"
 #include "tools.h"
 #include <dlfcn.h>
@@ -14,49 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* The folder, made if need be: $HARTPOOL_CACHE_DIR, else
- * $XDG_CACHE_HOME/hartpool/kernels, else ~/.cache/hartpool/kernels. */
-static bool cache_dir(char *out, size_t n)
-{
-	const char *d = getenv("HARTPOOL_CACHE_DIR"), *x, *h;
-	if (d && *d)
-		snprintf(out, n, "%s", d);
-	else if ((x = getenv("XDG_CACHE_HOME")) && *x)
-		snprintf(out, n, "%s/hartpool/kernels", x);
-	else if ((h = getenv("HOME")) && *h)
-		snprintf(out, n, "%s/.cache/hartpool/kernels", h);
-	else
-		return false;
-	/* mkdir -p */
-	for (char *p = out + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-		*p = 0;
-		int rc = mkdir(out, 0700);
-		*p = c;
-		if (rc && errno != EEXIST)
-			return false;
-		if (!c)
-			return true;
-	}
-}
-
-static bool cache_on(void)
-{
-	const char *e = getenv("HARTPOOL_CACHE");
-	return !e || (strcmp(e, "0") && strcmp(e, "off") && strcmp(e, "no"));
-}
-
-static void add_str(clc_sha256 *s, const char *tag, const char *v)
-{
-	uint64_t n = v ? strlen(v) : 0;
-	clc_sha256_add(s, tag, strlen(tag) + 1);
-	clc_sha256_add(s, &n, sizeof(n));
-	if (n)
-		clc_sha256_add(s, v, n);
-}
 
 /* A file's identity: what a new version of it changes. */
 static void add_file(clc_sha256 *s, const char *path)
@@ -70,35 +28,24 @@ static void add_file(clc_sha256 *s, const char *path)
 		v[3] = (uint64_t)st.st_mtim.tv_sec;
 		v[4] = (uint64_t)st.st_mtim.tv_nsec;
 	}
-	add_str(s, "file", path);
+	clc_sha256_str(s, "file", path);
 	clc_sha256_add(s, v, sizeof(v));
 }
 
 bool clc_cache_key(const clc_job *j, char key[65])
 {
 	char dir[1100];
-	if (!cache_on() || !cache_dir(dir, sizeof(dir)))
+	if (!clc_cache_on() || !clc_cache_dir(dir, sizeof(dir)))
 		return false;
 	const hp_cl_build_options *o = j->o;
 	clc_sha256 s;
 	clc_sha256_init(&s);
 	uint32_t ver[3] = {1, HP_MBOX_VERSION, HP_API_VERSION};
 	clc_sha256_add(&s, ver, sizeof(ver));
-	add_str(&s, "options", o->options);
-	add_str(&s, "board", o->board ? o->board : "qemu-virt");
-	add_str(&s, "arch", j->b.arch);
-	add_str(&s, "libarch", j->b.libarch);
-	add_str(&s, "abi", j->b.abi);
-	add_str(&s, "name", o->source_name);
-	uint64_t lim[2] = {o->local_mem_size, o->count};
-	clc_sha256_add(&s, lim, sizeof(lim));
-	for (unsigned i = 0; i < o->count; i++) {
-		uint64_t n = o->lengths && o->lengths[i]
-				     ? o->lengths[i]
-				     : strlen(o->sources[i]);
-		clc_sha256_add(&s, &n, sizeof(n));
-		clc_sha256_add(&s, o->sources[i], n);
-	}
+	clc_sha256_request(&s, o);
+	clc_sha256_str(&s, "arch", j->b.arch);
+	clc_sha256_str(&s, "libarch", j->b.libarch);
+	clc_sha256_str(&s, "abi", j->b.abi);
 	/* the tools and data the object comes from */
 	char p[1200];
 	add_file(&s, j->cc);
@@ -120,41 +67,10 @@ bool clc_cache_key(const clc_job *j, char key[65])
 	return true;
 }
 
-/* Quiet file reads and writes (a cache that cannot work costs time only,
- * never a message): the whole file, malloc'd, NUL after its bytes. */
-static uint8_t *read_all(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	uint8_t *b = NULL;
-	if (f && !fstat(fileno(f), &st) && st.st_size >= 0 &&
-	    (b = malloc((size_t)st.st_size + 1)) &&
-	    fread(b, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-		free(b);
-		b = NULL;
-	}
-	if (b) {
-		b[st.st_size] = 0;
-		*n = (size_t)st.st_size;
-	}
-	if (f)
-		fclose(f);
-	return b;
-}
-
-static int write_all(const char *path, const void *b, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	int bad = !f || fwrite(b, 1, n, f) != n;
-	if (f && fclose(f))
-		bad = 1;
-	return bad;
-}
-
 static void path_of(char *out, size_t n, const char *key, const char *ext)
 {
 	char dir[1100];
-	if (!cache_dir(dir, sizeof(dir)))
+	if (!clc_cache_dir(dir, sizeof(dir)))
 		dir[0] = 0;
 	snprintf(out, n, "%s/%s.%s", dir, key, ext);
 }
@@ -165,16 +81,16 @@ bool clc_cache_get(const char *key, void **hpk, size_t *size, char **log,
 	char p[1200];
 	size_t n = 0, ln = 0, en = 0;
 	path_of(p, sizeof(p), key, "hpk");
-	uint8_t *obj = read_all(p, &n);
+	uint8_t *obj = clc_read_all(p, &n);
 	path_of(p, sizeof(p), key, "log");
-	uint8_t *l = obj ? read_all(p, &ln) : NULL;
+	uint8_t *l = obj ? clc_read_all(p, &ln) : NULL;
 	uint8_t *elf = NULL;
 	if (l && elf_path) {
 		path_of(p, sizeof(p), key, "elf");
-		elf = read_all(p, &en);
+		elf = clc_read_all(p, &en);
 	}
 	if (!obj || !n || !l ||
-	    (elf_path && (!elf || write_all(elf_path, elf, en)))) {
+	    (elf_path && (!elf || clc_write_all(elf_path, elf, en)))) {
 		free(obj);
 		free(l);
 		free(elf);
@@ -193,7 +109,7 @@ static void put_file(const char *key, const char *ext, const void *b, size_t n)
 	char p[1200], tmp[1300];
 	path_of(p, sizeof(p), key, ext);
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", p, (int)getpid());
-	if (write_all(tmp, b, n) || rename(tmp, p))
+	if (clc_write_all(tmp, b, n) || rename(tmp, p))
 		unlink(tmp);
 }
 
@@ -201,7 +117,7 @@ void clc_cache_put(const char *key, const void *hpk, size_t size,
 		   const char *log, const char *elf_path)
 {
 	size_t en = 0;
-	uint8_t *elf = elf_path ? read_all(elf_path, &en) : NULL;
+	uint8_t *elf = elf_path ? clc_read_all(elf_path, &en) : NULL;
 	if (elf_path && !elf)
 		return;
 	if (elf)

@@ -19,6 +19,7 @@
 #include "last_error.h"
 #include "link.h"
 #include "options.h"
+#include "prebuilt.h"
 #include "rewrite.h"
 #include "stack.h"
 #include "tools.h"
@@ -186,6 +187,8 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 		hp_fail(rc, "%s", j.log.why);
 	if (!rc && j.cached && !(o->from_cache && *o->from_cache))
 		clc_cache_put(j.key, j.hpk, j.size, mlog, o->elf_path);
+	if (!rc) /* for host tools without a compiler (prebuilt.h) */
+		clc_prebuilt_put(o, j.hpk, j.size, mlog);
 	if (logp)
 		*logp = mlog ? mlog : strdup("");
 	else

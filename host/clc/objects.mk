@@ -16,6 +16,6 @@ host-clc-srcs := host/clc/clc.c host/clc/compile.c \
                    host/clc/link.c host/clc/codegen.c host/clc/desc.c \
                    host/clc/options.c \
                    host/clc/objlink.c host/clc/package.c \
-                   host/clc/tools.c host/clc/cache.c \
+                   host/clc/tools.c host/clc/cache.c host/clc/prebuilt.c \
                    host/clc/sha256.c host/clc/stack.c \
                    host/clc/fail.c

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Linux guest of board qemu-virt-amp (docs/boards/qemu-virt-amp.md):
-# Debian 13's riscv64 kernel image and busybox-static, fetched one by one
+# Debian 13's riscv64 kernel image, busybox-static and the OpenCL loader
+# with clinfo, fetched one by one
 # with `apt-get download` through an apt configuration of its own (a
 # sources list for trixie's riscv64 archive in the cache, never the
 # machine's), unpacked and cached outside the clone (qemu/hp-qemu packs
@@ -10,7 +11,8 @@
 #   qemu/linux/fetch.sh --print-dir     the cached folder; exit 1 if none
 #
 # The cache is ${HARTPOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hartpool}/
-# linux-riscv64-KVER: the kernel (Image), its config and busybox. With a
+# linux-riscv64-KVER: the kernel (Image), its config, busybox, and root/:
+# Debian's ocl-icd-libopencl1, clinfo, libc6 and libgcc-s1 unpacked. With a
 # folder there,
 # nothing is downloaded: the newest cached kernel is used. A fetch runs
 # in a temporary folder renamed into place when complete.
@@ -25,7 +27,7 @@ say() { echo "linux: $*" >&2; }
 newest() { # the newest complete cached guest
 	local d
 	d=$(ls -d "$cache"/linux-riscv64-*/ 2>/dev/null | sort -V | tail -1) || true
-	[ -n "$d" ] && [ -f "$d/done" ] && echo "${d%/}"
+	[ -n "$d" ] && [ -f "$d/done-2" ] && echo "${d%/}"
 }
 
 if [ "${1:-}" = --print-dir ]; then
@@ -58,17 +60,22 @@ kpkg=$(apt-cache "${apt[@]}" depends linux-image-riscv64 2>/dev/null |
 kver=${kpkg#linux-image-}
 tmp=$(mktemp -d "$cache/linux-riscv64-$kver.tmp.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-say "fetching $kpkg and busybox-static (about 115 MB)"
-(cd "$tmp" && apt-get "${apt[@]}" -qq download "$kpkg" busybox-static 2>/dev/null) ||
-	die "apt-get download $kpkg busybox-static failed"
-mkdir -p "$tmp/x"
-for f in "$tmp"/*.deb; do dpkg-deb -x "$f" "$tmp/x"; done
+pkgs=(busybox-static ocl-icd-libopencl1 clinfo libc6 libgcc-s1)
+say "fetching $kpkg and ${pkgs[*]} (about 120 MB)"
+(cd "$tmp" && apt-get "${apt[@]}" -qq download "$kpkg" "${pkgs[@]}" 2>/dev/null) ||
+	die "apt-get download $kpkg ${pkgs[*]} failed"
+mkdir -p "$tmp/x" "$tmp/root"
+dpkg-deb -x "$tmp/$(cd "$tmp" && ls linux-image-*.deb)" "$tmp/x"
 cp "$tmp/x/boot/vmlinux-$kver" "$tmp/Image"
 cp "$tmp/x/boot/config-$kver" "$tmp/config"
-cp "$tmp/x/usr/bin/busybox" "$tmp/busybox"
-rm -rf "$tmp/x" "$tmp"/*.deb
-echo "$kpkg" >"$tmp/version"
-touch "$tmp/done"
+rm -rf "$tmp/x" "$tmp"/linux-image-*.deb
+# the userland: busybox, and the OpenCL loader and clinfo with the C
+# library they link (the guest's /usr, merged as Debian's)
+for f in "$tmp"/*.deb; do dpkg-deb -x "$f" "$tmp/root"; done
+cp "$tmp/root/usr/bin/busybox" "$tmp/busybox"
+rm -f "$tmp"/*.deb
+echo "$kpkg ${pkgs[*]}" >"$tmp/version"
+touch "$tmp/done" "$tmp/done-2"
 dest=$cache/linux-riscv64-$kver
 rm -rf "$dest"
 mv "$tmp" "$dest"

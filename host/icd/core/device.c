@@ -5,6 +5,7 @@
 #include "core.h"
 #include <ctype.h>
 #include <errno.h>
+#include <hartpool_boards.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,11 +247,12 @@ struct dev_slot {
 	hp_device *hp;
 };
 
-/* A spec: "shm:PATH" / "serial:DEV,..." (a running device) or
- * "boot:BOARD[/HARTS]" (a QEMU boot). False: of no kind known. */
+/* A spec: "shm:PATH" / "devmem[:ADDR]" / "serial:DEV,..." (a running
+ * device) or "boot:BOARD[/HARTS]" (a QEMU boot). False: of no kind known. */
 static bool slot_parse(struct dev_slot *s)
 {
-	if (!strncmp(s->spec, "shm:", 4) || !strncmp(s->spec, "serial:", 7)) {
+	if (!strncmp(s->spec, "shm:", 4) || !strncmp(s->spec, "serial:", 7) ||
+	    !strcmp(s->spec, "devmem") || !strncmp(s->spec, "devmem:", 7)) {
 		s->o.connect = s->spec;
 		return true;
 	}
@@ -362,8 +364,16 @@ static void device_add(struct dev_slot *s, uint64_t timeout_us)
 	d->timeout_us = timeout_us;
 	d->info = *hp_info(d->hp);
 	spec_copy(d->spec, s->spec, strlen(s->spec));
+	/* a running device's board as it names itself, if the table knows
+	 * it (kernels are built for it: a V board's with V) */
+	char own[sizeof(d->info.board) + 1];
+	snprintf(own, sizeof(own), "%.*s", (int)sizeof(d->info.board),
+		 d->info.board);
 	if (s->board[0])
 		snprintf(d->board, sizeof(d->board), "%s", s->board);
+	else if (own[0] && hp_board_find(own))
+		snprintf(d->board, sizeof(d->board), "%.*s",
+			 (int)sizeof(d->board) - 1, own);
 	else
 		snprintf(d->board, sizeof(d->board), "%s",
 			 d->info.address_bits == 64 ? "qemu-virt"
@@ -401,8 +411,8 @@ cl_int icd_device_open(void)
 		if (!slot_parse(&s[i])) {
 			s[i].rc = HP_INVALID_VALUE;
 			snprintf(s[i].why, sizeof(s[i].why),
-				 "of no kind known: shm:PATH, serial:DEV "
-				 "or boot:BOARD[/HARTS]");
+				 "of no kind known: shm:PATH, devmem[:ADDR], "
+				 "serial:DEV or boot:BOARD[/HARTS]");
 		} else
 			slot_open(&s[i]);
 		if (s[i].hp)
