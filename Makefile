@@ -304,8 +304,9 @@ host-tests: $(foreach t,$(host-tests),$(foreach v,$(HOST_VARIANTS),$(HOST_O)/$(v
 # ---- running ---------------------------------------------------------------
 # The demo: boot the board in QEMU, run dependent kernels through the
 # mailbox, check the results on the host, print timings, stop the device.
-run: deps hartpool
-	$(Q)$(HOST_O)/hartpool demo --board $(BOARD) --harts $(HARTS)
+# (qemu-virt-amp: the demo from a Linux process beside the firmware)
+run: deps hartpool $(if $(filter amp,$(QEMU_LOAD)),guest-tools)
+	$(Q)$(if $(filter amp,$(QEMU_LOAD)),qemu/linux/amp-run.sh $(HARTS),$(HOST_O)/hartpool demo --board $(BOARD) --harts $(HARTS))
 
 # A device for debugging: QEMU with its gdb stub on :1234 (HP_QEMU_GDB to
 # change), left running; prints the connect string and the gdb-multiarch

@@ -215,4 +215,8 @@ t_amp() {
 	expect_error "at most 128" env HP_QEMU_AMP_LINUX_HARTS=8 "$HP" info --board qemu-virt-amp --harts 121 || exit 1
 	expect_error "2G" "$HP" info --board qemu-virt-amp --harts 2 --mem 3G || exit 1
 	expect_error "no folder" env HP_QEMU_AMP_INITRD_ADD=/nonexistent "$HP" info --board qemu-virt-amp --harts 2 || exit 1
+	# make run's path: the demo from a Linux process, 2 + 6 harts
+	out=$(timeout 170 qemu/linux/amp-run.sh 8 2>&1) || fail "amp: make run's demo: $(tail -5 <<<"$out")"
+	grep -q "^guest| demo: all results OK" <<<"$out" || fail "amp: the demo in Linux: $(tail -5 <<<"$out")"
+	echo "ok: make run BOARD=qemu-virt-amp: the demo from a Linux process, all results OK"
 }
