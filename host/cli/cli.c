@@ -296,7 +296,7 @@ void cli_gdb_hint(const cli_opts *o, const char *kfile, uint64_t addr)
 	fputc('\n', stderr);
 }
 
-int cli_open_device(const cli_opts *o, bool detach, hp_device **d)
+int cli_open_device(const cli_opts *o, bool detach, bool ending, hp_device **d)
 {
 	if (o->gdb && !o->connect)
 		setenv("HP_QEMU_GDB", gdb_port(), 1);
@@ -312,6 +312,7 @@ int cli_open_device(const cli_opts *o, bool detach, hp_device **d)
 		.boot = o->boot,
 		.mem_size = o->mem_size,
 		.detach = detach,
+		.ending = ending,
 		.count_file = getenv("HP_QEMU_COUNT"),
 	};
 	int rc = hp_open(&oo, d);

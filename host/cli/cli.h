@@ -91,6 +91,8 @@ typedef struct cli_command {
 	 * several --connect); NULL: it takes one device. */
 	int (*run_devices)(hp_device *const *d, unsigned n, const cli_opts *o);
 	bool detach;
+	/** Opens the device to end it (hp_open_options.ending). */
+	bool ending;
 	/** A command that parses its own arguments (argv[0] is its name),
 	 * documented by its groups; the exit status. */
 	int (*main)(const struct cli_command *self, int argc, char **argv);
@@ -133,7 +135,7 @@ int cli_lib_fail(int code);
 
 /** Boot the device the options ask for, or connect to it (--gdb: with
  * QEMU's gdb stub); 0, or 1 after cli_die(). */
-int cli_open_device(const cli_opts *o, bool detach, hp_device **d);
+int cli_open_device(const cli_opts *o, bool detach, bool ending, hp_device **d);
 /** How many devices the options name (--devices N, or one per --connect;
  * 1 without either), or 0 after cli_die() when they disagree. */
 unsigned cli_device_count(const cli_opts *o);

@@ -483,6 +483,7 @@ static const cli_command down_cmd = {
 	.groups = GROUPS(&device),
 	.early = down_early,
 	.run = cmd_down,
+	.ending = true,
 };
 static const cli_command info_cmd = {
 	.name = "info",
@@ -611,7 +612,7 @@ int main(int argc, char **argv)
 	if (n > 1)
 		return run_on_devices(c, &o, n);
 	hp_device *d;
-	if (cli_open_device(&o, c->detach, &d))
+	if (cli_open_device(&o, c->detach, c->ending, &d))
 		return 1;
 	rc = c->run(d, &o);
 	fflush(stdout);

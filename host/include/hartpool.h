@@ -74,6 +74,11 @@ typedef struct hp_open_options {
 	 * device's tables (hp_sessions, hp_device_usage_get, hp_info) and
 	 * ends dead hosts' sessions (hp_sessions_reap), nothing else. */
 	bool monitor;
+	/** Connect to end the device (`hartpool down`; implies monitor): a
+	 * device whose firmware has stopped while its QEMU still runs (a
+	 * machine it shares with Linux: board qemu-virt-amp) opens too, so
+	 * that hp_down() can end its QEMU. */
+	bool ending;
 	/** Device console lines (boot messages; serial links): NULL drops. */
 	void (*console)(void *ctx, const char *text, size_t len);
 	void *console_ctx;

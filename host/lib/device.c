@@ -149,7 +149,7 @@ static int handshake(hp_device *d)
 			       "the device's mailbox layout differs from this "
 			       "host tool's (%u queues of %u)",
 			       d->hdr.num_queues, d->hdr.ring_size);
-	if (d->hdr.state == HP_DEV_STOPPED)
+	if (d->hdr.state == HP_DEV_STOPPED && !d->ending)
 		return hp_fail(HP_DEVICE_NOT_AVAILABLE,
 			       "the device has stopped");
 	/* A mailbox left behind by a QEMU killed without `hartpool down`. */

@@ -47,6 +47,8 @@ struct hp_device {
 	 * dead sessions. */
 	int sess;
 	uint64_t token;
+	/* opened to end it (hp_open_options.ending): a stopped device too */
+	bool ending;
 	uint64_t last_reap;
 	/* buffer.c: our buffers, sorted by address (hp_buffer_write and
 	 * _read stay inside one). */

@@ -7,8 +7,10 @@
  * hp_down() stops any device and removes its files.
  */
 #include "internal.h"
+#include <hartpool_boards.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -28,9 +30,10 @@ int hp_open(const hp_open_options *o, hp_device **out)
 			       "boot (--boot) is for a device this call boots; "
 			       "%s is running already",
 			       o->connect);
-	if (o->monitor && !o->connect)
+	if ((o->monitor || o->ending) && !o->connect)
 		return hp_fail(HP_INVALID_VALUE,
-			       "monitor is for a running device (connect)");
+			       "monitor and ending are for a running device "
+			       "(connect)");
 	if (o->mem_size % (1u << 20))
 		return hp_fail(
 			HP_INVALID_VALUE,
@@ -55,6 +58,7 @@ int hp_open(const hp_open_options *o, hp_device **out)
 		(uint32_t)hp_now_ns() ^
 		__atomic_add_fetch(&handles, 0x9e3779b9u, __ATOMIC_RELAXED);
 	d->token = (uint64_t)getpid() << 32 | (nonce ? nonce : 1u);
+	d->ending = o->ending;
 	int rc = 0;
 	if (!o->connect) {
 		char err[512];
@@ -63,7 +67,9 @@ int hp_open(const hp_open_options *o, hp_device **out)
 	}
 	if (!rc)
 		rc = hp_dev_open(d, o);
-	if (!rc && o->monitor)
+	if (!rc && d->hdr.state == HP_DEV_STOPPED)
+		; /* ending a stopped device: nothing to reap or open */
+	else if (!rc && (o->monitor || o->ending))
 		rc = hp_sessions_reap(d, NULL);
 	else if (!rc && !(rc = hp_session_open(d)))
 		rc = hp_queue_create(d, HP_QUEUE_IN_ORDER, &d->service);
@@ -78,6 +84,29 @@ int hp_open(const hp_open_options *o, hp_device **out)
 		return rc;
 	}
 	*out = d;
+	return 0;
+}
+
+/* How long a stopped device's QEMU gets to exit: 10 s, or none where the
+ * firmware's stop leaves the machine running (it shares it with Linux:
+ * QEMU_LOAD amp), once the device says it stopped. */
+static unsigned exit_wait_ms(hp_device *d)
+{
+	char b[sizeof(d->hdr.info.board) + 1];
+	snprintf(b, sizeof(b), "%.*s", (int)sizeof(d->hdr.info.board),
+		 d->hdr.info.board);
+	const hp_board_info *bi = hp_board_find(b);
+	if (!d->t || !bi || !bi->qemu_load || strcmp(bi->qemu_load, "amp"))
+		return 10000;
+	uint64_t t0 = hp_now_ns();
+	uint32_t state = 0;
+	for (unsigned n = 0; hp_now_ns() - t0 < 5000000000ull; hp_backoff(&n))
+		if (hp_dev_read(d,
+				d->t->mbox_addr +
+					offsetof(hp_mbox_header, state),
+				&state, sizeof(state)) ||
+		    state == HP_DEV_STOPPED)
+			break;
 	return 0;
 }
 
@@ -101,7 +130,7 @@ int hp_close(hp_device *d)
 			hp_queue_forget(d->queues[k]);
 	if (stop && d->t) {
 		hp_stop(d);
-		if (!hp_qemu_wait_exit(&d->qemu, 10000))
+		if (!hp_qemu_wait_exit(&d->qemu, exit_wait_ms(d)))
 			hp_qemu_kill(&d->qemu), hp_qemu_reap(&d->qemu);
 	} else if (stop) {
 		hp_qemu_kill(&d->qemu);
@@ -123,7 +152,7 @@ int hp_down(hp_device *d)
 	int rc = hp_stop(d);
 	if (rc)
 		return rc;
-	if (d->qemu.pid > 0 && !hp_qemu_wait_exit(&d->qemu, 10000)) {
+	if (d->qemu.pid > 0 && !hp_qemu_wait_exit(&d->qemu, exit_wait_ms(d))) {
 		hp_qemu_kill(&d->qemu);
 		hp_qemu_wait_exit(&d->qemu, 2000);
 	}

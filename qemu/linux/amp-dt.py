@@ -79,6 +79,11 @@ def main():
     # the firmware's memory ends below QEMU's own tree (OpenSBI's, at
     # 0xbfe00000), which would be left in its buffers
     fw = bootargs(memory(harts(src, set(range(lx_harts, n))), FW_MEM, SIZE - 0x200000), fw_args)
+    # the firmware's stop parks its harts and leaves Linux's machine
+    # running: no test device (its finisher ends QEMU) in its tree, and no
+    # system reset for its domain (the host ends QEMU: hp_down)
+    for pat in (r"test@100000", r"poweroff", r"reboot"):
+        fw = node(fw, pat)
     linux = bootargs(memory(harts(src, lx), LX_MEM, SIZE), lx_args)
     for pat in (r"serial@10000000", r"test@100000", r"poweroff", r"reboot"):
         linux = node(linux, pat)
@@ -111,7 +116,6 @@ def main():
 				next-arg1 = <0x0 0x{FW_DTB:x}>;
 				next-addr = <0x0 0x80200000>;
 				next-mode = <0x1>;
-				system-reset-allowed;
 			}};
 			lxdom: linux {{
 				compatible = "opensbi,domain,instance";

@@ -215,6 +215,30 @@ t_amp() {
 	expect_error "at most 128" env HP_QEMU_AMP_LINUX_HARTS=8 "$HP" info --board qemu-virt-amp --harts 121 || exit 1
 	expect_error "2G" "$HP" info --board qemu-virt-amp --harts 2 --mem 3G || exit 1
 	expect_error "no folder" env HP_QEMU_AMP_INITRD_ADD=/nonexistent "$HP" info --board qemu-virt-amp --harts 2 || exit 1
+	# The firmware's domain ends while Linux runs (tests/e2e/amp/stop, from
+	# Linux: `hartpool down`): Linux's later calls, the CLI's and OpenCL's,
+	# fail by name at once; Linux serves on; the x86 host sees the device
+	# stopped and `down` ends its QEMU.
+	add=$(mktemp -d /tmp/hp-amp-XXXXXX)
+	cp tests/e2e/amp/stop "$add/run" && cp examples/opencl/saxpy.cl "$add/"
+	HP_QEMU_AMP_INITRD_ADD=$add up --board qemu-virt-amp --harts 4
+	rm -rf "$add"
+	log=${conn#shm:}.linux.log
+	for i in $(seq 1 300); do
+		grep -q "^guest: done" "$log" 2>/dev/null && break
+		sleep 0.5
+	done
+	bad=$(grep -a "^guest: FAIL" "$log")
+	[ -z "$bad" ] && [ "$(grep -ac "^guest: ok:" "$log")" -ge 6 ] ||
+		fail "amp: the firmware's end seen from Linux: $(grep -a "^guest:" "$log")"
+	grep -a "^guest: ok:" "$log" | sed 's/^/  /'
+	expect_error "the device has stopped" "$HP" info --connect "$conn" || exit 1
+	local qpid path=${conn#shm:}
+	qpid=$(cat "$path.pid")
+	down
+	! kill -0 "$qpid" 2>/dev/null || grep -qE '^State:\s+[ZX]' "/proc/$qpid/status" 2>/dev/null ||
+		fail "amp: QEMU $qpid still running after down"
+	[ ! -e "$path" ] || fail "amp: $path left behind"
 	# make run's path: the demo from a Linux process, 2 + 6 harts
 	out=$(timeout 170 qemu/linux/amp-run.sh 8 2>&1) || fail "amp: make run's demo: $(tail -5 <<<"$out")"
 	grep -q "^guest| demo: all results OK" <<<"$out" || fail "amp: the demo in Linux: $(tail -5 <<<"$out")"
