@@ -72,7 +72,7 @@ for b in $boards; do
 	timed "build boot images: make image ($b)" "$out/build-image-$b.log" make -s BOARD="$b" image
 done
 timed "build TCG plugin" "$out/build-plugin.log" make -s -j"$jobs" plugin plugin-tests
-timed "build the host tools for qemu-virt-amp's Linux (make guest-tools)" "$out/build-guest.log" make -s guest-tools
+timed "build the ICD and the host tools for qemu-virt-amp's Linux (make icd guest-tools)" "$out/build-guest.log" make -s icd guest-tools
 timed "build board/template (stays buildable)" "$out/build-template.log" make -s BOARD=template all
 timed "build host unit tests" "$out/build-host.log" make -s -j"$jobs" host-tests
 timed "build fuzz targets" "$out/build-fuzz.log" make -s -j"$jobs" fuzz-targets-build

@@ -169,6 +169,7 @@ t_amp() {
 	local out log i k bad add
 	[ -x build/guest/bin/hartpool ] && [ -f build/guest/lib/libhartpool-icd.so ] ||
 		fail "no build/guest (make guest-tools)"
+	[ -f build/host/hartpool.icd ] || fail "no build/host/hartpool.icd (make icd)"
 	# The OpenCL example built on this host first, against a device of the
 	# board: its object lands in the prebuilt store, which the guest gets.
 	add=$(mktemp -d /tmp/hp-amp-XXXXXX)

@@ -15,13 +15,14 @@ icd-unit-test_icd_multi-srcs := tests/icd/test_icd_multi.c
 # HOST_VARIANTS of the Makefile, which is set after this file is read
 icd-unit-variants := plain asan tsan
 icd-unit-common-srcs := $(icd-srcs) tests/icd/fake_hartpool.c \
-                        common/ndrange_check.c common/error.c
+                        common/ndrange_check.c common/error.c \
+                        $(host-boards-srcs) $(HOST_O)/boards_table.c
 
 define icd-unit-rule
 $(HOST_O)/$(2)/$(1): $$(icd-unit-$(1)-srcs) $$(icd-unit-common-srcs) tests/icd/icd_test.h $$(wildcard host/icd/*.h tests/icd/*.h host/include/*.h include/hartpool/*.h)
 	@echo "  HOSTCC  $$@"
 	@mkdir -p $$(dir $$@)
-	$(Q)$$(HOST_CC) $$(ICD_CFLAGS) -O1 -Itests/icd -Ihost/icd $$(HOST_SAN_$(2)) -o $$@ $$(icd-unit-$(1)-srcs) $$(icd-unit-common-srcs) -lm
+	$(Q)$$(HOST_CC) $$(ICD_CFLAGS) -O1 -Itests/icd -Ihost/icd -Ihost/boards $$(HOST_SAN_$(2)) -o $$@ $$(icd-unit-$(1)-srcs) $$(icd-unit-common-srcs) -lm
 endef
 $(foreach t,$(icd-unit-tests),$(foreach v,$(icd-unit-variants),$(eval $(call icd-unit-rule,$(t),$(v)))))
 
