@@ -247,7 +247,6 @@ guest-icd-srcs := $(icd-srcs) $(host-lib-srcs) $(host-boards-srcs) \
                   $(HOST_O)/boards_table.c host/clc/tools.c host/clc/fail.c \
                   host/clc/prebuilt.c host/clc/sha256.c host/clc/nocompiler.c
 guest-deps := $(wildcard host/*/*.h host/icd/core/*.h include/hartpool/*.h)
-.PHONY: guest-tools
 guest-tools: $(HOST_O)/hartpool build/guest/bin/hartpool \
              build/guest/lib/libhartpool-icd.so build/guest/bin/saxpy
 build/guest/bin/hartpool: $(guest-srcs) $(guest-deps)

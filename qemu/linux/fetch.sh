@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The Linux guest of board qemu-virt-amp (docs/boards/qemu-virt-amp.md):
 # Debian 13's riscv64 kernel image, busybox-static and the OpenCL loader
-# with clinfo, fetched one by one
-# with `apt-get download` through an apt configuration of its own (a
-# sources list for trixie's riscv64 archive in the cache, never the
-# machine's), unpacked and cached outside the clone (qemu/hp-qemu packs
-# the initramfs of each boot: busybox, qemu/linux/init, the guest tools).
+# with clinfo, fetched one by one with `apt-get download` through an apt
+# configuration of its own (a sources list for trixie's riscv64 archive in
+# the cache, never the machine's), unpacked and cached outside the clone
+# (qemu/hp-qemu packs the initramfs of each boot: busybox, qemu/linux/init,
+# the guest tools).
 #
 #   qemu/linux/fetch.sh                 fetch unless cached, print the folder
 #   qemu/linux/fetch.sh --print-dir     the cached folder; exit 1 if none
@@ -13,9 +13,8 @@
 # The cache is ${HARTPOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hartpool}/
 # linux-riscv64-KVER: the kernel (Image), its config, busybox, and root/:
 # Debian's ocl-icd-libopencl1, clinfo, libc6 and libgcc-s1 unpacked. With a
-# folder there,
-# nothing is downloaded: the newest cached kernel is used. A fetch runs
-# in a temporary folder renamed into place when complete.
+# folder there, nothing is downloaded: the newest cached kernel is used. A
+# fetch runs in a temporary folder renamed into place when complete.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
