@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Small diagnostic kernels for the mailbox and queue tests: tally
  * (exactly-once), affine (order), add (joins), spin (long-running), churn
- * (long-running with barriers: teams under time slices). */
+ * (long-running with barriers: teams under time slices), gate (running until
+ * the host opens it). */
 #include <hartpool/kernel.h>
 #include <hartpool/kernels/diag.h>
 
@@ -49,6 +50,23 @@ HP_KERNEL(spin, const hp_item *it, const void *args)
 }
 HP_REGISTER(spin, .args_size = sizeof(hp_spin_args),
 	    HP_BUFFERS(HP_BUF(hp_spin_args, out, uint32_t, ITEMS, 0)));
+
+/* Polls the host's word: a kernel that runs exactly as long as the host
+ * wants it to (bounded by iters), so tests of overtaking and full rings do
+ * not depend on how fast anything runs. */
+HP_KERNEL(gate, const hp_item *it, const void *args)
+{
+	const hp_gate_args *a = args;
+	const volatile uint32_t *open =
+		(const volatile uint32_t *)(uintptr_t)a->flag;
+	uint64_t i = 0;
+	while (i < a->iters && !*open)
+		i++;
+	((uint32_t *)(uintptr_t)a->out)[hp_global_linear_id(it)] = *open != 0;
+}
+HP_REGISTER(gate, .args_size = sizeof(hp_gate_args),
+	    HP_BUFFERS(HP_BUF(hp_gate_args, out, uint32_t, ITEMS, 0),
+		       HP_BUF(hp_gate_args, flag, uint32_t, FIXED, 1)));
 
 HP_KERNEL(churn, const hp_item *it, const void *args)
 {

@@ -18,6 +18,7 @@ const hp_kernel *const hp_kernel_registry[] = {
 	&hp_kernel_add,
 	&hp_kernel_spin,
 	&hp_kernel_churn,
+	&hp_kernel_gate,
 	&hp_kernel_fpu_harts,
 #if defined(__riscv_vector)
 	&hp_kernel_vregs, /* boards with V (kernels/vregs.c) */

@@ -10,7 +10,8 @@
 extern const hp_kernel hp_kernel_ids, hp_kernel_barrier_rotate,
 	hp_kernel_wg_count, hp_kernel_sg_ops, hp_kernel_copy, hp_kernel_fill,
 	hp_kernel_empty, hp_kernel_hello, hp_kernel_tally, hp_kernel_affine,
-	hp_kernel_add, hp_kernel_spin, hp_kernel_churn, hp_kernel_fpu_harts;
+	hp_kernel_add, hp_kernel_spin, hp_kernel_churn, hp_kernel_gate,
+	hp_kernel_fpu_harts;
 #if defined(__riscv_vector)
 extern const hp_kernel hp_kernel_vregs;
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Workloads of the queue-test kernels (kernels/queue_diag.c: tally, affine,
- * add, spin, churn): test data and host references for `hartpool run`,
+ * add, spin, churn, gate): test data and host references for `hartpool run`,
  * computed from the range alone.
  */
 #include "workloads.h"
@@ -161,6 +161,35 @@ static int spin_check(workload_ctx *c)
 	return rc;
 }
 
+/* ---- gate (already open, or shut: every item gives up after iters) ---- */
+
+static int gate_prepare(workload_ctx *c, void *args, uint32_t *size)
+{
+	hp_gate_args *a = args;
+	a->iters = workload_arg(c, "iters", 100000);
+	NEED_BUF(c, workload_items_bytes(c, 0, sizeof(uint32_t)), &a->out);
+	NEED_BUF(c, sizeof(uint32_t), &a->flag);
+	*(uint32_t *)c->host[1] = workload_arg(c, "open", 1) != 0;
+	*size = sizeof(*a);
+	return workload_upload(c, 1);
+}
+
+static int gate_check(workload_ctx *c)
+{
+	uint32_t want = workload_arg(c, "open", 1) != 0, *out = c->host[0];
+	int rc = workload_download(c, 0, out, c->items * sizeof(uint32_t));
+	for (uint64_t i = 0; !rc && i < c->items; i++)
+		if (out[i] != want) {
+			snprintf(c->msg, sizeof(c->msg),
+				 "item %llu: %u, expected %u (the gate %s)",
+				 (unsigned long long)i, out[i], want,
+				 want ? "was open" : "stayed shut");
+			rc = 1;
+		}
+	c->compared = c->items;
+	return rc;
+}
+
 /* ---- churn (1-D: each group's items trade values every round) ---- */
 
 static int churn_prepare(workload_ctx *c, void *args, uint32_t *size)
@@ -240,6 +269,13 @@ const workload workload_spin = {
 	.help = "a long computation per item (--arg iters=N)",
 	.prepare = spin_prepare,
 	.check = spin_check,
+};
+const workload workload_gate = {
+	.name = "gate",
+	.help = "each item waits for the host's flag (--arg open=0|1, "
+		"iters=N: how long a shut gate is watched)",
+	.prepare = gate_prepare,
+	.check = gate_check,
 };
 const workload workload_churn = {
 	.name = "churn",

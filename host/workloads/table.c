@@ -22,6 +22,7 @@ const workload *const workloads[] = {
 	&workload_add,
 	&workload_spin,
 	&workload_churn,
+	&workload_gate,
 	/* The kernel library's (kernels/<name>/workload.c), in
 	 * kernels/kernels.mk's order. */
 	HP_LIB_WORKLOADS(HP_LIB_WORKLOAD_ENTRY_),

@@ -121,11 +121,12 @@ extern const workload *const workloads[];
 extern const workload workload_empty, workload_hello, workload_ids,
 	workload_wg_count, workload_barrier_rotate, workload_sg_ops,
 	workload_copy, workload_fill, workload_tally, workload_affine,
-	workload_add, workload_spin, workload_churn, workload_fault_illegal,
-	workload_fault_load, workload_fault_store, workload_fault_misaligned,
-	workload_fault_ebreak, workload_fault_stack, workload_fault_kstack,
-	workload_fault_csr, workload_fault_data, workload_fault_mmio,
-	workload_fault_exec, workload_fault_ecall, workload_hang;
+	workload_add, workload_spin, workload_churn, workload_gate,
+	workload_fault_illegal, workload_fault_load, workload_fault_store,
+	workload_fault_misaligned, workload_fault_ebreak, workload_fault_stack,
+	workload_fault_kstack, workload_fault_csr, workload_fault_data,
+	workload_fault_mmio, workload_fault_exec, workload_fault_ecall,
+	workload_hang;
 #define HP_LIB_WORKLOAD_NAME_(w) workload_##w
 extern const workload HP_LIB_WORKLOADS(HP_LIB_WORKLOAD_NAME_);
 

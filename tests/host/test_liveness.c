@@ -43,7 +43,7 @@ static unsigned gate_started;
 static bool gate_open, late_go;
 
 /* Waits until the test opens the gate (the hart stays in kernel code). */
-HP_KERNEL(gate, const hp_item *it, const void *args)
+HP_KERNEL(held, const hp_item *it, const void *args)
 {
 	(void)it;
 	(void)args;
@@ -54,7 +54,7 @@ HP_KERNEL(gate, const hp_item *it, const void *args)
 		pthread_cond_wait(&gate_cv, &gate_mu);
 	pthread_mutex_unlock(&gate_mu);
 }
-HP_REGISTER(gate);
+HP_REGISTER(held);
 
 /* Counts its work-items into the counter whose address is the argument. */
 HP_KERNEL(tick, const hp_item *it, const void *args)
@@ -116,7 +116,7 @@ static void drive(const scenario *s)
 	static uint64_t arg_a, arg_p;
 	exec_range one = {.work_dim = 1, .global = {1}};
 	for (unsigned i = 0; i < HELD; i++) {
-		b[i] = (exec_cmd){.kernel = &hp_kernel_gate, .range = one};
+		b[i] = (exec_cmd){.kernel = &hp_kernel_held, .range = one};
 		CHECK_EQ(exec_enqueue(NULL, &b[i]), 0);
 	}
 	/* Fifteen harts other than 0 (and 1, with a team) hold them. */

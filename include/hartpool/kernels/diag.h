@@ -45,6 +45,15 @@ typedef struct {
 	uint64_t iters;
 } hp_spin_args;
 
+/** gate: every work-item polls flag[0] until it is not 0 or it has
+ * looked `iters` times; out[glin] = 1 if it saw the flag set, 0 if it
+ * gave up (a command that runs until the host opens the gate). */
+typedef struct {
+	uint64_t out;  /**< uint32_t[items] */
+	uint64_t flag; /**< uint32_t[1], the host's */
+	uint64_t iters;
+} hp_gate_args;
+
 /** vregs (boards with the vector extension only, docs/vector.md): every
  * work-item fills the 32 vector registers with its pattern (byte j of
  * register r: seed + glin + (r % 8) * vlenb + j + (r / 8) * 41, mod 256)
