@@ -21,6 +21,7 @@
 #include <hal/csr.h>
 #include <hal/doorbell.h>
 #include <hal/hart.h>
+#include <hal/host_bell.h>
 #include <hal/irq.h>
 #include <hal/timer.h>
 #include <hartpool/mbox.h>
@@ -133,6 +134,24 @@ static const char *skipped_text(void)
 #define BOARD_ISOLATION_DEFAULT 1
 #endif
 
+/* hartpool.host_bell=CFG[ hartpool.host_bell_reg=OFF]: the device rings
+ * the host beside it by writing 1 at BAR0 + OFF (default 0x60, QEMU's edu)
+ * of the PCI function whose configuration space is at CFG
+ * (hal/host_bell.h; docs/boards/qemu-virt-amp.md). */
+static bool host_bell(void)
+{
+	unsigned long cfg = boot_bootarg("hartpool.host_bell", 0);
+	unsigned long reg = boot_bootarg("hartpool.host_bell_reg", 0x60);
+	if (!cfg)
+		return false;
+	if (reg <= UINT32_MAX && hal_host_bell_setup(cfg, (uint32_t)reg))
+		return true;
+	hal_printf("hartpool: no host bell: no PCI memory function at 0x%lx, "
+		   "or register 0x%lx is not a 4-aligned offset below 1 MiB\n",
+		   cfg, reg);
+	return false;
+}
+
 static bool isolation(void)
 {
 	return boot_bootarg("hartpool.isolation", BOARD_ISOLATION_DEFAULT) != 0;
@@ -202,7 +221,9 @@ int app_main(void)
 						boot_doorbell_irq)
 				     ? HP_DEV_HAS_DOORBELL
 				     : 0) |
-			    (hal_barrier_unit ? HP_DEV_HAS_BARRIER_UNIT : 0),
+			    (hal_barrier_unit ? HP_DEV_HAS_BARRIER_UNIT : 0) |
+			    (host_bell() ? HP_DEV_HAS_HOST_BELL : 0),
+		.host_bell = hal_host_bell_ring,
 	};
 	int rc = dispatch_init(&cfg);
 	if (rc) {
@@ -220,6 +241,9 @@ int app_main(void)
 			   ? "doorbell device interrupt"
 			   : "doorbell check on a timer",
 		   exec_dev.isolation ? "on" : "off");
+	if (cfg.features & HP_DEV_HAS_HOST_BELL)
+		hal_printf("hartpool: host bell: PCI function at 0x%lx\n",
+			   boot_bootarg("hartpool.host_bell", 0));
 	hal_printf("hartpool: buffer memory %s\n",
 		   cfg.ram_zeroed ? "zero at boot"
 				  : "not zero at boot: idle harts clear it");

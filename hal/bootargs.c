@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* A number in the kernel command line (/chosen/bootargs): fdt_bootarg_uint,
- * hal/fdt.h. */
+ * hal/fdt.h (decimal, or hexadecimal after 0x). */
 #include <hal/fdt.h>
 #include <string.h>
 
@@ -17,15 +17,25 @@ int fdt_bootarg_uint(const char *args, unsigned len, const char *key,
 			i++;
 		if (i - start > klen && memcmp(args + start, key, klen) == 0 &&
 		    args[start + klen] == '=') {
-			unsigned long v = 0;
+			unsigned long v = 0, base = 10;
 			unsigned j = start + klen + 1;
+			if (i - j > 2 && args[j] == '0' &&
+			    (args[j + 1] == 'x' || args[j + 1] == 'X')) {
+				base = 16;
+				j += 2;
+			}
 			if (j == i)
 				return -1;
 			for (; j < i; j++) {
-				if (args[j] < '0' || args[j] > '9' ||
-				    v > (~0UL - 9) / 10)
+				int c = args[j],
+				    d = c >= '0' && c <= '9'   ? c - '0'
+					: c >= 'a' && c <= 'f' ? c - 'a' + 10
+					: c >= 'A' && c <= 'F' ? c - 'A' + 10
+							       : 99;
+				if ((unsigned long)d >= base ||
+				    v > (~0UL - (unsigned long)d) / base)
 					return -1;
-				v = v * 10 + (unsigned long)(args[j] - '0');
+				v = v * base + (unsigned long)d;
 			}
 			*value = v;
 			return 1;

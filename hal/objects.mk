@@ -9,6 +9,6 @@ else
 hal-priv-srcs := hal/pmp.c hal/user.c
 endif
 hal-srcs := $(hal-portable-srcs) hal/hart.c hal/console.c hal/libc_picolibc.c \
-            hal/string.c hal/timer.c hal/doorbell.c \
+            hal/string.c hal/timer.c hal/doorbell.c hal/host_bell.c \
             hal/heap.c hal/fiber.c hal/fiber_riscv.S hal/jump_riscv.S hal/user_riscv.S \
             $(hal-priv-srcs) $(BOARD_HAL_SRCS)

@@ -10,7 +10,8 @@ host-lib-srcs := host/lib/open.c host/lib/clmeta.c \
                  host/lib/object.c host/lib/buffer.c \
                  host/lib/queue.c host/lib/session.c host/lib/device.c \
                  host/lib/qemu.c \
-                 host/lib/shm.c host/lib/serial.c host/lib/serial_link.c \
+                 host/lib/shm.c host/lib/host_bell.c host/lib/serial.c \
+                 host/lib/serial_link.c \
                  host/lib/serial_line.c host/lib/serial_frame.c \
                  host/lib/serial_spec.c \
                  $(common-srcs)

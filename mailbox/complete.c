@@ -86,6 +86,9 @@ void mbox_complete(exec_cmd *c, int status)
 	EXEC_TRACE_INSTANT(HP_TRACE_DONE, c, 0, (uint32_t)status, 0);
 	mbox_st64(&r->done, s->index + 1);
 	hal_fence();
+	/* After the record: a host the bell wakes finds it written. */
+	if (s->sess != MBOX_NO_SESSION)
+		mbox_session_record_done((unsigned)s->sess);
 	if (hal_load_relaxed(&watched) == (uintptr_t)&r->done &&
 	    hal_hart_idx() != 0)
 		hal_ipi_send(0);

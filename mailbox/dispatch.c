@@ -317,6 +317,8 @@ int dispatch_init(const dispatch_config *cfg)
 		       cfg->code_size);
 	hp_mbox_session *st = (hp_mbox_session *)(base + OFF_SESSIONS);
 	mbox_session_init(st, h);
+	mbox_session_host_bell(
+		cfg->features & HP_DEV_HAS_HOST_BELL ? cfg->host_bell : NULL);
 	mbox_session_quotas(!cfg->unshared, cfg->quota_max, cfg->quota_min);
 	hp_mbox_queue *qt = (hp_mbox_queue *)(base + OFF_QUEUES);
 	int err = mbox_queue_init(h, qt, base + OFF_RINGS);

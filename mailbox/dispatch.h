@@ -47,6 +47,9 @@ typedef struct dispatch_config {
 	/** HP_DEV_HAS_*; with HP_DEV_HAS_DOORBELL the dispatcher sleeps
 	 * until the host rings (an interrupt), poll_us is only a bound. */
 	uint32_t features;
+	/** With HP_DEV_HAS_HOST_BELL: rings the host's bell (any hart, at
+	 * once; hal/host_bell.h). */
+	void (*host_bell)(void);
 	/** A device one host booted for itself (the ICD's, `hartpool run`'s:
 	 * hartpool.shared=0): no quotas. Else hosts share it and each
 	 * session has quotas (docs/sessions.md, "Quotas"). */

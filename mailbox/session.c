@@ -49,7 +49,8 @@ static struct {
 	unsigned dirty;	    /* figures changed since the last publish */
 	uint64_t published; /* when (timer ticks) */
 	mbox_quota quota[MBOX_QUOTAS];
-	bool shared; /* quotas apply */
+	bool shared;	    /* quotas apply */
+	void (*bell)(void); /* the host bell, NULL: none */
 } S;
 
 void mbox_session_init(hp_mbox_session *table, hp_mbox_header *hdr)
@@ -59,6 +60,12 @@ void mbox_session_init(hp_mbox_session *table, hp_mbox_header *hdr)
 	memset(S.s, 0, sizeof(S.s));
 	S.ended = 0;
 	S.dirty = 1;
+	S.bell = NULL;
+}
+
+void mbox_session_host_bell(void (*ring)(void))
+{
+	S.bell = ring;
 }
 
 void mbox_session_quotas(bool shared, const uint64_t *max, const uint64_t *min)
@@ -221,6 +228,7 @@ void mbox_session_open(unsigned s)
 	domain_update(s);
 	hal_store_relaxed(&t->opens, t->opens + 1);
 	mbox_st64(&t->cancelled, 0);
+	hal_store_relaxed(&t->bells, 0u);
 	mbox_st64(&t->dev_owner, mbox_ld64(&t->owner));
 	hal_store_release(&t->state, (uint32_t)HP_SESSION_OPEN);
 	tenants_update();
@@ -295,6 +303,15 @@ void mbox_session_queue_bound(unsigned s, int delta)
 void mbox_session_cmd_start(unsigned s)
 {
 	hal_fetch_add(&S.s[s].commands, 1u);
+}
+
+void mbox_session_record_done(unsigned s)
+{
+	hp_mbox_session *t = &S.tab[s];
+	if (!S.bell || !(hal_load_relaxed(&t->host_flags) & HP_SESSION_BELL))
+		return;
+	hal_fetch_add_relaxed(&t->bells, 1u);
+	S.bell();
 }
 
 void mbox_session_cmd_done(unsigned s)

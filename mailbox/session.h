@@ -48,6 +48,11 @@ void mbox_session_queue_bound(unsigned s, int delta);
 /** A command of session @p s was read / completed (any hart). */
 void mbox_session_cmd_start(unsigned s);
 void mbox_session_cmd_done(unsigned s);
+/** A completion record of session @p s is written: ring its host's bell
+ * if it asked for it (HP_SESSION_BELL) and the device has one. */
+void mbox_session_record_done(unsigned s);
+/** The host bell (NULL: none), before the first session opens. */
+void mbox_session_host_bell(void (*ring)(void));
 /** Commands of session @p s ended by its ending. */
 void mbox_session_cancelled(unsigned s, unsigned n);
 

@@ -275,7 +275,9 @@ static const cli_option device_rows[] = {
 	 "runs raw 8N1 at N baud (default 115200), a socket is\n"
 	 "paced to N (9600..4000000; ,flow=rtscts on a tty);\n"
 	 "devmem: /dev/mem from the mailbox at physical ADDR\n"
-	 "(default 0x90000000: a Linux beside the firmware);\n"
+	 "(default: the device tree's, else 0x90000000: a Linux\n"
+	 "beside the firmware; waits sleep on the device's bell\n"
+	 "where it has one, devmem:wait=poll polls instead);\n"
 	 "run and info take it again for each further device",
 	 set_connect, 0},
 	{"--board", CLI_VALUE, "B", "board to boot (default qemu-virt)",

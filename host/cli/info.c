@@ -106,6 +106,8 @@ static void print_usage(const hp_device_usage *u, const hp_session_info *s,
 		       s[k].queues, (unsigned long long)s[k].buffers,
 		       (unsigned long long)s[k].bytes, s[k].objects,
 		       s[k].kernels, (unsigned long long)s[k].commands);
+		if (s[k].host_bell)
+			printf("host bell: %u rings; ", s[k].bells);
 		print_quota_use(u, &s[k]);
 		putchar('\n');
 	}
@@ -161,6 +163,8 @@ static void json_usage(const hp_device_usage *u, const hp_session_info *s,
 		       (unsigned long long)s[k].buffers,
 		       (unsigned long long)s[k].bytes, s[k].objects,
 		       s[k].kernels, (unsigned long long)s[k].commands);
+		printf(", \"host_bell\": %s, \"bells\": %u",
+		       s[k].host_bell ? "true" : "false", s[k].bells);
 		printf(", \"quota_use\": {");
 		for (unsigned r = 0; r < HP_QUOTAS; r++)
 			printf("%s\"%s\": %llu", r ? ", " : "", quota_names[r],
@@ -190,9 +194,11 @@ static void info_json(hp_device *d, const hp_device_info *i, const char *sgs,
 	       (unsigned long long)i->dram_size, i->address_bits,
 	       i->max_args_size, (unsigned long long)i->timer_hz);
 	cli_json_str(i->privilege, sizeof(i->privilege));
-	printf(", \"doorbell_device\": %s, \"barrier_unit\": %s",
+	printf(", \"doorbell_device\": %s, \"barrier_unit\": %s, "
+	       "\"host_bell\": %s",
 	       i->features & HP_DEV_HAS_DOORBELL ? "true" : "false",
-	       i->features & HP_DEV_HAS_BARRIER_UNIT ? "true" : "false");
+	       i->features & HP_DEV_HAS_BARRIER_UNIT ? "true" : "false",
+	       i->features & HP_DEV_HAS_HOST_BELL ? "true" : "false");
 	printf(", \"slice_us\": %u", i->slice_us);
 	printf(", \"vector_bits\": %u", i->vector_bits);
 	printf(", \"harts_skipped\": %u, \"skipped\": ", i->harts_skipped);
@@ -278,6 +284,11 @@ static int info_one(hp_device *d, const cli_opts *o)
 		       (unsigned long long)rings);
 	else
 		printf("doorbell: UART interrupt or timer\n");
+	if (hp_host_bell_of(d))
+		printf("host_bell: this host sleeps on /dev/%s\n",
+		       hp_host_bell_of(d));
+	else if (i.features & HP_DEV_HAS_HOST_BELL)
+		printf("host_bell: the device rings one, this host polls\n");
 	printf("firmware: %s\n", i.firmware);
 	printf("queues: %u x %u packets\n", HP_MBOX_QUEUES, HP_MBOX_RING_SIZE);
 	printf("kernels: ");

@@ -134,6 +134,9 @@ typedef struct hp_link_stats {
 	uint32_t baud;
 } hp_link_stats;
 void hp_link_stats_get(const hp_device *d, hp_link_stats *out);
+/** The device's bell this handle's waits sleep on (a Linux beside the
+ * firmware: "uio0", its /dev name), or NULL: its waits poll. */
+const char *hp_host_bell_of(const hp_device *d);
 
 /* ---- sessions (include/hartpool/mbox.h, "Sessions") ---- */
 
@@ -144,6 +147,10 @@ typedef struct hp_session_info {
 	int pid;     /**< of the owner process */
 	bool serial; /**< opened over a serial link */
 	bool self;   /**< this handle's */
+	/** Its host waits on the device's bell (HP_DEV_HAS_HOST_BELL), and
+	 * the bells the device rang for it. */
+	bool host_bell;
+	uint32_t bells;
 	char name[32];
 	uint64_t buffers, bytes; /**< buffers it holds and their bytes */
 	uint64_t commands;	 /**< commands read and not complete */

@@ -6,6 +6,7 @@
  * writes of device memory, whether the device is still serving, and the
  * calling thread's last error. Booting is qemu.c's; queues are queue.c's.
  */
+#include "host_bell.h"
 #include "internal.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -265,6 +266,11 @@ void hp_link_stats_get(const hp_device *d, hp_link_stats *out)
 		.retransmissions = t->retries,
 		.baud = t->baud,
 	};
+}
+
+const char *hp_host_bell_of(const hp_device *d)
+{
+	return d->t->host_bell ? hp_host_bell_name(d->t->host_bell) : NULL;
 }
 
 /* hal/console_ns16550.c: the receive FIFO interrupts at 14 bytes. */

@@ -200,6 +200,11 @@ int hp_event_query(hp_device *d, hp_event ev, hp_event_info *info)
  * completion is seen without a sleep's wake-up latency, and the spin is
  * bounded so a long wait leaves the host's cores to QEMU. */
 #define HP_WAIT_SPIN_NS 200000u
+/* Where the device rings this host's bell (wait_sleeps), a wait backs off
+ * this long before it sleeps on the bell: waking a device that slept
+ * takes the device longer than the spin, and the bell's interrupt adds
+ * more than the back-off's short sleeps (docs/benchmarks.md). */
+#define HP_WAIT_POLL_NS 2000000u
 
 static inline void cpu_pause(void)
 {
@@ -212,7 +217,11 @@ static inline void cpu_pause(void)
 
 /* On a transport that waits on the device (serial), wait there for the
  * event's record, HP_DEV_WAIT_MS at a time: the record then comes with
- * the answer, instead of one trip over the link per poll. */
+ * the answer, instead of one trip over the link per poll. On one whose
+ * wait sleeps until the device's bell (devmem beside the firmware), the
+ * spin and HP_WAIT_POLL_NS of back-off come first and the bell replaces
+ * the longer sleeps: a wake-up through the interrupt costs more than a
+ * short command takes. */
 static int wait_on_device(hp_device *d, hp_event ev)
 {
 	unsigned qn = HP_EVENT_QUEUE(ev);
@@ -227,14 +236,17 @@ int hp_event_wait(hp_device *d, hp_event ev, hp_event_info *info)
 {
 	uint64_t t0 = hp_now_ns();
 	bool spin = true; /* first HP_WAIT_SPIN_NS: pause only, no sleep */
+	bool sleeps = d->t->wait_sleeps;
+	uint64_t waited = 0;
 	for (unsigned n = 0;;) {
-		int rc = wait_on_device(d, ev);
+		bool bell = sleeps && waited > HP_WAIT_POLL_NS;
+		int rc = !sleeps || bell ? wait_on_device(d, ev) : 0;
 		if (rc)
 			return rc;
 		rc = hp_event_query(d, ev, info);
 		if (rc != 1)
 			return rc;
-		uint64_t waited = hp_now_ns() - t0;
+		waited = hp_now_ns() - t0;
 		if (spin && waited <= HP_WAIT_SPIN_NS) {
 			cpu_pause();
 			continue;
@@ -249,7 +261,10 @@ int hp_event_wait(hp_device *d, hp_event ev, hp_event_info *info)
 				       HP_EVENT_QUEUE(ev),
 				       (unsigned long long)HP_EVENT_INDEX(ev),
 				       d->timeout_ms);
-		hp_backoff(&n);
+		if (bell)
+			n++; /* the wait slept */
+		else
+			hp_backoff(&n);
 	}
 }
 

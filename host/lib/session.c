@@ -205,7 +205,8 @@ static int describe(hp_device *d, unsigned s, const char *name)
 	memset(&h, 0, sizeof(h));
 	h.host_start = d->t->map ? hp_proc_start(getpid()) : 0;
 	h.host_os = d->t->map ? host_os() : 0;
-	h.host_flags = d->t->map ? 0 : HP_SESSION_SERIAL;
+	h.host_flags = (d->t->map ? 0 : HP_SESSION_SERIAL) |
+		       (d->t->host_bell ? HP_SESSION_BELL : 0);
 	snprintf(h.name, sizeof(h.name), "%s", name ? name : "");
 	return hp_dev_write(d, SESS(d, s, host_start), &h, sizeof(h));
 }
@@ -324,6 +325,8 @@ int hp_sessions(hp_device *d, hp_session_info *out, unsigned max,
 			i->state = m.state;
 			i->pid = (int)(m.owner >> 32);
 			i->serial = (m.host_flags & HP_SESSION_SERIAL) != 0;
+			i->host_bell = (m.host_flags & HP_SESSION_BELL) != 0;
+			i->bells = m.bells;
 			i->self = (int)s == d->sess;
 			memcpy(i->name, m.name, sizeof(m.name));
 			i->name[sizeof(i->name) - 1] = 0;

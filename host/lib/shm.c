@@ -7,6 +7,7 @@
  * Linux next to the firmware, docs/boards/qemu-virt-amp.md): device
  * address A is physical address A, from the mailbox to the end of the
  * buffers. */
+#include "host_bell.h"
 #include "transport.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +57,7 @@ static int shm_write(hp_transport *t, uint64_t addr, const void *buf,
 
 static void shm_close(hp_transport *t)
 {
+	hp_host_bell_close(t->host_bell);
 	if (t->bell >= 0)
 		close(t->bell);
 	if (t->bell_page)
@@ -137,6 +139,30 @@ int hp_transport_shm_open(const char *path, uint64_t dram_base,
 	return 0;
 }
 
+/* devmem's waits: asleep until the device's bell to this host rings
+ * (the firmware rings it after every completion record of our session),
+ * where the firmware has one; else the caller's back-off. */
+static int devmem_wait(hp_transport *t, uint64_t addr, uint64_t min, size_t len,
+		       uint32_t ms)
+{
+	(void)len;
+	const volatile hp_mbox_header *h = (const void *)t->map;
+	uint8_t *p = at(t, addr, sizeof(uint64_t));
+	if (!p || addr % 8)
+		return HP_INVALID_VALUE;
+	if (!(h->info.features & HP_DEV_HAS_HOST_BELL))
+		return 0;
+	return hp_host_bell_wait(t->host_bell, (const volatile uint64_t *)p,
+				 min, ms, t->err, sizeof(t->err));
+}
+
+static const hp_transport_ops devmem_bell_ops = {
+	.read = shm_read,
+	.write = shm_write,
+	.close = shm_close,
+	.wait = devmem_wait,
+};
+
 /* Map @p len bytes of @p fd at physical @p addr; NULL (errno) if not. */
 static uint8_t *devmem_map(int fd, uint64_t addr, uint64_t len)
 {
@@ -149,28 +175,74 @@ static uint8_t *devmem_map(int fd, uint64_t addr, uint64_t len)
 	return m == MAP_FAILED ? NULL : m;
 }
 
-/* A 64-bit cell pair of the running kernel's /chosen, 0 if none. */
-static uint64_t chosen_u64(const char *name)
+/* Property @p name of the running kernel's /chosen into @p b (at most
+ * @p len bytes); how many bytes it has, 0 if none. */
+static size_t chosen(const char *name, void *b, size_t len)
 {
 	char path[128];
 	snprintf(path, sizeof(path), "/proc/device-tree/chosen/%s", name);
-	uint8_t b[8];
 	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(b, 1, sizeof(b), f) : 0;
+	size_t n = f ? fread(b, 1, len, f) : 0;
 	if (f)
 		fclose(f);
+	return n;
+}
+
+/* A big-endian number of @p cells 32-bit cells in /chosen, 0 if none. */
+static uint64_t chosen_uint(const char *name, unsigned cells)
+{
+	uint8_t b[8];
+	size_t n = chosen(name, b, 4u * cells);
 	uint64_t v = 0;
-	for (size_t i = 0; n == sizeof(b) && i < sizeof(b); i++)
+	for (size_t i = 0; n == 4u * cells && i < n; i++)
 		v = v << 8 | b[i];
 	return v;
 }
 
+static uint64_t chosen_u64(const char *name)
+{
+	return chosen_uint(name, 2);
+}
+
+/* The device's bell to us, as /chosen names it; NULL if it names none or
+ * it cannot be opened (the waits then poll: a kernel without UIO, a
+ * process without the right to it). */
+static hp_host_bell *host_bell_open(void)
+{
+	char pci[32] = "";
+	size_t n = chosen("hartpool,host-bell", pci, sizeof(pci) - 1);
+	if (!n || pci[n - 1] != 0)
+		return NULL;
+	hp_host_bell *b = NULL;
+	char err[256];
+	hp_host_bell_open(pci,
+			  (uint32_t)chosen_uint("hartpool,host-bell-ack", 1),
+			  &b, err, sizeof(err));
+	return b;
+}
+
 /* spec: "" (the device tree's /chosen/hartpool,mailbox and
  * hartpool,doorbell, else HP_DEVMEM_MBOX and none), or
- * ADDR[,bell=ADDR]. */
-static int devmem_spec(const char *spec, uint64_t *addr, uint64_t *bell,
-		       char *err, size_t errlen)
+ * ADDR[,bell=ADDR]; either with wait=poll (*poll) after a comma, or
+ * wait=poll alone. */
+static int devmem_spec(const char *full, uint64_t *addr, uint64_t *bell,
+		       bool *poll, char *err, size_t errlen)
 {
+	char spec[128];
+	size_t n = strlen(full);
+	*poll = false;
+	if (n >= sizeof(spec)) {
+		snprintf(err, errlen, "devmem: '%.40s...' is too long", full);
+		return HP_INVALID_VALUE;
+	}
+	memcpy(spec, full, n + 1);
+	static const char opt[] = "wait=poll";
+	size_t o = sizeof(opt) - 1;
+	if (n >= o && strcmp(spec + n - o, opt) == 0 &&
+	    (n == o || spec[n - o - 1] == ',')) {
+		*poll = true;
+		spec[n == o ? 0 : n - o - 1] = 0;
+	}
 	if (!*spec) {
 		*addr = chosen_u64("hartpool,mailbox");
 		*bell = chosen_u64("hartpool,doorbell");
@@ -188,8 +260,9 @@ static int devmem_spec(const char *spec, uint64_t *addr, uint64_t *bell,
 		snprintf(err, errlen,
 			 "devmem: wants the mailbox's physical address "
 			 "(4096-aligned) and maybe the doorbell's (e.g. "
-			 "devmem:0x%llx,bell=0x2f00008), not '%s'",
-			 (unsigned long long)HP_DEVMEM_MBOX, spec);
+			 "devmem:0x%llx,bell=0x2f00008), and maybe wait=poll, "
+			 "not '%s'",
+			 (unsigned long long)HP_DEVMEM_MBOX, full);
 		return HP_INVALID_VALUE;
 	}
 	return 0;
@@ -200,7 +273,8 @@ int hp_transport_devmem_open(const char *spec, hp_transport **out, char *err,
 {
 	*out = NULL;
 	uint64_t addr, bell;
-	int rc = devmem_spec(spec, &addr, &bell, err, errlen);
+	bool poll;
+	int rc = devmem_spec(spec, &addr, &bell, &poll, err, errlen);
 	if (rc)
 		return rc;
 	int fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
@@ -256,6 +330,10 @@ int hp_transport_devmem_open(const char *spec, hp_transport **out, char *err,
 	if (bp) {
 		t->bell_page = bp;
 		t->bell_reg = (volatile uint32_t *)(bp + (bell & 4095));
+	}
+	if (!poll && (t->host_bell = host_bell_open())) {
+		t->ops = &devmem_bell_ops;
+		t->wait_sleeps = true;
 	}
 	*out = t;
 	return 0;

@@ -78,6 +78,13 @@ struct hp_transport {
 	 * page; NULL if there is none. */
 	volatile uint32_t *bell_reg;
 	void *bell_page;
+	/** The device's bell to this host (devmem, host_bell.h): waits sleep
+	 * until it rings; NULL if there is none. */
+	struct hp_host_bell *host_bell;
+	/** ops->wait sleeps until the device interrupts (not a trip over a
+	 * link): a waiter spins briefly before it calls it, and does not
+	 * back off after it. */
+	bool wait_sleeps;
 	/** Last error message. */
 	char err[256];
 };
@@ -160,7 +167,12 @@ int hp_transport_shm_open(const char *path, uint64_t dram_base,
  * addresses are physical ones, and a ring stores 1 into the doorbell
  * register at physical BELL. @p spec is ADDR[,bell=BELL], or empty: the
  * running kernel's /chosen/hartpool,mailbox and hartpool,doorbell (else
- * HP_DEVMEM_MBOX and no doorbell). For a Linux on cores that share DRAM
+ * HP_DEVMEM_MBOX and no doorbell). Waits for the device sleep on the
+ * device's bell to this host where /chosen/hartpool,host-bell names one (a
+ * PCI function under uio_pci_generic, hartpool,host-bell-ack its
+ * acknowledge register; host_bell.h) and the firmware rings it
+ * (HP_DEV_HAS_HOST_BELL); `wait=poll` (alone, or after the rest with a
+ * comma) polls instead. For a Linux on cores that share DRAM
  * with the firmware. HP_DEVICE_NOT_FOUND when
  * /dev/mem cannot be opened or mapped there or holds no mailbox,
  * HP_INVALID_VALUE for a malformed @p spec.

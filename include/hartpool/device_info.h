@@ -54,6 +54,12 @@ typedef struct hp_device_info {
 /** Team barriers (work-groups spread over harts) use a hardware barrier
  * unit (docs/barrier-unit.md). */
 #define HP_DEV_HAS_BARRIER_UNIT 2u
+/** The device rings the host back: an interrupt at every completion of a
+ * session that asks for one (HP_SESSION_BELL, include/hartpool/mbox.h),
+ * through a device of the board the host's kernel hands to user space
+ * (qemu-virt-amp: QEMU's edu PCI device under Linux's uio_pci_generic;
+ * docs/boards/qemu-virt-amp.md). */
+#define HP_DEV_HAS_HOST_BELL 4u
 
 /** A kernel of the device (a row of the kernel table). */
 typedef struct hp_kernel_info {

@@ -356,6 +356,9 @@ enum hp_session_state {
 /** hp_mbox_session.host_flags: opened over a serial link (a HELLO with
  * another token ends it; no host can check its process). */
 #define HP_SESSION_SERIAL 1u
+/** hp_mbox_session.host_flags: ring the host's bell (HP_DEV_HAS_HOST_BELL)
+ * after each completion record of the session's commands is written. */
+#define HP_SESSION_BELL 2u
 
 /** A host's session (HP_MBOX_SESSIONS of them; mbox.h's "Sessions"). */
 typedef struct hp_mbox_session {
@@ -386,7 +389,9 @@ typedef struct hp_mbox_session {
 	uint32_t queues;    /**< queues bound to it */
 	uint32_t regions;   /**< address ranges its kernels may reach */
 	uint64_t cancelled; /**< commands ended by its ending */
-	uint64_t dev_reserved[3];
+	uint32_t bells;	    /**< host bells rung for it (HP_SESSION_BELL) */
+	uint32_t bell_reserved;
+	uint64_t dev_reserved[2];
 } hp_mbox_session;
 
 enum hp_device_state {

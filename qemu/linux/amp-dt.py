@@ -2,7 +2,7 @@
 """The three device trees of board qemu-virt-amp (docs/boards/qemu-virt-amp.md)
 from the one QEMU's virt machine makes (its dumpdtb, as dts text):
 
-  amp-dt.py VIRT.dts LINUX_HARTS INITRD_BYTES OUTDIR FW_BOOTARGS LINUX_BOOTARGS
+  amp-dt.py VIRT.dts LINUX_HARTS INITRD_BYTES OUTDIR FW_BOOTARGS LINUX_BOOTARGS BELL_SLOT
 
 OUTDIR/root.dts: QEMU's tree with OpenSBI domains in /chosen: harts
 0..L-1 and the top gigabyte are Linux's, the others and the first
@@ -12,7 +12,11 @@ memory, the initramfs, where the mailbox is and the doorbell to ring
 (/chosen/hartpool,mailbox and hartpool,doorbell: the firmware's boot
 hart's SETSSIP word of the ACLINT's SSWI), without the platform UART (the
 firmware's console and doorbell), the SSWI and the test device (power off
-would end both).
+would end both), and the device's bell to Linux (/chosen/hartpool,host-bell:
+the PCI function at slot BELL_SLOT of the root bus, QEMU's edu device, which
+Linux hands to user space with uio_pci_generic; hartpool,host-bell-ack its
+acknowledge register; the firmware's bootargs get hartpool.host_bell, the
+function's configuration space, which it reads for where Linux put BAR0).
 Regions are naturally aligned powers of two (OpenSBI's memregions):
   0x80000000-0xbfffffff  firmware (OpenSBI at its start); Linux may read and
                          write 0x90000000-0xbfffffff (mailbox and buffers),
@@ -33,11 +37,20 @@ def fail(msg):
 
 
 def main():
-    if len(sys.argv) != 7:
-        fail("usage: amp-dt.py VIRT.dts LINUX_HARTS INITRD_BYTES OUTDIR FW_BOOTARGS LINUX_BOOTARGS")
+    if len(sys.argv) != 8:
+        fail("usage: amp-dt.py VIRT.dts LINUX_HARTS INITRD_BYTES OUTDIR FW_BOOTARGS LINUX_BOOTARGS BELL_SLOT")
     src = open(sys.argv[1]).read()
     lx_harts, initrd, out = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    fw_args, lx_args = sys.argv[5], sys.argv[6]
+    fw_args, lx_args, slot = sys.argv[5], sys.argv[6], int(sys.argv[7], 0)
+    if not 1 <= slot < 32:
+        fail(f"PCI slot {slot} is not 1..31")
+    # the bell's function: ECAM (bus 0 at the host bridge's first address)
+    # + slot << 15
+    m = re.search(r"pci@([0-9a-f]+) \{[^}]*?compatible = \"pci-host-ecam-generic\"", src, flags=re.S)
+    if not m:
+        fail("the machine has no pci-host-ecam-generic bridge")
+    bell_cfg = int(m.group(1), 16) + (slot << 15)
+    fw_args = (fw_args + " " if fw_args else "") + "hartpool.host_bell=0x%x" % bell_cfg
     for a in (fw_args, lx_args):
         if '"' in a or "\\" in a:
             fail(f"bootargs with a quote or backslash: {a}")
@@ -96,6 +109,7 @@ def main():
         linux = node(linux, r"sswi@" + m.group(1))
         addr = int(m.group(1), 16) + 4 * lx_harts
         bell = "\n\t\thartpool,doorbell = <0x00 0x%x>;" % addr
+    bell += '\n\t\thartpool,host-bell = "0000:00:%02x.0";\n\t\thartpool,host-bell-ack = <0x64>;' % slot
     linux = linux.replace("chosen {", "chosen {\n\t\thartpool,mailbox = <0x00 0x90000000>;" + bell, 1)
     linux = linux.replace("chosen {", "chosen {\n\t\tlinux,initrd-start = <0x00 0x%x>;"
                           "\n\t\tlinux,initrd-end = <0x00 0x%x>;" % (INITRD, INITRD + initrd), 1)

@@ -196,11 +196,35 @@ static uint64_t alloc_on(unsigned q, uint64_t size)
 	return record(q, HP_EVENT_INDEX(ev))->result;
 }
 
+/* The device's bell to the host (HP_DEV_HAS_HOST_BELL): rings counted. */
+static unsigned bells_rung;
+static void count_bell(void)
+{
+	__atomic_fetch_add(&bells_rung, 1u, __ATOMIC_RELAXED);
+}
+
 /* Session 1 (queues 9, 10) beside session 0 (every other queue). */
 static void sessions_check(uint64_t cnt)
 {
 	session_open(1, 0x2222, 9, 11);
+	/* Session 1 asks for the host bell, session 0 does not: a ring
+	 * follows each of session 1's completion records (counted in its
+	 * bells first, then rung), none of session 0's. */
+	__atomic_store_n(&session(1)->host_flags, HP_SESSION_BELL,
+			 __ATOMIC_RELEASE);
+	unsigned rung = __atomic_load_n(&bells_rung, __ATOMIC_RELAXED);
 	uint64_t b1 = alloc_on(9, 4096);
+	for (unsigned k = 0;
+	     k < 1000000 &&
+	     __atomic_load_n(&bells_rung, __ATOMIC_ACQUIRE) == rung;
+	     k++)
+		sched_yield();
+	unsigned b1s = __atomic_load_n(&session(1)->bells, __ATOMIC_ACQUIRE),
+		 b0s = __atomic_load_n(&session(0)->bells, __ATOMIC_ACQUIRE),
+		 now = __atomic_load_n(&bells_rung, __ATOMIC_RELAXED);
+	CHECK_MSG(b1s == 1 && now == rung + 1,
+		  "session 1's bells: %u, rings %u (from %u)", b1s, now, rung);
+	CHECK_MSG(b0s == 0, "session 0 rang %u bells", b0s);
 	/* Session 0's packets cannot name session 1's buffer or events. */
 	hp_tally_args ta = {b1, 0};
 	CHECK_MSG(wait_ev(dispatch(6, "tally", 1, &ta, sizeof(ta), NULL, 0,
@@ -444,6 +468,8 @@ static void body(void *arg)
 		.kernels = hp_kernel_registry,
 		.board = "host",
 		.poll_us = 50,
+		.features = HP_DEV_HAS_HOST_BELL,
+		.host_bell = count_bell,
 	};
 	int rc = dispatch_init(&cfg);
 	CHECK_MSG(rc == 0, "dispatch_init: %d", rc);

@@ -719,6 +719,14 @@ static void check_bootargs(void)
 	/* Only the given length counts. */
 	CHECK_EQ(fdt_bootarg_uint("k=12", 3, "k", &v), 1);
 	CHECK_EQ(v, 1);
+	/* Hexadecimal after 0x. */
+	CHECK_EQ(fdt_bootarg_uint("k=0x300F8000", 12, "k", &v), 1);
+	CHECK_EQ(v, 0x300f8000);
+	CHECK_EQ(fdt_bootarg_uint("k=0x", 4, "k", &v), -1);
+	CHECK_EQ(fdt_bootarg_uint("k=0xg", 5, "k", &v), -1);
+	CHECK_EQ(fdt_bootarg_uint("k=0x1ffffffffffffffff", 21, "k", &v), -1);
+	CHECK_EQ(fdt_bootarg_uint("k=012", 5, "k", &v), 1);
+	CHECK_EQ(v, 12);
 }
 
 /* Corruption: no input may make the reader read outside the blob (ASan

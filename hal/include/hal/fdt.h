@@ -94,7 +94,8 @@ size_t fdt_total_size(const void *blob);
 int fdt_read(const void *blob, size_t max_size, fdt_info *info);
 
 /**
- * Look for `key=N` (decimal) among the space-separated words of @p args.
+ * Look for `key=N` (decimal, or hexadecimal after 0x) among the
+ * space-separated words of @p args.
  * Returns 1 and sets *value if found, 0 if not, -1 if malformed.
  */
 int fdt_bootarg_uint(const char *args, unsigned len, const char *key,
