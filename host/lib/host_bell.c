@@ -84,7 +84,6 @@ int hp_host_bell_open(const char *pci, uint32_t ack, hp_host_bell **out,
 			 sizeof(*b));
 		return HP_OUT_OF_RESOURCES;
 	}
-	char path[128];
 	if (!uio_of(pci, b->name, sizeof(b->name))) {
 		snprintf(err, errlen,
 			 "host bell: PCI function %s has no UIO device "
@@ -93,43 +92,38 @@ int hp_host_bell_open(const char *pci, uint32_t ack, hp_host_bell **out,
 		free(b);
 		return HP_DEVICE_NOT_FOUND;
 	}
+	/* The uio device, the function's config space and its BAR0's
+	 * first page; the first that fails is named. */
+	char path[128];
+	int rfd = -1;
+	b->fd = b->cfg = -1;
 	snprintf(path, sizeof(path), "/dev/%s", b->name);
-	b->fd = open(path, O_RDWR | O_CLOEXEC);
-	int e = errno;
-	if (b->fd >= 0) {
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config",
-			 pci);
-		b->cfg = open(path, O_RDWR | O_CLOEXEC);
-		e = errno;
-		if (b->cfg < 0) {
-			close(b->fd);
-			b->fd = -1;
-		}
-	}
+	if ((b->fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/config", pci);
+	if ((b->cfg = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		goto fail;
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource0", pci);
-	int rfd = b->fd >= 0 ? open(path, O_RDWR | O_SYNC | O_CLOEXEC) : -1;
-	if (rfd >= 0) {
-		void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
-			       rfd, 0);
-		e = errno;
-		close(rfd);
-		b->page = m == MAP_FAILED ? NULL : m;
-	} else if (b->fd >= 0) {
-		e = errno;
-	}
-	if (b->fd < 0 || !b->page) {
-		snprintf(err, errlen, "host bell: %s: %s",
-			 b->fd < 0 ? b->name : path, strerror(e));
-		if (b->fd >= 0) {
-			close(b->fd);
-			close(b->cfg);
-		}
-		free(b);
-		return HP_DEVICE_NOT_FOUND;
-	}
+	if ((rfd = open(path, O_RDWR | O_SYNC | O_CLOEXEC)) < 0)
+		goto fail;
+	void *m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, rfd, 0);
+	if (m == MAP_FAILED)
+		goto fail;
+	close(rfd);
+	b->page = m;
 	b->ack = (volatile uint32_t *)((uint8_t *)b->page + ack);
 	*out = b;
 	return 0;
+fail:
+	snprintf(err, errlen, "host bell: %s: %s", path, strerror(errno));
+	if (rfd >= 0)
+		close(rfd);
+	if (b->cfg >= 0)
+		close(b->cfg);
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b);
+	return HP_DEVICE_NOT_FOUND;
 }
 
 void hp_host_bell_close(hp_host_bell *b)
