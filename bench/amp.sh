@@ -31,6 +31,7 @@ trap '[ -z "$conn" ] || "$HP" down --connect "$conn" >/dev/null 2>&1; rm -rf "$a
 cat >"$add/run" <<SCRIPT
 #!/bin/sh
 stat() { awk -v k="\$1" '\$1 == k {print \$2 + \$3 + \$4}' /proc/stat; }
+ms() { awk '{printf "%d", \$1 * 1000}' /proc/uptime; } # busybox date has no %N
 irq() { awk '/uio_pci_generic/ {n = 0; for (i = 2; i <= NF && \$i ~ /^[0-9]+\$/; i++) n += \$i; print n}' /proc/interrupts; }
 for r in \$(seq 1 $rounds); do
 	for m in devmem devmem:wait=poll; do
@@ -38,10 +39,10 @@ for r in \$(seq 1 $rounds); do
 	done
 done
 for m in devmem devmem:wait=poll; do
-	i=\$(irq) c=\$(awk '/^ctxt/ {print \$2}' /proc/stat) b=\$(stat cpu) t0=\$(date +%s%N)
+	i=\$(irq) c=\$(awk '/^ctxt/ {print \$2}' /proc/stat) b=\$(stat cpu) t0=\$(ms)
 	hartpool run gate --global 1 --arg open=0 --arg iters=250000000 --check --connect \$m >/dev/null
-	t1=\$(date +%s%N)
-	echo "bench: {\"wait\": \"\$m\", \"long_wait_ms\": \$(( (t1 - t0) / 1000000 )), \"bell_interrupts\": \$(( \$(irq) - i )), \"context_switches\": \$(( \$(awk '/^ctxt/ {print \$2}' /proc/stat) - c )), \"busy_ticks\": \$(( \$(stat cpu) - b ))}"
+	t1=\$(ms)
+	echo "bench: {\"wait\": \"\$m\", \"long_wait_ms\": \$(( t1 - t0 )), \"bell_interrupts\": \$(( \$(irq) - i )), \"context_switches\": \$(( \$(awk '/^ctxt/ {print \$2}' /proc/stat) - c )), \"busy_ticks\": \$(( \$(stat cpu) - b ))}"
 done
 echo "bench: done"
 SCRIPT
@@ -56,7 +57,7 @@ for i in $(seq 1 900); do
 done
 ready_ms=$((($(date +%s%N) - t0) / 1000000))
 for i in $(seq 1 1800); do
-	grep -q "^bench: done" "$log" 2>/dev/null && break
+	grep -q "^bench: done\|^guest: /hp/run ended" "$log" 2>/dev/null && break
 	sleep 0.5
 done
 grep -q "^bench: done" "$log" || { echo "bench/amp.sh: the guest did not finish: $(tail -5 "$log")" >&2; exit 1; }
