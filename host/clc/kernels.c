@@ -522,7 +522,9 @@ static int kernel_read(clc_job *j, const fgraph *g, const fnode *f,
 	mk->num_args = LLVMCountParams(f->f);
 	if (mk->num_args > HP_CL_ARGS_MAX) {
 		clc_sb_add(&j->msgs,
-			   "error: kernel %s: more than 64 arguments\n", name);
+			   "error: kernel %s: %u arguments, more than the %u a "
+			   "kernel may have\n",
+			   name, mk->num_args, HP_CL_ARGS_MAX);
 		return HP_BUILD_PROGRAM_FAILURE;
 	}
 	static const char *const kinds[5] = {

@@ -139,7 +139,7 @@ int karg_prepare(workload_ctx *c, const char *const *specs, unsigned n,
 	size_t at = 0, maxal = 1;
 	if (meta && n != meta->num_args) {
 		snprintf(c->msg, sizeof(c->msg),
-			 "kernel '%s' takes %u arguments, --karg gives %u",
+			 "kernel '%.200s' takes %u arguments, --karg gives %u",
 			 meta->name, meta->num_args, n);
 		return HP_INVALID_KERNEL_ARGS;
 	}

@@ -152,7 +152,7 @@ static cl_int make_all(cl_program p, cl_kernel *out)
 	cl_int rc = CL_SUCCESS;
 	cl_uint i = 0;
 	for (const char *s = p->kernel_names; *s && !rc; i++) {
-		char name[64];
+		char name[HP_CL_NAME_MAX + 1];
 		size_t l = strcspn(s, ";");
 		snprintf(name, sizeof(name), "%.*s", (int)l, s);
 		rc = kernel_make(p, name, &out[i]);

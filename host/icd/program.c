@@ -71,8 +71,10 @@ static cl_int check_source(cl_context c, cl_uint n, const char **strs)
 	return CL_SUCCESS;
 }
 
-/* The strings concatenated (a length of 0: up to the string's 0). */
-static char *source_join(cl_uint n, const char **strs, const size_t *lens)
+/* The strings concatenated (a length of 0: up to the string's 0; a length
+ * given is taken whole, NUL bytes and all), their bytes in @p len. */
+static char *source_join(cl_uint n, const char **strs, const size_t *lens,
+			 size_t *len)
 {
 	size_t total = 0, o = 0;
 	for (cl_uint i = 0; i < n; i++)
@@ -85,6 +87,7 @@ static char *source_join(cl_uint n, const char **strs, const size_t *lens)
 	}
 	if (src)
 		src[o] = 0;
+	*len = o;
 	return src;
 }
 
@@ -99,7 +102,8 @@ ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithSource(cl_context c,
 	cl_int err = check_source(c, n, strs);
 	if (!err) {
 		p = icd_prog_new(c, PROG_SOURCE);
-		if (p && !(p->source = source_join(n, strs, lens))) {
+		if (p &&
+		    !(p->source = source_join(n, strs, lens, &p->source_len))) {
 			icd_prog_free(p);
 			p = NULL;
 		}
@@ -315,7 +319,8 @@ static cl_int program_info(cl_program p, cl_program_info param, size_t size,
 		break;
 	case CL_PROGRAM_SOURCE: {
 		const char *s = p->source ? p->source : "";
-		rc = icd_info(s, strlen(s) + 1, size, value, ret);
+		rc = icd_info(s, p->source ? p->source_len + 1 : 1, size, value,
+			      ret);
 		break;
 	}
 	case CL_PROGRAM_IL:

@@ -148,6 +148,7 @@ static cl_int compile_for(cl_program p, cl_device_id d, const char *opts)
 	hp_cl_build_options o = {.board = d->board,
 				 .options = opts,
 				 .sources = (const char *const *)&p->source,
+				 .lengths = &p->source_len,
 				 .count = 1,
 				 .local_mem_size = d->info.local_mem_size};
 	void *hpk = NULL;
@@ -364,7 +365,7 @@ static cl_int link_source(cl_program p, const char *opts, cl_uint ni,
 {
 	size_t total = 1, olen = opts ? strlen(opts) + 2 : 1;
 	for (cl_uint i = 0; i < ni; i++) {
-		total += strlen(in[i]->source) + 2;
+		total += in[i]->source_len + 2;
 		olen += strlen(in[i]->options) + 1;
 	}
 	*o = calloc(1, olen);
@@ -372,8 +373,10 @@ static cl_int link_source(cl_program p, const char *opts, cl_uint ni,
 		return CL_OUT_OF_HOST_MEMORY;
 	strcat(*o, in[0]->options);
 	for (cl_uint i = 0; i < ni; i++) {
-		strcat(p->source, in[i]->source);
-		strcat(p->source, "\n");
+		memcpy(p->source + p->source_len, in[i]->source,
+		       in[i]->source_len);
+		p->source_len += in[i]->source_len;
+		p->source[p->source_len++] = '\n';
 	}
 	if (opts) {
 		strcat(*o, " ");

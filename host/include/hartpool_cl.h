@@ -48,9 +48,10 @@
 /** and on boards with the D extension. */
 #define HP_CL_EXTENSIONS_FP64 "cl_khr_fp64"
 
-/** Arguments of one OpenCL kernel at most (CL_DEVICE_MAX_PARAMETER_SIZE
- * is HP_MBOX_ARGS_MAX bytes). */
-#define HP_CL_ARGS_MAX 128u
+/** Arguments of one OpenCL kernel at most: as many 1-byte arguments as
+ * CL_DEVICE_MAX_PARAMETER_SIZE (HP_MBOX_PARAMETER_SIZE bytes) admits; the
+ * block's size is checked apart. */
+#define HP_CL_ARGS_MAX 1024u
 /** __global / __constant pointer arguments of one kernel at most
  * (HPK_BUFFERS_MAX: the device checks each against its buffers). */
 #define HP_CL_BUFFER_ARGS_MAX 8u
@@ -84,9 +85,10 @@ typedef struct hp_cl_arg {
 	uint32_t align;
 } hp_cl_arg;
 
-/** Longest OpenCL kernel name (the device's own names are shorter:
+/** Longest OpenCL kernel name: room for the mangled C++ names SYCL and
+ * HIP compilers give kernels (the device's own names are shorter:
  * hp_cl_kmeta.device_name). */
-#define HP_CL_NAME_MAX 127u
+#define HP_CL_NAME_MAX 4095u
 
 /** One kernel's OpenCL metadata: its name, its arguments and their block,
  * its attributes. */

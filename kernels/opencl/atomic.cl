@@ -207,6 +207,30 @@ FETCH2_(ulong)
 #if HPCL_ATOM64 && HPCL_FP64
 NEW2_(double)
 #endif
+/* atomic_uintptr_t moved by a ptrdiff_t (32-bit on rv32; 64-bit with the
+ * 64-bit atomics) */
+#if HPCL_ATOM64 || __SIZEOF_POINTER__ == 4
+#define PTRDIFF1_(F, AS)                                                       \
+	uintptr_t OVL atomic_fetch_##F##_explicit(                             \
+		volatile AS atomic_uintptr_t *p, ptrdiff_t v, MO o, MS s)      \
+	{                                                                      \
+		return __c11_atomic_fetch_##F(p, (uintptr_t)v, SC);            \
+	}                                                                      \
+	uintptr_t OVL atomic_fetch_##F##_explicit(                             \
+		volatile AS atomic_uintptr_t *p, ptrdiff_t v, MO o)            \
+	{                                                                      \
+		return __c11_atomic_fetch_##F(p, (uintptr_t)v, SC);            \
+	}                                                                      \
+	uintptr_t OVL atomic_fetch_##F(volatile AS atomic_uintptr_t *p,        \
+				       ptrdiff_t v)                            \
+	{                                                                      \
+		return __c11_atomic_fetch_##F(p, (uintptr_t)v, SC);            \
+	}
+PTRDIFF1_(add, __global)
+PTRDIFF1_(sub, __global)
+PTRDIFF1_(add, __local)
+PTRDIFF1_(sub, __local)
+#endif
 
 #define FLAG_(AS)                                                              \
 	bool OVL atomic_flag_test_and_set_explicit(volatile AS atomic_flag *p, \

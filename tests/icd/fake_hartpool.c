@@ -836,7 +836,7 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 				rc = HP_BUILD_PROGRAM_FAILURE;
 				continue;
 			}
-			char args[HP_CL_ARGS_MAX][160];
+			static __thread char args[HP_CL_ARGS_MAX][160];
 			unsigned na = 0;
 			for (const char *a = q + 1;
 			     a < close && na < HP_CL_ARGS_MAX;) {

@@ -79,6 +79,10 @@ t_icd_builtin() { icd_prog builtin; }
 t_icd_vadd() { icd_prog vadd; }
 t_icd_reduce() { icd_prog reduce; }
 t_icd_errors() { icd_prog errors; }
+# CL_DEVICE_MAX_PARAMETER_SIZE's arguments, a 300-byte kernel name, exact
+# source lengths, atomic_uintptr_t by ptrdiff_t
+t_icd_limits() { icd_prog limits; }
+t_icd_limits_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog limits; }
 # Why a call failed: the sentence of a failed check reaches the context's
 # pfn_notify (notify.c checks it names the values), and stderr with
 # HARTPOOL_ICD_DEBUG=1 only

@@ -295,8 +295,9 @@ struct _cl_program {
 	ICD_OBJECT_HEAD;
 	cl_context ctx;
 	enum prog_kind kind;
-	char *source;
-	uint32_t devs; /**< the devices it is for (CL_PROGRAM_DEVICES) */
+	char *source;	   /**< NUL-ended; may hold NULs before source_len */
+	size_t source_len; /**< bytes of source (the lengths given) */
+	uint32_t devs;	   /**< the devices it is for (CL_PROGRAM_DEVICES) */
 	struct icd_prog_dev at[ICD_DEVICES_MAX]; /**< by device index */
 	cl_program_binary_type bin_type;
 	cl_build_status status;
