@@ -177,59 +177,6 @@ static __attribute__((noinline, cold)) int failed(hp_launch *out, int code)
 	return code;
 }
 
-/* Largest divisor of g that is <= cap, preferring multiples of s. */
-static uint64_t divisor_at_most(uint64_t g, uint64_t cap, uint64_t s)
-{
-	if (g == 0)
-		return cap ? 1 : 0;
-	if (s > 1)
-		for (uint64_t d = cap / s * s; d >= s; d -= s)
-			if (g % d == 0)
-				return d;
-	for (uint64_t d = cap; d > 1; d--)
-		if (g % d == 0)
-			return d;
-	return 1;
-}
-
-/* Pick a local size when the host gave none and the kernel requires none:
- * at most `limit` work-items (the kernel's maximum). */
-static __attribute__((noinline)) void
-choose_local(const exec_device *dev, const exec_range *r, uint64_t limit,
-	     unsigned s, unsigned workers, const uint64_t g[3], uint64_t e[3])
-{
-	uint64_t items = g[0] * g[1] * g[2];
-	/* Several work-groups per worker (4): every hart stays busy and the
-	 * guided pool can balance. */
-	uint64_t target = items / (4u * (uint64_t)workers);
-	if (target > limit)
-		target = limit;
-	if (target >= s)
-		target = target / s * s;
-	if (target < 1)
-		target = 1;
-
-	uint64_t budget = target;
-	for (unsigned d = 0; d < 3; d++) {
-		uint64_t cap = budget;
-		if (cap > g[d])
-			cap = g[d];
-		if (cap > dev->max_work_item_sizes[d])
-			cap = dev->max_work_item_sizes[d];
-		if (cap < 1)
-			cap = 1;
-		/* Dimension 0 carries the sub-groups: a multiple of s where
-		 * the global size allows. */
-		if (d == 0 && cap >= s)
-			cap = cap / s * s;
-		e[d] = r->uniform ? divisor_at_most(g[d], cap, d == 0 ? s : 1)
-				  : cap;
-		budget /= e[d];
-		if (budget < 1)
-			budget = 1;
-	}
-}
-
 /* The common launch, 1-D without a required work-group size, when it is
  * valid: the same result as the general path below, without its loops
  * over three dimensions (validation was a sixth of a dispatch). Anything
@@ -279,7 +226,7 @@ static bool setup_1d(const exec_device *dev, const hp_kernel *k,
 		if (r->uniform && g % e)
 			return false;
 	} else {
-		/* choose_local() in one dimension. */
+		/* hp_nd_choose_local() in one dimension. */
 		if (!limit)
 			return false;
 		e = g / (4u * (size_t)(workers / team));
@@ -470,9 +417,9 @@ setup_general(const exec_device *dev, const hp_kernel *k, const exec_range *r,
 				       r->uniform, why, why_size);
 		if (rc)
 			return failed(out, rc);
-	} else if (!empty) {
-		choose_local(dev, r, limit, s, workers / team, g, e);
-	}
+	} else if (!empty)
+		hp_nd_choose_local(dev->max_work_item_sizes, r->uniform, limit,
+				   s, workers / team, g, e);
 
 	uint64_t linear = e[0] * e[1] * e[2];
 	uint64_t groups = 1;

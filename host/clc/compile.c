@@ -78,6 +78,8 @@ int clc_stage_compile(clc_job *j)
 	av[n++] = "-Dcl_khr_subgroup_shuffle=1";
 	av[n++] = "-Dcl_khr_subgroup_shuffle_relative=1";
 	av[n++] = "-Dcl_khr_subgroup_clustered_reduce=1";
+	/* __builtin_expect and __builtin_assume are clang's in every mode */
+	av[n++] = "-Dcl_khr_expect_assume=1";
 	/* OpenCL C has no C library: printf("text\n") stays printf (not
 	 * puts or putchar, which would pull in picolibc's stdio) */
 	av[n++] = "-fno-builtin";

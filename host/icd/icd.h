@@ -9,6 +9,7 @@
 #define HARTPOOL_ICD_H
 
 #include "core/core.h"
+#include <CL/cl_ext.h>
 
 #define ICD_EXPORT __attribute__((visibility("default")))
 

@@ -2,6 +2,7 @@
 /* Launching kernels: clEnqueueNDRangeKernel (its size checks: ndrange.c),
  * clEnqueueTask; the launch's argument block and the buffers it holds. */
 #include "icd.h"
+#include <hartpool/ndrange_check.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,4 +223,81 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueNativeKernel(
 	(void)nw, (void)w, (void)ev;
 	return icd_check(q, MAGIC_QUEUE, CL_INVALID_OPERATION,
 			 CL_INVALID_COMMAND_QUEUE);
+}
+
+/* cl_khr_suggested_local_work_size: every argument must be set. */
+static cl_int args_all_set(cl_kernel k)
+{
+	if (!k->meta) {
+		for (unsigned i = 0; i < k->raw_count; i++)
+			FAIL_IF(!k->raw[i], CL_INVALID_KERNEL_ARGS,
+				"argument %u is not set", i);
+		return CL_SUCCESS;
+	}
+	for (unsigned i = 0; i < k->meta->num_args; i++)
+		FAIL_IF(!(k->set[i / 64] & (1ull << (i % 64))),
+			CL_INVALID_KERNEL_ARGS, "argument %u (%s) is not set",
+			i, k->meta->args[i].name);
+	return CL_SUCCESS;
+}
+
+/* The local size the device would choose for this launch without one
+ * (hp_nd_choose_local, the firmware's rule), or the kernel's required
+ * one. */
+static void suggest(cl_kernel k, cl_device_id d, const hp_ndrange *r,
+		    size_t *out)
+{
+	const hp_device_info *di = &d->info;
+	size_t reqd[3];
+	icd_kernel_reqd(k, d, reqd);
+	if (reqd[0] || reqd[1] || reqd[2]) {
+		for (cl_uint i = 0; i < r->work_dim; i++)
+			out[i] = reqd[i] ? reqd[i] : 1;
+		return;
+	}
+	uint32_t wgs = 0, items[3];
+	hp_kernel_work_group_size(d->hp, k->id[d->index], &wgs);
+	const hp_mbox_kernel *mk = hp_kernel_at(d->hp, k->id[d->index]);
+	unsigned s = k->meta && k->meta->sub_group_size
+			     ? k->meta->sub_group_size
+		     : mk && mk->sub_group_size ? mk->sub_group_size
+						: di->default_sub_group_size;
+	uint64_t g[3] = {1, 1, 1}, e[3];
+	for (unsigned i = 0; i < 3; i++) {
+		items[i] = di->max_work_item_sizes[i];
+		if (i < r->work_dim)
+			g[i] = r->global[i];
+	}
+	hp_nd_choose_local(items, r->uniform, wgs ? wgs : 1, s ? s : 1,
+			   di->harts, g, e);
+	for (cl_uint i = 0; i < r->work_dim; i++)
+		out[i] = (size_t)e[i];
+}
+
+ICD_EXPORT cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
+	cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *offset,
+	const size_t *global, size_t *local)
+{
+	icd_lock();
+	hp_ndrange r;
+	cl_int rc = check_launch(q, k, 0, NULL);
+	if (!rc)
+		rc = args_all_set(k);
+	if (!rc && (!global || !local))
+		rc = icd_fail(CL_INVALID_VALUE, "CL_INVALID_VALUE", __func__,
+			      "global_work_size %p, suggested_local_work_size "
+			      "%p",
+			      (const void *)global, (void *)local);
+	for (cl_uint i = 0; !rc && dim >= 1 && dim <= 3 && i < dim; i++)
+		if (!global[i])
+			rc = icd_fail(CL_INVALID_GLOBAL_WORK_SIZE,
+				      "CL_INVALID_GLOBAL_WORK_SIZE", __func__,
+				      "global size 0 in dimension %u", i);
+	if (!rc)
+		rc = ndrange(k, q->dev, dim, offset, global, NULL, &r);
+	if (!rc)
+		suggest(k, q->dev, &r, local);
+	icd_fail_deliver(icd_ctx_of(q), rc);
+	icd_unlock();
+	return rc;
 }

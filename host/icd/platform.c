@@ -26,16 +26,24 @@ static const char *const exts_base[] = {HP_CL_EXTENSIONS};
 static const char *const exts_64[] = {HP_CL_EXTENSIONS_FP64,
 				      HP_CL_EXTENSIONS_RV64};
 
+/* The API's extensions every device has (the ICD's own; OpenCL C's
+ * cl_khr_expect_assume: clang's __builtin_expect and __builtin_assume). */
+static const char *const exts_api[] = {
+	"cl_khr_device_uuid", "cl_khr_extended_versioning",
+	"cl_khr_suggested_local_work_size", "cl_khr_expect_assume"};
+
 /* The platform's (@p d NULL: what every device has) or @p d's. */
 static size_t ext_list(cl_device_id d, cl_name_version *out, char *str,
 		       size_t cap)
 {
-	const char *names[16];
+	const char *names[24];
 	size_t n = 0;
 	if (!d)
 		names[n++] = "cl_khr_icd";
 	for (size_t i = 0; i < sizeof(exts_base) / sizeof(exts_base[0]); i++)
 		names[n++] = exts_base[i];
+	for (size_t i = 0; i < sizeof(exts_api) / sizeof(exts_api[0]); i++)
+		names[n++] = exts_api[i];
 	if (is64(d))
 		for (size_t i = 0; i < sizeof(exts_64) / sizeof(exts_64[0]);
 		     i++)
@@ -170,6 +178,19 @@ clCreateSubDevices(cl_device_id d, const cl_device_partition_property *props,
 	if (!icd_valid_device(d))
 		return CL_INVALID_DEVICE;
 	return CL_INVALID_VALUE; /* not partitionable */
+}
+
+/* cl_khr_device_uuid: 16 bytes of two FNV-1a hashes of @p what (the
+ * device's position, configuration and board: the same device of the same
+ * configuration keeps its UUID across runs; the driver's, its name and
+ * version). */
+static void uuid_of(const char *what, cl_uchar out[CL_UUID_SIZE_KHR])
+{
+	uint64_t h[2] = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+	for (int k = 0; k < 2; k++)
+		for (const char *c = what; *c; c++)
+			h[k] = (h[k] ^ (uint8_t)*c) * 0x100000001b3ull;
+	memcpy(out, h, CL_UUID_SIZE_KHR);
 }
 
 /* check-sizes: a table of cases (one per clGetDeviceInfo query) */
@@ -433,6 +454,26 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 					   : 1);
 	case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
 		ICD_INFO_T(cl_device_device_enqueue_capabilities, 0);
+	case CL_DEVICE_UUID_KHR: {
+		cl_uchar u[CL_UUID_SIZE_KHR];
+		snprintf(buf, sizeof(buf), "device %u %s %s", d->index, d->spec,
+			 d->board);
+		uuid_of(buf, u);
+		return icd_info(u, sizeof(u), size, value, ret);
+	}
+	case CL_DRIVER_UUID_KHR: {
+		cl_uchar u[CL_UUID_SIZE_KHR];
+		uuid_of("hartpool ICD, OpenCL 3.0", u);
+		return icd_info(u, sizeof(u), size, value, ret);
+	}
+	case CL_DEVICE_LUID_VALID_KHR: /* no Windows LUID */
+		ICD_INFO_T(cl_bool, CL_FALSE);
+	case CL_DEVICE_LUID_KHR: {
+		cl_uchar l[CL_LUID_SIZE_KHR] = {0};
+		return icd_info(l, sizeof(l), size, value, ret);
+	}
+	case CL_DEVICE_NODE_MASK_KHR:
+		ICD_INFO_T(cl_uint, 0);
 	case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
 		ICD_INFO_STR("v0000-01-01-00"); /* not conformance tested */
 	default:

@@ -33,6 +33,18 @@ typedef struct hp_nd_limits {
 	const void *max_ctx;
 } hp_nd_limits;
 
+/** The local size of a launch that gives none and whose kernel requires
+ * none: at most @p limit work-items (the kernel's maximum), about four
+ * work-groups per worker (@p workers), dimension 0 a multiple of the
+ * sub-group size @p s where the global size allows, each size dividing
+ * the global one when @p uniform. @p g: the 3 global sizes (1 past
+ * work_dim); @p e gets the 3 local sizes. The firmware's choice
+ * (executor/ndrange.c) and the ICD's clGetKernelSuggestedLocalWorkSizeKHR
+ * (common/ndrange_check.c). */
+void hp_nd_choose_local(const uint32_t max_item[3], bool uniform,
+			uint64_t limit, unsigned s, unsigned workers,
+			const uint64_t g[3], uint64_t e[3]);
+
 /* The error path, out of line (common/ndrange_check.c): the checks below
  * are inline, so a caller's loops take them in, and only a broken rule
  * calls out to write its sentence. */

@@ -83,6 +83,9 @@ t_icd_errors() { icd_prog errors; }
 # source lengths, atomic_uintptr_t by ptrdiff_t
 t_icd_limits() { icd_prog limits; }
 t_icd_limits_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog limits; }
+# cl_khr_device_uuid, _extended_versioning, _suggested_local_work_size,
+# _expect_assume
+t_icd_smallext() { icd_prog smallext; }
 # Why a call failed: the sentence of a failed check reaches the context's
 # pfn_notify (notify.c checks it names the values), and stderr with
 # HARTPOOL_ICD_DEBUG=1 only
