@@ -235,7 +235,7 @@ GUEST_CC ?= riscv64-linux-gnu-gcc
 guest-srcs := $(host-cli-srcs) $(host-lib-srcs) $(host-workloads-srcs) \
               $(host-boards-srcs) $(HOST_O)/boards_table.c \
               host/clc/tools.c host/clc/fail.c host/clc/prebuilt.c \
-              host/clc/sha256.c host/clc/nocompiler.c
+              host/clc/sha256.c host/clc/spirv.c host/clc/spirv_lower.c host/clc/nocompiler.c
 # With them the ICD (build/guest/lib/libhartpool-icd.so, OpenCL C builds
 # served from the prebuilt store: host/clc/prebuilt.h) and the example
 # OpenCL program examples/opencl/saxpy.c as it is (build/guest/bin/saxpy),
@@ -245,7 +245,8 @@ GUEST_CFLAGS = -O2 -std=gnu11 $(WARN) -pthread -Ihost/include -Ihost/lib \
                -DHP_ROOT='"/"'
 guest-icd-srcs := $(icd-srcs) $(host-lib-srcs) $(host-boards-srcs) \
                   $(HOST_O)/boards_table.c host/clc/tools.c host/clc/fail.c \
-                  host/clc/prebuilt.c host/clc/sha256.c host/clc/nocompiler.c
+                  host/clc/prebuilt.c host/clc/sha256.c host/clc/spirv.c host/clc/spirv_lower.c \
+                  host/clc/nocompiler.c
 guest-deps := $(wildcard host/*/*.h host/icd/core/*.h include/hartpool/*.h)
 guest-tools: $(HOST_O)/hartpool build/guest/bin/hartpool \
              build/guest/lib/libhartpool-icd.so build/guest/bin/saxpy

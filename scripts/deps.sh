@@ -18,6 +18,7 @@ need_firmware=(
 # What the kernel build pipeline of the CLI and the ICD (host/clc) links.
 need_build=(
 	"llvm-19-dev:LLVM's C API (llvm-c headers, libLLVM-19) for the kernel build pipeline (host/clc)"
+	"llvm-spirv-15:the SPIRV-LLVM-Translator, SPIR-V programs to LLVM bitcode (clCreateProgramWithIL)"
 )
 need_test=(
 	"clang-format:the source format check"
@@ -51,6 +52,8 @@ need_test=(
 	"python-pyopencl-doc:the PyOpenCL example programs and its test_clmath.py"
 	"python3-pytest:running PyOpenCL's test_clmath.py"
 	"pocl-opencl-icd:PoCL, a reference OpenCL on the host CPU (test oracle)"
+	"clang-15:OpenCL C to SPIR-V for the SPIR-V tests (with llvm-spirv-15)"
+	"spirv-tools:spirv-as and spirv-val, which the CTS's spirv_new and our SPIR-V tests use"
 	"openmpi-bin:mpirun, for the MPI example over several devices (examples/mpi)"
 	"libopenmpi-dev:mpicc and the MPI headers for that example"
 )

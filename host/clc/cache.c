@@ -2,6 +2,7 @@
 /* The build cache (cache.h): keys, lookups, and keeping built objects. */
 #define _GNU_SOURCE
 #include "cache.h"
+#include "compile.h"
 #include "job.h"
 #include "prebuilt.h"
 #include "sha256.h"
@@ -49,6 +50,8 @@ bool clc_cache_key(const clc_job *j, char key[65])
 	/* the tools and data the object comes from */
 	char p[1200];
 	add_file(&s, j->cc);
+	if (o->il && clc_translator())
+		add_file(&s, clc_translator());
 	add_file(&s, j->libbc);
 	add_file(&s, "/usr/bin/riscv64-unknown-elf-gcc");
 	add_file(&s, "/usr/lib/picolibc/riscv64-unknown-elf/lib/libc.a");

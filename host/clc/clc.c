@@ -66,9 +66,9 @@ static int job_setup(clc_job *j)
 {
 	const hp_cl_build_options *o = j->o;
 	int rc = clc_opts_parse(o ? o->options : NULL, &j->opts, &j->msgs);
-	if (!o || !o->count || !o->sources)
+	if (!o || ((!o->count || !o->sources) && (!o->il || !o->il_size)))
 		return clc_fail(&j->log, HP_INVALID_VALUE,
-				"no OpenCL C source");
+				"no OpenCL C source and no SPIR-V module");
 	if (rc) {
 		if (j->msgs.s)
 			fputs(j->msgs.s, j->log.f);
@@ -97,7 +97,8 @@ static int job_setup(clc_job *j)
 		return clc_fail(&j->log, HP_OUT_OF_RESOURCES, "mkdtemp: %s",
 				strerror(errno));
 	}
-	snprintf(j->src, sizeof(j->src), "%s/program.cl", j->tmp);
+	snprintf(j->src, sizeof(j->src), "%s/program.%s", j->tmp,
+		 o->il ? "spv" : "cl");
 	snprintf(j->bc, sizeof(j->bc), "%s/program.bc", j->tmp);
 	snprintf(j->obj, sizeof(j->obj), "%s/program.o", j->tmp);
 	snprintf(j->descc, sizeof(j->descc), "%s/desc.c", j->tmp);
@@ -118,6 +119,8 @@ static void job_end(clc_job *j)
 	}
 	if (j->tm)
 		LLVMDisposeTargetMachine(j->tm);
+	if (j->lib)
+		LLVMDisposeModule(j->lib);
 	if (j->mod)
 		LLVMDisposeModule(j->mod);
 	if (j->ctx)
@@ -140,6 +143,7 @@ static int from_cache(clc_job *j)
 		return 1;
 	fputs(log, j->log.f);
 	free(log);
+	j->hit = true;
 	if (j->o->from_cache)
 		*j->o->from_cache = true;
 	return 0;
@@ -158,9 +162,9 @@ static int job_run(clc_job *j)
 		return rc;
 	if (!j->nk)
 		return clc_stage_meta(j);
-	if ((rc = clc_target_machine(j)) || (rc = clc_stage_rewrite(j)) ||
-	    (rc = clc_stage_link(j)) || (rc = clc_stage_codegen(j)) ||
-	    (rc = clc_stage_package(j)))
+	if ((!j->tm && (rc = clc_target_machine(j))) ||
+	    (rc = clc_stage_rewrite(j)) || (rc = clc_stage_link(j)) ||
+	    (rc = clc_stage_codegen(j)) || (rc = clc_stage_package(j)))
 		return rc;
 	return 0;
 }
@@ -185,7 +189,8 @@ int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 	fclose(j.log.f);
 	if (rc) /* the sentence of the failure said in the log */
 		hp_fail(rc, "%s", j.log.why);
-	if (!rc && j.cached && !(o->from_cache && *o->from_cache))
+	/* an object read from the cache is not written again */
+	if (!rc && j.cached && !j.hit)
 		clc_cache_put(j.key, j.hpk, j.size, mlog, o->elf_path);
 	if (!rc) /* for host tools without a compiler (prebuilt.h) */
 		clc_prebuilt_put(o, j.hpk, j.size, mlog);

@@ -3,7 +3,11 @@
  * The compile stage: the program's sources, one after the other
  * (clCreateProgramWithSource), to LLVM bitcode for the board by clang-19
  * (-c -emit-llvm), with the argument metadata (-cl-kernel-arg-info) the
- * read stage takes the kernels' arguments from.
+ * read stage takes the kernels' arguments from. A SPIR-V module
+ * (clCreateProgramWithIL) is checked (hp_spirv_read) and translated to
+ * bitcode by the SPIRV-LLVM-Translator instead (llvm-spirv-15 -r, with the
+ * kernels' argument names), which the read stage then makes RISC-V's
+ * (spir.c).
  */
 #define _GNU_SOURCE
 #include "compile.h"
@@ -12,7 +16,9 @@
 #include "options.h"
 #include "tools.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The sources into j->src, "#line 1" naming the program. */
 static int write_sources(clc_job *j)
@@ -34,8 +40,63 @@ static int write_sources(clc_job *j)
 	return 0;
 }
 
+const char *clc_translator(void)
+{
+	static const char *const names[] = {"/usr/bin/llvm-spirv-15",
+					    "/usr/lib/llvm-15/bin/llvm-spirv"};
+	const char *e = getenv("HP_LLVM_SPIRV");
+	if (e && *e)
+		return access(e, X_OK) ? NULL : e;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!access(names[i], X_OK))
+			return names[i];
+	return NULL;
+}
+
+static int translate(clc_job *j)
+{
+	const hp_cl_build_options *o = j->o;
+	hp_spirv_device dev = {.address_bits = j->b.xlen,
+			       .fp64 = clc_board_has_d(&j->b),
+			       .atomics64 = j->b.xlen == 64};
+	hp_spirv_info info;
+	char why[256];
+	int rc =
+		hp_spirv_read(o->il, o->il_size, &dev, &info, why, sizeof(why));
+	if (rc)
+		return clc_fail(&j->log, rc, "%s", why);
+	const char *tr = clc_translator();
+	if (!tr)
+		return clc_fail(&j->log, HP_COMPILER_NOT_AVAILABLE,
+				"no SPIR-V translator (install llvm-spirv-15; "
+				"HP_LLVM_SPIRV names another)");
+	void *low = NULL;
+	size_t nlow = 0;
+	if ((rc = hp_spirv_lower(o->il, o->il_size, j->b.xlen, &low, &nlow)))
+		return clc_fail(&j->log, rc, "cannot rewrite the module");
+	rc = clc_write(&j->log, j->src, low, nlow);
+	free(low);
+	if (rc)
+		return rc;
+	const char *av[] = {tr,
+			    "-r",
+			    "--spirv-gen-kernel-arg-name-md",
+			    "--spirv-target-env=CL1.2",
+			    "-o",
+			    j->bc,
+			    j->src,
+			    NULL};
+	if (clc_run(&j->log, (char *const *)av))
+		return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
+				"the SPIR-V translator refused the module "
+				"(build log)");
+	return 0;
+}
+
 int clc_stage_compile(clc_job *j)
 {
+	if (j->o->il)
+		return translate(j);
 	int rc = write_sources(j);
 	if (rc)
 		return rc;

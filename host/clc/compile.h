@@ -7,5 +7,8 @@
 #include "job.h"
 
 int clc_stage_compile(clc_job *j);
+/** The SPIR-V translator: HP_LLVM_SPIRV, or Debian's llvm-spirv-15; NULL
+ * if there is none. */
+const char *clc_translator(void);
 
 #endif

@@ -71,17 +71,20 @@ typedef struct clc_job {
 	const char *cc;	  /* clang-19 */
 	char libbc[1200]; /* the built-in library's bitcode */
 	char tmp[32];	  /* the job's folder, "" if none */
+	/* src: the OpenCL C source, or the SPIR-V module (program.spv) */
 	char src[1200], bc[1200], obj[1200], descc[1200], desco[1200];
 	clc_sbuf msgs; /* the messages of the options and the read stage */
 	clc_log log;   /* the build log (open_memstream) and the failure */
 	LLVMContextRef ctx;
 	LLVMModuleRef mod;
+	LLVMModuleRef lib; /* the built-in library, if read before the link */
 	LLVMTargetMachineRef tm;
 	clc_kernel *ks;
 	unsigned nk;
 	void *hpk; /* the result */
 	size_t size;
 	bool cached; /* key is the job's in the build cache (cache.h) */
+	bool hit;    /* the object came from there */
 	char key[65];
 	clc_frame *frames; /* every function's frame (stack.c) */
 	unsigned nframes, capframes;

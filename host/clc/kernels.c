@@ -14,6 +14,7 @@
 #include "fail.h"
 #include "job.h"
 #include "options.h"
+#include "spir.h"
 #include <hartpool/mbox.h>
 #include <hartpool/object.h>
 #include <llvm-c/BitReader.h>
@@ -586,6 +587,8 @@ int clc_stage_read(clc_job *j)
 {
 	fgraph g = {0};
 	int rc = module_read(j);
+	if (!rc && j->o->il)
+		rc = clc_spir_fixup(j);
 	if (rc)
 		return rc;
 	j->ks = calloc(HPK_KERNELS_MAX, sizeof(*j->ks));

@@ -126,11 +126,11 @@ static int lazy_library(clc_job *j, LLVMModuleRef lib)
 	return 0;
 }
 
-static int link_library(clc_job *j)
+int clc_library_open(clc_job *j, LLVMModuleRef *lib)
 {
 	LLVMMemoryBufferRef buf;
-	LLVMModuleRef lib = NULL;
 	char *msg = NULL;
+	*lib = NULL;
 	if (LLVMCreateMemoryBufferWithContentsOfFile(j->libbc, &buf, &msg)) {
 		fprintf(j->log.f, "error: %s: %s\n", j->libbc, msg ? msg : "");
 		LLVMDisposeMessage(msg);
@@ -138,10 +138,20 @@ static int link_library(clc_job *j)
 	}
 	/* lazily: a body is read only if it is linked (the module owns the
 	 * buffer now) */
-	if (LLVMGetBitcodeModuleInContext2(j->ctx, buf, &lib)) {
+	if (LLVMGetBitcodeModuleInContext2(j->ctx, buf, lib)) {
 		fprintf(j->log.f, "error: %s: not LLVM bitcode\n", j->libbc);
 		return 1;
 	}
+	return 0;
+}
+
+static int link_library(clc_job *j)
+{
+	/* opened already by a stage that looked into it (spir.c) */
+	LLVMModuleRef lib = j->lib;
+	j->lib = NULL;
+	if (!lib && clc_library_open(j, &lib))
+		return 1;
 	if (lazy_library(j, lib)) {
 		LLVMDisposeModule(lib);
 		return 1;

@@ -7,5 +7,8 @@
 #include "job.h"
 
 int clc_stage_link(clc_job *j);
+/** The built-in library's module, read lazily into the job's context: 0,
+ * or 1 (said in the log). */
+int clc_library_open(clc_job *j, LLVMModuleRef *lib);
 
 #endif

@@ -7,7 +7,8 @@
 # (host/lib) and nothing above it.
 LLVM_CONFIG ?= llvm-config-19
 LLVM_INCDIR := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null || echo /usr/lib/llvm-19/include)
-LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null || echo -L/usr/lib/llvm-19/lib -lLLVM-19)
+# and libstdc++'s __cxa_demangle, which SPIR-V builds match built-ins by
+LLVM_LIBS := $(shell $(LLVM_CONFIG) --ldflags --libs 2>/dev/null || echo -L/usr/lib/llvm-19/lib -lLLVM-19) -lstdc++
 host-clc-srcs := host/clc/clc.c host/clc/compile.c \
                    host/clc/kernels.c host/clc/rewrite.c \
                    host/clc/rowloop.c host/clc/irmap.c \
@@ -18,4 +19,4 @@ host-clc-srcs := host/clc/clc.c host/clc/compile.c \
                    host/clc/objlink.c host/clc/package.c \
                    host/clc/tools.c host/clc/cache.c host/clc/prebuilt.c \
                    host/clc/sha256.c host/clc/stack.c \
-                   host/clc/fail.c
+                   host/clc/fail.c host/clc/spir.c host/clc/spirv.c host/clc/spirv_lower.c

@@ -168,7 +168,7 @@ static void ext_add(char *out, size_t n, const char *const *e, size_t ne)
 		snprintf(out + strlen(out), n - strlen(out), ",+%s", e[i]);
 }
 
-static bool board_has_d(const clc_board *b)
+bool clc_board_has_d(const clc_board *b)
 {
 	/* rv64imafdc...: the letters before the first '_' */
 	const char *p = b->arch + 4;
@@ -191,7 +191,7 @@ void clc_extensions(const clc_board *b, char *out, size_t n)
 	ext_add(out, n, base, sizeof(base) / sizeof(base[0]));
 	if (b->xlen == 64)
 		ext_add(out, n, rv64, sizeof(rv64) / sizeof(rv64[0]));
-	if (board_has_d(b))
+	if (clc_board_has_d(b))
 		ext_add(out, n, fp64, sizeof(fp64) / sizeof(fp64[0]));
 }
 

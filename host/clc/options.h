@@ -37,5 +37,7 @@ void clc_features(const clc_board *b, char *out, size_t n);
 /** Does the board's ISA have the vector extension (a 'v' among its single
  * letters)? */
 bool clc_board_vector(const clc_board *b);
+/** The board's harts have D (fp64). */
+bool clc_board_has_d(const clc_board *b);
 
 #endif

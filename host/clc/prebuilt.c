@@ -93,7 +93,13 @@ void clc_sha256_request(clc_sha256 *s, const hp_cl_build_options *o)
 	clc_sha256_str(s, "name", o->source_name);
 	uint64_t lim[2] = {o->local_mem_size, o->count};
 	clc_sha256_add(s, lim, sizeof(lim));
-	for (unsigned i = 0; i < o->count; i++) {
+	if (o->il) {
+		uint64_t n = o->il_size;
+		clc_sha256_str(s, "il", "spirv");
+		clc_sha256_add(s, &n, sizeof(n));
+		clc_sha256_add(s, o->il, o->il_size);
+	}
+	for (unsigned i = 0; o->sources && i < o->count; i++) {
 		uint64_t n = o->lengths && o->lengths[i]
 				     ? o->lengths[i]
 				     : strlen(o->sources[i]);
@@ -140,6 +146,14 @@ void clc_prebuilt_put(const hp_cl_build_options *o, const void *hpk,
 	if (!mkdirs(dir))
 		return;
 	key_of(o, key);
+	/* the same object there already (a build from the cache): kept */
+	size_t have_n = 0;
+	snprintf(p, sizeof(p), "%s/%s.hpk", dir, key);
+	uint8_t *have = clc_read_all(p, &have_n);
+	bool same = have && have_n == size && !memcmp(have, hpk, size);
+	free(have);
+	if (same)
+		return;
 	static const char *const ext[] = {"log", "hpk"};
 	const void *b[] = {log ? log : "", hpk};
 	size_t n[] = {log ? strlen(log) : 0, size};

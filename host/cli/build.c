@@ -3,7 +3,8 @@
  * `hartpool build`: kernel sources -> a kernel object (.hpk,
  * docs/kernel-objects.md). C sources (against hartpool/kernel.h) build with
  * the cross gcc (host/clc/objlink.c); OpenCL C sources (.cl) with clang-19
- * through hp_cl_build (host/clc/clc.c, docs/opencl.md).
+ * and SPIR-V modules (.spv) with the translator, through hp_cl_build
+ * (host/clc/clc.c, docs/opencl.md).
  */
 #include "build.h"
 #include <hartpool.h>
@@ -53,10 +54,18 @@ static int usage_err(const char *fmt, const char *a)
 static bool is_cl(const char *p)
 {
 	size_t n = strlen(p);
-	return n > 3 && !strcmp(p + n - 3, ".cl");
+	return (n > 3 && !strcmp(p + n - 3, ".cl")) ||
+	       (n > 4 && !strcmp(p + n - 4, ".spv"));
 }
 
-/* OpenCL C: one program from the .cl sources. */
+static bool is_spv(const char *p)
+{
+	size_t n = strlen(p);
+	return n > 4 && !strcmp(p + n - 4, ".spv");
+}
+
+/* OpenCL C: one program from the .cl sources, or a SPIR-V module (.spv,
+ * alone). */
 static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 		    const char *const *extra, unsigned ne, const char *out)
 {
@@ -66,11 +75,17 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 		ol += (size_t)snprintf(opts + ol, sizeof(opts) - ol, "%s%s",
 				       i ? " " : "", extra[i]);
 	char *text[64];
+	size_t len0 = 0;
 	unsigned nt = 0;
 	int rc = 0;
+	bool spv = is_spv(srcs[0]);
+	if (spv && ns > 1)
+		return usage_err("%s: a SPIR-V module is built alone", srcs[0]);
 	for (; nt < ns; nt++) {
 		size_t n;
 		text[nt] = (char *)clc_slurp(srcs[nt], &n);
+		if (!nt)
+			len0 = n;
 		if (!text[nt]) {
 			rc = usage_err("cannot read %s", srcs[nt]);
 			break;
@@ -93,6 +108,10 @@ static int build_cl(const char *board, const char *const *srcs, unsigned ns,
 			.elf_path = elfout,
 			.from_cache = &cached,
 		};
+		if (spv) {
+			o.il = text[0], o.il_size = len0;
+			o.sources = NULL, o.count = 0;
+		}
 		void *hpk = NULL;
 		size_t n = 0;
 		char *log = NULL;
@@ -180,9 +199,10 @@ int cmd_build(const cli_command *self, int argc, char **argv)
 		return 1;
 	}
 	if (ncl && ncl != ns)
-		return usage_err("%s: OpenCL C (.cl) and C sources cannot "
-				 "be mixed in one object",
-				 srcs[0]);
+		return usage_err(
+			"%s: OpenCL C (.cl, .spv) and C sources cannot "
+			"be mixed in one object",
+			srcs[0]);
 	if (ncl)
 		return build_cl(board, srcs, ns, extra, ne, out);
 	for (unsigned i = 0; i < ne; i++)

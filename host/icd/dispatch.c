@@ -138,6 +138,8 @@ ICD_EXPORT void *CL_API_CALL clGetExtensionFunctionAddress(const char *name)
 		return (void *)clIcdGetPlatformIDsKHR;
 	if (name && !strcmp(name, "clGetKernelSubGroupInfoKHR"))
 		return (void *)clGetKernelSubGroupInfo;
+	if (name && !strcmp(name, "clCreateProgramWithILKHR"))
+		return (void *)clCreateProgramWithILKHR;
 	if (name && !strcmp(name, "clGetKernelSuggestedLocalWorkSizeKHR"))
 		return (void *)clGetKernelSuggestedLocalWorkSizeKHR;
 	return NULL;

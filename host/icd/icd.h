@@ -93,6 +93,9 @@ cl_int icd_set_destructor(void *o, uint32_t magic,
 cl_program icd_prog_new(cl_context c, enum prog_kind kind);
 /** Free a program that was not handed out (its creation failed). */
 void icd_prog_free(cl_program p);
+/** An IL program's module with its specialization constants set (a
+ * malloc'd copy of p->il_size bytes; NULL: out of memory). */
+void *icd_prog_il(cl_program p);
 /** Unload its kernel object, forget its metadata and kernel names. */
 void icd_prog_unload(cl_program p);
 

@@ -29,8 +29,12 @@ static const char *const exts_64[] = {HP_CL_EXTENSIONS_FP64,
 /* The API's extensions every device has (the ICD's own; OpenCL C's
  * cl_khr_expect_assume: clang's __builtin_expect and __builtin_assume). */
 static const char *const exts_api[] = {
-	"cl_khr_device_uuid", "cl_khr_extended_versioning",
-	"cl_khr_suggested_local_work_size", "cl_khr_expect_assume"};
+	"cl_khr_device_uuid",
+	"cl_khr_extended_versioning",
+	"cl_khr_suggested_local_work_size",
+	"cl_khr_expect_assume",
+	"cl_khr_il_program",
+	"cl_khr_spirv_no_integer_wrap_decoration"};
 
 /* The platform's (@p d NULL: what every device has) or @p d's. */
 static size_t ext_list(cl_device_id d, cl_name_version *out, char *str,
@@ -393,10 +397,19 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 		ICD_INFO_T(size_t, ICD_PRINTF_SIZE);
 	case CL_DEVICE_SVM_CAPABILITIES:
 		ICD_INFO_T(cl_device_svm_capabilities, 0);
-	case CL_DEVICE_IL_VERSION:
-		ICD_INFO_STR("");
+	case CL_DEVICE_IL_VERSION: /* SPIR-V 1.0 to HP_SPIRV_MINOR_MAX */
+		buf[0] = 0;
+		for (unsigned m = 0; m <= HP_SPIRV_MINOR_MAX; m++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 "%sSPIR-V_1.%u", m ? " " : "", m);
+		ICD_INFO_STR(buf);
 	case CL_DEVICE_ILS_WITH_VERSION:
-		return icd_info(NULL, 0, size, value, ret);
+		for (n = 0; n <= HP_SPIRV_MINOR_MAX; n++) {
+			memset(&nv[n], 0, sizeof(nv[n]));
+			nv[n].version = CL_MAKE_VERSION(1, n, 0);
+			snprintf(nv[n].name, sizeof(nv[n].name), "SPIR-V");
+		}
+		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
 	case CL_DEVICE_MAX_NUM_SUB_GROUPS:
 		ICD_INFO_T(cl_uint, i->sub_group_sizes
 					    ? i->max_work_group_size / min_sg

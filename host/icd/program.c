@@ -27,6 +27,8 @@ static void prog_destroy(struct icd_object *o)
 	cl_program p = (cl_program)o;
 	icd_prog_unload(p);
 	free(p->source);
+	free(p->il);
+	free(p->spec);
 	for (unsigned i = 0; i < ICD_DEVICES_MAX; i++)
 		free(p->at[i].hpk);
 	free(p->log);
@@ -114,18 +116,6 @@ ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithSource(cl_context c,
 	if (errp)
 		*errp = err;
 	return p;
-}
-
-ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithIL(cl_context c,
-							const void *il,
-							size_t len,
-							cl_int *errp)
-{
-	(void)il, (void)len;
-	if (errp)
-		*errp = icd_check(c, MAGIC_CONTEXT, CL_INVALID_OPERATION,
-				  CL_INVALID_CONTEXT);
-	return NULL;
 }
 
 static cl_int check_binary(cl_context c, cl_uint n, const cl_device_id *devs,
@@ -279,14 +269,6 @@ ICD_EXPORT cl_int CL_API_CALL clSetProgramReleaseCallback(
 			 CL_INVALID_PROGRAM);
 }
 
-ICD_EXPORT cl_int CL_API_CALL clSetProgramSpecializationConstant(
-	cl_program p, cl_uint id, size_t size, const void *value)
-{
-	(void)id, (void)size, (void)value;
-	return icd_check(p, MAGIC_PROGRAM, CL_INVALID_OPERATION,
-			 CL_INVALID_PROGRAM);
-}
-
 static cl_int program_info(cl_program p, cl_program_info param, size_t size,
 			   void *value, size_t *ret)
 {
@@ -324,7 +306,7 @@ static cl_int program_info(cl_program p, cl_program_info param, size_t size,
 		break;
 	}
 	case CL_PROGRAM_IL:
-		rc = icd_info(NULL, 0, size, value, ret);
+		rc = icd_info(p->il, p->il ? p->il_size : 0, size, value, ret);
 		break;
 	case CL_PROGRAM_BINARY_SIZES:
 		rc = icd_info(sizes, nd * sizeof(size_t), size, value, ret);

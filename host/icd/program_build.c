@@ -151,10 +151,18 @@ static cl_int compile_for(cl_program p, cl_device_id d, const char *opts)
 				 .lengths = &p->source_len,
 				 .count = 1,
 				 .local_mem_size = d->info.local_mem_size};
+	void *il = NULL;
+	if (p->il) {
+		if (!(il = icd_prog_il(p)))
+			return CL_OUT_OF_HOST_MEMORY;
+		o.il = il, o.il_size = p->il_size;
+		o.sources = NULL, o.count = 0;
+	}
 	void *hpk = NULL;
 	size_t n = 0;
 	char *log = NULL;
 	int rc = hp_cl_build(&o, &hpk, &n, &log);
+	free(il);
 	if (log && *log)
 		log_add(p, log);
 	free(log);
@@ -354,6 +362,10 @@ static cl_int check_link(cl_context c, cl_uint n, const cl_device_id *devs,
 					CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
 			CL_INVALID_OPERATION,
 			"input %u is not a compiled program", i);
+		FAIL_IF(in[i]->il, CL_INVALID_OPERATION,
+			"input %u is a SPIR-V program: linking SPIR-V objects "
+			"is not implemented",
+			i);
 	}
 	return CL_SUCCESS;
 }

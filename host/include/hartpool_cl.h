@@ -131,6 +131,11 @@ typedef struct hp_cl_build_options {
 	const char *const *sources;
 	const size_t *lengths;
 	unsigned count;
+	/** Or a SPIR-V module of @p il_size bytes (clCreateProgramWithIL;
+	 * hp_spirv_read checks it, hp_spirv_specialize sets its constants
+	 * first): sources are then not read. */
+	const void *il;
+	size_t il_size;
 	/** Name of the source in messages (NULL: "program.cl"). */
 	const char *source_name;
 	/** Keep the linked ELF (symbols, line tables for gdb) here; NULL:
@@ -157,6 +162,49 @@ typedef struct hp_cl_build_options {
  * possibly empty). */
 int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 		char **log);
+
+/** Highest SPIR-V 1.x minor version a build takes (the translator's,
+ * llvm-spirv-15). */
+#define HP_SPIRV_MINOR_MAX 4u
+
+/** What a SPIR-V module is checked against. */
+typedef struct hp_spirv_device {
+	unsigned address_bits; /**< 32 or 64: Physical32 or Physical64 */
+	bool fp64;	       /**< Float64 allowed */
+	bool atomics64;	       /**< Int64Atomics allowed */
+} hp_spirv_device;
+
+/** What hp_spirv_read found. */
+typedef struct hp_spirv_info {
+	unsigned major, minor; /**< the module's SPIR-V version */
+	unsigned address_bits; /**< of its memory model */
+	uint32_t lacking;      /**< the capability refused, if one was */
+} hp_spirv_info;
+
+/** Check a SPIR-V module (little-endian words): header, version up to
+ * 1.HP_SPIRV_MINOR_MAX, every instruction's length, the addressing model
+ * against @p dev, no capability the device lacks (images, pipes, device
+ * enqueue, half; fp64, 64-bit atomics by board; @p dev NULL: the
+ * structure only). 0, HP_INVALID_VALUE (not
+ * a module it takes) or HP_BUILD_PROGRAM_FAILURE (a module for another
+ * device), with the sentence in @p why. */
+int hp_spirv_read(const void *il, size_t size, const hp_spirv_device *dev,
+		  hp_spirv_info *out, char *why, size_t n);
+/** A module hp_spirv_read accepted, rewritten into the same program in
+ * what the translator implements (scalar OpConstantNull, SPIR-V 1.4's
+ * OpCopyLogical, OpPtrEqual/NotEqual/Diff, OpDecorateString, a second
+ * memory operand of OpCopyMemory: host/clc/spirv_lower.c). 0 with a
+ * malloc'd @p out of @p out_size bytes, or HP_OUT_OF_RESOURCES. */
+int hp_spirv_lower(const void *il, size_t size, unsigned address_bits,
+		   void **out, size_t *out_size);
+/** The size in bytes of the specialization constant of SpecId @p spec
+ * (bool: 1): 0, or HP_INVALID_SPEC_ID if the module has none. */
+int hp_spirv_spec_size(const void *il, size_t size, uint32_t spec,
+		       size_t *bytes);
+/** Set that constant's value in place (@p bytes of @p value, its size):
+ * 0, HP_INVALID_SPEC_ID, or HP_INVALID_VALUE (no value, another size). */
+int hp_spirv_specialize(void *il, size_t size, uint32_t spec, const void *value,
+			size_t bytes);
 
 /** Parse the OpenCL metadata of a kernel object: HP_INVALID_BINARY if it
  * is not a well-formed object, HP_INVALID_PROGRAM if it was not built

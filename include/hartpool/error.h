@@ -29,6 +29,8 @@
 	X(HP_INVALID_EVENT_WAIT_LIST, -57, "invalid event wait list")          \
 	X(HP_INVALID_GLOBAL_WORK_SIZE, -63,                                    \
 	  "a global size exceeds the device's size_t")                         \
+	X(HP_INVALID_SPEC_ID, -71,                                             \
+	  "no specialization constant of that id in the module")               \
 	X(HP_OUT_OF_RESOURCES, -5, "the device is out of resources")           \
 	X(HP_KERNEL_FAULT, -1000, "the kernel faulted")                        \
 	X(HP_TIMEOUT, -1001, "the command timed out")                          \

@@ -43,7 +43,7 @@ host-test-test_liveness-srcs := tests/host/test_liveness.c
 # libFuzzer targets (clang): tests/run.sh runs each for a bounded time,
 # starting from the QEMU device trees.
 fuzz-targets := fuzz_fdt fuzz_frame fuzz_dispatch fuzz_ndrange fuzz_loader \
-                fuzz_clmeta fuzz_serial_frame
+                fuzz_clmeta fuzz_serial_frame fuzz_spirv
 fuzz-fuzz_fdt-srcs := tests/fuzz/fuzz_fdt.c hal/fdt.c hal/isa.c hal/bootargs.c
 fuzz-fuzz_frame-srcs := tests/fuzz/fuzz_frame.c common/frame.c \
                         mailbox/serial_agent.c
@@ -68,3 +68,8 @@ fuzz-fuzz_serial_frame-srcs := tests/fuzz/fuzz_serial_frame.c \
                                host/lib/serial_frame.c \
                                host/lib/serial_spec.c common/frame.c
 fuzz-fuzz_serial_frame-flags := -Ihost/include -Ihost/lib
+# SPIR-V modules as clCreateProgramWithIL takes them (host/clc/spirv.c,
+# spirv_lower.c: pure functions; seeds: tests/fuzz/corpus/spirv).
+fuzz-fuzz_spirv-srcs := tests/fuzz/fuzz_spirv.c host/clc/spirv.c \
+                        host/clc/spirv_lower.c
+fuzz-fuzz_spirv-flags := -Ihost/include -Ihost/lib

@@ -86,6 +86,61 @@ t_icd_limits_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog limits; }
 # cl_khr_device_uuid, _extended_versioning, _suggested_local_work_size,
 # _expect_assume
 t_icd_smallext() { icd_prog smallext; }
+
+# SPIR-V modules for tests/opencl/programs/spirv.c into $1: clang-15 and
+# llvm-spirv-15 from spirv_prog.cl (spir and spir64), spirv-as from the
+# .spvasm files (written for Physical64; the 32-bit ones by sed)
+spirv_make() {
+	local d=$1 k=tests/opencl/kernels b
+	for b in 32 64; do
+		local t=spir; [ $b = 64 ] && t=spir64
+		clang-15 -c -target $t -cl-std=CL2.0 -O0 -fno-discard-value-names -Xclang -finclude-default-header \
+			-emit-llvm -o "$d/prog$b.bc" $k/spirv_prog.cl &&
+			llvm-spirv-15 "$d/prog$b.bc" -o "$d/prog$b.spv" || return 1
+		for m in spec image lower; do
+			local env=spv1.0
+			[ $m = lower ] && env=spv1.4
+			if [ $b = 32 ]; then
+				# size_t is uint: one type, no conversion
+				sed -e 's/Physical64/Physical32/' -e '/%ulong = OpTypeInt 64 0/d' \
+					-e 's/%ulong_/%idx_/g' -e 's/%ulong/%uint/g' \
+					-e 's/OpUConvert %uint \(%[a-z0-9_]*\)$/OpCopyObject %uint \1/' \
+					$k/spirv_$m.spvasm >"$d/$m$b.spvasm"
+			else
+				cp $k/spirv_$m.spvasm "$d/$m$b.spvasm"
+			fi
+			spirv-as --target-env $env "$d/$m$b.spvasm" -o "$d/$m$b.spv" || return 1
+		done
+	done
+}
+
+# clCreateProgramWithIL on rv64 and rv32; the second run's builds come from
+# the build cache (its entries are not written again: the same inodes), as
+# hartpool build's second build of a module says
+icd_spirv() {
+	local d
+	d=$(mktemp -d)
+	spirv_make "$d" || { rm -rf "$d"; fail "cannot make the SPIR-V modules"; }
+	local bits=64 board=${HARTPOOL_BOARD:-qemu-virt}
+	[ "$board" = qemu-virt32 ] && bits=32
+	HP_SPIRV_DIR=$d HARTPOOL_CACHE_DIR=$d/cache icd_prog spirv
+	local before after out
+	before=$(ls -i "$d/cache" | sort)
+	[ -n "$before" ] || { rm -rf "$d"; fail "nothing in the build cache"; }
+	HP_SPIRV_DIR=$d HARTPOOL_CACHE_DIR=$d/cache icd_prog spirv
+	after=$(ls -i "$d/cache" | sort)
+	[ "$before" = "$after" ] || { rm -rf "$d"; fail "the second run built again"; }
+	for _ in 1 2; do
+		out=$(HARTPOOL_CACHE_DIR=$d/cache $HP build --board "$board" \
+			"$d/prog$bits.spv" -o "$d/p.hpk" 2>&1)
+	done
+	rm -rf "$d"
+	grep -q "built 2 kernels, .* (from the build cache)" <<<"$out" ||
+		fail "hartpool build's module was not cached: $out"
+	echo "ok: SPIR-V programs, from the build cache the second time"
+}
+t_icd_spirv() { icd_spirv; }
+t_icd_spirv_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_spirv; }
 # Why a call failed: the sentence of a failed check reaches the context's
 # pfn_notify (notify.c checks it names the values), and stderr with
 # HARTPOOL_ICD_DEBUG=1 only

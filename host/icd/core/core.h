@@ -291,13 +291,23 @@ struct icd_prog_dev {
 	hp_object obj;
 };
 
+/** A specialization constant's value (clSetProgramSpecializationConstant). */
+struct icd_spec {
+	uint32_t id, size;
+	uint8_t value[8];
+};
+
 struct _cl_program {
 	ICD_OBJECT_HEAD;
 	cl_context ctx;
 	enum prog_kind kind;
 	char *source;	   /**< NUL-ended; may hold NULs before source_len */
 	size_t source_len; /**< bytes of source (the lengths given) */
-	uint32_t devs;	   /**< the devices it is for (CL_PROGRAM_DEVICES) */
+	void *il;	   /**< a SPIR-V module (clCreateProgramWithIL) */
+	size_t il_size;
+	struct icd_spec *spec; /**< its specialization constants set */
+	unsigned nspec;
+	uint32_t devs; /**< the devices it is for (CL_PROGRAM_DEVICES) */
 	struct icd_prog_dev at[ICD_DEVICES_MAX]; /**< by device index */
 	cl_program_binary_type bin_type;
 	cl_build_status status;
