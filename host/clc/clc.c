@@ -21,6 +21,7 @@
 #include "options.h"
 #include "prebuilt.h"
 #include "rewrite.h"
+#include "spir.h"
 #include "stack.h"
 #include "tools.h"
 #include <errno.h>
@@ -158,7 +159,8 @@ static int job_run(clc_job *j)
 	j->cached = clc_cache_key(j, j->key);
 	if (!from_cache(j))
 		return 0;
-	if ((rc = clc_stage_compile(j)) || (rc = clc_stage_read(j)))
+	if ((rc = clc_stage_compile(j)) || (rc = clc_stage_parse(j)) ||
+	    (j->o->il && (rc = clc_spir_fixup(j))) || (rc = clc_stage_read(j)))
 		return rc;
 	if (!j->nk)
 		return clc_stage_meta(j);

@@ -14,7 +14,6 @@
 #include "fail.h"
 #include "job.h"
 #include "options.h"
-#include "spir.h"
 #include <hartpool/mbox.h>
 #include <hartpool/object.h>
 #include <llvm-c/BitReader.h>
@@ -566,7 +565,7 @@ static int kernel_read(clc_job *j, const fgraph *g, const fnode *f,
 }
 
 /* The bitcode into the job's context and module. */
-static int module_read(clc_job *j)
+int clc_stage_parse(clc_job *j)
 {
 	LLVMMemoryBufferRef buf;
 	char *msg = NULL;
@@ -586,11 +585,7 @@ static int module_read(clc_job *j)
 int clc_stage_read(clc_job *j)
 {
 	fgraph g = {0};
-	int rc = module_read(j);
-	if (!rc && j->o->il)
-		rc = clc_spir_fixup(j);
-	if (rc)
-		return rc;
+	int rc = 0;
 	j->ks = calloc(HPK_KERNELS_MAX, sizeof(*j->ks));
 	if (!j->ks || graph_build(j->mod, &g)) {
 		free(g.f);

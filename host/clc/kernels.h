@@ -7,6 +7,9 @@
 
 #include "job.h"
 
+/** The bitcode (j->bc) into the job's module: 0 or an HP_ error. */
+int clc_stage_parse(clc_job *j);
+/** The kernels of the job's module (after clc_stage_parse). */
 int clc_stage_read(clc_job *j);
 /** Parameter @p i's byval type, or NULL. */
 LLVMTypeRef clc_byval_type(LLVMValueRef fn, unsigned i);

@@ -320,6 +320,90 @@ static void copy_logical(lower *l, uint32_t to, uint32_t res, uint32_t v,
 	inst(l, OP_COMPOSITE_CONSTRUCT, 2 + n, parts);
 }
 
+/* OpCopyMemory: the translator has none; a load of the source's object
+ * (with the source's memory operands: the second set, or the one) and a
+ * store (with the first). False: left as it is. */
+static bool copy_memory(lower *l, const uint32_t *x)
+{
+	uint32_t wc = x[0] >> 16;
+	const uint32_t *pt = wc >= 3 ? def_of(l, type_of(l, x[2])) : NULL;
+	if (op_of(pt) != OP_TYPE_POINTER)
+		return false;
+	unsigned a = mem_operand_words(x, 3, wc),
+		 b = mem_operand_words(x, 3 + a, wc);
+	uint32_t v = fresh(l), w[8] = {pt[3], v, x[2]};
+	const uint32_t *src = b ? x + 3 + a : x + 3;
+	unsigned ns = b ? b : a;
+	for (unsigned i = 0; i < ns && i < 5; i++)
+		w[3 + i] = src[i];
+	inst(l, 61 /* OpLoad */, 3 + (ns < 5 ? ns : 5), w);
+	uint32_t st[8] = {x[1], v};
+	for (unsigned i = 0; i < a && i < 5; i++)
+		st[2 + i] = x[3 + i];
+	inst(l, 62 /* OpStore */, 2 + (a < 5 ? a : 5), st);
+	return true;
+}
+
+/* OpPtrEqual, OpPtrNotEqual, OpPtrDiff on the pointers' integers. */
+static bool ptr_op(lower *l, const uint32_t *x)
+{
+	uint32_t op = x[0] & 0xffff, wc = x[0] >> 16;
+	if (wc < 5 || !l->uptr)
+		return false;
+	uint32_t sc = 0;
+	if (op == OP_PTR_DIFF) {
+		const uint32_t *pt = def_of(l, type_of(l, x[3]));
+		uint64_t s =
+			op_of(pt) == OP_TYPE_POINTER ? size_of(l, pt[3], 0) : 0;
+		if (!s || !(sc = size_const(l, s)))
+			return false; /* planned in pass A: not reached */
+	}
+	uint32_t a = fresh(l), b = fresh(l);
+	inst(l, OP_CONVERT_PTR_TO_U, 3, (uint32_t[]){l->uptr, a, x[3]});
+	inst(l, OP_CONVERT_PTR_TO_U, 3, (uint32_t[]){l->uptr, b, x[4]});
+	if (op != OP_PTR_DIFF) {
+		inst(l, op == OP_PTR_EQUAL ? OP_IEQUAL : OP_INOT_EQUAL, 4,
+		     (uint32_t[]){x[1], x[2], a, b});
+		return true;
+	}
+	uint32_t d = fresh(l);
+	inst(l, OP_ISUB, 4, (uint32_t[]){l->uptr, d, a, b});
+	inst(l, OP_SDIV, 4, (uint32_t[]){x[1], x[2], d, sc});
+	return true;
+}
+
+/* OpVectorShuffle of vectors of two lengths (the translator takes one):
+ * the shorter widened to the longer's type by a shuffle of itself, then
+ * the shuffle, its indices into the second moved. */
+static bool shuffle(lower *l, const uint32_t *x)
+{
+	uint32_t wc = x[0] >> 16;
+	const uint32_t *t1 = wc >= 5 ? def_of(l, type_of(l, x[3])) : NULL,
+		       *t2 = wc >= 5 ? def_of(l, type_of(l, x[4])) : NULL;
+	if (op_of(t1) != OP_TYPE_VECTOR || op_of(t2) != OP_TYPE_VECTOR ||
+	    t1[3] == t2[3] || wc - 5 > 16 || t1[3] > 16 || t2[3] > 16)
+		return false;
+	bool first_short = t1[3] < t2[3];
+	const uint32_t *lt = first_short ? t2 : t1;
+	uint32_t sh = first_short ? x[3] : x[4],
+		 ns = first_short ? t1[3] : t2[3], n1 = t1[3];
+	uint32_t wide = fresh(l), w[4 + 16] = {lt[1], wide, sh, sh};
+	for (uint32_t i = 0; i < lt[3]; i++)
+		w[4 + i] = i < ns ? i : 0;
+	inst(l, 79, 4 + lt[3], w);
+	uint32_t r[4 + 16] = {x[1], x[2], first_short ? wide : x[3],
+			      first_short ? x[4] : wide};
+	for (uint32_t i = 5; i < wc; i++) {
+		uint32_t c = x[i];
+		/* the second vector starts at the first's length */
+		if (c != 0xffffffffu && c >= n1)
+			c = c - n1 + lt[3];
+		r[4 + i - 5] = c;
+	}
+	inst(l, 79, 4 + (wc - 5), r);
+	return true;
+}
+
 /* One instruction of the input, rewritten or copied. */
 static void rewrite(lower *l, const uint32_t *x)
 {
@@ -342,28 +426,10 @@ static void rewrite(lower *l, const uint32_t *x)
 	case OP_DECORATE_STRING:
 	case OP_MEMBER_DECORATE_STRING:
 		return;
-	case OP_COPY_MEMORY: {
-		/* the translator has no OpCopyMemory: a load of the source's
-		 * object (with the source's memory operands: the second set,
-		 * or the one) and a store (with the first) */
-		const uint32_t *pt =
-			wc >= 3 ? def_of(l, type_of(l, x[2])) : NULL;
-		if (op_of(pt) != OP_TYPE_POINTER)
-			break;
-		unsigned a = mem_operand_words(x, 3, wc),
-			 b = mem_operand_words(x, 3 + a, wc);
-		uint32_t v = fresh(l), w[8] = {pt[3], v, x[2]};
-		const uint32_t *src = b ? x + 3 + a : x + 3;
-		unsigned ns = b ? b : a;
-		for (unsigned i = 0; i < ns && i < 5; i++)
-			w[3 + i] = src[i];
-		inst(l, 61 /* OpLoad */, 3 + (ns < 5 ? ns : 5), w);
-		uint32_t st[8] = {x[1], v};
-		for (unsigned i = 0; i < a && i < 5; i++)
-			st[2 + i] = x[3 + i];
-		inst(l, 62 /* OpStore */, 2 + (a < 5 ? a : 5), st);
-		return;
-	}
+	case OP_COPY_MEMORY:
+		if (copy_memory(l, x))
+			return;
+		break;
 	case OP_COPY_MEMORY_SIZED: {
 		unsigned k = 4;
 		unsigned first = mem_operand_words(x, k, wc);
@@ -375,60 +441,14 @@ static void rewrite(lower *l, const uint32_t *x)
 	}
 	case OP_PTR_EQUAL:
 	case OP_PTR_NOT_EQUAL:
-	case OP_PTR_DIFF: {
-		if (wc < 5 || !l->uptr)
-			break;
-		uint32_t a = fresh(l), b = fresh(l);
-		inst(l, OP_CONVERT_PTR_TO_U, 3, (uint32_t[]){l->uptr, a, x[3]});
-		inst(l, OP_CONVERT_PTR_TO_U, 3, (uint32_t[]){l->uptr, b, x[4]});
-		if (op != OP_PTR_DIFF) {
-			inst(l, op == OP_PTR_EQUAL ? OP_IEQUAL : OP_INOT_EQUAL,
-			     4, (uint32_t[]){x[1], x[2], a, b});
+	case OP_PTR_DIFF:
+		if (ptr_op(l, x))
 			return;
-		}
-		const uint32_t *pt = def_of(l, type_of(l, x[3]));
-		uint64_t s =
-			op_of(pt) == OP_TYPE_POINTER ? size_of(l, pt[3], 0) : 0;
-		uint32_t sc = s ? size_const(l, s) : 0;
-		if (!sc)
-			break; /* planned in pass A: not reached */
-		uint32_t d = fresh(l);
-		inst(l, OP_ISUB, 4, (uint32_t[]){l->uptr, d, a, b});
-		inst(l, OP_SDIV, 4, (uint32_t[]){x[1], x[2], d, sc});
-		return;
-	}
-	case 79: { /* OpVectorShuffle */
-		/* of vectors of two lengths (the translator takes one): the
-		 * shorter widened to the longer's type by a shuffle of itself,
-		 * then the shuffle, its indices into the second moved */
-		const uint32_t *t1 = wc >= 5 ? def_of(l, type_of(l, x[3]))
-					     : NULL,
-			       *t2 = wc >= 5 ? def_of(l, type_of(l, x[4]))
-					     : NULL;
-		if (op_of(t1) != OP_TYPE_VECTOR ||
-		    op_of(t2) != OP_TYPE_VECTOR || t1[3] == t2[3] ||
-		    wc - 5 > 16 || t1[3] > 16 || t2[3] > 16)
-			break;
-		bool first_short = t1[3] < t2[3];
-		const uint32_t *lt = first_short ? t2 : t1;
-		uint32_t sh = first_short ? x[3] : x[4],
-			 ns = first_short ? t1[3] : t2[3], n1 = t1[3];
-		uint32_t wide = fresh(l), w[4 + 16] = {lt[1], wide, sh, sh};
-		for (uint32_t i = 0; i < lt[3]; i++)
-			w[4 + i] = i < ns ? i : 0;
-		inst(l, 79, 4 + lt[3], w);
-		uint32_t r[4 + 16] = {x[1], x[2], first_short ? wide : x[3],
-				      first_short ? x[4] : wide};
-		for (uint32_t i = 5; i < wc; i++) {
-			uint32_t c = x[i];
-			/* the second vector starts at the first's length */
-			if (c != 0xffffffffu && c >= n1)
-				c = c - n1 + lt[3];
-			r[4 + i - 5] = c;
-		}
-		inst(l, 79, 4 + (wc - 5), r);
-		return;
-	}
+		break;
+	case 79: /* OpVectorShuffle */
+		if (shuffle(l, x))
+			return;
+		break;
 	case OP_COPY_LOGICAL:
 		if (wc >= 4) {
 			copy_logical(l, x[1], x[2], x[3], type_of(l, x[3]), 0);
