@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "cache.h"
+#include "clobj.h"
 #include "codegen.h"
 #include "compile.h"
 #include "desc.h"
@@ -25,6 +26,7 @@
 #include "stack.h"
 #include "tools.h"
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +68,17 @@ static void diag(LLVMDiagnosticInfoRef di, void *arg)
 static int job_setup(clc_job *j)
 {
 	const hp_cl_build_options *o = j->o;
-	int rc = clc_opts_parse(o ? o->options : NULL, &j->opts, &j->msgs);
-	if (!o || ((!o->count || !o->sources) && (!o->il || !o->il_size)))
+	bool link = o && o->mode == HP_CL_LINK;
+	int rc =
+		clc_opts_parse(o ? o->options : NULL, link, &j->opts, &j->msgs);
+	if (o && o->mode > HP_CL_LINK)
+		return clc_fail(&j->log, HP_INVALID_VALUE, "build mode %u",
+				o->mode);
+	if (link && (!o->num_objects || !o->objects || !o->object_sizes))
+		return clc_fail(&j->log, HP_INVALID_VALUE,
+				"a link of no objects");
+	if (!link &&
+	    (!o || ((!o->count || !o->sources) && (!o->il || !o->il_size))))
 		return clc_fail(&j->log, HP_INVALID_VALUE,
 				"no OpenCL C source and no SPIR-V module");
 	if (rc) {
@@ -109,15 +120,18 @@ static int job_setup(clc_job *j)
 	return 0;
 }
 
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *f)
+{
+	(void)st, (void)flag, (void)f;
+	remove(path); /* what cannot go stays; the walk goes on */
+	return 0;
+}
+
 static void job_end(clc_job *j)
 {
-	if (j->tmp[0]) {
-		const char *const files[] = {j->src, j->bc, j->obj, j->descc,
-					     j->desco};
-		for (unsigned i = 0; i < 5; i++)
-			unlink(files[i]);
-		rmdir(j->tmp);
-	}
+	if (j->tmp[0]) /* the job's folder and all in it (headers too) */
+		nftw(j->tmp, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	if (j->tm)
 		LLVMDisposeTargetMachine(j->tm);
 	if (j->lib)
@@ -159,8 +173,18 @@ static int job_run(clc_job *j)
 	j->cached = clc_cache_key(j, j->key);
 	if (!from_cache(j))
 		return 0;
-	if ((rc = clc_stage_compile(j)) || (rc = clc_stage_parse(j)) ||
-	    (j->o->il && (rc = clc_spir_fixup(j))) || (rc = clc_stage_read(j)))
+	if (j->o->mode == HP_CL_LINK)
+		rc = clc_stage_link_objects(j);
+	else if (!(rc = clc_stage_compile(j)) && !(rc = clc_stage_parse(j)) &&
+		 j->o->il)
+		rc = clc_spir_fixup(j);
+	if (rc)
+		return rc;
+	if (j->o->mode == HP_CL_COMPILE)
+		return clc_stage_object(j, HP_CL_OBJECT);
+	if (j->o->mode == HP_CL_LINK && j->opts.create_library)
+		return clc_stage_object(j, HP_CL_LIBRARY);
+	if ((rc = clc_stage_read(j)))
 		return rc;
 	if (!j->nk)
 		return clc_stage_meta(j);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The sources into j->src, "#line 1" naming the program. */
@@ -93,11 +94,52 @@ static int translate(clc_job *j)
 	return 0;
 }
 
+/* The embedded headers under the job's folder (inc/NAME), for -I. */
+static int write_headers(clc_job *j, char *inc, size_t n)
+{
+	const hp_cl_build_options *o = j->o;
+	snprintf(inc, n, "%s/inc", j->tmp);
+	for (unsigned i = 0; i < o->num_headers; i++) {
+		const char *name = o->header_names ? o->header_names[i] : NULL;
+		const char *text =
+			o->header_sources ? o->header_sources[i] : NULL;
+		if (!name || !*name || *name == '/' || strstr(name, "..") ||
+		    !text)
+			return clc_fail(&j->log, HP_INVALID_VALUE,
+					"header %u: name '%s' (relative, "
+					"without '..') and text %p",
+					i, name ? name : "(null)",
+					(const void *)text);
+		char path[1400];
+		snprintf(path, sizeof(path), "%s/%s", inc, name);
+		/* the folders of "sub/t.h" */
+		for (char *sl = path + strlen(inc) + 1; (sl = strchr(sl, '/'));
+		     sl++) {
+			*sl = 0;
+			mkdir(path, 0700);
+			*sl = '/';
+		}
+		mkdir(inc, 0700);
+		size_t l = o->header_lengths && o->header_lengths[i]
+				   ? o->header_lengths[i]
+				   : strlen(text);
+		int rc = clc_write(&j->log, path, text, l);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int clc_stage_compile(clc_job *j)
 {
 	if (j->o->il)
 		return translate(j);
-	int rc = write_sources(j);
+	char inc[1300], incopt[1310];
+	int rc = write_headers(j, inc, sizeof(inc));
+	if (rc)
+		return rc;
+	snprintf(incopt, sizeof(incopt), "-I%s", inc);
+	rc = write_sources(j);
 	if (rc)
 		return rc;
 	char target[64], march[80], mabi[48], std[32], ext[600];
@@ -146,6 +188,8 @@ int clc_stage_compile(clc_job *j)
 	av[n++] = "-fno-builtin";
 	for (unsigned i = 0; i < j->opts.n; i++)
 		av[n++] = j->opts.words[i];
+	if (j->o->num_headers)
+		av[n++] = incopt;
 	/* OpenCL C 3.0 features clang's header declares from macros
 	 * (header-only features): the library has them */
 	if (!strcmp(j->opts.std, "CL3.0")) {

@@ -86,13 +86,51 @@ static const char *const pass_opts[] = {
 	"-g",
 };
 
-int clc_opts_parse(const char *s, clc_opts *o, clc_sbuf *log)
+/* The options of a link (the specification's "linker options"). */
+static const char *const link_opts[] = {
+	"-cl-denorms-are-zero",		 "-cl-no-signed-zeros",
+	"-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+	"-cl-fast-relaxed-math",	 "-cl-no-subgroup-ifp",
+};
+
+static int link_parse(char *copy, clc_opts *o, clc_sbuf *log)
+{
+	char *save = NULL;
+	bool enable = false;
+	for (char *w = strtok_r(copy, " \t\n", &save); w;
+	     w = strtok_r(NULL, " \t\n", &save)) {
+		bool ok = !strcmp(w, "-create-library") ||
+			  !strcmp(w, "-enable-link-options");
+		o->create_library |= !strcmp(w, "-create-library");
+		enable |= !strcmp(w, "-enable-link-options");
+		for (size_t i = 0; i < sizeof(link_opts) / sizeof(*link_opts);
+		     i++)
+			ok |= !strcmp(w, link_opts[i]);
+		if (!ok) {
+			clc_sb_add(log, "error: unknown link option '%s'\n", w);
+			return HP_INVALID_BUILD_OPTIONS;
+		}
+	}
+	if (enable && !o->create_library) {
+		clc_sb_add(log, "error: -enable-link-options is for a link "
+				"with -create-library\n");
+		return HP_INVALID_BUILD_OPTIONS;
+	}
+	return 0;
+}
+
+int clc_opts_parse(const char *s, bool link, clc_opts *o, clc_sbuf *log)
 {
 	memset(o, 0, sizeof(*o));
 	snprintf(o->std, sizeof(o->std), "CL1.2");
 	char *copy = strdup(s ? s : ""), *save = NULL;
 	if (!copy)
 		return HP_OUT_OF_RESOURCES;
+	if (link) {
+		int lr = link_parse(copy, o, log);
+		free(copy);
+		return lr;
+	}
 	int rc = 0;
 	for (char *w = strtok_r(copy, " \t\n", &save); w && !rc;
 	     w = strtok_r(NULL, " \t\n", &save)) {

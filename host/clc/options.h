@@ -25,10 +25,13 @@ typedef struct {
 	char std[16];
 	bool opt_disable;
 	bool item_calls; /* -cl-hartpool-item-calls: no row loop (rowloop.c) */
+	bool create_library; /* link: -create-library */
 } clc_opts;
 
-/** 0 or an HP_ error, its messages in @p log. */
-int clc_opts_parse(const char *s, clc_opts *o, clc_sbuf *log);
+/** 0 or an HP_ error, its messages in @p log. @p link: clLinkProgram's
+ * options (-create-library, -enable-link-options with it, the math
+ * options), else clBuildProgram's and clCompileProgram's. */
+int clc_opts_parse(const char *s, bool link, clc_opts *o, clc_sbuf *log);
 void clc_opts_free(clc_opts *o);
 /** -cl-ext=-all,+... for the board. */
 void clc_extensions(const clc_board *b, char *out, size_t n);

@@ -93,6 +93,22 @@ void clc_sha256_request(clc_sha256 *s, const hp_cl_build_options *o)
 	clc_sha256_str(s, "name", o->source_name);
 	uint64_t lim[2] = {o->local_mem_size, o->count};
 	clc_sha256_add(s, lim, sizeof(lim));
+	uint64_t mode = o->mode;
+	clc_sha256_add(s, &mode, sizeof(mode));
+	for (unsigned i = 0; i < o->num_headers; i++) {
+		uint64_t n = o->header_lengths && o->header_lengths[i]
+				     ? o->header_lengths[i]
+				     : strlen(o->header_sources[i]);
+		clc_sha256_str(s, "header", o->header_names[i]);
+		clc_sha256_add(s, &n, sizeof(n));
+		clc_sha256_add(s, o->header_sources[i], n);
+	}
+	for (unsigned i = 0; i < o->num_objects; i++) {
+		uint64_t n = o->object_sizes[i];
+		clc_sha256_str(s, "object", "");
+		clc_sha256_add(s, &n, sizeof(n));
+		clc_sha256_add(s, o->objects[i], n);
+	}
 	if (o->il) {
 		uint64_t n = o->il_size;
 		clc_sha256_str(s, "il", "spirv");

@@ -93,6 +93,30 @@ cl_int icd_set_destructor(void *o, uint32_t magic,
 cl_program icd_prog_new(cl_context c, enum prog_kind kind);
 /** Free a program that was not handed out (its creation failed). */
 void icd_prog_free(cl_program p);
+/** clCompileProgram's embedded headers. */
+struct icd_headers {
+	const char **names, **sources;
+	size_t *lengths;
+	unsigned n;
+};
+/** Inputs of one clLinkProgram at most. */
+#define ICD_LINK_INPUTS_MAX 64u
+/** Build p's source or module for each device of @p mask (HP_CL_BUILD:
+ * an executable; HP_CL_COMPILE: a compiled object, with @p h's headers
+ * (may be NULL)), its objects, options and log replaced. */
+cl_int icd_prog_compile(cl_program p, const char *opts, uint32_t mask,
+			unsigned mode, const struct icd_headers *h);
+/** Link @p ni compiled objects and libraries into @p p's objects, per
+ * device of @p mask that they have objects for. */
+cl_int icd_prog_link(cl_program p, const char *opts, cl_uint ni,
+		     const cl_program *in, uint32_t mask);
+/** Load what a build made; @p failure for a device's refusal. */
+cl_int icd_prog_load_built(cl_program p, cl_int failure);
+/** clBuildProgram's and clCompileProgram's common checks. */
+cl_int icd_prog_check_build(cl_program p, cl_uint n, const cl_device_id *devs,
+			    bool notify, void *data, uint32_t *mask);
+/** A build's end: status, binary type, a failure said. */
+cl_int icd_prog_built(cl_program p, cl_int rc, cl_program_binary_type type);
 /** An IL program's module with its specialization constants set (a
  * malloc'd copy of p->il_size bytes; NULL: out of memory). */
 void *icd_prog_il(cl_program p);

@@ -268,8 +268,11 @@ static void suggest(cl_kernel k, cl_device_id d, const hp_ndrange *r,
 		if (i < r->work_dim)
 			g[i] = r->global[i];
 	}
-	hp_nd_choose_local(items, r->uniform, wgs ? wgs : 1, s ? s : 1,
-			   di->harts, g, e);
+	/* the firmware's workers: every hart but the dispatcher, hart 0,
+	 * when there are two or more */
+	unsigned workers = di->harts > 1 ? di->harts - 1 : 1;
+	hp_nd_choose_local(items, r->uniform, wgs ? wgs : 1, s ? s : 1, workers,
+			   g, e);
 	for (cl_uint i = 0; i < r->work_dim; i++)
 		out[i] = (size_t)e[i];
 }

@@ -133,9 +133,11 @@ static cl_int check_binary(cl_context c, cl_uint n, const cl_device_id *devs,
 	return icd_devs_in(c->dev_mask, "context's", n, devs, NULL);
 }
 
-/* Device @p d's binary: a kernel object (its build options kept). */
+/* Device @p d's binary: a kernel object (its build options kept), or a
+ * compiled object or library for the device's board (its kind in
+ * @p type). */
 static cl_int binary_take(cl_program p, cl_device_id d, const void *bin,
-			  size_t len)
+			  size_t len, cl_program_binary_type *type)
 {
 	struct icd_prog_dev *a = &p->at[d->index];
 	p->devs |= 1u << d->index;
@@ -145,6 +147,29 @@ static cl_int binary_take(cl_program p, cl_device_id d, const void *bin,
 		return CL_OUT_OF_HOST_MEMORY;
 	memcpy(a->hpk, bin, len);
 	a->hpk_size = len;
+	char board[32];
+	unsigned kind = hp_cl_object_kind(bin, len, board);
+	if (kind) {
+		FAIL_IF(strcmp(board, d->board), CL_INVALID_BINARY,
+			"device %u's binary was compiled for board %s, the "
+			"device is %s",
+			d->index, board, d->board);
+		cl_program_binary_type t =
+			kind == HP_CL_LIBRARY
+				? CL_PROGRAM_BINARY_TYPE_LIBRARY
+				: CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+		FAIL_IF(*type && *type != t, CL_INVALID_BINARY,
+			"device %u's binary is of another kind than the "
+			"others'",
+			d->index);
+		*type = t;
+		return CL_SUCCESS;
+	}
+	FAIL_IF(*type && *type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
+		CL_INVALID_BINARY,
+		"device %u's binary is an executable, the others' are not",
+		d->index);
+	*type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
 	hp_cl_program *meta;
 	FAIL_IF(hp_cl_program_parse(a->hpk, len, &meta), CL_INVALID_BINARY,
 		"%zu bytes for device %u are no kernel object: %s", len,
@@ -166,14 +191,19 @@ ICD_EXPORT cl_program CL_API_CALL clCreateProgramWithBinary(
 		err = CL_OUT_OF_HOST_MEMORY;
 	if (p)
 		p->devs = 0;
+	cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
 	for (cl_uint i = 0; p && i < n; i++) {
-		cl_int e = binary_take(p, devs[i], bins[i], lens[i]);
+		cl_int e = binary_take(p, devs[i], bins[i], lens[i], &type);
 		if (status)
 			status[i] = e;
 		err = err ? err : e;
 	}
-	if (!err)
-		p->bin_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+	if (!err) {
+		p->bin_type = type;
+		/* an object or library is ready to link as it is */
+		if (type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+			p->status = CL_BUILD_SUCCESS;
+	}
 	if (err && p) {
 		icd_prog_free(p);
 		p = NULL;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Building programs: clBuildProgram, clCompileProgram, clLinkProgram
- * (hp_cl_build, then hp_object_load), the build log. */
+/* Building programs: clBuildProgram (hp_cl_build, then hp_object_load),
+ * the compiles and links clCompileProgram and clLinkProgram
+ * (program_link.c) run, the build log. */
 #include "icd.h"
 #include <stdlib.h>
 #include <string.h>
@@ -142,15 +143,47 @@ static struct icd_prog_dev *built_alike(cl_program p, uint32_t mask,
 	return NULL;
 }
 
-/* Compile p->source with @p opts for device @p d (the log appended). */
-static cl_int compile_for(cl_program p, cl_device_id d, const char *opts)
+/* hp_cl_build of @p o for device @p d into its object (the log
+ * appended; a log never empty on failure). */
+static cl_int run_build(cl_program p, cl_device_id d, hp_cl_build_options *o)
 {
-	hp_cl_build_options o = {.board = d->board,
-				 .options = opts,
+	o->board = d->board;
+	o->local_mem_size = d->info.local_mem_size;
+	void *hpk = NULL;
+	size_t n = 0;
+	char *log = NULL;
+	int rc = hp_cl_build(o, &hpk, &n, &log);
+	if (log && *log)
+		log_add(p, log);
+	free(log);
+	if (rc && (!p->log || !p->log[0]))
+		log_add(p, hp_last_error());
+	if (rc) {
+		free(hpk);
+		return build_error(rc);
+	}
+	free(p->at[d->index].hpk);
+	p->at[d->index].hpk = hpk;
+	p->at[d->index].hpk_size = n;
+	return CL_SUCCESS;
+}
+
+/* Compile p->source (or its module) with @p opts for device @p d in mode
+ * @p mode (HP_CL_BUILD or HP_CL_COMPILE, with @p h's headers). */
+static cl_int compile_for(cl_program p, cl_device_id d, const char *opts,
+			  unsigned mode, const struct icd_headers *h)
+{
+	hp_cl_build_options o = {.options = opts,
 				 .sources = (const char *const *)&p->source,
 				 .lengths = &p->source_len,
 				 .count = 1,
-				 .local_mem_size = d->info.local_mem_size};
+				 .mode = mode};
+	if (h) {
+		o.header_names = h->names;
+		o.header_sources = h->sources;
+		o.header_lengths = h->lengths;
+		o.num_headers = h->n;
+	}
 	void *il = NULL;
 	if (p->il) {
 		if (!(il = icd_prog_il(p)))
@@ -158,28 +191,13 @@ static cl_int compile_for(cl_program p, cl_device_id d, const char *opts)
 		o.il = il, o.il_size = p->il_size;
 		o.sources = NULL, o.count = 0;
 	}
-	void *hpk = NULL;
-	size_t n = 0;
-	char *log = NULL;
-	int rc = hp_cl_build(&o, &hpk, &n, &log);
+	cl_int rc = run_build(p, d, &o);
 	free(il);
-	if (log && *log)
-		log_add(p, log);
-	free(log);
-	if (rc && (!p->log || !p->log[0]))
-		log_add(p, hp_last_error()); /* a log never empty on failure */
-	if (rc) {
-		free(hpk);
-		return build_error(rc);
-	}
-	p->at[d->index].hpk = hpk;
-	p->at[d->index].hpk_size = n;
-	return CL_SUCCESS;
+	return rc;
 }
 
-/* Compile p->source with @p opts into each device of @p mask's object
- * (one build per board), the others' dropped; and the log. */
-static cl_int compile(cl_program p, const char *opts, uint32_t mask)
+/* The program's objects dropped, a new log and options. */
+static void prog_reset(cl_program p, const char *opts)
 {
 	free(p->options);
 	p->options = strdup(opts ? opts : "");
@@ -191,6 +209,12 @@ static cl_int compile(cl_program p, const char *opts, uint32_t mask)
 		p->at[i].hpk = NULL;
 		p->at[i].hpk_size = 0;
 	}
+}
+
+cl_int icd_prog_compile(cl_program p, const char *opts, uint32_t mask,
+			unsigned mode, const struct icd_headers *h)
+{
+	prog_reset(p, opts);
 	cl_int rc = CL_SUCCESS;
 	ICD_EACH_DEVICE(d, mask)
 	{
@@ -201,8 +225,40 @@ static cl_int compile(cl_program p, const char *opts, uint32_t mask)
 		} else if (a)
 			rc = CL_OUT_OF_HOST_MEMORY;
 		else
-			rc = compile_for(p, d, opts);
+			rc = compile_for(p, d, opts, mode, h);
 		if (rc)
+			break;
+	}
+	if (!p->log)
+		p->log = strdup("");
+	if (rc)
+		p->status = CL_BUILD_ERROR;
+	return rc;
+}
+
+cl_int icd_prog_link(cl_program p, const char *opts, cl_uint ni,
+		     const cl_program *in, uint32_t mask)
+{
+	prog_reset(p, opts);
+	cl_int rc = CL_SUCCESS;
+	ICD_EACH_DEVICE(d, mask)
+	{
+		const void *objs[ICD_LINK_INPUTS_MAX];
+		size_t sizes[ICD_LINK_INPUTS_MAX];
+		unsigned n = 0;
+		for (cl_uint i = 0; i < ni; i++)
+			if (in[i]->at[d->index].hpk) {
+				objs[n] = in[i]->at[d->index].hpk;
+				sizes[n++] = in[i]->at[d->index].hpk_size;
+			}
+		if (!n)
+			continue; /* no objects for it: no executable */
+		hp_cl_build_options o = {.options = opts,
+					 .mode = HP_CL_LINK,
+					 .objects = objs,
+					 .object_sizes = sizes,
+					 .num_objects = n};
+		if ((rc = run_build(p, d, &o)))
 			break;
 	}
 	if (!p->log)
@@ -217,20 +273,20 @@ static cl_int compile(cl_program p, const char *opts, uint32_t mask)
  * compiler's own: a device that refuses it is a failed build (@p failure),
  * not CL_INVALID_BINARY. Full device tables or memory are
  * CL_OUT_OF_RESOURCES. */
-static cl_int load_built(cl_program p, cl_int failure)
+cl_int icd_prog_load_built(cl_program p, cl_int failure)
 {
 	cl_int rc = prog_load(p);
 	if (!rc)
 		return CL_SUCCESS;
 	log_add(p, hp_last_error());
 	if (rc == CL_OUT_OF_RESOURCES || rc == CL_OUT_OF_HOST_MEMORY ||
-	    (rc == CL_INVALID_BINARY && p->kind == PROG_BINARY))
+	    (rc == CL_INVALID_BINARY && p->kind == PROG_BINARY && !p->linked))
 		return rc;
 	return failure;
 }
 
-static cl_int check_build(cl_program p, cl_uint n, const cl_device_id *devs,
-			  bool notify, void *data, uint32_t *mask)
+cl_int icd_prog_check_build(cl_program p, cl_uint n, const cl_device_id *devs,
+			    bool notify, void *data, uint32_t *mask)
 {
 	FAIL_IF(!icd_valid_program(p), CL_INVALID_PROGRAM,
 		"%p is not a live program", (void *)p);
@@ -245,7 +301,7 @@ static cl_int check_build(cl_program p, cl_uint n, const cl_device_id *devs,
 }
 
 /* The build's end: its status, and a failure said with the log's size. */
-static cl_int built(cl_program p, cl_int rc, cl_program_binary_type type)
+cl_int icd_prog_built(cl_program p, cl_int rc, cl_program_binary_type type)
 {
 	p->status = rc ? CL_BUILD_ERROR : CL_BUILD_SUCCESS;
 	if (!rc)
@@ -265,12 +321,36 @@ static cl_int built(cl_program p, cl_int rc, cl_program_binary_type type)
 	return rc;
 }
 
+/* A program of compiled-object or library binaries: linked into an
+ * executable (its binaries the link's one input). */
+static cl_int build_objects(cl_program p, const char *opts, uint32_t mask)
+{
+	struct _cl_program *in = calloc(1, sizeof(*in));
+	if (!in)
+		return CL_OUT_OF_HOST_MEMORY;
+	for (unsigned i = 0; i < ICD_DEVICES_MAX; i++) {
+		in->at[i] = p->at[i];
+		p->at[i].hpk = NULL;
+	}
+	cl_program one = in;
+	cl_int rc = icd_prog_link(p, "", 1, &one, mask);
+	for (unsigned i = 0; i < ICD_DEVICES_MAX; i++)
+		free(in->at[i].hpk);
+	free(in);
+	free(p->options);
+	p->options = strdup(opts ? opts : "");
+	return rc == CL_LINK_PROGRAM_FAILURE ? CL_BUILD_PROGRAM_FAILURE : rc;
+}
+
 static cl_int build(cl_program p, const char *opts, uint32_t mask)
 {
 	cl_int rc = CL_SUCCESS;
 	p->status = CL_BUILD_IN_PROGRESS;
 	if (p->kind == PROG_SOURCE) {
-		rc = compile(p, opts, mask);
+		rc = icd_prog_compile(p, opts, mask, HP_CL_BUILD, NULL);
+	} else if (p->bin_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+		   p->bin_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+		rc = build_objects(p, opts, mask);
 	} else {
 		if (opts) {
 			free(p->options);
@@ -280,8 +360,8 @@ static cl_int build(cl_program p, const char *opts, uint32_t mask)
 			p->log = strdup("");
 	}
 	if (!rc)
-		rc = load_built(p, CL_BUILD_PROGRAM_FAILURE);
-	return built(p, rc, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+		rc = icd_prog_load_built(p, CL_BUILD_PROGRAM_FAILURE);
+	return icd_prog_built(p, rc, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
 }
 
 ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
@@ -290,7 +370,8 @@ ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
 {
 	icd_lock();
 	uint32_t mask = 0;
-	cl_int rc = check_build(p, n, devs, notify != NULL, data, &mask);
+	cl_int rc =
+		icd_prog_check_build(p, n, devs, notify != NULL, data, &mask);
 	if (!rc && p->kind == PROG_BUILTIN)
 		rc = icd_fail(CL_INVALID_OPERATION, "CL_INVALID_OPERATION",
 			      __func__, "a program of built-in kernels");
@@ -302,143 +383,4 @@ ICD_EXPORT cl_int CL_API_CALL clBuildProgram(
 	icd_fail_deliver(icd_ctx_of(p), rc);
 	icd_unlock();
 	return rc;
-}
-
-static cl_int check_compile(cl_program p, cl_uint nh, const cl_program *headers,
-			    const char **hnames)
-{
-	FAIL_IF((nh && (!headers || !hnames)) || (!nh && (headers || hnames)),
-		CL_INVALID_VALUE, "%u headers at %p, names at %p", nh,
-		(void *)headers, (void *)hnames);
-	FAIL_IF(p->kind != PROG_SOURCE, CL_INVALID_OPERATION,
-		"not a program from source");
-	return CL_SUCCESS;
-}
-
-/* Compile: the source is compiled (to check it and produce the log) and
- * kept; linking builds the sources of its inputs together. */
-ICD_EXPORT cl_int CL_API_CALL clCompileProgram(
-	cl_program p, cl_uint n, const cl_device_id *devs, const char *opts,
-	cl_uint nh, const cl_program *headers, const char **hnames,
-	void(CL_CALLBACK *notify)(cl_program, void *), void *data)
-{
-	icd_lock();
-	uint32_t mask = 0;
-	cl_int rc = check_build(p, n, devs, notify != NULL, data, &mask);
-	if (!rc)
-		rc = check_compile(p, nh, headers, hnames);
-	if (!rc) {
-		rc = compile(p, opts, mask);
-		if (rc == CL_BUILD_PROGRAM_FAILURE)
-			rc = CL_COMPILE_PROGRAM_FAILURE;
-		built(p, rc, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
-		if (notify)
-			notify(p, data);
-	}
-	icd_fail_deliver(icd_ctx_of(p), rc);
-	icd_unlock();
-	return rc;
-}
-
-static cl_int check_link(cl_context c, cl_uint n, const cl_device_id *devs,
-			 cl_uint ni, const cl_program *in, bool notify,
-			 void *data)
-{
-	FAIL_IF(!icd_valid_ctx(c), CL_INVALID_CONTEXT,
-		"%p is not a live context", (void *)c);
-	FAIL_IF((n && !devs) || (!n && devs), CL_INVALID_VALUE,
-		"%u devices at %p", n, (void *)devs);
-	cl_int rc = icd_devs_in(c->dev_mask, "context's", n, devs, NULL);
-	if (rc)
-		return rc;
-	FAIL_IF(!ni || !in || (!notify && data), CL_INVALID_VALUE,
-		"%u input programs at %p, user data %p", ni, (void *)in, data);
-	for (cl_uint i = 0; i < ni; i++) {
-		FAIL_IF(!icd_valid_program(in[i]), CL_INVALID_PROGRAM,
-			"input %u (%p) is not a live program", i,
-			(void *)in[i]);
-		FAIL_IF(in[i]->kind != PROG_SOURCE ||
-				in[i]->bin_type !=
-					CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
-			CL_INVALID_OPERATION,
-			"input %u is not a compiled program", i);
-		FAIL_IF(in[i]->il, CL_INVALID_OPERATION,
-			"input %u is a SPIR-V program: linking SPIR-V objects "
-			"is not implemented",
-			i);
-	}
-	return CL_SUCCESS;
-}
-
-/* The linked program's source (its inputs' joined) and options (the
- * compile options of the first input, then the link options). */
-static cl_int link_source(cl_program p, const char *opts, cl_uint ni,
-			  const cl_program *in, char **o)
-{
-	size_t total = 1, olen = opts ? strlen(opts) + 2 : 1;
-	for (cl_uint i = 0; i < ni; i++) {
-		total += in[i]->source_len + 2;
-		olen += strlen(in[i]->options) + 1;
-	}
-	*o = calloc(1, olen);
-	if (!*o || !(p->source = calloc(1, total)))
-		return CL_OUT_OF_HOST_MEMORY;
-	strcat(*o, in[0]->options);
-	for (cl_uint i = 0; i < ni; i++) {
-		memcpy(p->source + p->source_len, in[i]->source,
-		       in[i]->source_len);
-		p->source_len += in[i]->source_len;
-		p->source[p->source_len++] = '\n';
-	}
-	if (opts) {
-		strcat(*o, " ");
-		strcat(*o, opts);
-	}
-	return CL_SUCCESS;
-}
-
-static cl_int link(cl_program p, const char *opts, cl_uint ni,
-		   const cl_program *in, uint32_t mask)
-{
-	char *o = NULL;
-	cl_int err = link_source(p, opts, ni, in, &o);
-	if (!err)
-		err = compile(p, o, mask);
-	free(o);
-	if (err == CL_BUILD_PROGRAM_FAILURE)
-		err = CL_LINK_PROGRAM_FAILURE;
-	if (!err)
-		err = load_built(p, CL_LINK_PROGRAM_FAILURE);
-	return built(p, err, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
-}
-
-ICD_EXPORT cl_program CL_API_CALL clLinkProgram(
-	cl_context c, cl_uint n, const cl_device_id *devs, const char *opts,
-	cl_uint ni, const cl_program *in,
-	void(CL_CALLBACK *notify)(cl_program, void *), void *data, cl_int *errp)
-{
-	icd_lock();
-	cl_program p = NULL;
-	cl_int err = check_link(c, n, devs, ni, in, notify != NULL, data);
-	if (!err && !(p = icd_prog_new(c, PROG_SOURCE)))
-		err = CL_OUT_OF_HOST_MEMORY;
-	if (!err) {
-		uint32_t mask = 0;
-		for (cl_uint i = 0; i < n; i++)
-			mask |= 1u << devs[i]->index;
-		err = link(p, opts, ni, in, mask ? mask : c->dev_mask);
-		if (err != CL_OUT_OF_HOST_MEMORY && notify)
-			notify(p, data);
-		if (err == CL_INVALID_BUILD_OPTIONS)
-			err = CL_INVALID_LINKER_OPTIONS;
-	}
-	if (err && err != CL_LINK_PROGRAM_FAILURE && p) {
-		icd_prog_free(p);
-		p = NULL;
-	}
-	icd_fail_deliver(icd_ctx_of(c), err);
-	icd_unlock();
-	if (errp)
-		*errp = err;
-	return p;
 }

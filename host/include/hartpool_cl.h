@@ -118,6 +118,32 @@ typedef struct hp_cl_program {
 	char build_options[512]; /**< as given to hp_cl_build */
 } hp_cl_program;
 
+/** What hp_cl_build makes (hp_cl_build_options.mode). */
+enum hp_cl_mode {
+	HP_CL_BUILD = 0,   /**< sources or a module to a kernel object */
+	HP_CL_COMPILE = 1, /**< sources or a module to a compiled object */
+	/** compiled objects and libraries to a kernel object, or (option
+	 * -create-library) to a library */
+	HP_CL_LINK = 2,
+};
+
+/** A compiled object or a library (clCompileProgram's binary, or
+ * clLinkProgram's with -create-library): the board's LLVM bitcode after
+ * this header. */
+#define HP_CL_OBJECT_MAGIC "HPCLOBJ1"
+enum hp_cl_object_kind { HP_CL_OBJECT = 1, HP_CL_LIBRARY = 2 };
+typedef struct hp_cl_object_header {
+	char magic[8];
+	uint32_t kind;	  /**< enum hp_cl_object_kind */
+	uint32_t bc_size; /**< bytes of bitcode after the header */
+	char board[32];	  /**< the board it was compiled for */
+} hp_cl_object_header;
+
+/** The kind of the compiled object or library of @p n bytes at @p b
+ * (HP_CL_OBJECT, HP_CL_LIBRARY; @p board, 32 bytes, gets its board), or 0
+ * if it is none (a kernel object, or something else). */
+unsigned hp_cl_object_kind(const void *b, size_t n, char *board);
+
 typedef struct hp_cl_build_options {
 	/** Board folder (board/B/board.mk: its ISA and ABI); NULL: qemu-virt.
 	 */
@@ -136,6 +162,21 @@ typedef struct hp_cl_build_options {
 	 * first): sources are then not read. */
 	const void *il;
 	size_t il_size;
+	/** enum hp_cl_mode (0: HP_CL_BUILD). */
+	unsigned mode;
+	/** HP_CL_COMPILE, HP_CL_BUILD: headers the sources #include by these
+	 * names (clCompileProgram's input_headers; relative, no ".."), the
+	 * text of each (lengths as for the sources). */
+	const char *const *header_names;
+	const char *const *header_sources;
+	const size_t *header_lengths;
+	unsigned num_headers;
+	/** HP_CL_LINK: the compiled objects and libraries, in order; the
+	 * options are the link options (-create-library,
+	 * -enable-link-options, the math ones). */
+	const void *const *objects;
+	const size_t *object_sizes;
+	unsigned num_objects;
 	/** Name of the source in messages (NULL: "program.cl"). */
 	const char *source_name;
 	/** Keep the linked ELF (symbols, line tables for gdb) here; NULL:

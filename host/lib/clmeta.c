@@ -153,3 +153,18 @@ void hp_cl_program_free(hp_cl_program *p)
 		free(p);
 	}
 }
+
+unsigned hp_cl_object_kind(const void *b, size_t n, char *board)
+{
+	hp_cl_object_header h;
+	if (!b || n < sizeof(h))
+		return 0;
+	memcpy(&h, b, sizeof(h));
+	if (memcmp(h.magic, HP_CL_OBJECT_MAGIC, sizeof(h.magic)) ||
+	    (h.kind != HP_CL_OBJECT && h.kind != HP_CL_LIBRARY) ||
+	    h.bc_size != n - sizeof(h) || !memchr(h.board, 0, sizeof(h.board)))
+		return 0;
+	if (board)
+		memcpy(board, h.board, sizeof(h.board));
+	return h.kind;
+}

@@ -86,17 +86,25 @@ t_icd_limits_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog limits; }
 # cl_khr_device_uuid, _extended_versioning, _suggested_local_work_size,
 # _expect_assume
 t_icd_smallext() { icd_prog smallext; }
+# clCompileProgram with headers, clLinkProgram of objects and libraries,
+# their binaries, link options and failures
+t_icd_separate() { icd_prog separate; }
+t_icd_separate_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog separate; }
 
 # SPIR-V modules for tests/opencl/programs/spirv.c into $1: clang-15 and
-# llvm-spirv-15 from spirv_prog.cl (spir and spir64), spirv-as from the
+# llvm-spirv-15 from spirv_prog.cl and spirv_link.cl (spir and spir64),
+# spirv-as from the
 # .spvasm files (written for Physical64; the 32-bit ones by sed)
 spirv_make() {
 	local d=$1 k=tests/opencl/kernels b
 	for b in 32 64; do
 		local t=spir; [ $b = 64 ] && t=spir64
-		clang-15 -c -target $t -cl-std=CL2.0 -O0 -fno-discard-value-names -Xclang -finclude-default-header \
-			-emit-llvm -o "$d/prog$b.bc" $k/spirv_prog.cl &&
-			llvm-spirv-15 "$d/prog$b.bc" -o "$d/prog$b.spv" || return 1
+		for c in prog link; do
+			clang-15 -c -target $t -cl-std=CL2.0 -O0 -fno-discard-value-names \
+				-Xclang -finclude-default-header \
+				-emit-llvm -o "$d/$c$b.bc" $k/spirv_$c.cl &&
+				llvm-spirv-15 "$d/$c$b.bc" -o "$d/$c$b.spv" || return 1
+		done
 		for m in spec image lower; do
 			local env=spv1.0
 			[ $m = lower ] && env=spv1.4

@@ -307,6 +307,7 @@ struct _cl_program {
 	size_t il_size;
 	struct icd_spec *spec; /**< its specialization constants set */
 	unsigned nspec;
+	bool linked;   /**< made by clLinkProgram (its objects are the ICD's) */
 	uint32_t devs; /**< the devices it is for (CL_PROGRAM_DEVICES) */
 	struct icd_prog_dev at[ICD_DEVICES_MAX]; /**< by device index */
 	cl_program_binary_type bin_type;

@@ -7,7 +7,8 @@
  * the device's IL versions, a kernel with a generic-pointer helper, local
  * memory, a barrier and atomics, built-ins with vector, narrow and struct
  * arguments, specialization constants and their errors, SPIR-V 1.4 that
- * is rewritten before translation (spirv_lower.spvasm), a module of the
+ * is rewritten before translation (spirv_lower.spvasm), a SPIR-V object
+ * linked with an OpenCL C one (spirv_link.cl), a module of the
  * other width and one that needs images refused with a build log. */
 #include "common.h"
 
@@ -306,6 +307,53 @@ static void lowered(ocl_env *o)
 	       "shuffles check\n");
 }
 
+/* A SPIR-V object that imports a function, linked with an OpenCL C
+ * object that defines it. */
+static void linked(ocl_env *o)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "link%u.spv", bits_of(o));
+	size_t n;
+	unsigned char *il = slurp(name, &n);
+	cl_int err;
+	cl_program m = clCreateProgramWithIL(o->ctx, il, n, &err);
+	CL_OK(err);
+	free(il);
+	err = clCompileProgram(m, 1, &o->dev, "", 0, NULL, NULL, NULL, NULL);
+	CHECK(err == CL_SUCCESS, "compiling %s: %d\n%s", name, err,
+	      build_log(o, m));
+	const char *src = "int twice_plus(int x) { return 2 * x + 3; }";
+	cl_program s = clCreateProgramWithSource(o->ctx, 1, &src, NULL, &err);
+	CL_OK(err);
+	CL_OK(clCompileProgram(s, 1, &o->dev, "", 0, NULL, NULL, NULL, NULL));
+	cl_program in[2] = {m, s};
+	cl_program x =
+		clLinkProgram(o->ctx, 1, &o->dev, "", 2, in, NULL, NULL, &err);
+	CHECK(x && err == CL_SUCCESS, "linking: %d\n%s", err,
+	      x ? build_log(o, x) : "");
+	cl_kernel k = clCreateKernel(x, "spv_link", &err);
+	CL_OK(err);
+	enum { N = 16 };
+	cl_mem b = clCreateBuffer(o->ctx, CL_MEM_WRITE_ONLY, N * sizeof(int),
+				  NULL, &err);
+	CL_OK(err);
+	CL_OK(clSetKernelArg(k, 0, sizeof(b), &b));
+	size_t g = N;
+	CL_OK(clEnqueueNDRangeKernel(o->q, k, 1, NULL, &g, NULL, 0, NULL,
+				     NULL));
+	int out[N];
+	CL_OK(clEnqueueReadBuffer(o->q, b, CL_TRUE, 0, sizeof(out), out, 0,
+				  NULL, NULL));
+	for (int i = 0; i < N; i++)
+		CHECK(out[i] == 2 * i + 3, "spv_link item %d: %d", i, out[i]);
+	clReleaseMemObject(b);
+	clReleaseKernel(k);
+	clReleaseProgram(x);
+	clReleaseProgram(s);
+	clReleaseProgram(m);
+	printf("spirv: a SPIR-V object linked with an OpenCL C one runs\n");
+}
+
 static void refused(ocl_env *o)
 {
 	cl_int err;
@@ -350,6 +398,8 @@ int main(int argc, char **argv)
 		spec(&o);
 	if (ocl_case(argc, argv, "lower"))
 		lowered(&o);
+	if (ocl_case(argc, argv, "link"))
+		linked(&o);
 	if (ocl_case(argc, argv, "refused"))
 		refused(&o);
 	ocl_teardown(&o);
