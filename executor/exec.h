@@ -42,7 +42,10 @@ typedef struct exec_device {
 	unsigned address_bits; /**< width of the device's size_t */
 	uint32_t max_work_group_size;
 	uint32_t max_work_item_sizes[3];
-	uint32_t local_mem_size;	 /**< bytes per work-group */
+	uint32_t local_mem_size; /**< bytes per work-group */
+	/** The device's global memory, where buffers are (the mailbox's
+	 * buffer heap; 0 0: not said): hp_launch.global_base. */
+	uint64_t global_base, global_size;
 	uint32_t default_sub_group_size; /**< the board's lane count */
 	uint32_t sub_group_sizes;	 /**< bit k set: size 1 << k allowed */
 	uint32_t fiber_stack_default;	 /**< bytes per work-item */

@@ -281,9 +281,15 @@ int exec_ndrange_setup(const exec_device *dev, const hp_kernel *k,
 #ifdef __riscv_vector
 	out->vector_bytes = dev->vlenb; /* hp_launch: V boards only */
 #endif
-	if (setup_1d(dev, k, r, out))
-		return 0;
-	return setup_general(dev, k, r, out, why, why_size);
+	int rc = setup_1d(dev, k, r, out)
+			 ? 0
+			 : setup_general(dev, k, r, out, why, why_size);
+	if (!rc) {
+		out->global_base = (uintptr_t)dev->global_base;
+		out->global_bytes = (size_t)dev->global_size;
+		out->local_bytes = dev->local_mem_size;
+	}
+	return rc;
 }
 
 #define FAIL(code, ...) return fail(out, why, why_size, code, __VA_ARGS__)

@@ -192,6 +192,9 @@ int app_main(void)
 		exec_shutdown();
 		return 2;
 	}
+	/* where buffers are: the global memory of OpenCL's to_global */
+	exec_dev.global_base = BOARD_BUF_BASE;
+	exec_dev.global_size = end - BOARD_BUF_BASE;
 	bool shared = quotas_read();
 	dispatch_config cfg = {
 		.unshared = !shared,

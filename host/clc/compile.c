@@ -192,7 +192,11 @@ int clc_stage_compile(clc_job *j)
 		av[n++] = incopt;
 	/* OpenCL C 3.0 features clang's header declares from macros
 	 * (header-only features): the library has them */
+	char ext3[80] = "-cl-ext=+__opencl_c_generic_address_space";
 	if (!strcmp(j->opts.std, "CL3.0")) {
+		/* the generic address space (kernels/opencl/generic.cl) */
+		av[n++] = "-Xclang";
+		av[n++] = ext3;
 		av[n++] = "-D__opencl_c_work_group_collective_functions=1";
 		/* every atomic is sequentially consistent and all harts share
 		 * one coherent memory */

@@ -263,10 +263,10 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 	case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
 	case CL_DEVICE_HOST_UNIFIED_MEMORY:
 	case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-	case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
 	case CL_DEVICE_PIPE_SUPPORT:
 		ICD_INFO_T(cl_bool, CL_FALSE);
 	case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+	case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: /* generic.cl */
 	case CL_DEVICE_ENDIAN_LITTLE:
 	case CL_DEVICE_AVAILABLE:
 	case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
@@ -442,9 +442,10 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
 	}
 	case CL_DEVICE_OPENCL_C_FEATURES: {
-		const char *f[8];
+		const char *f[10];
 		n = 0;
 		f[n++] = "__opencl_c_int64";
+		f[n++] = "__opencl_c_generic_address_space";
 		f[n++] = "__opencl_c_atomic_order_acq_rel";
 		f[n++] = "__opencl_c_atomic_order_seq_cst";
 		f[n++] = "__opencl_c_atomic_scope_device";

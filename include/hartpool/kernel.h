@@ -51,6 +51,12 @@ typedef struct hp_launch {
 	 * where the vector unit is off; set on boards with V only (kernels
 	 * built without V do not read it). */
 	unsigned vector_bytes;
+	/** Which space an address is in (OpenCL C's to_global, to_local,
+	 * get_fence): the device's global memory (the buffer heap) and the
+	 * bytes of each work-group's local memory. */
+	uintptr_t global_base;
+	size_t global_bytes;
+	size_t local_bytes;
 } hp_launch;
 
 struct exec_wg;	   /* the executor's per-work-group fiber state */

@@ -18,7 +18,7 @@ OCL_LINK ?= llvm-link-19
 OCL_ABIS := rv64imafdc-lp64d rv32imac-ilp32 rv64imafdcv-lp64d
 ocl-cl-srcs := math common integer relational geometric vload atomic async \
                subgroup sgext \
-               misc
+               misc generic
 ocl-c-srcs := rt events softfma wg sgw printf libm
 ocl-hdrs := kernels/opencl/clc.h
 OCL_PICOLIBC_INC ?= /usr/lib/picolibc/riscv64-unknown-elf/include
@@ -58,6 +58,12 @@ $(OCL_O)/$(1)/%.bc: kernels/opencl/%.cl $(ocl-hdrs)
 	@echo "  CLANG   $$@"
 	@mkdir -p $$(dir $$@)
 	$$(Q)$(OCL_CLANG) $$(OCL_CLFLAGS) -o $$@ $$<
+# the one file compiled with the generic address space (its overloads)
+$(OCL_O)/$(1)/generic.bc: kernels/opencl/generic.cl $(ocl-hdrs)
+	@echo "  CLANG   $$@"
+	@mkdir -p $$(dir $$@)
+	$$(Q)$(OCL_CLANG) $$(OCL_CLFLAGS) \
+		-Xclang -cl-ext=+__opencl_c_generic_address_space -o $$@ $$<
 $(OCL_O)/$(1)/convert.bc: $(OCL_O)/convert.cl $(ocl-hdrs)
 	@echo "  CLANG   $$@"
 	@mkdir -p $$(dir $$@)

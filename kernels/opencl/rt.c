@@ -270,3 +270,22 @@ int _Z13sub_group_anyi(int p)
 	HPCL_FW(c, r = hp_sub_group_any(c->it, p != 0));
 	return r;
 }
+
+/* ---- the generic address space (generic.cl) ---- */
+
+/* Which space address @p a is in: the work-group's local memory, the device's
+ * global memory (its buffer heap), else private (the work-item's stack:
+ * __constant data cannot become a generic pointer). 0 global, 1 local,
+ * 2 private: generic.cl's HPCL_SPACE_*. */
+int hpcl_space(uintptr_t a);
+int hpcl_space(uintptr_t a)
+{
+	hpcl_ctx *c = hpcl_cur();
+	const hp_launch *l = c->it->g->l;
+	uintptr_t loc = (uintptr_t)c->local;
+	if (a - loc < l->local_bytes)
+		return 1;
+	if (a - l->global_base < l->global_bytes)
+		return 0;
+	return 2;
+}

@@ -4,7 +4,8 @@
 #
 # builtins_compile_rv64 / _rv32: the coverage kernels of
 # tests/opencl/kernels/builtins_*.cl, compiled as hp_cl_build compiles
-# kernels (clang's built-in declarations, the device's extensions), linked
+# kernels (clang's built-in declarations, the device's extensions; OpenCL
+# C 1.2, 3.0, and 3.0 with the generic address space), linked
 # with the library: no _Z (built-in) symbol may stay undefined; then
 # internalized, optimized and compiled to an object whose every undefined
 # symbol picolibc or libgcc defines.
@@ -59,11 +60,15 @@ bt_compile_check() {
 		tests/opencl/kernels/builtins_mem.cl \
 		tests/opencl/kernels/builtins_values.cl \
 		tests/opencl/kernels/builtins_diff.cl; do
-		for std in CL3.0 CL1.2; do
-			local b
+		# CL3.0g: with the generic address space, whose overloads are
+		# then the only ones clang declares for pointer built-ins
+		for std in CL3.0 CL1.2 CL3.0g; do
+			local b gas=()
 			b=$tmp/$(basename "$f" .cl)-$std
-			"$BT_CLANG" -x cl "-cl-std=$std" -Xclang -finclude-default-header \
-				-Xclang -ffake-address-space-map -Xclang "$bt_ext" \
+			[ "$std" = CL3.0g ] &&
+				gas=(-Xclang -cl-ext=+__opencl_c_generic_address_space)
+			"$BT_CLANG" -x cl "-cl-std=${std%g}" -Xclang -finclude-default-header \
+				-Xclang -ffake-address-space-map -Xclang "$bt_ext" "${gas[@]}" \
 				"${bt_target[@]}" -mcmodel=medany -mno-relax \
 				-fno-jump-tables -O2 -S -emit-llvm -o "$b.ll" "$f" \
 				2>"$b.err" || { cat "$b.err"; fail "$f ($std, $abi) does not compile"; }

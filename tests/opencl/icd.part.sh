@@ -89,6 +89,9 @@ t_icd_smallext() { icd_prog smallext; }
 # clCompileProgram with headers, clLinkProgram of objects and libraries,
 # their binaries, link options and failures
 t_icd_separate() { icd_prog separate; }
+# the generic address space: helpers, to_*, get_fence, the generic overloads
+t_icd_generic() { icd_prog generic; }
+t_icd_generic_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog generic; }
 t_icd_separate_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog separate; }
 
 # SPIR-V modules for tests/opencl/programs/spirv.c into $1: clang-15 and
