@@ -13,6 +13,9 @@
  *   OpPtrDiff                    -> the same, OpISub, OpSDiv by the size
  *   OpVectorShuffle of two vector lengths -> the shorter widened by a
  *                                   shuffle of itself, then the shuffle
+ *   OpVariable %p Function %init -> the variable, then OpStore %init after
+ *                                   the block's variables (the translator
+ *                                   makes a static global of it)
  *   OpCopyLogical                -> OpCompositeExtract of each member (the
  *                                   same, recursively, where types differ),
  *                                   OpCompositeConstruct; OpCopyObject if
@@ -70,6 +73,10 @@ typedef struct {
 	uint32_t size_id[16];
 	unsigned nsizes;
 	unsigned address_bits;
+	/* Function variables with initializers: stored after the block's
+	 * variables */
+	uint32_t pend[64][2];
+	unsigned npend;
 } lower;
 
 static void put(lower *l, uint32_t x)
@@ -404,11 +411,40 @@ static bool shuffle(lower *l, const uint32_t *x)
 	return true;
 }
 
+/* An initialized Function variable (the translator makes it a static
+ * global): the variable alone, its initial value stored after the
+ * block's variables. False: left as it is. */
+static bool var_init(lower *l, const uint32_t *x)
+{
+	uint32_t wc = x[0] >> 16;
+	if (wc != 5 || x[3] != 7 /* Function */ || l->npend == 64)
+		return false;
+	inst(l, 59, 3, x + 1);
+	l->pend[l->npend][0] = x[2];
+	l->pend[l->npend++][1] = x[4];
+	return true;
+}
+
+/* The stores var_init() left for the end of the variables. */
+static void var_flush(lower *l, uint32_t op)
+{
+	if (!l->npend || op == 59 || op == 8 /* OpLine */ || op == 317)
+		return;
+	for (unsigned i = 0; i < l->npend; i++)
+		inst(l, 62, 2, l->pend[i]);
+	l->npend = 0;
+}
+
 /* One instruction of the input, rewritten or copied. */
 static void rewrite(lower *l, const uint32_t *x)
 {
 	uint32_t op = x[0] & 0xffff, wc = x[0] >> 16;
+	var_flush(l, op);
 	switch (op) {
+	case 59: /* OpVariable */
+		if (var_init(l, x))
+			return;
+		break;
 	case OP_CONSTANT_NULL: {
 		const uint32_t *t = wc >= 3 ? def_of(l, x[1]) : NULL;
 		uint32_t tk = op_of(t);

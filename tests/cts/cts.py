@@ -73,6 +73,12 @@ SUITES = [
      "conversions"),
     ("math_brute_force", "math_brute_force/test_bruteforce", 5400, 300,
      "-w -1", "math_edge_cases", "*"),
+    # SPIR-V programs (its modules: spirv_new/spirv_bin of the CTS build)
+    ("spirv_new", "spirv_new/test_spirv_new", 900, 240, "", "*", "*"),
+    ("generic_address_space",
+     "generic_address_space/test_generic_address_space", 900, 240, "", "",
+     "*"),
+    ("SVM", "SVM/test_svm", 900, 240, "", "", "*"),
 ]
 
 START = re.compile(r"([A-Za-z0-9_]+)\.\.\.$")

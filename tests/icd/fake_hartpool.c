@@ -749,6 +749,14 @@ static bool param(const char *p, size_t len, char *out, size_t n)
 	return true;
 }
 
+/* The fake's builds make kernel objects of its own only: no compiled
+ * object or library is ever one. */
+unsigned hp_cl_object_kind(const void *b, size_t n, char *board)
+{
+	(void)b, (void)n, (void)board;
+	return 0;
+}
+
 int hp_cl_build(const hp_cl_build_options *o, void **hpk, size_t *size,
 		char **log)
 {

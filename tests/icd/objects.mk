@@ -16,6 +16,7 @@ icd-unit-test_icd_multi-srcs := tests/icd/test_icd_multi.c
 icd-unit-variants := plain asan tsan
 icd-unit-common-srcs := $(icd-srcs) tests/icd/fake_hartpool.c \
                         common/ndrange_check.c common/error.c \
+                        host/clc/spirv.c host/clc/spirv_lower.c \
                         $(host-boards-srcs) $(HOST_O)/boards_table.c
 
 define icd-unit-rule
