@@ -184,6 +184,10 @@ static int job_run(clc_job *j)
 		return clc_stage_object(j, HP_CL_OBJECT);
 	if (j->o->mode == HP_CL_LINK && j->opts.create_library)
 		return clc_stage_object(j, HP_CL_LIBRARY);
+	/* a linked module: calls across its objects inlined like a source's */
+	if (j->o->mode == HP_CL_LINK &&
+	    ((rc = clc_target_machine(j)) || (rc = clc_optimize_module(j))))
+		return rc;
 	if ((rc = clc_stage_read(j)))
 		return rc;
 	if (!j->nk)

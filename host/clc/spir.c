@@ -379,18 +379,16 @@ static void c_convention(clc_job *j, LLVMModuleRef m)
 	}
 }
 
-/* What clang -O2 does to a source before the read stage looks at it (a
- * translated module may be as its producer's -O0 left it): the thunks and
- * helpers inlined, the IR simplified; loops are left to the stages after
- * (the row loop unrolls, the code generator vectorises). */
-static int optimize(clc_job *j)
+int clc_optimize_module(clc_job *j)
 {
 	LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
 	LLVMPassBuilderOptionsSetLoopVectorization(po, 0);
 	LLVMPassBuilderOptionsSetLoopUnrolling(po, 0);
+	/* a compiled object keeps what it defines for the link (-O2 would
+	 * drop an unused linkonce_odr function another object imports) */
+	bool keep = j->opts.opt_disable || j->o->mode == HP_CL_COMPILE;
 	LLVMErrorRef e = LLVMRunPasses(
-		j->mod, j->opts.opt_disable ? "always-inline" : "default<O2>",
-		j->tm, po);
+		j->mod, keep ? "always-inline" : "default<O2>", j->tm, po);
 	LLVMDisposePassBuilderOptions(po);
 	if (!e)
 		return 0;
@@ -398,7 +396,7 @@ static int optimize(clc_job *j)
 	fprintf(j->log.f, "error: the optimizer: %s\n", msg);
 	LLVMDisposeErrorMessage(msg);
 	return clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
-			"optimizing the translated module failed (build log)");
+			"optimizing the module failed (build log)");
 }
 
 int clc_spir_fixup(clc_job *j)
@@ -445,5 +443,5 @@ int clc_spir_fixup(clc_job *j)
 		return clc_fail(&j->log, rc,
 				"the module's built-in calls cannot be bound "
 				"(build log)");
-	return optimize(j);
+	return clc_optimize_module(j);
 }

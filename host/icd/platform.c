@@ -34,13 +34,22 @@ static const char *const exts_api[] = {
 	"cl_khr_suggested_local_work_size",
 	"cl_khr_expect_assume",
 	"cl_khr_il_program",
-	"cl_khr_spirv_no_integer_wrap_decoration"};
+	"cl_khr_spirv_no_integer_wrap_decoration",
+	"cl_khr_spirv_linkonce_odr"};
+
+/* Extensions one list holds at most (the platform's and a device's). */
+#define ICD_EXTS_MAX 32
+_Static_assert(1 + sizeof(exts_base) / sizeof(exts_base[0]) +
+			       sizeof(exts_api) / sizeof(exts_api[0]) +
+			       sizeof(exts_64) / sizeof(exts_64[0]) <=
+		       ICD_EXTS_MAX,
+	       "ICD_EXTS_MAX");
 
 /* The platform's (@p d NULL: what every device has) or @p d's. */
 static size_t ext_list(cl_device_id d, cl_name_version *out, char *str,
 		       size_t cap)
 {
-	const char *names[24];
+	const char *names[ICD_EXTS_MAX];
 	size_t n = 0;
 	if (!d)
 		names[n++] = "cl_khr_icd";
@@ -98,7 +107,7 @@ ICD_EXPORT cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id p,
 	FAIL_IF(p && p != &icd_platform, CL_INVALID_PLATFORM,
 		"%p is not hartpool's platform", (void *)p);
 	char buf[1024];
-	cl_name_version nv[16];
+	cl_name_version nv[ICD_EXTS_MAX];
 	size_t n;
 	switch (param) {
 	case CL_PLATFORM_PROFILE:
@@ -357,6 +366,8 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 		ICD_INFO_STR("OpenCL 3.0 hartpool");
 	case CL_DEVICE_OPENCL_C_VERSION:
 		ICD_INFO_STR("OpenCL C 1.2 hartpool");
+	case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR: /* extended_versioning */
+		ICD_INFO_T(cl_version, CL_MAKE_VERSION(1, 2, 0));
 	case CL_DEVICE_EXTENSIONS:
 		ext_list(d, NULL, buf, sizeof(buf));
 		ICD_INFO_STR(buf);

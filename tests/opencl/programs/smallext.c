@@ -85,6 +85,11 @@ static void versioning(ocl_env *o)
 			      &v, NULL));
 	CHECK(CL_VERSION_MAJOR_KHR(v) == 3, "numeric version %u.%u",
 	      CL_VERSION_MAJOR_KHR(v), CL_VERSION_MINOR_KHR(v));
+	CL_OK(clGetDeviceInfo(o->dev, CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR,
+			      sizeof(v), &v, NULL));
+	CHECK(CL_VERSION_MAJOR_KHR(v) == 1 && CL_VERSION_MINOR_KHR(v) == 2,
+	      "OpenCL C numeric version %u.%u", CL_VERSION_MAJOR_KHR(v),
+	      CL_VERSION_MINOR_KHR(v));
 	printf("smallext: %zu extensions, each with a version\n", words);
 }
 
