@@ -45,13 +45,8 @@ const char *clc_translator(void)
 {
 	static const char *const names[] = {"/usr/bin/llvm-spirv-15",
 					    "/usr/lib/llvm-15/bin/llvm-spirv"};
-	const char *e = getenv("HP_LLVM_SPIRV");
-	if (e && *e)
-		return access(e, X_OK) ? NULL : e;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!access(names[i], X_OK))
-			return names[i];
-	return NULL;
+	return clc_tool("HP_LLVM_SPIRV", names,
+			sizeof(names) / sizeof(names[0]));
 }
 
 static int translate(clc_job *j)

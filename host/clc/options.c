@@ -48,17 +48,22 @@ void clc_sb_add(clc_sbuf *b, const char *fmt, ...)
 
 /* ---- the compiler ---- */
 
+const char *clc_tool(const char *env, const char *const *names, size_t n)
+{
+	const char *e = getenv(env);
+	if (e && *e)
+		return access(e, X_OK) ? NULL : e;
+	for (size_t i = 0; i < n; i++)
+		if (!access(names[i], X_OK))
+			return names[i];
+	return NULL;
+}
+
 const char *hp_cl_compiler(void)
 {
 	static const char *const names[] = {"/usr/bin/clang-19",
 					    "/usr/lib/llvm-19/bin/clang"};
-	const char *e = getenv("HP_CLANG");
-	if (e && *e)
-		return access(e, X_OK) ? NULL : e;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!access(names[i], X_OK))
-			return names[i];
-	return NULL;
+	return clc_tool("HP_CLANG", names, sizeof(names) / sizeof(names[0]));
 }
 
 /* ---- options ---- */

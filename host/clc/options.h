@@ -28,6 +28,10 @@ typedef struct {
 	bool create_library; /* link: -create-library */
 } clc_opts;
 
+/** A program: the one environment variable @p env names (NULL if it is
+ * not executable), else the first of @p names that is; NULL if none. */
+const char *clc_tool(const char *env, const char *const *names, size_t n);
+
 /** 0 or an HP_ error, its messages in @p log. @p link: clLinkProgram's
  * options (-create-library, -enable-link-options with it, the math
  * options), else clBuildProgram's and clCompileProgram's. */

@@ -211,6 +211,16 @@ static void prog_reset(cl_program p, const char *opts)
 	}
 }
 
+/* A compile's or link's end: a log (never NULL), the status of a failure. */
+static cl_int prog_end(cl_program p, cl_int rc)
+{
+	if (!p->log)
+		p->log = strdup("");
+	if (rc)
+		p->status = CL_BUILD_ERROR;
+	return rc;
+}
+
 cl_int icd_prog_compile(cl_program p, const char *opts, uint32_t mask,
 			unsigned mode, const struct icd_headers *h)
 {
@@ -229,11 +239,7 @@ cl_int icd_prog_compile(cl_program p, const char *opts, uint32_t mask,
 		if (rc)
 			break;
 	}
-	if (!p->log)
-		p->log = strdup("");
-	if (rc)
-		p->status = CL_BUILD_ERROR;
-	return rc;
+	return prog_end(p, rc);
 }
 
 cl_int icd_prog_link(cl_program p, const char *opts, cl_uint ni,
@@ -261,11 +267,7 @@ cl_int icd_prog_link(cl_program p, const char *opts, cl_uint ni,
 		if ((rc = run_build(p, d, &o)))
 			break;
 	}
-	if (!p->log)
-		p->log = strdup("");
-	if (rc)
-		p->status = CL_BUILD_ERROR;
-	return rc;
+	return prog_end(p, rc);
 }
 
 /* Load what compile() built, or the binary; the device's reason for a

@@ -59,6 +59,16 @@ static inline int ocl_case(int argc, char **argv, const char *name)
 	return argc < 2 || !strcmp(argv[1], name);
 }
 
+/* @p p's build log on the device (a static buffer: the next call's too). */
+static inline char *ocl_log(ocl_env *o, cl_program p)
+{
+	static char log[16384];
+	log[0] = 0;
+	clGetProgramBuildInfo(p, o->dev, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
+			      NULL);
+	return log;
+}
+
 /* Build @p src; on failure print the log and exit. */
 static inline cl_program ocl_build(ocl_env *o, const char *src,
 				   const char *opts)

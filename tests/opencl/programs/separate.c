@@ -38,15 +38,6 @@ static cl_program_binary_type bin_type(ocl_env *o, cl_program p)
 	return t;
 }
 
-static char *log_of(ocl_env *o, cl_program p)
-{
-	static char log[16384];
-	log[0] = 0;
-	clGetProgramBuildInfo(p, o->dev, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
-			      NULL);
-	return log;
-}
-
 /* The main object, compiled with its headers. */
 static cl_program compiled_main(ocl_env *o)
 {
@@ -56,7 +47,7 @@ static cl_program compiled_main(ocl_env *o)
 	cl_int err =
 		clCompileProgram(p, 1, &o->dev, "", 2, h, names, NULL, NULL);
 	CHECK(err == CL_SUCCESS, "clCompileProgram with headers: %d\n%s", err,
-	      log_of(o, p));
+	      ocl_log(o, p));
 	clReleaseProgram(h[0]);
 	clReleaseProgram(h[1]);
 	CHECK(bin_type(o, p) == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
@@ -112,7 +103,7 @@ static void objects(ocl_env *o)
 	notified = 0;
 	cl_program x = link2(o, "", m, l, &err);
 	CHECK(x && err == CL_SUCCESS, "linking two objects: %d\n%s", err,
-	      x ? log_of(o, x) : "");
+	      x ? ocl_log(o, x) : "");
 	CHECK(notified == 1, "the link's callback ran %d times", notified);
 	CHECK(bin_type(o, x) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
 	      "linked: binary type 0x%x", (unsigned)bin_type(o, x));
@@ -131,7 +122,7 @@ static void objects(ocl_env *o)
 	      "library: binary type 0x%x", (unsigned)bin_type(o, lib));
 	x = link2(o, "", m, lib, &err);
 	CHECK(x && err == CL_SUCCESS, "object + library: %d\n%s", err,
-	      x ? log_of(o, x) : "");
+	      x ? ocl_log(o, x) : "");
 	run_checked(o, x);
 	clReleaseProgram(x);
 	/* their binaries, reloaded and linked */
@@ -212,8 +203,8 @@ static void failures(ocl_env *o)
 	cl_program x = link2(o, "", a, b, &err);
 	CHECK(err == CL_LINK_PROGRAM_FAILURE && x,
 	      "a name defined twice: %d, program %p", err, (void *)x);
-	CHECK(strstr(log_of(o, x), "helper"), "the log does not name it: %s",
-	      log_of(o, x));
+	CHECK(strstr(ocl_log(o, x), "helper"), "the log does not name it: %s",
+	      ocl_log(o, x));
 	CHECK(notified == 1, "the callback of a failed link ran %d times",
 	      notified);
 	cl_build_status s = 0;
@@ -225,8 +216,8 @@ static void failures(ocl_env *o)
 	x = link2(o, "", m, NULL, &err);
 	CHECK(err == CL_LINK_PROGRAM_FAILURE && x, "helper defined nowhere: %d",
 	      err);
-	CHECK(strstr(log_of(o, x), "helper"),
-	      "the log does not name the missing helper: %s", log_of(o, x));
+	CHECK(strstr(ocl_log(o, x), "helper"),
+	      "the log does not name the missing helper: %s", ocl_log(o, x));
 	clReleaseProgram(x);
 	clReleaseProgram(m);
 	clReleaseProgram(a);
@@ -234,8 +225,8 @@ static void failures(ocl_env *o)
 	/* a header the source does not get */
 	cl_program p = source(o, main_src);
 	err = clCompileProgram(p, 1, &o->dev, "", 0, NULL, NULL, NULL, NULL);
-	CHECK(err == CL_COMPILE_PROGRAM_FAILURE && strstr(log_of(o, p), "t.h"),
-	      "no headers: %d\n%s", err, log_of(o, p));
+	CHECK(err == CL_COMPILE_PROGRAM_FAILURE && strstr(ocl_log(o, p), "t.h"),
+	      "no headers: %d\n%s", err, ocl_log(o, p));
 	clReleaseProgram(p);
 	printf("separate: failed links return a program and a log\n");
 }

@@ -68,15 +68,6 @@ static cl_program from_il(ocl_env *o, const char *name, cl_int *build)
 	return p;
 }
 
-static char *build_log(ocl_env *o, cl_program p)
-{
-	static char log[16384];
-	log[0] = 0;
-	clGetProgramBuildInfo(p, o->dev, CL_PROGRAM_BUILD_LOG, sizeof(log), log,
-			      NULL);
-	return log;
-}
-
 static void info(ocl_env *o)
 {
 	char il[256] = "", exts[4096] = "";
@@ -201,7 +192,7 @@ static void programs(ocl_env *o)
 	cl_int b;
 	cl_program p = from_il(o, name, &b);
 	CHECK(b == CL_SUCCESS, "%s did not build (%d):\n%s", name, b,
-	      build_log(o, p));
+	      ocl_log(o, p));
 	size_t src = 0;
 	CL_OK(clGetProgramInfo(p, CL_PROGRAM_SOURCE, 0, NULL, &src));
 	CHECK(src == 1, "an IL program's source has %zu bytes", src);
@@ -242,7 +233,7 @@ static void spec(ocl_env *o)
 	snprintf(name, sizeof(name), "spec%u.spv", bits_of(o));
 	cl_int b;
 	cl_program p = from_il(o, name, &b);
-	CHECK(b == CL_SUCCESS, "%s: %d\n%s", name, b, build_log(o, p));
+	CHECK(b == CL_SUCCESS, "%s: %d\n%s", name, b, ocl_log(o, p));
 	spec_run(o, p, 5); /* the defaults: 5, true */
 	cl_int add = 11;
 	cl_uchar off = 0;
@@ -278,7 +269,7 @@ static void lowered(ocl_env *o)
 	snprintf(name, sizeof(name), "lower%u.spv", bits_of(o));
 	cl_int b;
 	cl_program p = from_il(o, name, &b);
-	CHECK(b == CL_SUCCESS, "%s: %d\n%s", name, b, build_log(o, p));
+	CHECK(b == CL_SUCCESS, "%s: %d\n%s", name, b, ocl_log(o, p));
 	cl_int err;
 	cl_kernel k = clCreateKernel(p, "spv_lower", &err);
 	CL_OK(err);
@@ -321,7 +312,7 @@ static void linked(ocl_env *o)
 	free(il);
 	err = clCompileProgram(m, 1, &o->dev, "", 0, NULL, NULL, NULL, NULL);
 	CHECK(err == CL_SUCCESS, "compiling %s: %d\n%s", name, err,
-	      build_log(o, m));
+	      ocl_log(o, m));
 	const char *src = "int twice_plus(int x) { return 2 * x + 3; }";
 	cl_program s = clCreateProgramWithSource(o->ctx, 1, &src, NULL, &err);
 	CL_OK(err);
@@ -330,7 +321,7 @@ static void linked(ocl_env *o)
 	cl_program x =
 		clLinkProgram(o->ctx, 1, &o->dev, "", 2, in, NULL, NULL, &err);
 	CHECK(x && err == CL_SUCCESS, "linking: %d\n%s", err,
-	      x ? build_log(o, x) : "");
+	      x ? ocl_log(o, x) : "");
 	cl_kernel k = clCreateKernel(x, "spv_link", &err);
 	CL_OK(err);
 	enum { N = 16 };
@@ -373,15 +364,15 @@ static void refused(ocl_env *o)
 	cl_int b;
 	cl_program p = from_il(o, name, &b);
 	CHECK(b == CL_BUILD_PROGRAM_FAILURE, "%s built: %d", name, b);
-	CHECK(strstr(build_log(o, p), "addressing model"),
-	      "the log does not say why: %s", build_log(o, p));
+	CHECK(strstr(ocl_log(o, p), "addressing model"),
+	      "the log does not say why: %s", ocl_log(o, p));
 	clReleaseProgram(p);
 	/* images */
 	snprintf(name, sizeof(name), "image%u.spv", bits_of(o));
 	p = from_il(o, name, &b);
 	CHECK(b == CL_BUILD_PROGRAM_FAILURE, "%s built: %d", name, b);
-	CHECK(strstr(build_log(o, p), "ImageBasic"),
-	      "the log does not name the capability: %s", build_log(o, p));
+	CHECK(strstr(ocl_log(o, p), "ImageBasic"),
+	      "the log does not name the capability: %s", ocl_log(o, p));
 	clReleaseProgram(p);
 	printf("spirv: junk, the other width and images refused, said\n");
 }
