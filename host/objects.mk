@@ -5,7 +5,7 @@
 # host references (with ref/) for `run --check`, the demo and the tests;
 # the CLI is its commands. The lists go from the top (what a program or the
 # user calls) down to what everything uses (host/lib/internal.h).
-host-lib-srcs := host/lib/open.c host/lib/clmeta.c \
+host-lib-srcs := host/lib/open.c host/lib/clmeta.c host/lib/clglobals.c \
                  host/lib/trace.c host/lib/trace_json.c \
                  host/lib/object.c host/lib/buffer.c \
                  host/lib/queue.c host/lib/session.c host/lib/device.c \

@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "desc.h"
 #include "fail.h"
+#include "globals.h"
 #include "job.h"
 #include "kernels.h"
 #include "last_error.h"
@@ -193,8 +194,9 @@ static int job_run(clc_job *j)
 	if (!j->nk)
 		return clc_stage_meta(j);
 	if ((!j->tm && (rc = clc_target_machine(j))) ||
-	    (rc = clc_stage_rewrite(j)) || (rc = clc_stage_link(j)) ||
-	    (rc = clc_stage_codegen(j)) || (rc = clc_stage_package(j)))
+	    (rc = clc_stage_globals(j)) || (rc = clc_stage_rewrite(j)) ||
+	    (rc = clc_stage_link(j)) || (rc = clc_stage_codegen(j)) ||
+	    (rc = clc_stage_package(j)))
 		return rc;
 	return 0;
 }

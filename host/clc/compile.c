@@ -187,9 +187,11 @@ int clc_stage_compile(clc_job *j)
 		av[n++] = incopt;
 	/* OpenCL C 3.0 features clang's header declares from macros
 	 * (header-only features): the library has them */
-	char ext3[80] = "-cl-ext=+__opencl_c_generic_address_space";
+	char ext3[120] = "-cl-ext=+__opencl_c_generic_address_space,"
+			 "+__opencl_c_program_scope_global_variables";
 	if (!strcmp(j->opts.std, "CL3.0")) {
-		/* the generic address space (kernels/opencl/generic.cl) */
+		/* the generic address space (kernels/opencl/generic.cl),
+		 * program-scope variables (globals.c) */
 		av[n++] = "-Xclang";
 		av[n++] = ext3;
 		av[n++] = "-D__opencl_c_work_group_collective_functions=1";

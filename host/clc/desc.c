@@ -43,9 +43,14 @@ static void c_string(clc_sbuf *o, const char *s)
 
 /* The metadata text (hartpool_cl.h; parsed by hp_cl_program_parse). */
 static void meta_text(clc_sbuf *t, const clc_kernel *ks, unsigned nk,
-		      const char *options)
+		      const char *options, uint64_t globals, unsigned nrel)
 {
 	clc_sb_add(t, "hpcl 1\noptions\t%s\n", options ? options : "");
+	/* the block's size; where the word and the initial bytes are, in
+	 * fixed widths the package stage overwrites (package.c) */
+	if (globals)
+		clc_sb_add(t, "globals\t%010u\t%010u\t%010u\t%010u\t%010u\n",
+			   (unsigned)globals, 0u, 0u, 0u, nrel);
 	for (unsigned i = 0; i < nk; i++) {
 		const hp_cl_kmeta *k = &ks[i].meta;
 		clc_sb_add(t,
@@ -67,7 +72,8 @@ static void meta_text(clc_sbuf *t, const clc_kernel *ks, unsigned nk,
 
 /* The descriptors and the metadata, as C for the cross gcc. */
 static int desc_write(clc_log *l, const clc_kernel *ks, unsigned nk,
-		      const char *options, const char *path)
+		      const char *options, uint64_t globals, unsigned nrel,
+		      const char *path)
 {
 	clc_sbuf o = {0}, t = {0};
 	clc_sb_add(&o, "#include <hartpool/kernel.h>\n");
@@ -114,7 +120,7 @@ static int desc_write(clc_log *l, const clc_kernel *ks, unsigned nk,
 				   ks[i].stack_bytes);
 		clc_sb_add(&o, "};\n");
 	}
-	meta_text(&t, ks, nk, options);
+	meta_text(&t, ks, nk, options, globals, nrel);
 	clc_sb_add(&o, "__attribute__((section(\".hp_clmeta\"), used)) static "
 		       "const char hpcl_meta[] =\n\t");
 	c_string(&o, t.oom ? "" : t.s);
@@ -132,7 +138,7 @@ int clc_stage_meta(clc_job *j)
 	const clc_board *b = &j->b;
 	const char *options = j->o->options;
 	clc_sbuf t = {0};
-	meta_text(&t, NULL, 0, options);
+	meta_text(&t, NULL, 0, options, 0, 0);
 	unsigned fabi = b->abi[strlen(b->abi) - 1] == 'd'   ? HPK_FLOAT_DOUBLE
 			: b->abi[strlen(b->abi) - 1] == 'f' ? HPK_FLOAT_SINGLE
 							    : HPK_FLOAT_SOFT;
@@ -193,7 +199,8 @@ static int desc_compile(clc_job *j)
 			    "-o",
 			    j->desco,
 			    NULL};
-	int rc = desc_write(&j->log, j->ks, j->nk, j->o->options, j->descc);
+	int rc = desc_write(&j->log, j->ks, j->nk, j->o->options,
+			    j->globals_size, j->globals_nrel, j->descc);
 	if (!rc && clc_run(&j->log, (char *const *)av))
 		rc = clc_fail(&j->log, HP_BUILD_PROGRAM_FAILURE,
 			      "compiling the descriptors failed");

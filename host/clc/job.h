@@ -83,6 +83,9 @@ typedef struct clc_job {
 	unsigned nk;
 	void *hpk; /* the result */
 	size_t size;
+	uint64_t globals_size; /* the program-scope variables' block (globals.c)
+				*/
+	unsigned globals_nrel; /* the addresses among its initial bytes */
 	bool cached; /* key is the job's in the build cache (cache.h) */
 	bool hit;    /* the object came from there */
 	char key[65];

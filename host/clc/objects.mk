@@ -19,4 +19,4 @@ host-clc-srcs := host/clc/clc.c host/clc/compile.c \
                    host/clc/objlink.c host/clc/package.c \
                    host/clc/tools.c host/clc/cache.c host/clc/prebuilt.c \
                    host/clc/sha256.c host/clc/stack.c \
-                   host/clc/fail.c host/clc/clobj.c host/clc/spir.c host/clc/spirv.c host/clc/spirv_lower.c
+                   host/clc/fail.c host/clc/clobj.c host/clc/globals.c host/clc/spir.c host/clc/spirv.c host/clc/spirv_lower.c

@@ -27,8 +27,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define CRC_START 24u
-
 /* ---- ELF (32 or 64 bits, little-endian RISC-V) ---- */
 
 typedef struct {
@@ -543,6 +541,43 @@ static int conv_local(conv *c, const char *const *all_local)
 	return 0;
 }
 
+/* Program-scope variables (globals.c): where the block's word and its
+ * initial bytes are, into the metadata's "globals" line (its fixed-width
+ * fields). 0, or an HP_ error (said). */
+static int conv_globals(conv *c)
+{
+	sect meta;
+	if (find_sect(&c->e, ".hp_clmeta", &meta) < 0 || !meta.size)
+		return 0;
+	char *m = (char *)c->img + meta.addr;
+	char *g = memmem(m, meta.size, "\nglobals\t", 9);
+	if (!g++)
+		return 0;
+	uint64_t at[3] = {UINT64_MAX, UINT64_MAX, 0};
+	for (uint64_t i = 1;; i++) {
+		sym y;
+		if (!sym_at(&c->e, &c->st, i, &y))
+			break;
+		if (!strcmp(y.name, "__hpcl_globals"))
+			at[0] = y.value;
+		if (!strcmp(y.name, "__hpcl_globals_init"))
+			at[1] = y.value;
+		if (!strcmp(y.name, "__hpcl_globals_rel"))
+			at[2] = y.value;
+	}
+	if (at[0] == UINT64_MAX || at[1] == UINT64_MAX ||
+	    g + 8 + 5 * 11 > m + meta.size)
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"the program-scope variables' block is not in "
+				"the image");
+	char f[12];
+	for (int k = 0; k < 3; k++) {
+		snprintf(f, sizeof(f), "%010u", (unsigned)at[k]);
+		memcpy(g + 8 + 11 * (k + 1), f, 10);
+	}
+	return 0;
+}
+
 /* The .hpk file: header, image, relocations. 0 or an HP_ error (said). */
 static int conv_write(conv *c, void **outp, size_t *outn)
 {
@@ -579,7 +614,7 @@ static int conv_write(conv *c, void **outp, size_t *outn)
 	memcpy(f + h.image_offset, c->img, c->file_end);
 	memcpy(f + h.reloc_offset, c->rs.r, c->rs.n * sizeof(hpk_reloc));
 	memcpy(f, &h, sizeof(h));
-	h.crc32 = hp_crc32(f + CRC_START, h.file_size - CRC_START);
+	h.crc32 = hp_crc32(f + HPK_CRC_START, h.file_size - HPK_CRC_START);
 	memcpy(f, &h, sizeof(h));
 	/* Said on stderr by `hartpool build`; a build log (hp_cl_build)
 	 * stays empty when all went well, as OpenCL programs expect. */
@@ -612,6 +647,8 @@ int clc_convert(clc_log *l, const uint8_t *b, size_t size, unsigned xlen,
 	if (!rc)
 		rc = conv_local(&c, all_local);
 	if (!rc)
+		rc = conv_globals(&c);
+	if (!rc)
 		rc = conv_write(&c, outp, outn);
 	free(c.img);
 	free(c.rs.r);
@@ -642,7 +679,7 @@ int clc_meta_object(clc_log *l, unsigned xlen, unsigned float_abi,
 		return clc_fail(l, HP_OUT_OF_RESOURCES, "out of memory");
 	memcpy(f + h.image_offset, meta, n);
 	memcpy(f, &h, sizeof(h));
-	h.crc32 = hp_crc32(f + CRC_START, h.file_size - CRC_START);
+	h.crc32 = hp_crc32(f + HPK_CRC_START, h.file_size - HPK_CRC_START);
 	memcpy(f, &h, sizeof(h));
 	*outp = f;
 	*outn = h.file_size;

@@ -309,9 +309,11 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 	case CL_DEVICE_IMAGE3D_MAX_DEPTH:
 	case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
 	case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+		ICD_INFO_T(size_t, 0);
+	/* program-scope variables (host/clc/globals.c) */
 	case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
 	case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-		ICD_INFO_T(size_t, 0);
+		ICD_INFO_T(size_t, HP_CL_GLOBALS_MAX);
 	case CL_DEVICE_MAX_PARAMETER_SIZE:
 		/* what OpenCL counts (mbox.h); the block holds more */
 		ICD_INFO_T(size_t, i->max_args_size < HP_MBOX_PARAMETER_SIZE
@@ -457,6 +459,7 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 		n = 0;
 		f[n++] = "__opencl_c_int64";
 		f[n++] = "__opencl_c_generic_address_space";
+		f[n++] = "__opencl_c_program_scope_global_variables";
 		f[n++] = "__opencl_c_atomic_order_acq_rel";
 		f[n++] = "__opencl_c_atomic_order_seq_cst";
 		f[n++] = "__opencl_c_atomic_scope_device";

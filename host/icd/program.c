@@ -9,9 +9,18 @@
 void icd_prog_unload(cl_program p)
 {
 	ICD_EACH_DEVICE(d, p->devs)
-	if (p->at[d->index].loaded) {
-		hp_object_unload(d->hp, p->at[d->index].obj);
-		p->at[d->index].loaded = false;
+	{
+		struct icd_prog_dev *a = &p->at[d->index];
+		if (a->loaded) {
+			hp_object_unload(d->hp, a->obj);
+			a->loaded = false;
+		}
+		/* the program's variables go with it (a rebuild resets
+		 * them) */
+		if (a->globals)
+			hp_buffer_free(d->hp, a->globals);
+		a->globals = 0;
+		a->globals_size = 0;
 	}
 	if (p->meta)
 		hp_cl_program_free(p->meta);
@@ -418,7 +427,7 @@ static cl_int build_info(cl_program p, cl_device_id d,
 			      ret);
 		break;
 	case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
-		size_t z = 0;
+		size_t z = p->at[d->index].globals_size;
 		rc = icd_info(&z, sizeof(z), size, value, ret);
 		break;
 	}

@@ -55,7 +55,17 @@ static cl_int dev_load(cl_program p, cl_device_id d)
 	}
 	if (!p->meta->num_kernels)
 		return CL_SUCCESS;
-	rc = hp_object_load(d->hp, a->hpk, a->hpk_size, &a->obj, NULL);
+	/* its program-scope variables: a block of the program's own on
+	 * the device, its address in the copy that is loaded */
+	void *patched = NULL;
+	rc = hp_cl_globals_prepare(d->hp, a->hpk, a->hpk_size, p->meta,
+				   &patched, &a->globals);
+	if (rc)
+		return icd_err(rc);
+	a->globals_size = p->meta->globals_size;
+	rc = hp_object_load(d->hp, patched ? patched : a->hpk, a->hpk_size,
+			    &a->obj, NULL);
+	free(patched);
 	if (rc)
 		return rc == HP_INVALID_BINARY ? CL_INVALID_BINARY
 					       : icd_err(rc);

@@ -112,10 +112,26 @@ typedef struct hp_cl_kmeta {
 	unsigned prints;
 } hp_cl_kmeta;
 
+/** Bytes of a program's program-scope variables at most
+ * (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE), and how many variables. */
+#define HP_CL_GLOBALS_MAX 65536u
+#define HP_CL_GLOBALS_VARS_MAX 1024u
+/** Addresses among their initial values at most. */
+#define HP_CL_GLOBALS_RELS_MAX 1024u
+
 typedef struct hp_cl_program {
 	unsigned num_kernels;
 	hp_cl_kmeta *kernels;
 	char build_options[512]; /**< as given to hp_cl_build */
+	/** Program-scope variables: a block of @p globals_size bytes (0:
+	 * none) the host allocates on the device before loading, filled
+	 * with the image's bytes at @p globals_init, its address written
+	 * into the image's word at @p globals_slot (offsets in the image;
+	 * hp_cl_globals_prepare); @p globals_nrel words of the block (their
+	 * offsets: the image's 32-bit words at @p globals_rel) hold block
+	 * offsets, to which the block's address is added. */
+	uint32_t globals_size, globals_slot, globals_init;
+	uint32_t globals_rel, globals_nrel;
 } hp_cl_program;
 
 /** What hp_cl_build makes (hp_cl_build_options.mode). */
@@ -252,6 +268,14 @@ int hp_spirv_specialize(void *il, size_t size, uint32_t spec, const void *value,
  * from OpenCL C. Free with hp_cl_program_free(). */
 int hp_cl_program_parse(const void *hpk, size_t size, hp_cl_program **out);
 void hp_cl_program_free(hp_cl_program *p);
+/** A program with program-scope variables (p->globals_size): their block
+ * allocated on @p d (into @p buf, the caller's to free), filled with the
+ * image's initial bytes, and a copy of the @p n bytes of @p hpk that
+ * holds its address (@p patched, malloc'd) to load instead. Without
+ * variables: 0, *patched NULL. */
+int hp_cl_globals_prepare(hp_device *d, const void *hpk, size_t n,
+			  const hp_cl_program *p, void **patched,
+			  hp_buffer *buf);
 
 /** The clang-19 binary hp_cl_build runs (HP_CLANG overrides), or NULL if
  * there is none (then hp_cl_build fails with HP_COMPILER_NOT_AVAILABLE). */

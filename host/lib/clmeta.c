@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include <hartpool/frame.h>
 #include <hartpool/kernel.h>
 #include <hartpool/object.h>
 #include <hartpool_cl.h>
@@ -58,6 +59,26 @@ static void static_local(const hpk_header *hp, const uint8_t *img,
 	}
 }
 
+/* "globals SIZE SLOT INIT REL NREL" (globals.c, package.c): the
+ * program-scope variables' block, checked against the image. */
+static int globals_line(char *q, const hpk_header *h, hp_cl_program *p)
+{
+	p->globals_size = (uint32_t)strtoul(field(&q), NULL, 10);
+	p->globals_slot = (uint32_t)strtoul(field(&q), NULL, 10);
+	p->globals_init = (uint32_t)strtoul(field(&q), NULL, 10);
+	p->globals_rel = (uint32_t)strtoul(field(&q), NULL, 10);
+	p->globals_nrel = (uint32_t)strtoul(field(&q), NULL, 10);
+	uint64_t w = h->xlen == 32 ? 4 : 8;
+	if (!p->globals_size || p->globals_size > HP_CL_GLOBALS_MAX ||
+	    p->globals_nrel > HP_CL_GLOBALS_RELS_MAX ||
+	    (uint64_t)p->globals_rel + 4ull * p->globals_nrel >
+		    h->image_file_size ||
+	    p->globals_slot + w > h->image_file_size ||
+	    (uint64_t)p->globals_init + p->globals_size > h->image_file_size)
+		return HP_INVALID_BINARY;
+	return 0;
+}
+
 int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 {
 	hpk_header h;
@@ -88,7 +109,9 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 	for (char *l = strtok_r(text, "\n", &save); l && !rc;
 	     l = strtok_r(NULL, "\n", &save)) {
 		char *q = l, *tag = field(&q);
-		if (!strcmp(tag, "options")) {
+		if (!strcmp(tag, "globals")) {
+			rc = globals_line(q, &h, p);
+		} else if (!strcmp(tag, "options")) {
 			snprintf(p->build_options, sizeof(p->build_options),
 				 "%s", q ? q : "");
 		} else if (!strcmp(tag, "kernel")) {

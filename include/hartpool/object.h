@@ -34,8 +34,11 @@
 /** Limits the firmware enforces. */
 #define HPK_IMAGE_MAX (1u << 20) /**< bytes of one image */
 #define HPK_RELOCS_MAX 16384u	 /**< relocations of one object */
-#define HPK_KERNELS_MAX 64u	 /**< kernels of one object */
-#define HPK_BUFFERS_MAX 8u	 /**< buffer arguments of one kernel */
+/** Where a kernel object's CRC-32 starts (after the header's first
+ * fields, crc32 among them). */
+#define HPK_CRC_START 24u
+#define HPK_KERNELS_MAX 64u /**< kernels of one object */
+#define HPK_BUFFERS_MAX 8u  /**< buffer arguments of one kernel */
 #define HPK_IMAGE_ALIGN                                                        \
 	128u /**< largest alignment an image needs (a long16)                  \
 	      */
@@ -49,15 +52,15 @@ enum hpk_float_abi {
 };
 
 typedef struct hpk_header {
-	char magic[8];		  /**< HPK_MAGIC */
-	uint32_t version;	  /**< HPK_VERSION */
-	uint32_t header_size;	  /**< sizeof(hpk_header) */
-	uint32_t file_size;	  /**< bytes of the whole file */
-	uint32_t crc32;		  /**< CRC-32 of bytes [24, file_size) */
-	uint32_t xlen;		  /**< 32 or 64: the device's */
-	uint32_t float_abi;	  /**< enum hpk_float_abi: the firmware's */
-	uint32_t api_version;	  /**< HP_API_VERSION it was built with */
-	uint32_t api_count;	  /**< entries of the table it may call */
+	char magic[8];	      /**< HPK_MAGIC */
+	uint32_t version;     /**< HPK_VERSION */
+	uint32_t header_size; /**< sizeof(hpk_header) */
+	uint32_t file_size;   /**< bytes of the whole file */
+	uint32_t crc32;	      /**< CRC-32 of bytes [HPK_CRC_START, file_size) */
+	uint32_t xlen;	      /**< 32 or 64: the device's */
+	uint32_t float_abi;   /**< enum hpk_float_abi: the firmware's */
+	uint32_t api_version; /**< HP_API_VERSION it was built with */
+	uint32_t api_count;   /**< entries of the table it may call */
 	uint32_t image_offset;	  /**< file offset of the image */
 	uint32_t image_file_size; /**< image bytes in the file */
 	uint32_t image_size;	  /**< bytes in memory (the rest zero) */

@@ -749,6 +749,17 @@ static bool param(const char *p, size_t len, char *out, size_t n)
 	return true;
 }
 
+/* The fake's objects have no program-scope variables. */
+int hp_cl_globals_prepare(hp_device *d, const void *hpk, size_t n,
+			  const hp_cl_program *p, void **patched,
+			  hp_buffer *buf)
+{
+	(void)d, (void)hpk, (void)n, (void)p;
+	*patched = NULL;
+	*buf = 0;
+	return 0;
+}
+
 /* The fake's builds make kernel objects of its own only: no compiled
  * object or library is ever one. */
 unsigned hp_cl_object_kind(const void *b, size_t n, char *board)

@@ -92,6 +92,9 @@ t_icd_separate() { icd_prog separate; }
 # the generic address space: helpers, to_*, get_fence, the generic overloads
 t_icd_generic() { icd_prog generic; }
 t_icd_generic_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog generic; }
+# program-scope global variables: kept, per program, reset by a rebuild
+t_icd_progvar() { icd_prog progvar; }
+t_icd_progvar_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog progvar; }
 t_icd_separate_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog separate; }
 
 # SPIR-V modules for tests/opencl/programs/spirv.c into $1: clang-15 and
@@ -146,7 +149,7 @@ icd_spirv() {
 			"$d/prog$bits.spv" -o "$d/p.hpk" 2>&1)
 	done
 	rm -rf "$d"
-	grep -q "built 2 kernels, .* (from the build cache)" <<<"$out" ||
+	grep -q "built 3 kernels, .* (from the build cache)" <<<"$out" ||
 		fail "hartpool build's module was not cached: $out"
 	echo "ok: SPIR-V programs, from the build cache the second time"
 }

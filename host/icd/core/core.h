@@ -289,6 +289,11 @@ struct icd_prog_dev {
 	size_t hpk_size;
 	bool loaded;
 	hp_object obj;
+	/** the program-scope variables' block on the device (0: none),
+	 * hp_cl_globals_prepare; its bytes (CL_PROGRAM_BUILD_GLOBAL_
+	 * VARIABLE_TOTAL_SIZE) */
+	hp_buffer globals;
+	size_t globals_size;
 };
 
 /** A specialization constant's value (clSetProgramSpecializationConstant). */

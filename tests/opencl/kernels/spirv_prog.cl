@@ -3,7 +3,8 @@
  * made SPIR-V by clang-15 and llvm-spirv-15 (tests/opencl/icd.part.sh,
  * spirv_make): a generic-pointer helper, __local memory and a barrier,
  * atomics, built-ins the library takes in the RISC-V convention (float4 as
- * an i128, float8 through memory), narrow integer and struct arguments. */
+ * an i128, float8 through memory), narrow integer and struct arguments, a
+ * program-scope counter. */
 typedef struct {
 	int add;
 	float scale;
@@ -36,4 +37,12 @@ kernel void spv_vec(global float *out, global const float4 *a,
 	float8 e = fmax(b[i], (float8)(1.5f));
 	out[i] = dot(m, (float4)(1.0f)) + e.s0 + e.s7 + (float)c + (float)s +
 		 (float)p.add * p.scale + (float)p.tag;
+}
+
+/* a program-scope counter: kept from one launch to the next */
+global int spv_count = 100;
+
+kernel void spv_counter(global int *o)
+{
+	o[get_global_id(0)] = atomic_inc(&spv_count);
 }

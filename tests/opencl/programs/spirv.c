@@ -185,6 +185,36 @@ static void run_vec(ocl_env *o, cl_program p)
 	clReleaseKernel(k);
 }
 
+/* The program-scope counter: two launches of 8 take 100 to 115, each
+ * once. */
+static void run_counter(ocl_env *o, cl_program p)
+{
+	enum { N = 8 };
+	cl_int err;
+	cl_kernel k = clCreateKernel(p, "spv_counter", &err);
+	CL_OK(err);
+	cl_mem b = clCreateBuffer(o->ctx, CL_MEM_WRITE_ONLY,
+				  2 * N * sizeof(int), NULL, &err);
+	CL_OK(err);
+	int got[2 * N], seen[2 * N] = {0};
+	for (int r = 0; r < 2; r++) {
+		CL_OK(clSetKernelArg(k, 0, sizeof(b), &b));
+		size_t g = N;
+		CL_OK(clEnqueueNDRangeKernel(o->q, k, 1, NULL, &g, NULL, 0,
+					     NULL, NULL));
+		CL_OK(clEnqueueReadBuffer(o->q, b, CL_TRUE, 0, N * sizeof(int),
+					  got + r * N, 0, NULL, NULL));
+	}
+	for (int i = 0; i < 2 * N; i++) {
+		CHECK(got[i] >= 100 && got[i] < 100 + 2 * N &&
+			      !seen[got[i] - 100],
+		      "spv_counter gave %d", got[i]);
+		seen[got[i] - 100] = 1;
+	}
+	clReleaseMemObject(b);
+	clReleaseKernel(k);
+}
+
 static void programs(ocl_env *o)
 {
 	char name[32];
@@ -198,9 +228,11 @@ static void programs(ocl_env *o)
 	CHECK(src == 1, "an IL program's source has %zu bytes", src);
 	run_main(o, p);
 	run_vec(o, p);
+	run_counter(o, p);
 	clReleaseProgram(p);
-	printf("spirv: %s: the generic helper, local memory, atomics and "
-	       "vector, narrow and struct arguments check\n",
+	printf("spirv: %s: the generic helper, local memory, atomics, "
+	       "vector, narrow and struct arguments and the program-scope "
+	       "counter check\n",
 	       name);
 }
 
