@@ -396,6 +396,25 @@ static bool cl_meta_of(const void *hpk, size_t n, const char *name,
 	return found;
 }
 
+/* Load a kernel object; one with program-scope variables with their
+ * block on the device first (hp_cl_globals_prepare: the block lives as
+ * long as this run's session). */
+static int load_hpk(hp_device *d, const void *hpk, size_t n, hp_object *obj,
+		    uint64_t *addr)
+{
+	hp_cl_program *p = NULL;
+	void *patched = NULL;
+	hp_buffer blk = 0;
+	int rc = 0;
+	if (!hp_cl_program_parse(hpk, n, &p))
+		rc = hp_cl_globals_prepare(d, hpk, n, p, &patched, &blk);
+	hp_cl_program_free(p);
+	if (!rc)
+		rc = hp_object_load(d, patched ? patched : hpk, n, obj, addr);
+	free(patched);
+	return rc;
+}
+
 /* --kernel-file F.cl: build it for the device (its board when this run
  * booted it, else the default board of its XLEN) and load it; @p dev_name
  * gets the device's name of kernel o->kernel (a name longer than 31 bytes
@@ -430,7 +449,7 @@ static int load_cl(hp_device *d, const cli_opts *o, hp_object *obj,
 	if (!rc && (*has_meta = cl_meta_of(hpk, n, o->kernel, meta)))
 		snprintf(dev_name, 32, "%s", meta->device_name);
 	if (!rc)
-		rc = hp_object_load(d, hpk, n, obj, addr);
+		rc = load_hpk(d, hpk, n, obj, addr);
 	free(log);
 	free(hpk);
 	free(src);
@@ -459,8 +478,9 @@ int cmd_run(hp_device *d, const cli_opts *o)
 		size_t n;
 		uint8_t *hpk = clc_slurp(o->kernel_file, &n);
 		has_meta = hpk && cl_meta_of(hpk, n, o->kernel, &meta);
+		rc = hpk ? load_hpk(d, hpk, n, &obj, &addr)
+			 : hp_object_load_file(d, o->kernel_file, &obj, &addr);
 		free(hpk);
-		rc = hp_object_load_file(d, o->kernel_file, &obj, &addr);
 	}
 	if (rc)
 		return cli_lib_fail(rc);

@@ -76,7 +76,7 @@ SUITES = [
     # SPIR-V programs (its modules: spirv_new/spirv_bin of the CTS build)
     ("spirv_new", "spirv_new/test_spirv_new", 900, 240, "", "*", "*"),
     ("generic_address_space",
-     "generic_address_space/test_generic_address_space", 900, 240, "", "",
+     "generic_address_space/test_generic_address_space", 900, 240, "", "*",
      "*"),
     ("SVM", "SVM/test_svm", 900, 240, "", "", "*"),
 ]
