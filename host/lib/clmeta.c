@@ -97,7 +97,9 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 	const uint8_t *img = (const uint8_t *)file + h.image_offset;
 	char *text = strndup((const char *)img + h.meta_offset, h.meta_size);
 	hp_cl_program *p = calloc(1, sizeof(*p));
-	hp_cl_kmeta *ks = calloc(HPK_KERNELS_MAX, sizeof(*ks));
+	/* grown a kernel at a time: a kernel's metadata is large
+	 * (HP_CL_ARGS_MAX arguments) */
+	hp_cl_kmeta *ks = calloc(1, sizeof(*ks));
 	if (!text || !p || !ks) {
 		free(text), free(p), free(ks);
 		return hp_fail(HP_OUT_OF_RESOURCES, "out of memory");
@@ -119,7 +121,17 @@ int hp_cl_program_parse(const void *file, size_t n, hp_cl_program **out)
 				rc = HP_INVALID_BINARY;
 				break;
 			}
+			if (p->num_kernels) {
+				hp_cl_kmeta *g = realloc(
+					ks, (p->num_kernels + 1) * sizeof(*ks));
+				if (!g) {
+					rc = HP_OUT_OF_RESOURCES;
+					break;
+				}
+				ks = g;
+			}
 			k = &ks[p->num_kernels++];
+			memset(k, 0, sizeof(*k));
 			snprintf(k->name, sizeof(k->name), "%s", field(&q));
 			snprintf(k->device_name, sizeof(k->device_name), "%s",
 				 field(&q));
