@@ -152,6 +152,28 @@ static LLVMValueRef lib_match(LLVMModuleRef lib, const char *name)
 	return NULL;
 }
 
+/* Function @p from's return and @p np parameters' attributes onto
+ * function @p to, or (to NULL) call @p call. */
+static void attrs_copy(LLVMValueRef from, unsigned np, LLVMValueRef to,
+		       LLVMValueRef call)
+{
+	for (unsigned i = 0; i <= np; i++) {
+		unsigned idx = i ? i : LLVMAttributeReturnIndex;
+		unsigned na = LLVMGetAttributeCountAtIndex(from, idx);
+		LLVMAttributeRef *at = na ? calloc(na, sizeof(*at)) : NULL;
+		if (!at)
+			continue;
+		LLVMGetAttributesAtIndex(from, idx, at);
+		for (unsigned k = 0; k < na; k++) {
+			if (to)
+				LLVMAddAttributeAtIndex(to, idx, at[k]);
+			else
+				LLVMAddCallSiteAttribute(call, idx, at[k]);
+		}
+		free(at);
+	}
+}
+
 /* A slot of the thunk's frame, aligned for any value (a double16). */
 static LLVMValueRef slot_new(LLVMBuilderRef b, LLVMTypeRef ty)
 {
@@ -211,16 +233,7 @@ static bool thunk_body(LLVMContextRef c, LLVMValueRef th, LLVMValueRef lf,
 	}
 	LLVMValueRef call = LLVMBuildCall2(b, lt, lf, args, a, "");
 	/* the library's parameter attributes at the call (signext, ...) */
-	for (unsigned i = 0; i <= ln; i++) {
-		unsigned idx = i == ln ? LLVMAttributeReturnIndex : i + 1;
-		unsigned na = LLVMGetAttributeCountAtIndex(lf, idx);
-		LLVMAttributeRef at[64];
-		if (na > 64)
-			na = 64;
-		LLVMGetAttributesAtIndex(lf, idx, at);
-		for (unsigned k = 0; k < na; k++)
-			LLVMAddCallSiteAttribute(call, idx, at[k]);
-	}
+	attrs_copy(lf, ln, NULL, call);
 	if (LLVMGetTypeKind(tret) == LLVMVoidTypeKind)
 		LLVMBuildRetVoid(b);
 	else if (sret)
@@ -249,16 +262,7 @@ static bool bind(clc_job *j, LLVMValueRef f, LLVMValueRef l)
 	}
 	if (!decl) {
 		decl = LLVMAddFunction(j->mod, ln, lt);
-		for (unsigned i = 0; i <= LLVMCountParamTypes(lt); i++) {
-			unsigned idx = i ? i : LLVMAttributeReturnIndex;
-			unsigned na = LLVMGetAttributeCountAtIndex(l, idx);
-			LLVMAttributeRef at[64];
-			if (na > 64)
-				na = 64;
-			LLVMGetAttributesAtIndex(l, idx, at);
-			for (unsigned k = 0; k < na; k++)
-				LLVMAddAttributeAtIndex(decl, idx, at[k]);
-		}
+		attrs_copy(l, LLVMCountParamTypes(lt), decl, NULL);
 	}
 	if (LLVMGlobalGetValueType(f) == lt) {
 		LLVMReplaceAllUsesWith(f, decl);
