@@ -288,7 +288,7 @@ if tests/cts/run.sh --list-fast >/dev/null 2>&1; then
 	for b in qemu-virt qemu-virt-v; do
 		# (the vector board when it is tested: HP_TEST_BOARDS)
 		[ "$b" = qemu-virt ] || case " $(echo $boards) " in *" $b "*) ;; *) continue ;; esac
-		for s in $(python3 tests/cts/cts.py --list-fast); do
+		for s in $(python3 tests/cts/cts.py --list-fast --board "$b"); do
 			timed "cts $s (fast tier, $b)" "$out/cts-$b-$s.log" \
 				tests/cts/run.sh --tier fast --suites "$s" --board "$b" --out build/cts-fast
 		done
