@@ -364,6 +364,88 @@ uint64_t mbox_heap_alloc(unsigned sess, uint64_t size, bool *regions_changed,
 	return addr;
 }
 
+/* Does any buffer overlap [addr, addr + need)? */
+static bool range_taken(uint64_t addr, uint64_t need)
+{
+	unsigned i = first_from(addr);
+	if (i < mbox_heap.num_bufs && mbox_heap.bufs[i].addr - addr < need)
+		return true;
+	return i > 0 &&
+	       mbox_heap.bufs[i - 1].addr + mbox_heap.bufs[i - 1].size > addr;
+}
+
+/* Session sess's regions grown by [lo, hi), whole granules no other
+ * session's region touches: false (nothing changed) if another's does or
+ * sess would need more than its regions. */
+static bool regions_take(unsigned sess, uint64_t lo, uint64_t hi)
+{
+	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
+		for (unsigned r = 0; s != sess && r < mbox_heap.nreg[s]; r++)
+			if (mbox_heap.reg[s][r].lo < hi &&
+			    lo < mbox_heap.reg[s][r].hi)
+				return false;
+	heap_region *rg = mbox_heap.reg[sess], keep[MBOX_HEAP_REGIONS_MAX];
+	unsigned n = mbox_heap.nreg[sess];
+	if (n == MBOX_HEAP_REGIONS_MAX)
+		return false;
+	memcpy(keep, rg, n * sizeof(*rg));
+	rg[n] = (heap_region){lo, hi};
+	mbox_heap.nreg[sess] = n + 1;
+	regions_tidy(sess);
+	if (mbox_heap.nreg[sess] <= mbox_heap.max_regions)
+		return true;
+	memcpy(rg, keep, n * sizeof(*rg));
+	mbox_heap.nreg[sess] = n;
+	return false;
+}
+
+uint64_t mbox_heap_alloc_at(unsigned sess, uint64_t addr, uint64_t size,
+			    bool *regions_changed, char *why, size_t n)
+{
+	*regions_changed = false;
+	unsigned long long a = addr, ask = size;
+	if (!size || sess >= HP_MBOX_SESSIONS || addr % HP_MBOX_BUFFER_ALIGN ||
+	    addr < mbox_heap.base || size > heap_end() - addr) {
+		snprintf(why, n,
+			 "a buffer of %llu bytes at 0x%llx: not a %u-aligned "
+			 "range of the heap [0x%llx, 0x%llx)",
+			 ask, a, HP_MBOX_BUFFER_ALIGN,
+			 (unsigned long long)mbox_heap.base,
+			 (unsigned long long)heap_end());
+		return 0;
+	}
+	uint64_t need = align_up(size);
+	if (need > heap_end() - addr)
+		need = heap_end() - addr;
+	uint64_t lo = gran_down(addr), hi = gran_up(addr + need);
+	const char *no = NULL;
+	hal_lock_acquire(&mbox_heap.lock);
+	heap_region old[MBOX_HEAP_REGIONS_MAX];
+	unsigned nold = mbox_heap.nreg[sess];
+	memcpy(old, mbox_heap.reg[sess], nold * sizeof(*old));
+	if (mbox_heap.num_bufs >= HP_MBOX_BUFFERS_MAX)
+		no = "all buffers are in use";
+	else if (range_taken(addr, need))
+		no = "another buffer lies there";
+	else if (!regions_take(sess, lo, hi))
+		no = "another session's memory is there, or the session has "
+		     "all its regions";
+	if (!no) {
+		insert(sess, addr, size);
+		*regions_changed =
+			nold != mbox_heap.nreg[sess] ||
+			memcmp(old, mbox_heap.reg[sess], nold * sizeof(*old));
+	}
+	hal_lock_release(&mbox_heap.lock);
+	if (no) {
+		snprintf(why, n, "a buffer of %llu bytes at 0x%llx: %s", ask, a,
+			 no);
+		return 0;
+	}
+	heap_clear_new(addr, size);
+	return addr;
+}
+
 void mbox_heap_lock(void)
 {
 	hal_lock_acquire(&mbox_heap.lock);

@@ -68,6 +68,13 @@ uint64_t mbox_heap_size(void);
 uint64_t mbox_heap_alloc(unsigned sess, uint64_t size, bool *regions_changed,
 			 char *why, size_t n);
 
+/** As mbox_heap_alloc, at exactly @p addr (HP_MBOX_BUFFER_ALIGN-aligned,
+ * in the heap, on no buffer and in no other session's region): the same
+ * range on several devices (an SVM allocation of a context with more than
+ * one). Returns @p addr, or 0 with the reason in @p why. */
+uint64_t mbox_heap_alloc_at(unsigned sess, uint64_t addr, uint64_t size,
+			    bool *regions_changed, char *why, size_t n);
+
 /** Does [addr, addr + len) lie in one buffer of session @p sess? (len 0:
  * is addr inside one, its end excluded.) */
 bool mbox_heap_holds(unsigned sess, uint64_t addr, uint64_t len);

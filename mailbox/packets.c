@@ -265,8 +265,8 @@ static int alloc_decode(mbox_pkt *x)
 static int alloc_commit(mbox_pkt *x)
 {
 	uint64_t size = x->p->mem.size;
-	x->s->result = mbox_session_alloc((unsigned)x->sess, size, x->buf,
-					  x->buf_size);
+	x->s->result = mbox_session_alloc((unsigned)x->sess, x->p->mem.dst,
+					  size, x->buf, x->buf_size);
 	if (!x->s->result)
 		return fail(x, size ? HP_OUT_OF_RESOURCES : HP_INVALID_VALUE,
 			    x->buf);

@@ -386,15 +386,18 @@ static bool trim_idle(void)
 	return any;
 }
 
-uint64_t mbox_session_alloc(unsigned s, uint64_t size, char *why, size_t n)
+uint64_t mbox_session_alloc(unsigned s, uint64_t at, uint64_t size, char *why,
+			    size_t n)
 {
 	bool changed;
 	if (size && (mbox_session_quota(s, MBOX_QUOTA_BUFFERS, 1, why, n) ||
 		     mbox_session_quota(s, MBOX_QUOTA_HEAP, size, why, n)))
 		return 0;
-	uint64_t a = mbox_heap_alloc(s, size, &changed, why, n);
+	uint64_t a = at ? mbox_heap_alloc_at(s, at, size, &changed, why, n)
+			: mbox_heap_alloc(s, size, &changed, why, n);
 	if (!a && size && trim_idle())
-		a = mbox_heap_alloc(s, size, &changed, why, n);
+		a = at ? mbox_heap_alloc_at(s, at, size, &changed, why, n)
+		       : mbox_heap_alloc(s, size, &changed, why, n);
 	if (changed)
 		domain_update(s);
 	mbox_session_touch();

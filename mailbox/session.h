@@ -69,10 +69,11 @@ uint32_t mbox_session_of_tokens(const uint64_t *tokens, unsigned n);
 unsigned mbox_session_domain(unsigned s);
 
 /** ALLOC for session @p s: its buffer and heap quotas checked, then
- * mbox_heap_alloc, with the kernels' view
+ * mbox_heap_alloc (@p at nonzero: mbox_heap_alloc_at), with the kernels' view
  * updated when its regions change and, when memory is short, the unused
  * parts of idle sessions' regions given back first. */
-uint64_t mbox_session_alloc(unsigned s, uint64_t size, char *why, size_t n);
+uint64_t mbox_session_alloc(unsigned s, uint64_t at, uint64_t size, char *why,
+			    size_t n);
 
 /** The quotas (mailbox/quota.h): of a shared device (@p shared) with
  * @p max and @p min per enum hp_quota_res (MBOX_QUOTA_DEFAULT or NULL: the

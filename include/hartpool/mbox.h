@@ -204,7 +204,9 @@ typedef struct hp_packet_mem {
 
 /** INFO: write sizeof(hp_device_info) bytes to dst (a buffer, aligned to
  * HP_INFO_ALIGN). ALLOC:
- * size bytes (result in the completion record). FREE: the buffer at dst,
+ * size bytes (result in the completion record); at exactly dst when dst
+ * is not 0 (HP_MBOX_BUFFER_ALIGN-aligned, free, in no other session's
+ * memory: else HP_OUT_OF_RESOURCES with the reason). FREE: the buffer at dst,
  * once the packet's dependencies are complete.
  * LOAD: the kernel object file of `size` bytes at `src` (inside one
  * allocated buffer, read only while the packet is read: the host may free

@@ -56,6 +56,43 @@ static unsigned sweep(void)
 	return n;
 }
 
+static uint64_t at(unsigned sess, uint64_t addr, uint64_t size, char *why)
+{
+	bool changed;
+	return mbox_heap_alloc_at(sess, addr, size, &changed, why, 160);
+}
+
+/* ALLOC at an address (an SVM allocation's range on a second device):
+ * exactly there, zeroed, or refused with the reason. */
+static void alloc_at_checks(uint64_t base)
+{
+	char why[160];
+	uint64_t hi = base + SIZE - 16 * 4096;
+	memset((void *)(uintptr_t)hi, 0x77, 4096);
+	mbox_heap_mark_dirty(hi, 4096);
+	CHECK_EQ(at(3, hi, 1024, why), hi);
+	CHECK_EQ(not_v(hi, 1024, 0), 0);
+	CHECK(mbox_heap_holds(3, hi, 1024));
+	CHECK_EQ(at(3, hi + 512, 64, why), 0); /* on a buffer */
+	CHECK(strstr(why, "another buffer") != NULL);
+	CHECK_EQ(at(4, hi + 2048, 64, why), 0); /* in session 3's granule */
+	CHECK(strstr(why, "another session") != NULL);
+	CHECK_EQ(at(3, hi + 4096 + 8, 64, why), 0); /* misaligned */
+	CHECK(strstr(why, "aligned") != NULL);
+	CHECK_EQ(at(3, base + SIZE - 128, 256, why), 0); /* past the end */
+	CHECK_EQ(at(3, hi + 4096, 64, why), hi + 4096);	 /* its own granule */
+	/* a session has at most its regions (4 here) */
+	CHECK_EQ(at(3, hi + 3 * 4096, 64, why), hi + 3 * 4096);
+	CHECK_EQ(at(3, hi + 5 * 4096, 64, why), hi + 5 * 4096);
+	CHECK_EQ(at(3, hi + 7 * 4096, 64, why), hi + 7 * 4096);
+	uint64_t rb[MBOX_HEAP_REGIONS_MAX], rs[MBOX_HEAP_REGIONS_MAX];
+	CHECK_EQ(mbox_heap_regions(3, rb, rs, MBOX_HEAP_REGIONS_MAX), 4);
+	CHECK_EQ(at(3, hi + 9 * 4096, 64, why), 0);
+	CHECK(strstr(why, "regions") != NULL);
+	CHECK_EQ(mbox_heap_regions(3, rb, rs, MBOX_HEAP_REGIONS_MAX), 4);
+	CHECK_EQ(mbox_heap_free_session(3), 5);
+}
+
 int main(void)
 {
 	mem = aligned_alloc(1u << 20, SIZE);
@@ -162,6 +199,7 @@ int main(void)
 	CHECK_EQ(not_v(t1, 4 * MBOX_HEAP_CHUNK, 0),
 		 in_c0(t1, 4 * MBOX_HEAP_CHUNK));
 	CHECK_EQ(not_v(t2, 4096, 0x66), 0); /* the live one is kept */
+	alloc_at_checks(base);
 	free(mem);
 	return check_report("test_heap");
 }
