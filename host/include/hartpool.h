@@ -343,7 +343,21 @@ int hp_queue_finish(hp_queue *q);
 /* ---- buffers ---- */
 
 int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out);
+/** A buffer at exactly device address @p addr (HP_MBOX_BUFFER_ALIGN-aligned):
+ * the same range on every device of a set. HP_OUT_OF_RESOURCES with the
+ * reason when the range is not free for this session. */
+int hp_buffer_alloc_at(hp_device *d, uint64_t addr, uint64_t size,
+		       hp_buffer *out);
 int hp_buffer_free(hp_device *d, hp_buffer b);
+/** Buffer @p b (one of this handle's) as a pointer of this process, when
+ * the transport maps device memory at the device's own addresses (shm and
+ * devmem, when that range of the host's address space was free: then the
+ * pointer is the number @p b, and host and device atomics on it meet);
+ * else NULL (reach it with hp_buffer_read and hp_buffer_write). */
+void *hp_buffer_host_ptr(hp_device *d, hp_buffer b);
+/** Are this handle's device addresses pointers of this process
+ * (hp_buffer_host_ptr)? */
+bool hp_device_shares_addresses(hp_device *d);
 int hp_buffer_write(hp_device *d, hp_buffer b, uint64_t offset, const void *src,
 		    size_t len);
 int hp_buffer_read(hp_device *d, hp_buffer b, uint64_t offset, void *dst,

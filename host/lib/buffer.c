@@ -81,8 +81,14 @@ void hp_buffers_forget(hp_device *d)
 
 int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out)
 {
+	return hp_buffer_alloc_at(d, 0, size, out);
+}
+
+int hp_buffer_alloc_at(hp_device *d, uint64_t addr, uint64_t size,
+		       hp_buffer *out)
+{
 	hp_event_info info;
-	int rc = hp_service(d, HP_PKT_ALLOC, 0, 0, size, &info);
+	int rc = hp_service(d, HP_PKT_ALLOC, addr, 0, size, &info);
 	*out = rc ? 0 : info.result;
 	if (!rc && (rc = remember(d, info.result, size))) {
 		hp_service(d, HP_PKT_FREE, info.result, 0, 0, &info);
@@ -98,6 +104,19 @@ int hp_buffer_free(hp_device *d, hp_buffer b)
 	if (!rc)
 		forget(d, b);
 	return rc;
+}
+
+bool hp_device_shares_addresses(hp_device *d)
+{
+	const hp_transport *t = d->t;
+	return t && t->map && (uintptr_t)t->map == t->map_base;
+}
+
+void *hp_buffer_host_ptr(hp_device *d, hp_buffer b)
+{
+	if (!hp_device_shares_addresses(d) || !containing(d, b))
+		return NULL;
+	return (void *)(uintptr_t)b;
 }
 
 /* [b + off, + len) lies in one of the handle's buffers: a copy never

@@ -161,6 +161,7 @@ static int handshake(hp_device *d)
 		t->map_base = d->hdr.dram_base;
 		t->mbox_addr = d->hdr.dram_base + HP_MBOX_QEMU_OFFSET;
 	}
+	hp_transport_place(t);
 	return hp_dev_read(d, d->hdr.kernels, d->kernels,
 			   d->hdr.num_kernels * sizeof(hp_mbox_kernel));
 }

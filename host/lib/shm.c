@@ -7,6 +7,7 @@
  * Linux next to the firmware, docs/boards/qemu-virt-amp.md): device
  * address A is physical address A, from the mailbox to the end of the
  * buffers. */
+#define _GNU_SOURCE /* mremap */
 #include "host_bell.h"
 #include "transport.h"
 #include <errno.h>
@@ -38,7 +39,8 @@ static int shm_read(hp_transport *t, uint64_t addr, void *buf, size_t len)
 	uint8_t *p = at(t, addr, len);
 	if (!p)
 		return HP_INVALID_VALUE;
-	memcpy(buf, p, len);
+	if (p != buf) /* (a mapping at the device's addresses: itself) */
+		memcpy(buf, p, len);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return 0;
 }
@@ -51,7 +53,8 @@ static int shm_write(hp_transport *t, uint64_t addr, const void *buf,
 		return HP_INVALID_VALUE;
 	/* Everything written before is visible before this (release). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	memcpy(p, buf, len);
+	if (p != buf)
+		memcpy(p, buf, len);
 	return 0;
 }
 
@@ -64,6 +67,32 @@ static void shm_close(hp_transport *t)
 		munmap(t->bell_page, 4096);
 	munmap(t->map, t->map_size);
 	free(t);
+}
+
+void hp_transport_place(hp_transport *t)
+{
+	uintptr_t at = (uintptr_t)t->map_base;
+	if (!t->map || (uintptr_t)t->map == at || at != t->map_base ||
+	    at % 4096 || t->map_size > SIZE_MAX - at)
+		return;
+	/* Reserve the range (fails if anything is there), then move the
+	 * mapping onto the reservation: nothing of ours is replaced. */
+	void *r = mmap((void *)at, (size_t)t->map_size, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+			       MAP_FIXED_NOREPLACE,
+		       -1, 0);
+	if (r == MAP_FAILED)
+		return;
+	if ((uintptr_t)r != at) { /* a kernel that took it as a hint */
+		munmap(r, (size_t)t->map_size);
+		return;
+	}
+	void *m = mremap(t->map, (size_t)t->map_size, (size_t)t->map_size,
+			 MREMAP_MAYMOVE | MREMAP_FIXED, r);
+	if (m == MAP_FAILED)
+		munmap(r, (size_t)t->map_size);
+	else
+		t->map = m;
 }
 
 static const hp_transport_ops shm_ops = {

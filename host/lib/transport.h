@@ -158,6 +158,11 @@ int hp_transport_serial_open(const char *spec, hp_console_fn console, void *ctx,
 int hp_transport_shm_open(const char *path, uint64_t dram_base,
 			  hp_transport **out, char *err, size_t errlen);
 
+/** Move a transport's map to the device addresses it shows (t->map ==
+ * t->map_base as a number) when that range of this process is free, so a
+ * device address is a host pointer too (SVM); else leave it. */
+void hp_transport_place(hp_transport *t);
+
 /** The mailbox's physical address where `devmem:` names none: the S-mode
  * QEMU boards' (qemu-virt-amp's Linux reaches it). */
 #define HP_DEVMEM_MBOX 0x90000000ull
