@@ -200,6 +200,7 @@ int clc_stage_compile(clc_job *j)
 		av[n++] = "-D__opencl_c_atomic_order_acq_rel=1";
 		av[n++] = "-D__opencl_c_atomic_order_seq_cst=1";
 		av[n++] = "-D__opencl_c_atomic_scope_device=1";
+		av[n++] = "-D__opencl_c_atomic_scope_all_devices=1";
 	}
 	av[n++] = j->src;
 	av[n] = NULL;

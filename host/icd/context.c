@@ -10,6 +10,7 @@
 static void ctx_destroy(struct icd_object *o)
 {
 	cl_context c = (cl_context)o;
+	icd_svm_release_all(c);
 	for (cl_uint i = 0; i < c->num_devs; i++)
 		c->devs[i]->contexts--;
 }

@@ -123,11 +123,24 @@ void *icd_prog_il(cl_program p);
 /** Unload its kernel object, forget its metadata and kernel names. */
 void icd_prog_unload(cl_program p);
 
+/* ---- memory.c, svm.c ---- */
+/** A new buffer's serial (struct icd_arg_mem). */
+uint64_t icd_mem_serial(void);
+/** CL_DEVICE_SVM_CAPABILITIES: coarse-grain buffers everywhere, fine-grain
+ * and atomics where the device's memory is mapped at its addresses. */
+cl_device_svm_capabilities icd_svm_caps(cl_device_id d);
+/** Where pointer @p p (inside SVM allocation @p m) is in its buffer. */
+size_t icd_svm_offset(cl_mem m, const void *p);
+
 /* ---- event.c ---- */
 /** Check a wait list: CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT. */
 cl_int icd_check_wait(cl_context ctx, cl_uint n, const cl_event *w);
 
 /* ---- kernel.c: what a launch needs of its kernel ---- */
+/** clSetKernelArg of a built-in kernel: raw bytes (an 8-byte live cl_mem
+ * becomes its address at the launch). */
+cl_int icd_kernel_set_raw(cl_kernel k, cl_uint i, size_t size,
+			  const void *value);
 /** The kernel's reqd_work_group_size on @p d (0s: none). */
 void icd_kernel_reqd(cl_kernel k, cl_device_id d, size_t out[3]);
 /** Does the program require uniform work-groups: OpenCL C 1.x (the default

@@ -234,13 +234,14 @@ static cl_int arg_mem(const void *value, struct icd_arg_mem *am)
 		return CL_SUCCESS;
 	if (!icd_valid_mem(m))
 		return CL_INVALID_MEM_OBJECT;
-	*am = (struct icd_arg_mem){m, m->serial};
+	*am = (struct icd_arg_mem){m, m->serial, 0};
 	return CL_SUCCESS;
 }
 
 /* Built-in kernels: raw bytes; an 8-byte value that is a live cl_mem
  * becomes its device address at the launch. */
-static cl_int set_raw(cl_kernel k, cl_uint i, size_t size, const void *value)
+cl_int icd_kernel_set_raw(cl_kernel k, cl_uint i, size_t size,
+			  const void *value)
 {
 	FAIL_IF(i >= ICD_RAW_ARGS, CL_INVALID_ARG_INDEX,
 		"argument %u of a built-in kernel (at most %u)", i,
@@ -327,27 +328,10 @@ ICD_EXPORT cl_int CL_API_CALL clSetKernelArg(cl_kernel k, cl_uint i,
 			      "%p is not a live kernel", (void *)k);
 	else
 		rc = k->meta ? set_arg(k, i, size, value)
-			     : set_raw(k, i, size, value);
+			     : icd_kernel_set_raw(k, i, size, value);
 	icd_fail_deliver(icd_ctx_of(k), rc);
 	icd_unlock();
 	return rc;
-}
-
-ICD_EXPORT cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint i,
-						       const void *v)
-{
-	(void)i, (void)v;
-	return icd_check(k, MAGIC_KERNEL, CL_INVALID_OPERATION,
-			 CL_INVALID_KERNEL);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel k,
-						  cl_kernel_exec_info p,
-						  size_t size, const void *v)
-{
-	(void)p, (void)size, (void)v;
-	return icd_check(k, MAGIC_KERNEL, CL_INVALID_OPERATION,
-			 CL_INVALID_KERNEL);
 }
 
 static cl_int kernel_info(cl_kernel k, cl_kernel_info param, size_t size,

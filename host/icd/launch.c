@@ -22,7 +22,8 @@ static cl_int args_hold(cl_kernel k, cl_device_id d, unsigned n,
 		FAIL_IF(!icd_valid_mem(am->mem) ||
 				am->mem->serial != am->serial,
 			CL_INVALID_KERNEL_ARGS,
-			"argument %u's buffer %p was released since it was set",
+			"argument %u's buffer %p was released (an SVM "
+			"pointer's allocation: freed) since it was set",
 			i, (void *)am->mem);
 		hp_buffer a;
 		cl_int rc = icd_mem_addr(am->mem, d, &a);
@@ -30,7 +31,7 @@ static cl_int args_hold(cl_kernel k, cl_device_id d, unsigned n,
 			rc = icd_hold_add(hold, am->mem);
 		if (rc)
 			return rc;
-		uint64_t v = a;
+		uint64_t v = a + am->off;
 		memcpy(out + off[i], &v, 8);
 	}
 	return CL_SUCCESS;
@@ -174,6 +175,17 @@ static cl_int launch_cmd(cl_kernel k, cl_device_id d, const hp_ndrange *r,
 			      (unsigned long long)d->info.local_mem_size);
 	if (!rc)
 		rc = icd_cmd_use(c, k);
+	for (unsigned i = 0; !rc && i < k->num_exec_svm; i++) {
+		const struct icd_arg_mem *am = &k->exec_svm[i];
+		rc = icd_valid_mem(am->mem) && am->mem->serial == am->serial
+			     ? icd_cmd_use(c, am->mem)
+			     : icd_fail(CL_INVALID_KERNEL_ARGS,
+					"CL_INVALID_KERNEL_ARGS",
+					"clEnqueueNDRangeKernel",
+					"CL_KERNEL_EXEC_INFO_SVM_PTRS[%u]'s "
+					"allocation was freed",
+					i);
+	}
 	if (rc) {
 		icd_cmd_free(c);
 		return rc;

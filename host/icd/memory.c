@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Every command that uses a buffer holds it until it completes (struct
  * icd_hold), a sub-buffer holds its buffer (its parent): the buffer goes
@@ -18,6 +19,8 @@ static void mem_destroy(struct icd_object *o)
 	}
 	if (!m->parent)
 		icd_mem_free(m);
+	if (m->svm_shadow)
+		munmap(m->svm_ptr, m->svm_shadow_size);
 	free(m->shadow);
 }
 
@@ -28,6 +31,11 @@ const struct icd_kind icd_kind_mem = {
 };
 
 static uint64_t next_serial = 1;
+
+uint64_t icd_mem_serial(void)
+{
+	return next_serial++;
+}
 
 static const cl_mem_flags ACCESS =
 	CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
@@ -64,10 +72,7 @@ static cl_int check_buffer(cl_context c, cl_mem_flags flags, size_t size,
 		CL_INVALID_VALUE,
 		"flags 0x%llx: CL_MEM_USE_HOST_PTR with ALLOC or COPY",
 		(unsigned long long)flags);
-	cl_ulong max = ~(cl_ulong)0;
-	for (cl_uint i = 0; i < c->num_devs; i++)
-		if (icd_max_alloc(c->devs[i]) < max)
-			max = icd_max_alloc(c->devs[i]);
+	cl_ulong max = icd_ctx_max_alloc(c);
 	FAIL_IF(!size || size > max, CL_INVALID_BUFFER_SIZE,
 		"size %zu is not in 1..%llu (CL_DEVICE_MAX_MEM_ALLOC_SIZE, "
 		"the least of the context's devices)",
@@ -78,14 +83,46 @@ static cl_int check_buffer(cl_context c, cl_mem_flags flags, size_t size,
 	return CL_SUCCESS;
 }
 
+/* CL_MEM_USE_HOST_PTR on SVM memory: a view of the allocation, as a
+ * sub-buffer is of its buffer (CL_MEM_USES_SVM_POINTER). */
+static cl_mem svm_buffer(cl_context c, cl_mem svm, cl_mem_flags flags,
+			 size_t size, void *host, bool props)
+{
+	cl_mem m = icd_obj_new(&icd_kind_mem);
+	if (!m)
+		return NULL;
+	m->serial = next_serial++;
+	m->ctx = c;
+	m->flags = flags & ACCESS ? flags : flags | CL_MEM_READ_WRITE;
+	m->size = size;
+	m->parent = svm;
+	m->origin = icd_svm_offset(svm, host);
+	m->host_ptr = host;
+	m->num_props = props ? 1 : 0;
+	icd_obj_parent(m, svm);
+	icd_obj_parent(m, c);
+	return m;
+}
+
 static cl_mem buffer_new(cl_context c, cl_mem_flags flags, size_t size,
 			 void *host, bool props, cl_int *err)
 {
-	cl_mem m = icd_obj_new(&icd_kind_mem);
-	if (!m) {
-		*err = CL_OUT_OF_HOST_MEMORY;
+	cl_mem svm =
+		flags & CL_MEM_USE_HOST_PTR ? icd_svm_find(c, host, 0) : NULL;
+	if (svm && !icd_svm_find(c, host, size)) {
+		*err = icd_fail(CL_INVALID_BUFFER_SIZE,
+				"CL_INVALID_BUFFER_SIZE", "clCreateBuffer",
+				"%zu bytes at %p leave the SVM allocation at "
+				"%p (%zu bytes)",
+				size, host, (void *)svm->svm_ptr,
+				svm->svm_size);
 		return NULL;
 	}
+	cl_mem m = svm ? svm_buffer(c, svm, flags, size, host, props)
+		       : icd_obj_new(&icd_kind_mem);
+	*err = m ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+	if (!m || svm)
+		return m;
 	/* on the context's first device (its other copies when needed): no
 	 * content yet is current everywhere */
 	cl_device_id d = c->devs[0];
@@ -157,10 +194,18 @@ static bool sub_flags_ok(cl_mem_flags p, cl_mem_flags f)
 		 (f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))));
 }
 
+/* A buffer made on an SVM pointer (a view of its allocation, not a
+ * sub-buffer). */
+static bool on_svm(cl_mem m)
+{
+	return m->parent && m->parent->svm && !m->assoc;
+}
+
 static cl_int check_sub(cl_mem p, cl_mem_flags flags,
 			cl_buffer_create_type type, const cl_buffer_region *r)
 {
-	FAIL_IF(!icd_valid_mem(p) || p->parent, CL_INVALID_MEM_OBJECT,
+	FAIL_IF(!icd_valid_mem(p) || (p->parent && !on_svm(p)),
+		CL_INVALID_MEM_OBJECT,
 		"%p is not a live buffer that is no sub-buffer", (void *)p);
 	FAIL_IF(type != CL_BUFFER_CREATE_TYPE_REGION || !r, CL_INVALID_VALUE,
 		"create type 0x%x with info %p", (unsigned)type,
@@ -195,8 +240,11 @@ static cl_mem sub_new(cl_mem p, cl_mem_flags flags, const cl_buffer_region *r)
 		   (p->flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
 				CL_MEM_COPY_HOST_PTR));
 	m->size = r->size;
-	m->parent = p;
-	m->origin = r->origin;
+	/* (of a buffer on SVM memory: of its allocation) */
+	m->parent = p->parent ? p->parent : p;
+	m->origin = (p->parent ? p->origin : 0) + r->origin;
+	m->assoc = p;
+	m->assoc_off = r->origin;
 	m->host_ptr = p->host_ptr ? (char *)p->host_ptr + r->origin : NULL;
 	icd_obj_parent(m, p);
 	icd_obj_parent(m, m->ctx);
@@ -257,12 +305,12 @@ static cl_int mem_info(cl_mem m, cl_mem_info param, size_t size, void *value,
 	case CL_MEM_CONTEXT:
 		return icd_info(&m->ctx, sizeof(m->ctx), size, value, ret);
 	case CL_MEM_ASSOCIATED_MEMOBJECT:
-		return icd_info(&m->parent, sizeof(m->parent), size, value,
-				ret);
+		return icd_info(&m->assoc, sizeof(m->assoc), size, value, ret);
 	case CL_MEM_OFFSET:
-		return icd_info(&m->origin, sizeof(m->origin), size, value,
-				ret);
+		return icd_info(&m->assoc_off, sizeof(m->assoc_off), size,
+				value, ret);
 	case CL_MEM_USES_SVM_POINTER:
+		f = m->parent && m->parent->svm;
 		return icd_info(&f, sizeof(f), size, value, ret);
 	case CL_MEM_PROPERTIES:
 		return icd_info(m->props, m->num_props * sizeof(m->props[0]),

@@ -409,7 +409,7 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 	case CL_DEVICE_PRINTF_BUFFER_SIZE:
 		ICD_INFO_T(size_t, ICD_PRINTF_SIZE);
 	case CL_DEVICE_SVM_CAPABILITIES:
-		ICD_INFO_T(cl_device_svm_capabilities, 0);
+		ICD_INFO_T(cl_device_svm_capabilities, icd_svm_caps(d));
 	case CL_DEVICE_IL_VERSION: /* SPIR-V 1.0 to HP_SPIRV_MINOR_MAX */
 		buf[0] = 0;
 		for (unsigned m = 0; m <= HP_SPIRV_MINOR_MAX; m++)
@@ -431,7 +431,8 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 		ICD_INFO_T(cl_version, CL_MAKE_VERSION(3, 0, 0));
 	/* every atomic and fence is sequentially consistent (AMOs with
 	 * aq/rl, full fences: kernels/opencl/atomic.cl) on one coherent
-	 * memory all harts share */
+	 * memory all harts share, and that the host shares where it maps
+	 * it (fine-grain SVM; all devices' scope) */
 	case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
 	case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
 		ICD_INFO_T(cl_device_atomic_capabilities,
@@ -440,7 +441,8 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 				   CL_DEVICE_ATOMIC_ORDER_SEQ_CST |
 				   CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
 				   CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
-				   CL_DEVICE_ATOMIC_SCOPE_DEVICE);
+				   CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+				   CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
 	case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
 		static const char *const v[] = {"OpenCL C", "OpenCL C",
 						"OpenCL C", "OpenCL C"};
@@ -455,7 +457,7 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 		return icd_info(nv, n * sizeof(nv[0]), size, value, ret);
 	}
 	case CL_DEVICE_OPENCL_C_FEATURES: {
-		const char *f[10];
+		const char *f[12];
 		n = 0;
 		f[n++] = "__opencl_c_int64";
 		f[n++] = "__opencl_c_generic_address_space";
@@ -463,6 +465,7 @@ static cl_int device_info(cl_device_id d, cl_device_info param, size_t size,
 		f[n++] = "__opencl_c_atomic_order_acq_rel";
 		f[n++] = "__opencl_c_atomic_order_seq_cst";
 		f[n++] = "__opencl_c_atomic_scope_device";
+		f[n++] = "__opencl_c_atomic_scope_all_devices";
 		/* OpenCL C 3.0 kernels (hp_cl_build, kernels/opencl/wg.c) */
 		f[n++] = "__opencl_c_work_group_collective_functions";
 		if (i->sub_group_sizes)

@@ -41,17 +41,6 @@ static cl_int check_host_access(cl_mem m, bool read)
 	return CL_SUCCESS;
 }
 
-/* A command of @p kind that holds @p a and @p b (NULL: none). */
-static struct icd_cmd *cmd_on(enum icd_cmd_kind kind, cl_mem a, cl_mem b)
-{
-	struct icd_cmd *c = icd_cmd_new(kind);
-	if (c && ((a && icd_cmd_use(c, a)) || (b && icd_cmd_use(c, b)))) {
-		icd_cmd_free(c);
-		return NULL;
-	}
-	return c;
-}
-
 /* Enqueue (the queue valid) and hand a failure to the queue's context. */
 static cl_int done(cl_command_queue q, cl_int rc)
 {
@@ -72,7 +61,7 @@ static cl_int rw(cl_command_queue q, cl_mem m, cl_bool block, size_t off,
 	if (!rc && !(rc = check_range(m, off, size)) &&
 	    !(rc = check_host_access(m, read))) {
 		struct icd_cmd *c =
-			cmd_on(read ? CMD_READ : CMD_WRITE, m, NULL);
+			icd_cmd_on(read ? CMD_READ : CMD_WRITE, m, NULL);
 		if (c)
 			c->u.rw = (struct icd_cmd_rw){m, off, size, ptr};
 		rc = icd_enqueue(q, c, nw, w,
@@ -180,8 +169,8 @@ static cl_int rw_rect(cl_command_queue q, cl_mem m, cl_bool block,
 	if (!rc && !(rc = rect_norm(&r, bo, ho, reg, rp, sp, end)) &&
 	    !(rc = check_rw_rect(m, ptr, end)) &&
 	    !(rc = check_host_access(m, read))) {
-		struct icd_cmd *c =
-			cmd_on(read ? CMD_READ_RECT : CMD_WRITE_RECT, m, NULL);
+		struct icd_cmd *c = icd_cmd_on(
+			read ? CMD_READ_RECT : CMD_WRITE_RECT, m, NULL);
 		if (c)
 			c->u.rect = (struct icd_cmd_rect){m, ptr, r};
 		rc = icd_enqueue(q, c, nw, w,
@@ -282,7 +271,7 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueCopyBufferRect(
 		rc = check_cmd(q, dst, 0, NULL);
 	if (!rc && !(rc = rect_norm(&r, so, dof, reg, rp, sp, end)) &&
 	    !(rc = check_copy_rect(src, dst, &r, end, srp, ssp))) {
-		struct icd_cmd *c = cmd_on(CMD_COPY_RECT, src, dst);
+		struct icd_cmd *c = icd_cmd_on(CMD_COPY_RECT, src, dst);
 		if (c)
 			c->u.copy_rect =
 				(struct icd_cmd_copy_rect){src, dst, r};
@@ -324,7 +313,7 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueCopyBuffer(
 	if (!rc)
 		rc = check_cmd(q, dst, 0, NULL);
 	if (!rc && !(rc = check_copy(src, dst, so, dof, size))) {
-		struct icd_cmd *c = cmd_on(CMD_COPY, src, dst);
+		struct icd_cmd *c = icd_cmd_on(CMD_COPY, src, dst);
 		if (c)
 			c->u.copy =
 				(struct icd_cmd_copy){src, dst, so, dof, size};
@@ -356,7 +345,7 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem m,
 	icd_lock();
 	cl_int rc = check_cmd(q, m, nw, w);
 	if (!rc && !(rc = check_fill(m, pat, ps, off, size))) {
-		struct icd_cmd *c = cmd_on(CMD_FILL, m, NULL);
+		struct icd_cmd *c = icd_cmd_on(CMD_FILL, m, NULL);
 		if (c) {
 			struct icd_cmd_fill *f = &c->u.fill;
 			f->mem = m;
@@ -451,7 +440,7 @@ static cl_int map(cl_command_queue q, cl_mem m, cl_bool block,
 		base = m->shadow;
 	}
 	struct icd_map *mp = calloc(1, sizeof(*mp));
-	struct icd_cmd *c = mp ? cmd_on(CMD_MAP, m, NULL) : NULL;
+	struct icd_cmd *c = mp ? icd_cmd_on(CMD_MAP, m, NULL) : NULL;
 	if (!c) {
 		free(mp);
 		return CL_OUT_OF_HOST_MEMORY;
@@ -508,7 +497,7 @@ static cl_int unmap(cl_command_queue q, cl_mem m, struct icd_map **pp,
 		    cl_uint nw, const cl_event *w, cl_event *ev)
 {
 	struct icd_map *mp = *pp;
-	struct icd_cmd *c = cmd_on(CMD_UNMAP, m, NULL);
+	struct icd_cmd *c = icd_cmd_on(CMD_UNMAP, m, NULL);
 	if (!c)
 		return CL_OUT_OF_HOST_MEMORY;
 	c->u.map =

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The optional features the device does not have: images, samplers, SVM,
+/* The optional features the device does not have: images, samplers,
  * pipes. Each entry point checks its handle and fails with the error a
  * device without the feature gives. */
 #include "icd.h"
@@ -213,76 +213,4 @@ ICD_EXPORT cl_int CL_API_CALL clGetPipeInfo(cl_mem m, cl_pipe_info p, size_t s,
 	UNUSED(p), UNUSED(s), UNUSED(v), UNUSED(r);
 	(void)m; /* no pipes: no handle is one */
 	return CL_INVALID_MEM_OBJECT;
-}
-
-/* ---- shared virtual memory (CL_DEVICE_SVM_CAPABILITIES 0) ---- */
-
-ICD_EXPORT void *CL_API_CALL clSVMAlloc(cl_context c, cl_svm_mem_flags f,
-					size_t s, cl_uint a)
-{
-	UNUSED(c), UNUSED(f), UNUSED(s), UNUSED(a);
-	return NULL;
-}
-
-ICD_EXPORT void CL_API_CALL clSVMFree(cl_context c, void *p)
-{
-	UNUSED(c), UNUSED(p);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMFree(
-	cl_command_queue q, cl_uint n, void *ps[],
-	void(CL_CALLBACK *fn)(cl_command_queue, cl_uint, void *[], void *),
-	void *d, cl_uint nw, const cl_event *w, cl_event *e)
-{
-	UNUSED(n), UNUSED(ps), UNUSED(fn), UNUSED(d), UNUSED(nw), UNUSED(w);
-	UNUSED(e);
-	return queue_err(q, CL_INVALID_OPERATION);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue q, cl_bool b,
-						 void *d, const void *s,
-						 size_t n, cl_uint nw,
-						 const cl_event *w, cl_event *e)
-{
-	UNUSED(b), UNUSED(d), UNUSED(s), UNUSED(n), UNUSED(nw), UNUSED(w);
-	UNUSED(e);
-	return queue_err(q, CL_INVALID_OPERATION);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue q, void *p,
-						  const void *pat, size_t ps,
-						  size_t n, cl_uint nw,
-						  const cl_event *w,
-						  cl_event *e)
-{
-	UNUSED(p), UNUSED(pat), UNUSED(ps), UNUSED(n), UNUSED(nw), UNUSED(w);
-	UNUSED(e);
-	return queue_err(q, CL_INVALID_OPERATION);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool b,
-					      cl_map_flags f, void *p, size_t n,
-					      cl_uint nw, const cl_event *w,
-					      cl_event *e)
-{
-	UNUSED(b), UNUSED(f), UNUSED(p), UNUSED(n), UNUSED(nw), UNUSED(w);
-	UNUSED(e);
-	return queue_err(q, CL_INVALID_OPERATION);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void *p,
-						cl_uint nw, const cl_event *w,
-						cl_event *e)
-{
-	UNUSED(p), UNUSED(nw), UNUSED(w), UNUSED(e);
-	return queue_err(q, CL_INVALID_OPERATION);
-}
-
-ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMMigrateMem(
-	cl_command_queue q, cl_uint n, const void **ps, const size_t *ss,
-	cl_mem_migration_flags f, cl_uint nw, const cl_event *w, cl_event *e)
-{
-	UNUSED(n), UNUSED(ps), UNUSED(ss), UNUSED(f), UNUSED(nw), UNUSED(w);
-	UNUSED(e);
-	return queue_err(q, CL_INVALID_OPERATION);
 }

@@ -78,7 +78,7 @@ SUITES = [
     ("generic_address_space",
      "generic_address_space/test_generic_address_space", 900, 240, "", "*",
      "*"),
-    ("SVM", "SVM/test_svm", 900, 240, "", "", "*"),
+    ("SVM", "SVM/test_svm", 900, 240, "", "*", "*"),
 ]
 
 # Suites that test the compiler's front end (SPIR-V, address spaces), not

@@ -375,6 +375,51 @@ int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out)
 	return fail(HP_OUT_OF_RESOURCES, "all %u buffers in use", FAKE_BUFFERS);
 }
 
+int hp_buffer_alloc_at(hp_device *d, uint64_t addr, uint64_t size,
+		       hp_buffer *out)
+{
+	if (!addr)
+		return hp_buffer_alloc(d, size, out);
+	if (!size || addr % HP_MBOX_BUFFER_ALIGN)
+		return fail(HP_INVALID_VALUE, "%llu bytes at 0x%llx",
+			    (unsigned long long)size, (unsigned long long)addr);
+	for (unsigned i = 0; i < FAKE_BUFFERS; i++) {
+		struct fake_buf *f = &d->bufs[i];
+		if (f->mem && f->addr < addr + size && addr < f->addr + f->size)
+			return fail(HP_OUT_OF_RESOURCES,
+				    "0x%llx: another buffer is there",
+				    (unsigned long long)addr);
+	}
+	for (unsigned i = 0; i < FAKE_BUFFERS; i++) {
+		struct fake_buf *f = &d->bufs[i];
+		if (f->mem)
+			continue;
+		if (!(f->mem = calloc(1, size)))
+			return fail(HP_OUT_OF_RESOURCES, "out of host memory");
+		pthread_mutex_lock(&mu);
+		f->size = size;
+		f->addr = addr;
+		stats.allocs++;
+		pthread_mutex_unlock(&mu);
+		*out = addr;
+		return 0;
+	}
+	return fail(HP_OUT_OF_RESOURCES, "all %u buffers in use", FAKE_BUFFERS);
+}
+
+/* No fake device's memory is mapped at its addresses. */
+void *hp_buffer_host_ptr(hp_device *d, hp_buffer b)
+{
+	(void)d, (void)b;
+	return NULL;
+}
+
+bool hp_device_shares_addresses(hp_device *d)
+{
+	(void)d;
+	return false;
+}
+
 int hp_buffer_free(hp_device *d, hp_buffer b)
 {
 	for (unsigned i = 0; i < FAKE_BUFFERS; i++) {

@@ -8,12 +8,14 @@
  * that may write leaves its device's copy the only current one; a command
  * waiting for another device's event held on the host until it completes;
  * migrations (to a device, content undefined, to the host); a launch on a
- * device the program was not built for.
+ * device the program was not built for; an SVM allocation at one address
+ * on both, moved between them.
  */
 #include "fake_hartpool.h"
 #include "icd.h"
 #include "icd_test.h"
 #include <stdlib.h>
+#include <string.h>
 
 static cl_device_id dev[2];
 static cl_context ctx;
@@ -285,6 +287,51 @@ static void test_cross_wait(void)
 	clReleaseMemObject(m);
 }
 
+/* An SVM allocation at one address on both devices, its bytes moved
+ * between them (host pages at the pointer: no fake device maps its
+ * memory). */
+static void test_svm(void)
+{
+	enum { N = 64 };
+	int *p = clSVMAlloc(ctx, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+#ifdef __SANITIZE_ADDRESS__
+	CHECK(!p); /* its shadow memory is at the device's addresses */
+	return;
+#endif
+	CHECK(p != NULL);
+	cl_mem m = icd_svm_find(ctx, p, 0);
+	CHECK(m && m->at[0] && m->at[0] == m->at[1]);
+	CHECK((uintptr_t)p == m->at[0] + m->svm_at);
+	CHECK(!clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 64, 0));
+	int h[N], g[N];
+	for (int i = 0; i < N; i++)
+		h[i] = i;
+	CHECK_EQ(clEnqueueSVMMemcpy(q[0], CL_TRUE, p, h, sizeof(h), 0, NULL,
+				    NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(m->valid, 1u << dev[0]->index);
+	/* read on device 1: moved there first */
+	CHECK_EQ(clEnqueueSVMMemcpy(q[1], CL_TRUE, g, p, sizeof(g), 0, NULL,
+				    NULL),
+		 CL_SUCCESS);
+	CHECK(!memcmp(g, h, sizeof(g)));
+	/* written through a map on device 1's queue: only its copy is
+	 * current, device 0 gets it back */
+	CHECK_EQ(clEnqueueSVMMap(q[1], CL_TRUE, CL_MAP_WRITE, p, sizeof(h), 0,
+				 NULL, NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(p[5], 5);
+	p[5] = 99;
+	CHECK_EQ(clEnqueueSVMUnmap(q[1], p, 0, NULL, NULL), CL_SUCCESS);
+	CHECK_EQ(clFinish(q[1]), CL_SUCCESS);
+	CHECK_EQ(m->valid, 1u << dev[1]->index);
+	CHECK_EQ(clEnqueueSVMMemcpy(q[0], CL_TRUE, g, p, sizeof(g), 0, NULL,
+				    NULL),
+		 CL_SUCCESS);
+	CHECK_EQ(g[5], 99);
+	clSVMFree(ctx, p);
+}
+
 static void teardown(void)
 {
 	for (int i = 0; i < 2; i++)
@@ -302,6 +349,7 @@ int main(void)
 		{"test_program", test_program},
 		{"test_moves", test_moves},
 		{"test_cross_wait", test_cross_wait},
+		{"test_svm", test_svm},
 		{"teardown", teardown},
 	};
 	return icd_test_main("test_icd_multi", tests,

@@ -96,6 +96,22 @@ t_icd_generic_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog generic; }
 t_icd_progvar() { icd_prog progvar; }
 t_icd_progvar_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog progvar; }
 t_icd_separate_rv32() { HARTPOOL_BOARD=qemu-virt32 icd_prog separate; }
+# shared virtual memory: one pointer on host and device, coarse grain,
+# pointers in SVM data, memcpy/fill/migrate/free, buffers on SVM memory;
+# fine grain on shm, with host and kernel atomics on one counter
+t_icd_svm() { SVM_FINE=1 icd_prog svm; }
+t_icd_svm_rv32() { HARTPOOL_BOARD=qemu-virt32 SVM_FINE=1 icd_prog svm; }
+# over the serial link: coarse grain (host pages mapped at the pointer)
+t_icd_svm_serial() {
+	local hp=build/host/hartpool conn
+	conn=$("$hp" up --harts 4 | tail -1) || fail "hartpool up failed"
+	[[ "$conn" == shm:* ]] || fail "up printed '$conn'"
+	HARTPOOL_DEVICES="serial:${conn#shm:}.sock" SVM_FINE=0 icd_env timeout 300 \
+		build/host/opencl/svm
+	local rc=$?
+	"$hp" down --connect "$conn" >/dev/null 2>&1
+	[ $rc -eq 0 ] || fail "svm over serial failed"
+}
 
 # SPIR-V modules for tests/opencl/programs/spirv.c into $1: clang-15 and
 # llvm-spirv-15 from spirv_prog.cl and spirv_link.cl (spir and spir64),
@@ -149,7 +165,7 @@ icd_spirv() {
 			"$d/prog$bits.spv" -o "$d/p.hpk" 2>&1)
 	done
 	rm -rf "$d"
-	grep -q "built 3 kernels, .* (from the build cache)" <<<"$out" ||
+	grep -q "built 4 kernels, .* (from the build cache)" <<<"$out" ||
 		fail "hartpool build's module was not cached: $out"
 	echo "ok: SPIR-V programs, from the build cache the second time"
 }

@@ -19,6 +19,16 @@ struct icd_cmd *icd_cmd_new(enum icd_cmd_kind kind)
 	return c;
 }
 
+struct icd_cmd *icd_cmd_on(enum icd_cmd_kind kind, cl_mem a, cl_mem b)
+{
+	struct icd_cmd *c = icd_cmd_new(kind);
+	if (c && ((a && icd_cmd_use(c, a)) || (b && icd_cmd_use(c, b)))) {
+		icd_cmd_free(c);
+		return NULL;
+	}
+	return c;
+}
+
 cl_int icd_cmd_use(struct icd_cmd *c, void *o)
 {
 	return icd_hold_add(&c->hold, o);
@@ -26,6 +36,8 @@ cl_int icd_cmd_use(struct icd_cmd *c, void *o)
 
 void icd_cmd_free(struct icd_cmd *c)
 {
+	if (c->kind == CMD_SVM_FREE)
+		free(c->u.svm_free.ptrs);
 	for (cl_uint i = 0; i < c->num_wait; i++)
 		icd_drop(c->wait[i]);
 	free(c->wait);
@@ -278,6 +290,12 @@ static cl_int run_host(struct icd_cmd *c)
 			      c->u.map.size, c->kind == CMD_MAP);
 	case CMD_MIGRATE:
 		return run_migrate(c);
+	case CMD_HOST_COPY:
+		memmove(c->u.host_copy.dst, c->u.host_copy.src,
+			c->u.host_copy.size);
+		return CL_SUCCESS;
+	case CMD_SVM_FREE:
+		return icd_svm_free_run(c);
 	default:
 		return CL_SUCCESS;
 	}

@@ -175,6 +175,8 @@ bool icd_valid_device(cl_device_id d);
 /** CL_DEVICE_MAX_MEM_ALLOC_SIZE: the heap less what the ICD keeps for
  * itself (ICD_HEAP_RESERVE). */
 cl_ulong icd_max_alloc(cl_device_id d);
+/** The least icd_max_alloc of @p c's devices. */
+cl_ulong icd_ctx_max_alloc(cl_context c);
 /** The ICD's own buffers a largest allocation must leave room for: printf
  * buffers of kernels in flight, a kernel object's staging copy. */
 #define ICD_HEAP_RESERVE (8ull << 20)
@@ -230,6 +232,9 @@ struct _cl_context {
 	size_t num_props;
 	void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
 	void *notify_data;
+	/** its SVM allocations (svm.c), sorted by address */
+	cl_mem *svm;
+	unsigned num_svm, cap_svm;
 };
 
 struct icd_map {
@@ -258,6 +263,22 @@ struct _cl_mem {
 	struct icd_map *maps;
 	cl_mem_properties props[4];
 	size_t num_props;
+	/** what CL_MEM_ASSOCIATED_MEMOBJECT and CL_MEM_OFFSET say (a
+	 * sub-buffer's buffer, which is not its parent when that buffer is
+	 * made on an SVM pointer) */
+	cl_mem assoc;
+	size_t assoc_off;
+	/** an SVM allocation (svm.c): the ICD's handle, the application has
+	 * svm_ptr, the same number on the host and on every device of the
+	 * context (each copy starts at svm_ptr - svm_at) */
+	bool svm;
+	cl_svm_mem_flags svm_flags;
+	char *svm_ptr;
+	size_t svm_size, svm_at;
+	/** host pages mapped at svm_ptr (svm_shadow_size bytes), when no
+	 * device's memory is there in this process */
+	bool svm_shadow;
+	size_t svm_shadow_size;
 };
 
 /* ---- buffers over several devices (move.c) ---- */
@@ -279,6 +300,24 @@ cl_int icd_mem_move(cl_mem m, cl_device_id d, bool write, bool copy,
 cl_int icd_mem_failed(int rc, const char *fn, size_t size, cl_device_id d);
 /** Free a buffer's copies on every device. */
 void icd_mem_free(cl_mem r);
+
+/* ---- a context's SVM allocations (svm.c) ---- */
+
+struct icd_cmd;
+
+/** The SVM allocation of @p c that holds [p, p + len) (len 0: p inside
+ * it), or NULL. */
+cl_mem icd_svm_find(cl_context c, const void *p, size_t len);
+/** Add the allocation @p m (its svm_ptr set) to @p c's. */
+cl_int icd_svm_add(cl_context c, cl_mem m);
+/** clSVMFree: the allocation that starts at @p p leaves @p c and is
+ * released (its memory goes when no command holds it); false if @p p
+ * starts none. */
+bool icd_svm_release(cl_context c, void *p);
+/** Every allocation of @p c released (the context goes). */
+void icd_svm_release_all(cl_context c);
+/** A CMD_SVM_FREE runs: the application's callback, or the frees. */
+cl_int icd_svm_free_run(struct icd_cmd *c);
 
 enum prog_kind { PROG_NONE, PROG_SOURCE, PROG_BINARY, PROG_BUILTIN };
 
@@ -333,7 +372,10 @@ struct _cl_program {
 struct icd_arg_mem {
 	cl_mem mem; /**< NULL: none (a value, or a NULL buffer) */
 	uint64_t serial;
+	uint64_t off; /**< an SVM pointer's offset in its allocation */
 };
+/** SVM allocations clSetKernelExecInfo may name for one kernel. */
+#define ICD_EXEC_SVM_MAX 64u
 
 struct _cl_kernel {
 	ICD_OBJECT_HEAD;
@@ -353,6 +395,10 @@ struct _cl_kernel {
 	/** argument i's buffer (OpenCL C: __global / __constant pointers;
 	 * built-in kernels: 8-byte values that were a live cl_mem) */
 	struct icd_arg_mem arg_mem[HP_CL_ARGS_MAX];
+	/** CL_KERNEL_EXEC_INFO_SVM_PTRS' allocations: held and made current
+	 * on the device by every launch */
+	struct icd_arg_mem exec_svm[ICD_EXEC_SVM_MAX];
+	unsigned num_exec_svm;
 };
 
 extern const struct icd_kind icd_kind_queue, icd_kind_event;
@@ -381,8 +427,10 @@ enum icd_cmd_kind {
 	CMD_FILL,
 	CMD_MAP,
 	CMD_UNMAP,
-	CMD_MARKER,  /**< markers and barriers: a barrier-AND of the deps */
-	CMD_MIGRATE, /**< clEnqueueMigrateMemObjects: its buffers held */
+	CMD_MARKER,    /**< markers and barriers: a barrier-AND of the deps */
+	CMD_MIGRATE,   /**< clEnqueueMigrateMemObjects: its buffers held */
+	CMD_HOST_COPY, /**< clEnqueueSVMMemcpy between host memory */
+	CMD_SVM_FREE,  /**< clEnqueueSVMFree */
 };
 
 struct icd_cmd_ndrange {
@@ -419,6 +467,17 @@ struct icd_cmd_migrate {
 	bool host;	/**< CL_MIGRATE_MEM_OBJECT_HOST: a hint, no copy */
 	bool undefined; /**< ..._CONTENT_UNDEFINED: made current, no copy */
 };
+struct icd_cmd_host_copy {
+	void *dst;
+	const void *src;
+	size_t size;
+};
+struct icd_cmd_svm_free {
+	void(CL_CALLBACK *fn)(cl_command_queue, cl_uint, void *[], void *);
+	void *data;
+	cl_uint n;
+	void **ptrs; /**< a copy of the application's list */
+};
 struct icd_cmd_map { /* map: read in if @p io; unmap: write back if @p io */
 	cl_mem mem;
 	size_t off, size;
@@ -447,10 +506,15 @@ struct icd_cmd {
 		struct icd_cmd_fill fill;
 		struct icd_cmd_map map;
 		struct icd_cmd_migrate migrate;
+		struct icd_cmd_host_copy host_copy;
+		struct icd_cmd_svm_free svm_free;
 	} u;
 };
 /** A zeroed command of @p kind; NULL when out of memory. */
 struct icd_cmd *icd_cmd_new(enum icd_cmd_kind kind);
+/** A command of @p kind that holds @p a and @p b (NULL: none); NULL when
+ * out of memory. */
+struct icd_cmd *icd_cmd_on(enum icd_cmd_kind kind, cl_mem a, cl_mem b);
 /** @p c holds @p o until it completes: CL_OUT_OF_HOST_MEMORY or 0. */
 cl_int icd_cmd_use(struct icd_cmd *c, void *o);
 /** Start a ready command with its device dependencies: a device command is

@@ -229,6 +229,15 @@ cl_ulong icd_max_alloc(cl_device_id d)
 	       ~(cl_ulong)(HP_MBOX_BUFFER_ALIGN - 1);
 }
 
+cl_ulong icd_ctx_max_alloc(cl_context c)
+{
+	cl_ulong max = ~(cl_ulong)0;
+	for (cl_uint i = 0; i < c->num_devs; i++)
+		if (icd_max_alloc(c->devs[i]) < max)
+			max = icd_max_alloc(c->devs[i]);
+	return max;
+}
+
 /* The @p l bytes of a spec at @p from, cut at 511. */
 static void spec_copy(char *to, const char *from, size_t l)
 {

@@ -4,7 +4,7 @@
  * spirv_make): a generic-pointer helper, __local memory and a barrier,
  * atomics, built-ins the library takes in the RISC-V convention (float4 as
  * an i128, float8 through memory), narrow integer and struct arguments, a
- * program-scope counter. */
+ * program-scope counter, an SVM argument. */
 typedef struct {
 	int add;
 	float scale;
@@ -45,4 +45,12 @@ global int spv_count = 100;
 kernel void spv_counter(global int *o)
 {
 	o[get_global_id(0)] = atomic_inc(&spv_count);
+}
+
+/* an SVM pointer argument (clSetKernelArgSVMPointer), through the generic
+ * helper */
+kernel void spv_svm(global int *data)
+{
+	size_t i = get_global_id(0);
+	data[i] = bump(data + i) * 2;
 }

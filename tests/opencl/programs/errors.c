@@ -153,7 +153,7 @@ int main(void)
 	EXPECT(clEnqueueReadBuffer(o.q, b, CL_TRUE, 1000, 100, out, 0, NULL,
 				   NULL),
 	       CL_INVALID_VALUE);
-	/* unsupported: images, samplers, SVM */
+	/* unsupported: images, samplers; fine-grain system SVM */
 	cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
 	cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D,
 			      .image_width = 4,
@@ -165,7 +165,10 @@ int main(void)
 			       CL_FILTER_NEAREST, &err) &&
 		      err == CL_INVALID_OPERATION,
 	      "sampler: %d", err);
-	CHECK(!clSVMAlloc(o.ctx, CL_MEM_READ_WRITE, 64, 0), "SVM");
+	cl_bool yes = CL_TRUE;
+	EXPECT(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+				   sizeof(yes), &yes),
+	       CL_INVALID_OPERATION);
 
 	clReleaseKernel(cr);
 	clReleaseKernel(r);

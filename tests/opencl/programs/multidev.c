@@ -4,7 +4,8 @@
  * (an event of device 0's queue in device 1's wait list), buffers moved
  * both ways with clEnqueueMigrateMemObjects, a sub-buffer written on one
  * device and read on the other, the context's and program's device
- * queries, and profiling times in order where a buffer was moved.
+ * queries, profiling times in order where a buffer was moved, and an SVM
+ * allocation used on both devices.
  *
  * Usage: multidev [CASE]: every case, or the one named. */
 #include "common.h"
@@ -273,6 +274,59 @@ static void case_sub(struct two *t)
 	printf("sub: a sub-buffer written on device 1, read on device 0\n");
 }
 
+/* An SVM allocation spans both devices at one address: written by a
+ * kernel on device 0, read by one on device 1 into another allocation,
+ * that mapped on device 0's queue. Fine grain needs one memory: refused. */
+static void case_svm(struct two *t)
+{
+	int *a = clSVMAlloc(t->ctx, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+#ifdef __SANITIZE_ADDRESS__
+	/* ASan's shadow memory holds the device's addresses in this
+	 * process: refused, not faked */
+	CHECK(!a, "an SVM allocation at %p under ASan", (void *)a);
+	printf("svm: refused under ASan (its shadow memory is at the device's "
+	       "addresses)\n");
+	return;
+#endif
+	float *c = clSVMAlloc(t->ctx, CL_MEM_READ_WRITE, N * sizeof(float), 0);
+	CHECK(a && c, "clSVMAlloc over two devices: %p, %p", (void *)a,
+	      (void *)c);
+	CHECK(!clSVMAlloc(t->ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 64, 0),
+	      "fine-grain SVM over two devices");
+	cl_kernel f = kern(t, "fill"), add = kern(t, "add1");
+	int v = 11;
+	size_t g = N;
+	cl_event e;
+	CL_OK(clSetKernelArgSVMPointer(f, 0, a));
+	CL_OK(clSetKernelArg(f, 1, sizeof(v), &v));
+	CL_OK(clEnqueueNDRangeKernel(t->q[0], f, 1, NULL, &g, NULL, 0, NULL,
+				     &e));
+	/* add1 reads floats: the ints' bits, checked as such below */
+	CL_OK(clSetKernelArgSVMPointer(add, 0, a));
+	CL_OK(clSetKernelArgSVMPointer(add, 1, c));
+	cl_event e2;
+	CL_OK(clEnqueueNDRangeKernel(t->q[1], add, 1, NULL, &g, NULL, 1, &e,
+				     &e2));
+	CL_OK(clEnqueueSVMMap(t->q[0], CL_TRUE, CL_MAP_READ, c,
+			      N * sizeof(float), 1, &e2, NULL));
+	for (int i = 0; i < N; i++) {
+		int x = v + i;
+		float b;
+		memcpy(&b, &x, sizeof(b));
+		CHECK(c[i] == b + 1.0f, "c[%d] = %g, not %g", i, c[i],
+		      b + 1.0f);
+	}
+	CL_OK(clEnqueueSVMUnmap(t->q[0], c, 0, NULL, NULL));
+	CL_OK(clFinish(t->q[0]));
+	clReleaseEvent(e);
+	clReleaseEvent(e2);
+	clReleaseKernel(f);
+	clReleaseKernel(add);
+	clSVMFree(t->ctx, a);
+	clSVMFree(t->ctx, c);
+	printf("svm: one SVM pointer on both devices, moved between them\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct two t;
@@ -285,6 +339,8 @@ int main(int argc, char **argv)
 		case_migrate(&t);
 	if (ocl_case(argc, argv, "sub"))
 		case_sub(&t);
+	if (ocl_case(argc, argv, "svm"))
+		case_svm(&t);
 	two_teardown(&t);
 	printf("multidev: OK\n");
 	return 0;

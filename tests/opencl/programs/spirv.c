@@ -6,9 +6,9 @@
  * address width): clCreateProgramWithIL and the KHR entry, CL_PROGRAM_IL,
  * the device's IL versions, a kernel with a generic-pointer helper, local
  * memory, a barrier and atomics, built-ins with vector, narrow and struct
- * arguments, specialization constants and their errors, SPIR-V 1.4 that
- * is rewritten before translation (spirv_lower.spvasm), a SPIR-V object
- * linked with an OpenCL C one (spirv_link.cl), a module of the
+ * arguments, an SVM argument, specialization constants and their errors,
+ * SPIR-V 1.4 that is rewritten before translation (spirv_lower.spvasm), a
+ * SPIR-V object linked with an OpenCL C one (spirv_link.cl), a module of the
  * other width and one that needs images refused with a build log. */
 #include "common.h"
 
@@ -215,6 +215,35 @@ static void run_counter(ocl_env *o, cl_program p)
 	clReleaseKernel(k);
 }
 
+/* An SVM allocation as the argument: the pointer itself goes in. */
+static void run_svm(ocl_env *o, cl_program p)
+{
+	enum { N = 64 };
+	cl_int err;
+	cl_kernel k = clCreateKernel(p, "spv_svm", &err);
+	CL_OK(err);
+	int *d = clSVMAlloc(o->ctx, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+	CHECK(d, "clSVMAlloc failed");
+	CL_OK(clEnqueueSVMMap(o->q, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, d,
+			      N * sizeof(int), 0, NULL, NULL));
+	for (int i = 0; i < N; i++)
+		d[i] = 3 * i;
+	CL_OK(clEnqueueSVMUnmap(o->q, d, 0, NULL, NULL));
+	CL_OK(clSetKernelArgSVMPointer(k, 0, d));
+	size_t g = N;
+	CL_OK(clEnqueueNDRangeKernel(o->q, k, 1, NULL, &g, NULL, 0, NULL,
+				     NULL));
+	CL_OK(clEnqueueSVMMap(o->q, CL_TRUE, CL_MAP_READ, d, N * sizeof(int), 0,
+			      NULL, NULL));
+	for (int i = 0; i < N; i++)
+		CHECK(d[i] == (3 * i + 1) * 2, "spv_svm item %d: %d, not %d", i,
+		      d[i], (3 * i + 1) * 2);
+	CL_OK(clEnqueueSVMUnmap(o->q, d, 0, NULL, NULL));
+	CL_OK(clFinish(o->q));
+	clSVMFree(o->ctx, d);
+	clReleaseKernel(k);
+}
+
 static void programs(ocl_env *o)
 {
 	char name[32];
@@ -229,10 +258,11 @@ static void programs(ocl_env *o)
 	run_main(o, p);
 	run_vec(o, p);
 	run_counter(o, p);
+	run_svm(o, p);
 	clReleaseProgram(p);
 	printf("spirv: %s: the generic helper, local memory, atomics, "
-	       "vector, narrow and struct arguments and the program-scope "
-	       "counter check\n",
+	       "vector, narrow and struct arguments, the program-scope "
+	       "counter and an SVM argument check\n",
 	       name);
 }
 
