@@ -9,6 +9,8 @@
 # with the library: no _Z (built-in) symbol may stay undefined; then
 # internalized, optimized and compiled to an object whose every undefined
 # symbol picolibc or libgcc defines.
+# builtins_spec_rv64 / _rv32: every overload of the specification's
+# tables for the device's features (builtins_spec.py) is in the library.
 # builtins_values_rv64 / _rv32: tests/opencl/kernels/builtins_values.cl on
 # the device against builtins_values.expect.
 # builtins_diff_rv64 / _rv32: builtins_diff.cl on the device, bit for bit
@@ -98,6 +100,50 @@ $undef"
 
 t_builtins_compile_rv64() { bt_compile_check rv64imafdc-lp64d; }
 t_builtins_compile_rv32() { bt_compile_check rv32imac-ilp32; }
+
+# bt_spec ABI: every built-in overload of the specification's tables for
+# the device's features (tests/opencl/builtins_spec.py), OpenCL C 1.2 and
+# 3.0, declared by clang's table of built-ins (-fdeclare-opencl-builtins,
+# not its header) and linked with the library: none may stay undefined.
+bt_spec() {
+	local abi=$1 tmp std b undef n gen=()
+	command -v "$BT_CLANG" >/dev/null || fail "no $BT_CLANG"
+	make -s opencl-lib >/dev/null || fail "make opencl-lib"
+	bt_setup "$abi"
+	[ -f "$bt_lib" ] || fail "no $bt_lib"
+	[ "$abi" = rv64imafdc-lp64d ] && gen=(--fp64 --int64-atomics)
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" RETURN
+	for std in CL1.2 CL3.0; do
+		local feat=()
+		# the features hp_cl_build gives OpenCL C 3.0 (host/clc/compile.c)
+		[ $std = CL3.0 ] && feat=(-Xclang
+			-cl-ext=+__opencl_c_generic_address_space,+__opencl_c_program_scope_global_variables
+			-D__opencl_c_work_group_collective_functions=1
+			-D__opencl_c_atomic_order_acq_rel=1 -D__opencl_c_atomic_order_seq_cst=1
+			-D__opencl_c_atomic_scope_device=1 -D__opencl_c_atomic_scope_all_devices=1)
+		b=$tmp/spec-$std
+		python3 tests/opencl/builtins_spec.py --std $std "${gen[@]}" -o "$b.cl" \
+			2>"$b.count" || fail "builtins_spec.py $std"
+		"$BT_CLANG" -x cl "-cl-std=$std" -Xclang -fdeclare-opencl-builtins \
+			-Xclang -finclude-default-header -Xclang -ffake-address-space-map \
+			-Xclang "$bt_ext" "${feat[@]}" "${bt_target[@]}" -O0 -c -emit-llvm \
+			-o "$b.bc" "$b.cl" 2>"$b.err" ||
+			{ head -40 "$b.err"; fail "the specification's overloads ($std, $abi) do not compile"; }
+		n=$("llvm-nm$BT_LLVM_SUFFIX" --undefined-only "$b.bc" | awk '{print $NF}' |
+			grep -c '^_Z')
+		"llvm-link$BT_LLVM_SUFFIX" "$b.bc" "$bt_lib" -o "$b.all.bc" ||
+			fail "llvm-link ($std, $abi)"
+		undef=$("llvm-nm$BT_LLVM_SUFFIX" --undefined-only "$b.all.bc" |
+			awk '{print $NF}' | grep -E '^(_Z|__to_)')
+		[ -z "$undef" ] || fail "$std, $abi: $(wc -l <<<"$undef") built-ins of the specification missing from the library:
+$(head -40 <<<"$undef")"
+		echo "builtins spec $abi $std: $n overloads ($(grep calls "$b.count")), all in the library"
+	done
+}
+t_builtins_spec_rv64() { bt_spec rv64imafdc-lp64d; }
+t_builtins_spec_rv32() { bt_spec rv32imac-ilp32; }
 
 # builtins_values on the device (BOARD, extra build options), its buffers
 # checked against the expected values (tests/opencl/check_values.py).
