@@ -405,7 +405,8 @@ uint64_t mbox_heap_alloc_at(unsigned sess, uint64_t addr, uint64_t size,
 	*regions_changed = false;
 	unsigned long long a = addr, ask = size;
 	if (!size || sess >= HP_MBOX_SESSIONS || addr % HP_MBOX_BUFFER_ALIGN ||
-	    addr < mbox_heap.base || size > heap_end() - addr) {
+	    addr < mbox_heap.base || addr >= heap_end() ||
+	    size > heap_end() - addr) {
 		snprintf(why, n,
 			 "a buffer of %llu bytes at 0x%llx: not a %u-aligned "
 			 "range of the heap [0x%llx, 0x%llx)",

@@ -80,7 +80,9 @@ static void alloc_at_checks(uint64_t base)
 	CHECK_EQ(at(3, hi + 4096 + 8, 64, why), 0); /* misaligned */
 	CHECK(strstr(why, "aligned") != NULL);
 	CHECK_EQ(at(3, base + SIZE - 128, 256, why), 0); /* past the end */
-	CHECK_EQ(at(3, hi + 4096, 64, why), hi + 4096);	 /* its own granule */
+	CHECK_EQ(at(3, base + 2 * (uint64_t)SIZE, 64, why), 0); /* beyond it */
+	CHECK_EQ(at(3, base - 4096, 64, why), 0);		/* below it */
+	CHECK_EQ(at(3, hi + 4096, 64, why), hi + 4096); /* its own granule */
 	/* a session has at most its regions (4 here) */
 	CHECK_EQ(at(3, hi + 3 * 4096, 64, why), hi + 3 * 4096);
 	CHECK_EQ(at(3, hi + 5 * 4096, 64, why), hi + 5 * 4096);
