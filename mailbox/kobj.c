@@ -28,6 +28,7 @@ struct mbox_obj {
 	uint8_t sess; /* the session that loaded it */
 	uintptr_t base;
 	size_t size;
+	uint64_t data; /* its writable data's block (a session buffer), 0 */
 	unsigned num_kernels;
 	uint8_t rows[HPK_KERNELS_MAX];
 	hpk_kernel *k; /* HPK_KERNELS_MAX, firmware-private */
@@ -167,8 +168,12 @@ static void obj_reap(void)
 {
 	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++) {
 		mbox_obj *o = &K.obj[i];
-		if (o->state == OBJ_UNLOADING && !hal_load_acquire(&o->refs))
+		if (o->state == OBJ_UNLOADING && !hal_load_acquire(&o->refs)) {
+			if (o->data)
+				mbox_heap_free(o->data);
+			o->data = 0;
 			o->state = OBJ_FREE;
+		}
 	}
 }
 
@@ -198,8 +203,8 @@ static int fail(char *why, size_t n, const char *text, int err)
 }
 
 int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
-		   uint64_t *addr, mbox_kobj_admit_fn admit, char *why,
-		   size_t n)
+		   uint64_t *addr, mbox_kobj_admit_fn admit,
+		   mbox_kobj_alloc_fn alloc, char *why, size_t n)
 {
 	if (!size || !mbox_heap_holds(sess, src, size))
 		return fail(why, n,
@@ -248,7 +253,15 @@ int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
 		return HP_OUT_OF_RESOURCES;
 	}
 	void *image = (void *)base;
-	err = hpk_place(&h, file, image, &exec_api, why, n);
+	uint64_t data = 0;
+	if (h.data_size &&
+	    !(data = alloc ? alloc(sess, h.data_size, why, n) : 0)) {
+		if (!alloc)
+			snprintf(why, n, "no memory for writable data");
+		return HP_OUT_OF_RESOURCES;
+	}
+	err = hpk_place(&h, file, image, &exec_api, (void *)(uintptr_t)data,
+			why, n);
 	/* FP instructions anywhere in the code: every kernel of the object
 	 * runs only on harts with an FPU (docs/design.md, 34). */
 	bool fpu = !err && hpk_code_uses_fpu(&h, image, t.xlen);
@@ -262,8 +275,11 @@ int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
 				err = HP_INVALID_BINARY;
 			}
 	}
-	if (err)
+	if (err) {
+		if (data)
+			mbox_heap_free(data);
 		return err;
+	}
 
 	/* Commit. */
 	if (!++K.obj_gen)
@@ -272,6 +288,7 @@ int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
 	o->sess = (uint8_t)sess;
 	o->base = base;
 	o->size = h.image_size;
+	o->data = data;
 	o->refs = 0;
 	o->num_kernels = nk;
 	o->state = OBJ_LOADED;
@@ -319,11 +336,19 @@ int mbox_kobj_unload(unsigned sess, uint64_t handle, const char **why)
 unsigned mbox_kobj_unload_session(unsigned sess)
 {
 	unsigned n = 0;
-	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++)
-		if (K.obj[i].state == OBJ_LOADED && K.obj[i].sess == sess) {
-			obj_unload(&K.obj[i]);
+	for (unsigned i = 0; i < HP_MBOX_OBJECTS_MAX; i++) {
+		mbox_obj *o = &K.obj[i];
+		if (o->state == OBJ_FREE || o->sess != sess)
+			continue;
+		/* the session's end frees every buffer of the session, the
+		 * data blocks too: not again when the object goes (the
+		 * address may be someone else's by then) */
+		o->data = 0;
+		if (o->state == OBJ_LOADED) {
+			obj_unload(o);
 			n++;
 		}
+	}
 	return n;
 }
 

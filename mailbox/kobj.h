@@ -49,20 +49,27 @@ void mbox_kobj_put(mbox_obj *o);
  * error with the reason in @p why (@p n bytes). @p admit (may be NULL)
  * says, once the object's kernels are counted, whether the session may
  * take an object of that many kernels (0, or an HP_ error with the reason
- * in @p why: its quota). Nothing changes unless it all succeeds.
+ * in @p why: its quota). An object with writable data gets a block of
+ * the session's from @p alloc (its address, or 0 with the reason in
+ * @p why), freed when the object's memory is. Nothing changes unless it
+ * all succeeds.
  */
 typedef int (*mbox_kobj_admit_fn)(unsigned sess, unsigned kernels, char *why,
 				  size_t n);
+typedef uint64_t (*mbox_kobj_alloc_fn)(unsigned sess, uint64_t size, char *why,
+				       size_t n);
 int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
-		   uint64_t *addr, mbox_kobj_admit_fn admit, char *why,
-		   size_t n);
+		   uint64_t *addr, mbox_kobj_admit_fn admit,
+		   mbox_kobj_alloc_fn alloc, char *why, size_t n);
 
 /** UNLOAD for session @p sess: the object's kernels leave the table now,
  * its memory once no accepted command needs it. 0, or HP_INVALID_PROGRAM
  * with *why (no object of the session with that handle). */
 int mbox_kobj_unload(unsigned sess, uint64_t handle, const char **why);
 
-/** UNLOAD every object session @p sess loaded; returns how many. */
+/** UNLOAD every object session @p sess loaded; returns how many. Their
+ * writable data's blocks are left to the session's end (it frees every
+ * buffer of the session). */
 unsigned mbox_kobj_unload_session(unsigned sess);
 
 /** Objects session @p sess has loaded and their kernels. */

@@ -65,10 +65,6 @@ int hpk_check(const void *file, size_t size, const hpk_target *t,
 		hp_crc32((const uint8_t *)file + CRC_START, size - CRC_START);
 	if (crc != h.crc32)
 		return bad(why, n, "checksum mismatch (corrupted object)");
-	for (unsigned i = 0; i < sizeof(h.reserved) / sizeof(h.reserved[0]);
-	     i++)
-		if (h.reserved[i])
-			return bad(why, n, "reserved header fields not zero");
 	if (h.xlen != t->xlen)
 		return bad(why, n, "object built for RV%u, the device is RV%u",
 			   (unsigned)h.xlen, t->xlen);
@@ -115,6 +111,14 @@ int hpk_check(const void *file, size_t size, const hpk_target *t,
 	if (h.meta_size ? !within(h.meta_offset, h.meta_size, h.image_file_size)
 			: h.meta_offset != 0)
 		return bad(why, n, "OpenCL metadata outside the image");
+	if (h.data_size ? !within(h.data_offset, h.data_size, h.image_size) ||
+				  h.data_offset < h.text_size ||
+				  h.data_offset % h.image_align
+			: h.data_offset != 0)
+		return bad(why, n,
+			   "writable data (%u bytes at %#x) outside the image, "
+			   "in the code or misaligned",
+			   (unsigned)h.data_size, (unsigned)h.data_offset);
 	if (h.reloc_count > HPK_RELOCS_MAX ||
 	    !within(h.reloc_offset, (uint64_t)h.reloc_count * sizeof(hpk_reloc),
 		    size) ||
@@ -124,27 +128,34 @@ int hpk_check(const void *file, size_t size, const hpk_target *t,
 	return 0;
 }
 
-/* An absolute-address relocation in RV32 code (HPK_R_HI20 / LO12_I /
- * LO12_S): the instruction must be the kind the type names. */
-static const char *patch_insn(const hpk_header *h, uint8_t *img,
-			      const hpk_reloc *r)
+/* The instruction at image offset @p off of the code, into *@p in. */
+static const char *insn_at(const hpk_header *h, const uint8_t *img,
+			   uint64_t off, uint32_t *in)
 {
-	if (sizeof(uintptr_t) != 4)
-		return "absolute-address relocation on RV64";
-	if (!within(r->offset, 4, h->text_size) || r->offset % 2)
+	if (!within(off, 4, h->text_size) || off % 2)
 		return "instruction outside the code or misaligned";
-	if (r->addend > h->image_size)
-		return "target outside the image";
+	memcpy(in, img + off, 4);
+	return NULL;
+}
+
+/* Value @p a's part into the instruction at @p r->offset: HI20 (of lui
+ * or auipc, opcode @p hi_op), LO12_I or LO12_S as @p kind says. */
+static const char *patch_value(const hpk_header *h, uint8_t *img,
+			       const hpk_reloc *r, unsigned kind,
+			       uint32_t hi_op, uint32_t a)
+{
 	uint32_t in;
-	memcpy(&in, img + r->offset, 4);
+	const char *e = insn_at(h, img, r->offset, &in);
+	if (e)
+		return e;
 	uint32_t op = in & 0x7f;
-	uint32_t a = (uint32_t)((uintptr_t)img + (uintptr_t)r->addend);
 	uint32_t lo = a & 0xfff;
-	if (r->type == HPK_R_HI20) {
-		if (op != 0x37) /* LUI */
-			return "HI20 not on a lui";
+	if (kind == HPK_R_HI20) {
+		if (op != hi_op)
+			return hi_op == 0x37 ? "HI20 not on a lui"
+					     : "HI20 not on an auipc";
 		in = (in & 0xfff) | ((a + 0x800) & 0xfffff000u);
-	} else if (r->type == HPK_R_LO12_I) {
+	} else if (kind == HPK_R_LO12_I) {
 		/* LOAD, LOAD-FP, OP-IMM, JALR */
 		if (op != 0x03 && op != 0x07 && op != 0x13 && op != 0x67)
 			return "LO12_I not on an I-type instruction";
@@ -158,52 +169,133 @@ static const char *patch_insn(const hpk_header *h, uint8_t *img,
 	return NULL;
 }
 
+/* An absolute-address relocation in RV32 code (HPK_R_HI20 / LO12_I /
+ * LO12_S): the instruction must be the kind the type names. */
+static const char *patch_insn(const hpk_header *h, uint8_t *img,
+			      const hpk_reloc *r)
+{
+	if (sizeof(uintptr_t) != 4)
+		return "absolute-address relocation on RV64";
+	if (r->addend > h->image_size)
+		return "target outside the image";
+	return patch_value(h, img, r, r->type, 0x37,
+			   (uint32_t)((uintptr_t)img + (uintptr_t)r->addend));
+}
+
+/* A reference to the writable data (HPK_R_DATA_*), to the block at
+ * @p data. */
+static const char *patch_data(const hpk_header *h, uint8_t *img, uintptr_t data,
+			      const hpk_reloc *r)
+{
+	uint64_t d = r->addend & 0xffffffffu, q = r->addend >> 32;
+	if (!data)
+		return "a reference to writable data in an object without any";
+	if (d > h->data_size)
+		return "target outside the writable data";
+	uintptr_t target = data + (uintptr_t)d;
+	uintptr_t pc = (uintptr_t)img + (uintptr_t)r->offset;
+	/* auipc reaches +-2 GiB (RV32: everything, addresses wrap) */
+	intptr_t far = (intptr_t)(target - (uintptr_t)img);
+	if (sizeof(uintptr_t) == 8 &&
+	    (far > (intptr_t)0x7f000000 || far < -(intptr_t)0x7f000000))
+		return "the writable data's block is over 2 GiB from the code";
+	uint32_t in;
+	switch (r->type) {
+	case HPK_R_DATA_HI20:
+		return q ? "HI20 with an auipc offset"
+			 : patch_value(h, img, r, HPK_R_HI20, 0x17,
+				       (uint32_t)(target - pc));
+	case HPK_R_DATA_LO12_I:
+	case HPK_R_DATA_LO12_S: {
+		/* its auipc: an auipc, in the code */
+		const char *e = insn_at(h, img, q, &in);
+		if (e || (in & 0x7f) != 0x17)
+			return "LO12 whose pair is not an auipc";
+		uintptr_t apc = (uintptr_t)img + (uintptr_t)q;
+		return patch_value(h, img, r,
+				   r->type == HPK_R_DATA_LO12_I ? HPK_R_LO12_I
+								: HPK_R_LO12_S,
+				   0, (uint32_t)(target - apc));
+	}
+	case HPK_R_DATA_ABS_HI20:
+	case HPK_R_DATA_ABS_LO12_I:
+	case HPK_R_DATA_ABS_LO12_S:
+		if (sizeof(uintptr_t) != 4 || q)
+			return "absolute-address relocation on RV64";
+		return patch_value(h, img, r,
+				   r->type - HPK_R_DATA_ABS_HI20 + HPK_R_HI20,
+				   0x37, (uint32_t)target);
+	default: /* HPK_R_DATA_WORD */
+		if (q || !within(r->offset, sizeof(uintptr_t), h->image_size) ||
+		    r->offset % sizeof(uintptr_t) || r->offset < h->text_size)
+			return "word outside the image's data, or misaligned";
+		memcpy(img + r->offset, &target, sizeof(target));
+		return NULL;
+	}
+}
+
+/* HPK_R_RELATIVE @p i: the word at r->offset = load address + addend. */
+static int patch_relative(const hpk_header *h, uint8_t *img, uint32_t i,
+			  const hpk_reloc *r, char *why, size_t n)
+{
+	const size_t word = sizeof(uintptr_t);
+	if (!within(r->offset, word, h->image_size) || r->offset % word)
+		return bad(why, n,
+			   "relocation %u: offset %#x outside the image or "
+			   "misaligned",
+			   (unsigned)i, (unsigned)r->offset);
+	if (r->offset < h->text_size)
+		return bad(why, n, "relocation %u: offset %#x inside the code",
+			   (unsigned)i, (unsigned)r->offset);
+	if (r->addend > h->image_size)
+		return bad(why, n,
+			   "relocation %u: target %#llx outside the image",
+			   (unsigned)i, (unsigned long long)r->addend);
+	uintptr_t v = (uintptr_t)img + (uintptr_t)r->addend;
+	memcpy(img + r->offset, &v, word);
+	return 0;
+}
+
 int hpk_place(const hpk_header *h, const void *file, void *image,
-	      const void *api, char *why, size_t n)
+	      const void *api, void *data, char *why, size_t n)
 {
 	uint8_t *img = image;
 	const uint8_t *f = file;
-	uintptr_t base = (uintptr_t)img;
 	memcpy(img, f + h->image_offset, h->image_file_size);
 	memset(img + h->image_file_size, 0, h->image_size - h->image_file_size);
-	const size_t word = sizeof(uintptr_t);
 	for (uint32_t i = 0; i < h->reloc_count; i++) {
 		hpk_reloc r;
 		memcpy(&r, f + h->reloc_offset + (size_t)i * sizeof(r),
 		       sizeof(r));
-		if (r.type == HPK_R_HI20 || r.type == HPK_R_LO12_I ||
-		    r.type == HPK_R_LO12_S) {
-			const char *e = patch_insn(h, img, &r);
-			if (e)
-				return bad(why, n, "relocation %u: %s",
-					   (unsigned)i, e);
+		const char *e;
+		if (r.type == HPK_R_RELATIVE) {
+			int rc = patch_relative(h, img, i, &r, why, n);
+			if (rc)
+				return rc;
 			continue;
 		}
-		if (r.type != HPK_R_RELATIVE)
+		if (r.type == HPK_R_HI20 || r.type == HPK_R_LO12_I ||
+		    r.type == HPK_R_LO12_S)
+			e = patch_insn(h, img, &r);
+		else if (r.type >= HPK_R_DATA_HI20 &&
+			 r.type <= HPK_R_DATA_ABS_LO12_S)
+			e = patch_data(h, img, (uintptr_t)data, &r);
+		else
 			return bad(why, n,
-				   "relocation %u: unsupported type %u (only "
-				   "%u, relative; on RV32 also 26-28)",
+				   "relocation %u: unsupported type %u (%u, "
+				   "relative; %#x-%#x, writable data; on RV32 "
+				   "also 26-28)",
 				   (unsigned)i, (unsigned)r.type,
-				   HPK_R_RELATIVE);
-		if (!within(r.offset, word, h->image_size) || r.offset % word)
-			return bad(why, n,
-				   "relocation %u: offset %#x outside the "
-				   "image or misaligned",
-				   (unsigned)i, (unsigned)r.offset);
-		if (r.offset < h->text_size)
-			return bad(why, n,
-				   "relocation %u: offset %#x inside the code",
-				   (unsigned)i, (unsigned)r.offset);
-		if (r.addend > h->image_size)
-			return bad(why, n,
-				   "relocation %u: target %#llx outside the "
-				   "image",
-				   (unsigned)i, (unsigned long long)r.addend);
-		uintptr_t v = base + (uintptr_t)r.addend;
-		memcpy(img + r.offset, &v, word);
+				   HPK_R_RELATIVE, HPK_R_DATA_HI20,
+				   HPK_R_DATA_ABS_LO12_S);
+		if (e)
+			return bad(why, n, "relocation %u: %s", (unsigned)i, e);
 	}
 	uintptr_t a = (uintptr_t)api;
-	memcpy(img + h->api_offset, &a, word);
+	memcpy(img + h->api_offset, &a, sizeof(a));
+	/* the writable data as relocated: each object's own copy */
+	if (h->data_size)
+		memcpy(data, img + h->data_offset, h->data_size);
 	return 0;
 }
 

@@ -43,11 +43,14 @@ int hpk_check(const void *file, size_t size, const hpk_target *t, hpk_header *h,
 /**
  * Place a checked object: copy its image to @p image (h->image_size
  * bytes, aligned to h->image_align), zero the rest, apply every
- * relocation (each checked), set its API table pointer to @p api. 0 or
+ * relocation (each checked; references to the writable data go to
+ * @p data, h->data_size bytes aligned as the image, NULL if it has
+ * none), set its API table pointer to @p api, then copy the writable
+ * data's range of the relocated image to @p data. 0 or
  * HP_INVALID_BINARY with @p why.
  */
 int hpk_place(const hpk_header *h, const void *file, void *image,
-	      const void *api, char *why, size_t n);
+	      const void *api, void *data, char *why, size_t n);
 
 /** Kernels a checked object declares. */
 unsigned hpk_kernel_count(const hpk_header *h);

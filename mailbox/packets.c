@@ -308,12 +308,20 @@ static int load_decode(mbox_pkt *x)
 	return 0;
 }
 
+/* An object's writable data: a buffer of its session. */
+static uint64_t obj_data_alloc(unsigned sess, uint64_t size, char *why,
+			       size_t n)
+{
+	return mbox_session_alloc(sess, 0, size, why, n);
+}
+
 static int load_commit(mbox_pkt *x)
 {
 	const hp_packet_mem *m = &x->p->mem;
-	int err = mbox_kobj_load(
-		(unsigned)x->sess, m->src, m->size, &x->s->result,
-		&x->s->result2, mbox_session_admit_object, x->buf, x->buf_size);
+	int err = mbox_kobj_load((unsigned)x->sess, m->src, m->size,
+				 &x->s->result, &x->s->result2,
+				 mbox_session_admit_object, obj_data_alloc,
+				 x->buf, x->buf_size);
 	mbox_session_touch();
 	return err ? fail(x, err, x->buf) : 0;
 }

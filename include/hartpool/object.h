@@ -15,8 +15,12 @@
  * PC-relatively, so the image works at any address once its absolute
  * pointers (those in the descriptors, in tables of pointers) are
  * relocated: each relocation adds the load address to one XLEN-wide word.
- * Objects have no writable data: kernels keep state in buffers and local
- * memory.
+ * Writable data (.data, .bss: `data_size` bytes at image offset
+ * `data_offset`, after the code) is not used in the image: the loader
+ * gives each loaded object a block of its session's memory, copies that
+ * range of the relocated image into it, and points the code's references
+ * at the block (the HPK_R_DATA_* relocations). The block lives as long as
+ * the object; another session's kernels cannot reach it.
  *
  * All multi-byte fields are little-endian. The firmware treats a file as
  * hostile input: every field, range and relocation is checked
@@ -76,7 +80,11 @@ typedef struct hpk_header {
 	 * lies inside the image and otherwise ignores it. */
 	uint32_t meta_offset;
 	uint32_t meta_size;
-	uint32_t reserved[2]; /**< 0 */
+	/** Writable data: image offset (after the code, a multiple of
+	 * image_align) and bytes of the range each loaded object gets a
+	 * block for; 0 0: none. */
+	uint32_t data_offset;
+	uint32_t data_size;
 } hpk_header;
 
 /** Relocation types (RISC-V ELF numbers). */
@@ -87,6 +95,21 @@ typedef struct hpk_header {
 #define HPK_R_HI20 26u	 /**< lui: (A + 0x800) >> 12 */
 #define HPK_R_LO12_I 27u /**< I-type (load, addi, jalr): A's low 12 bits */
 #define HPK_R_LO12_S 28u /**< S-type (store): A's low 12 bits */
+
+/* References to the writable data (its block at load: B; addend's low
+ * 32 bits: an offset D in the data range; P: the instruction's own
+ * address). */
+#define HPK_R_DATA_HI20 0x100u /**< auipc: hi20 of B + D - P */
+/** I-/S-type: lo12 of B + D - Q, Q the address of the auipc at image
+ * offset addend >> 32 (its HPK_R_DATA_HI20 pair) */
+#define HPK_R_DATA_LO12_I 0x101u
+#define HPK_R_DATA_LO12_S 0x102u
+#define HPK_R_DATA_WORD 0x103u /**< XLEN-wide word at `offset` = B + D */
+/** RV32 lui / addi / store pairs of absolute addresses: as HI20, LO12_I,
+ * LO12_S with A = B + D. */
+#define HPK_R_DATA_ABS_HI20 0x104u
+#define HPK_R_DATA_ABS_LO12_I 0x105u
+#define HPK_R_DATA_ABS_LO12_S 0x106u
 
 typedef struct hpk_reloc {
 	uint32_t offset; /**< image offset of an XLEN-wide, aligned word */

@@ -5,11 +5,13 @@
  * folder) are uploaded through the mailbox and run with exact results;
  * two objects at once; unload (also while a command still runs) and
  * reload; corrupted and truncated objects rejected with HP_INVALID_BINARY
- * and a reason, the device serving on; hp_printf from a loaded kernel.
+ * and a reason, the device serving on; hp_printf from a loaded kernel;
+ * writable globals, one copy per loaded object.
  *
  *   test_objects --objects DIR [--board B] [--harts N]
  *
- * DIR holds hello.hpk, saxpy.hpk and group_sum.hpk (examples/) built for
+ * DIR holds hello.hpk, saxpy.hpk, group_sum.hpk and globals.hpk
+ * (examples/) built for
  * the board. Ends with "e2e: N checks, M failed".
  */
 #define _GNU_SOURCE
@@ -127,6 +129,75 @@ static void check_saxpy(hp_object obj, uint32_t n)
 	MUST(hp_buffer_free(D, bx));
 	MUST(hp_buffer_free(D, by));
 	free(x), free(y), free(got);
+}
+
+/* ---- writable globals (examples/globals.c) ---- */
+
+/* Kernel @p name of @p obj over @p n items with out as its argument;
+ * out[0..m) read back into @p got. */
+static void run_out(hp_object obj, const char *name, uint64_t n, uint32_t *got,
+		    unsigned m)
+{
+	uint32_t k;
+	MUST(hp_object_kernel(D, obj, name, &k));
+	hp_buffer out = buf(n * 4, NULL);
+	uint64_t a = out;
+	hp_ndrange r = {.work_dim = 1, .global = {n}};
+	hp_event ev;
+	hp_event_info info;
+	MUST(hp_enqueue_kernel(Q, k, &r, &a, sizeof(a), NULL, 0, &ev));
+	MUST(hp_event_wait(D, ev, &info));
+	CHECK(info.status == 0, "%s: %s %s", name, hp_error_name(info.status),
+	      info.detail);
+	if (m)
+		MUST(hp_buffer_read(D, out, 0, got, m * 4));
+	MUST(hp_buffer_free(D, out));
+}
+
+static uint32_t count_of(hp_object obj)
+{
+	uint32_t c = 0;
+	run_out(obj, "count", 1, &c, 1);
+	return c;
+}
+
+/* tally's values with every weight raised by @p plus. */
+static unsigned tally_bad(hp_object obj, uint32_t plus)
+{
+	static const uint32_t w[4] = {3, 5, 7, 11};
+	uint32_t got[12];
+	run_out(obj, "tally", 12, got, 12);
+	unsigned bad = 0;
+	for (unsigned i = 0; i < 12; i++)
+		bad += got[i] != w[i % 4] + plus + 11 + plus + 'w';
+	return bad;
+}
+
+/* Two loaded copies of one object: each has its own globals, initialised,
+ * kept from launch to launch; a reload starts from the initial values. */
+static void check_globals(const blob *g)
+{
+	hp_object a, b;
+	MUST(hp_object_load(D, g->b, g->n, &a, NULL));
+	MUST(hp_object_load(D, g->b, g->n, &b, NULL));
+	CHECK(tally_bad(a, 0) == 0, "globals: first tally of copy a");
+	CHECK(tally_bad(a, 0) == 0, "globals: second tally of copy a");
+	CHECK(tally_bad(b, 0) == 0, "globals: tally of copy b");
+	CHECK(count_of(a) == 24 && count_of(b) == 12,
+	      "globals: counters %u and %u, not 24 and 12", count_of(a),
+	      count_of(b));
+	run_out(a, "bump", 4, NULL, 0);
+	run_out(a, "bump", 4, NULL, 0);
+	CHECK(tally_bad(a, 2) == 0, "globals: copy a's weights after bumps");
+	CHECK(tally_bad(b, 0) == 0, "globals: copy b changed with a's");
+	MUST(hp_object_unload(D, a));
+	MUST(hp_object_load(D, g->b, g->n, &a, NULL));
+	CHECK(count_of(a) == 0 && tally_bad(a, 0) == 0,
+	      "globals: a reload does not start from the initial values");
+	MUST(hp_object_unload(D, a));
+	MUST(hp_object_unload(D, b));
+	printf("ok: two copies of an object with globals: initialised, their "
+	       "own, kept across launches, reset by a reload\n");
 }
 
 /* ---- hp_printf from a loaded kernel ---- */
@@ -270,10 +341,12 @@ static void m_fn(hpk_header *h, uint8_t *f)
 		if (r[i].addend < h->text_size)
 			r[i].addend = h->image_size - 2;
 }
-static void m_reserved(hpk_header *h, uint8_t *f)
+/* Writable data said to start in the code. */
+static void m_data(hpk_header *h, uint8_t *f)
 {
 	(void)f;
-	h->reserved[1] = 1;
+	h->data_offset = 0;
+	h->data_size = 8;
 }
 
 static void bad_objects(const blob *good)
@@ -315,7 +388,7 @@ static void bad_objects(const blob *good)
 		{"relocation inside code", m_reloc_code, "inside the code"},
 		{"relocation target outside", m_reloc_target, "target 0x"},
 		{"code pointer into data", m_fn, "code pointer outside"},
-		{"reserved field", m_reserved, "reserved"},
+		{"writable data in the code", m_data, "writable data"},
 	};
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memcpy(b, good->b, good->n);
@@ -381,7 +454,8 @@ int main(int argc, char **argv)
 	MUST(hp_open(&o, &D));
 	MUST(hp_queue_create(D, 0, &Q));
 	blob hello = slurp(dir, "hello.hpk"), sum = slurp(dir, "group_sum.hpk"),
-	     sax = slurp(dir, "saxpy.hpk");
+	     sax = slurp(dir, "saxpy.hpk"), glob = slurp(dir, "globals.hpk");
+	check_globals(&glob);
 
 	/* Two objects at once, three kernels between them. */
 	hp_object a, b;

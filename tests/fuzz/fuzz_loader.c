@@ -139,7 +139,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t align =
 		h.image_align < sizeof(void *) ? sizeof(void *) : h.image_align;
 	CHECK(posix_memalign(&image, align, h.image_size) == 0);
-	rc = hpk_place(&h, file, image, &api_table, why, sizeof(why));
+	/* the writable data's block: exactly its size too */
+	void *block = NULL;
+	if (h.data_size)
+		CHECK(posix_memalign(&block, align, h.data_size) == 0);
+	rc = hpk_place(&h, file, image, &api_table, block, why, sizeof(why));
 	if (rc) {
 		refused(rc, why);
 	} else {
@@ -160,6 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	free(image);
+	free(block);
 	free(copy);
 	return 0;
 }

@@ -244,7 +244,7 @@ static void valid(void)
 	CHECK(img != NULL);
 	if (!img)
 		return;
-	rc = hpk_place(&h, o.f, img, &api_table, why, sizeof(why));
+	rc = hpk_place(&h, o.f, img, &api_table, NULL, why, sizeof(why));
 	CHECK_MSG(rc == 0, "valid object not placed: %s", why);
 	uintptr_t base = (uintptr_t)img;
 	/* The image bytes, the zero tail, the API pointer, the relocated
@@ -361,7 +361,24 @@ MUT(m_trailing, o->size += 4)
 MUT(m_crc_byte, o->f[IMG + I_NAMES] ^= 1)
 MUT(m_crc_field, o->f[20] ^= 0x80)
 MUT(m_crc_last, o->f[o->size - 1] ^= 0x01)
-MUT(m_reserved, h->reserved[1] = 1)
+MUT(m_data_in_code, {
+	h->data_offset = 0;
+	h->data_size = 8;
+})
+MUT(m_data_outside, {
+	h->data_offset = I_FILE;
+	h->data_size = I_SIZE;
+})
+MUT(m_data_misaligned, {
+	h->data_offset = I_FILE + 4;
+	h->data_size = 8;
+})
+MUT(m_data_reloc_no_data, {
+	hpk_reloc r = rget(o, R_NAME0);
+	r.type = HPK_R_DATA_WORD;
+	r.addend = 0;
+	rput(o, R_NAME0, &r);
+})
 MUT(m_meta_outside, {
 	h->meta_offset = h->image_file_size - 4;
 	h->meta_size = 8;
@@ -586,8 +603,18 @@ static const tcase cases[] = {
 	 "checksum mismatch (corrupted object)", true},
 	{"a flipped CRC bit", m_crc_field, S_CHECK, "checksum mismatch", true},
 	{"a flipped last bit", m_crc_last, S_CHECK, "checksum mismatch", true},
-	{"reserved field", m_reserved, S_CHECK,
-	 "reserved header fields not zero", false},
+	{"writable data in the code", m_data_in_code, S_CHECK,
+	 "writable data (8 bytes at 0) outside the image, in the code or "
+	 "misaligned",
+	 false},
+	{"writable data past the image", m_data_outside, S_CHECK,
+	 "outside the image, in the code or misaligned", false},
+	{"writable data misaligned", m_data_misaligned, S_CHECK,
+	 "outside the image, in the code or misaligned", false},
+	{"a data reference without data", m_data_reloc_no_data, S_PLACE,
+	 "relocation 0: a reference to writable data in an object without "
+	 "any",
+	 false},
 	{"OpenCL metadata past the image", m_meta_outside, S_CHECK,
 	 "OpenCL metadata outside the image", false},
 	{"metadata offset without size", m_meta_offset_only, S_CHECK,
@@ -658,8 +685,8 @@ static const tcase cases[] = {
 	 "kernel 0: name outside the image", false},
 	/* relocations */
 	{"reloc type 2", m_rtype, S_PLACE,
-	 "relocation 0: unsupported type 2 (only 3, relative; on RV32 also "
-	 "26-28)",
+	 "relocation 0: unsupported type 2 (3, relative; 0x100-0x106, "
+	 "writable data; on RV32 also 26-28)",
 	 false},
 	/* the host is 64-bit: like an RV64 device */
 	{"lui relocation on RV64", m_rtype_hi20, S_PLACE,
@@ -847,7 +874,8 @@ static void run(const tcase *c)
 		stage = S_PLACE;
 		img = image_alloc(&h);
 		CHECK(img != NULL);
-		rc = img ? hpk_place(&h, o.f, img, &api_table, why, sizeof(why))
+		rc = img ? hpk_place(&h, o.f, img, &api_table, NULL, why,
+				     sizeof(why))
 			 : -1;
 	}
 	for (unsigned i = 0; rc == 0 && i < hpk_kernel_count(&h); i++) {
@@ -922,11 +950,102 @@ static void code_fpu(void)
 	}
 }
 
+/* The immediates of an auipc (hi) and of the I- or S-type instruction
+ * after it (lo): the address they make from the auipc's @p pc. */
+static uintptr_t pair_target(const uint8_t *img, unsigned at, bool store)
+{
+	uint32_t hi, lo;
+	memcpy(&hi, img + at, 4);
+	memcpy(&lo, img + at + 4, 4);
+	int32_t imm = store ? (int32_t)(((lo >> 25) << 5) | ((lo >> 7) & 0x1f))
+			    : (int32_t)(lo >> 20);
+	imm = (imm << 20) >> 20; /* sign-extend 12 bits */
+	return (uintptr_t)img + at +
+	       (uintptr_t)(intptr_t)(int32_t)(hi & 0xfffff000u) +
+	       (uintptr_t)(intptr_t)imm;
+}
+
+/* Writable data: [I_SPARE, I_SIZE) goes to a block of its own; the code's
+ * auipc/addi and auipc/sw pairs and the words that point into it point
+ * at the block, a pointer to code inside it is relocated as ever. */
+static void data_object(void)
+{
+	static obj o;
+	build(&o);
+	uint8_t *img = o.f + IMG;
+	static const uint32_t code[4] = {
+		0x00000517, /* auipc a0, 0 */
+		0x00050513, /* addi a0, a0, 0 */
+		0x00000517, /* auipc a0, 0 */
+		0x00b52023, /* sw a1, 0(a0) */
+	};
+	memcpy(img, code, sizeof(code));
+	memcpy(img + I_SPARE, "DATA1234", 8);
+	const unsigned D = I_SPARE, DSIZE = I_SIZE - I_SPARE;
+	const hpk_reloc extra[5] = {
+		{0, HPK_R_DATA_HI20, 8},
+		{4, HPK_R_DATA_LO12_I, 8},
+		{8, HPK_R_DATA_HI20, 20},
+		{12, HPK_R_DATA_LO12_S, 20 | (uint64_t)8 << 32},
+		{D + 16, HPK_R_DATA_WORD, 0},
+	};
+	for (unsigned j = 0; j < 5; j++)
+		rput(&o, NRELOC + j, &extra[j]);
+	const hpk_reloc code_ptr = {D + 24, HPK_R_RELATIVE, 4};
+	rput(&o, NRELOC + 5, &code_ptr);
+	o.h.reloc_count = NRELOC + 6;
+	o.size = RELOCS + o.h.reloc_count * sizeof(hpk_reloc);
+	o.h.file_size = (uint32_t)o.size;
+	o.h.data_offset = D;
+	o.h.data_size = DSIZE;
+	seal(&o);
+	if (seeds)
+		write_seed(&o, "data");
+	char why[160] = "";
+	hpk_header h;
+	int rc = hpk_check(o.f, o.size, &target, &h, why, sizeof(why));
+	CHECK_MSG(rc == 0, "object with data refused: %s", why);
+	/* one allocation: the block near the code, as auipc needs (a
+	 * sanitizer's allocator puts sizes far apart) */
+	uint8_t *im = aligned_alloc(16, I_SIZE + DSIZE);
+	CHECK(im != NULL);
+	if (!im)
+		return;
+	uint8_t *data = im + I_SIZE;
+	memset(im, 0xaa, I_SIZE + DSIZE);
+	rc = hpk_place(&h, o.f, im, &api_table, data, why, sizeof(why));
+	CHECK_MSG(rc == 0, "object with data not placed: %s", why);
+	CHECK_EQ(pair_target(im, 0, false), (uintptr_t)data + 8);
+	CHECK_EQ(pair_target(im, 8, true), (uintptr_t)data + 20);
+	CHECK(memcmp(data, "DATA1234", 8) == 0);
+	uintptr_t w;
+	memcpy(&w, data + 16, sizeof(w));
+	CHECK_EQ(w, (uintptr_t)data);
+	memcpy(&w, data + 24, sizeof(w));
+	CHECK_EQ(w, (uintptr_t)im + 4);
+	bool zero = true;
+	for (unsigned i = 32; i < DSIZE; i++)
+		zero &= data[i] == 0;
+	CHECK(zero);
+	/* without a block, or an LO12 whose pair is no auipc */
+	rc = hpk_place(&h, o.f, im, &api_table, NULL, why, sizeof(why));
+	CHECK(rc == HP_INVALID_BINARY && strstr(why, "without any"));
+	hpk_reloc bad_pair = {12, HPK_R_DATA_LO12_S, 20 | (uint64_t)4 << 32};
+	rput(&o, NRELOC + 3, &bad_pair);
+	seal(&o);
+	rc = hpk_check(o.f, o.size, &target, &h, why, sizeof(why));
+	CHECK_EQ(rc, 0);
+	rc = hpk_place(&h, o.f, im, &api_table, data, why, sizeof(why));
+	CHECK(rc == HP_INVALID_BINARY && strstr(why, "not an auipc"));
+	free(im);
+}
+
 int main(void)
 {
 	seeds = getenv("HP_LOADER_SEEDS");
 	code_fpu();
 	valid();
+	data_object();
 	if (seeds) {
 		static obj o;
 		build(&o);
