@@ -16,7 +16,7 @@ host-clc-srcs := host/clc/clc.c host/clc/compile.c \
                    host/clc/wgdiv.c host/clc/wgsg.c host/clc/wglead.c host/clc/parloop.c \
                    host/clc/link.c host/clc/codegen.c host/clc/desc.c \
                    host/clc/options.c \
-                   host/clc/objlink.c host/clc/package.c \
+                   host/clc/objlink.c host/clc/package.c host/clc/elfread.c \
                    host/clc/tools.c host/clc/cache.c host/clc/prebuilt.c \
                    host/clc/sha256.c host/clc/stack.c \
                    host/clc/fail.c host/clc/clobj.c host/clc/globals.c host/clc/spir.c host/clc/spirv.c host/clc/spirv_lower.c

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "package.h"
+#include "elfread.h"
 #include "fail.h"
 #include "kdesc.h"
 #include <elf.h>
@@ -26,139 +27,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* ---- ELF (32 or 64 bits, little-endian RISC-V) ---- */
-
-typedef struct {
-	const uint8_t *b;
-	size_t size;
-	bool is64;
-	unsigned shnum, shstrndx;
-	uint64_t shoff;
-	uint32_t flags;
-} elf;
-
-typedef struct {
-	const char *name;
-	uint32_t type;
-	uint64_t flags, addr, off, size, align, entsize;
-	uint32_t link, info;
-} sect;
-
-typedef struct {
-	const char *name;
-	uint64_t value, size;
-	unsigned shndx;
-	unsigned type; /* STT_* */
-} sym;
-
-static bool sect_at(const elf *e, unsigned i, sect *s)
-{
-	size_t es = e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
-	uint64_t at = e->shoff + (uint64_t)i * es;
-	if (i >= e->shnum || at > e->size || es > e->size - at)
-		return false;
-	if (e->is64) {
-		Elf64_Shdr h;
-		memcpy(&h, e->b + at, sizeof(h));
-		*s = (sect){NULL,	    h.sh_type,	  h.sh_flags,
-			    h.sh_addr,	    h.sh_offset,  h.sh_size,
-			    h.sh_addralign, h.sh_entsize, h.sh_link,
-			    h.sh_info};
-		s->name = (const char *)(uintptr_t)h.sh_name;
-	} else {
-		Elf32_Shdr h;
-		memcpy(&h, e->b + at, sizeof(h));
-		*s = (sect){NULL,	    h.sh_type,	  h.sh_flags,
-			    h.sh_addr,	    h.sh_offset,  h.sh_size,
-			    h.sh_addralign, h.sh_entsize, h.sh_link,
-			    h.sh_info};
-		s->name = (const char *)(uintptr_t)h.sh_name;
-	}
-	if (s->type != SHT_NOBITS &&
-	    (s->off > e->size || s->size > e->size - s->off))
-		return false;
-	return true;
-}
-
-/* String at offset `off` of string table section `strsec`. */
-static const char *str_at(const elf *e, unsigned strsec, uint64_t off)
-{
-	sect s;
-	if (!sect_at(e, strsec, &s) || off >= s.size)
-		return "?";
-	const char *p = (const char *)e->b + s.off + off;
-	return memchr(p, 0, s.size - off) ? p : "?";
-}
-
-static bool sect_named(const elf *e, unsigned i, sect *s)
-{
-	if (!sect_at(e, i, s))
-		return false;
-	s->name = str_at(e, e->shstrndx, (uint64_t)(uintptr_t)s->name);
-	return true;
-}
-
-static int find_sect(const elf *e, const char *name, sect *out)
-{
-	for (unsigned i = 1; i < e->shnum; i++)
-		if (sect_named(e, i, out) && !strcmp(out->name, name))
-			return (int)i;
-	return -1;
-}
-
-static bool sym_at(const elf *e, const sect *symtab, uint64_t i, sym *out)
-{
-	size_t es = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	if (i >= symtab->size / es)
-		return false;
-	const uint8_t *p = e->b + symtab->off + i * es;
-	uint32_t name;
-	if (e->is64) {
-		Elf64_Sym s;
-		memcpy(&s, p, sizeof(s));
-		name = s.st_name;
-		*out = (sym){NULL, s.st_value, s.st_size, s.st_shndx,
-			     ELF64_ST_TYPE(s.st_info)};
-	} else {
-		Elf32_Sym s;
-		memcpy(&s, p, sizeof(s));
-		name = s.st_name;
-		*out = (sym){NULL, s.st_value, s.st_size, s.st_shndx,
-			     ELF32_ST_TYPE(s.st_info)};
-	}
-	out->name = str_at(e, symtab->link, name);
-	return true;
-}
-
-static bool elf_open(elf *e, const uint8_t *b, size_t size)
-{
-	memset(e, 0, sizeof(*e));
-	e->b = b;
-	e->size = size;
-	if (size < sizeof(Elf32_Ehdr) || memcmp(b, ELFMAG, SELFMAG) ||
-	    b[EI_DATA] != ELFDATA2LSB)
-		return false;
-	e->is64 = b[EI_CLASS] == ELFCLASS64;
-	if (e->is64) {
-		Elf64_Ehdr h;
-		if (size < sizeof(h))
-			return false;
-		memcpy(&h, b, sizeof(h));
-		if (h.e_machine != EM_RISCV)
-			return false;
-		e->shoff = h.e_shoff, e->shnum = h.e_shnum;
-		e->shstrndx = h.e_shstrndx, e->flags = h.e_flags;
-	} else {
-		Elf32_Ehdr h;
-		memcpy(&h, b, sizeof(h));
-		if (h.e_machine != EM_RISCV)
-			return false;
-		e->shoff = h.e_shoff, e->shnum = h.e_shnum;
-		e->shstrndx = h.e_shstrndx, e->flags = h.e_flags;
-	}
-	return true;
-}
 
 /* Relocation types that are right wherever the image is (relative to the
  * instruction, or differences of two image addresses). */
@@ -218,34 +86,6 @@ static bool reloc_add(relocs *rs, uint64_t off, uint64_t target, uint32_t type)
 	return true;
 }
 
-/* Writable data: name the variables, refuse. */
-static int writable(clc_log *l, const elf *e, const char *secname)
-{
-	sect s, st;
-	int idx = find_sect(e, secname, &s);
-	if (idx < 0 || !s.size)
-		return 0;
-	char names[512] = "";
-	int symidx = find_sect(e, ".symtab", &st);
-	for (uint64_t i = 1; symidx >= 0; i++) {
-		sym y;
-		if (!sym_at(e, &st, i, &y))
-			break;
-		if (y.shndx == (unsigned)idx && y.name[0] && y.name[0] != '.' &&
-		    y.name[0] != '$' && strlen(names) < 400) {
-			size_t at = strlen(names);
-			snprintf(names + at, sizeof(names) - at, "%s%s",
-				 at ? ", " : "", y.name);
-		}
-	}
-	return clc_fail(l, HP_BUILD_PROGRAM_FAILURE,
-			"writable global data (%s, %llu bytes: %s): kernel "
-			"objects are read-only; keep state in buffers or local "
-			"memory (make it const if it never changes)",
-			secname, (unsigned long long)s.size,
-			names[0] ? names : "?");
-}
-
 /* A kernel-scope __local variable of OpenCL C kernel K: a TLS symbol named
  * "K.var" (clang's name; hp_cl_build makes them thread-local). The end of
  * the furthest one is the local memory K needs before its __local
@@ -256,7 +96,7 @@ static uint64_t tls_end_of(const elf *e, const sect *st, const char *kname)
 	size_t kl = kname ? strlen(kname) : 0;
 	for (uint64_t i = 1;; i++) {
 		sym y;
-		if (!sym_at(e, st, i, &y))
+		if (!elf_sym_at(e, st, i, &y))
 			break;
 		if (y.type == STT_TLS &&
 		    (!kname ||
@@ -273,7 +113,7 @@ static int tls_foreign(clc_log *l, const elf *e, const sect *st, int kern_idx)
 {
 	for (uint64_t i = 1;; i++) {
 		sym y;
-		if (!sym_at(e, st, i, &y))
+		if (!elf_sym_at(e, st, i, &y))
 			break;
 		/* the OpenCL run-time's own local variables (hpcl_wg_scratch)
 		 */
@@ -284,7 +124,7 @@ static int tls_foreign(clc_log *l, const elf *e, const sect *st, int kern_idx)
 		bool ours = false;
 		for (uint64_t k = 1; dot && !ours; k++) {
 			sym d;
-			if (!sym_at(e, st, k, &d))
+			if (!elf_sym_at(e, st, k, &d))
 				break;
 			ours = d.shndx == (unsigned)kern_idx &&
 			       !strncmp(d.name, "hp_kernel_", 10) &&
@@ -321,6 +161,13 @@ typedef struct {
 	uint64_t image_size, file_end, align, api_off;
 	uint8_t *img;
 	relocs rs;
+	/* the writable data: [dlo, dhi), the auipcs that reach into it
+	 * (address, target; sorted by address) */
+	uint64_t dlo, dhi;
+	struct conv_hi {
+		uint64_t at, target;
+	} * hi;
+	size_t nhi;
 	clc_log *log; /* where failures are said */
 } conv;
 
@@ -330,25 +177,22 @@ static int conv_check(conv *c)
 {
 	elf *e = &c->e;
 	sect api;
-	int rc = writable(c->log, e, ".data");
-	if (rc || (rc = writable(c->log, e, ".bss")))
-		return rc;
-	if (find_sect(e, ".hp_kernels", &c->kern) < 0 || !c->kern.size)
+	if (elf_find_sect(e, ".hp_kernels", &c->kern) < 0 || !c->kern.size)
 		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
 				"no kernels: register them with HP_REGISTER()");
-	if (find_sect(e, ".text", &c->text) < 0 || c->text.addr != 0 ||
+	if (elf_find_sect(e, ".text", &c->text) < 0 || c->text.addr != 0 ||
 	    !c->text.size)
 		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
 				"no code (.text) at address 0");
-	c->api_idx = find_sect(e, ".hp_api", &api);
-	c->kern_idx = find_sect(e, ".hp_kernels", &c->kern);
-	if (find_sect(e, ".symtab", &c->st) < 0)
+	c->api_idx = elf_find_sect(e, ".hp_api", &api);
+	c->kern_idx = elf_find_sect(e, ".hp_kernels", &c->kern);
+	if (elf_find_sect(e, ".symtab", &c->st) < 0)
 		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
 				"no symbol table");
 	/* One descriptor per hp_kernel_NAME symbol (HP_REGISTER). */
 	for (uint64_t i = 1;; i++) {
 		sym y;
-		if (!sym_at(e, &c->st, i, &y))
+		if (!elf_sym_at(e, &c->st, i, &y))
 			break;
 		c->nk += y.shndx == (unsigned)c->kern_idx &&
 			 !strncmp(y.name, "hp_kernel_", 10);
@@ -370,7 +214,8 @@ static int conv_image(conv *c)
 	c->align = 1;
 	for (unsigned i = 1; i < e->shnum; i++) {
 		sect s;
-		if (!sect_named(e, i, &s) || !(s.flags & SHF_ALLOC) || !s.size)
+		if (!elf_sect_named(e, i, &s) || !(s.flags & SHF_ALLOC) ||
+		    !s.size)
 			continue;
 		if (s.flags & SHF_TLS) {
 			/* OpenCL __local variables: work-group local memory,
@@ -405,7 +250,7 @@ static int conv_image(conv *c)
 		return clc_fail(c->log, HP_OUT_OF_RESOURCES, "out of memory");
 	for (unsigned i = 1; i < e->shnum; i++) {
 		sect s;
-		if (sect_named(e, i, &s) && (s.flags & SHF_ALLOC) &&
+		if (elf_sect_named(e, i, &s) && (s.flags & SHF_ALLOC) &&
 		    s.type != SHT_NOBITS && s.size)
 			memcpy(c->img + s.addr, c->b + s.off, s.size);
 	}
@@ -413,7 +258,7 @@ static int conv_image(conv *c)
 	c->api_off = UINT64_MAX;
 	for (uint64_t i = 1;; i++) {
 		sym y;
-		if (!sym_at(e, &c->st, i, &y))
+		if (!elf_sym_at(e, &c->st, i, &y))
 			break;
 		if (!strcmp(y.name, "hp_api_ptr") && c->api_idx >= 0 &&
 		    y.shndx == (unsigned)c->api_idx)
@@ -425,36 +270,139 @@ static int conv_image(conv *c)
 	return 0;
 }
 
+/* Relocation @p k of @p rsec: its offset, addend, type and symbol. */
+static bool rela_at(const conv *c, const sect *rsec, const sect *symtab,
+		    uint64_t k, uint64_t *off, int64_t *add, uint32_t *type,
+		    sym *y)
+{
+	size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
+	const uint8_t *p = c->b + rsec->off + k * es;
+	uint64_t symi;
+	if (c->e.is64) {
+		Elf64_Rela r;
+		memcpy(&r, p, sizeof(r));
+		*off = r.r_offset, *add = r.r_addend;
+		*type = ELF64_R_TYPE(r.r_info);
+		symi = ELF64_R_SYM(r.r_info);
+	} else {
+		Elf32_Rela r;
+		memcpy(&r, p, sizeof(r));
+		*off = r.r_offset, *add = r.r_addend;
+		*type = ELF32_R_TYPE(r.r_info);
+		symi = ELF32_R_SYM(r.r_info);
+	}
+	*y = (sym){"", 0, 0, symi ? SHN_UNDEF : SHN_ABS, 0};
+	return !symi || elf_sym_at(&c->e, symtab, symi, y);
+}
+
+static bool in_data(const conv *c, uint64_t a)
+{
+	return a >= c->dlo && a < c->dhi;
+}
+
+static int hi_cmp(const void *a, const void *b)
+{
+	const struct conv_hi *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The writable data (.data, then .bss: one range after the read-only
+ * part) and every auipc that reaches into it. 0 or an HP_ error
+ * (said). */
+static int conv_data(conv *c)
+{
+	sect d, b;
+	bool hd = elf_find_sect(&c->e, ".data", &d) >= 0 && d.size,
+	     hb = elf_find_sect(&c->e, ".bss", &b) >= 0 && b.size;
+	if (!hd && !hb)
+		return 0;
+	c->dlo = hd ? d.addr : b.addr;
+	c->dhi = hb ? b.addr + b.size : d.addr + d.size;
+	if (c->dlo % c->align || c->dlo < c->text.size || c->dhi < c->dlo)
+		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
+				"writable data at %#llx: not after the code "
+				"or not aligned (linker/object.ld)",
+				(unsigned long long)c->dlo);
+	for (unsigned i = 1; i < c->e.shnum; i++) {
+		sect rsec, tgt, symtab;
+		if (!elf_sect_named(&c->e, i, &rsec) || rsec.type != SHT_RELA ||
+		    !elf_sect_named(&c->e, rsec.info, &tgt) ||
+		    !(tgt.flags & SHF_EXECINSTR) ||
+		    !elf_sect_at(&c->e, rsec.link, &symtab))
+			continue;
+		size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
+		for (uint64_t k = 0; k < rsec.size / es; k++) {
+			uint64_t off;
+			int64_t add;
+			uint32_t type;
+			sym y;
+			if (!rela_at(c, &rsec, &symtab, k, &off, &add, &type,
+				     &y) ||
+			    type != R_RISCV_PCREL_HI20 ||
+			    !in_data(c, y.value + (uint64_t)add))
+				continue;
+			struct conv_hi *n =
+				realloc(c->hi, (c->nhi + 1) * sizeof(*n));
+			if (!n)
+				return clc_fail(c->log, HP_OUT_OF_RESOURCES,
+						"out of memory");
+			c->hi = n;
+			c->hi[c->nhi++] =
+				(struct conv_hi){off, y.value + (uint64_t)add};
+		}
+	}
+	qsort(c->hi, c->nhi, sizeof(*c->hi), hi_cmp);
+	return 0;
+}
+
+/* A reference to the writable data: its HPK_R_DATA_* entry, or 0 when
+ * @p type at @p off does not reach into it (*done false). */
+static int data_reloc(conv *c, uint64_t off, uint32_t type, uint64_t target,
+		      bool insn, bool *done)
+{
+	uint64_t d = target - c->dlo, pair = 0;
+	uint32_t t = 0;
+	*done = false;
+	if (type == R_RISCV_PCREL_LO12_I || type == R_RISCV_PCREL_LO12_S) {
+		/* target: the auipc's label; its pair says where */
+		struct conv_hi key = {target, 0},
+			       *h = bsearch(&key, c->hi, c->nhi, sizeof(*c->hi),
+					    hi_cmp);
+		if (!h)
+			return 0;
+		d = h->target - c->dlo;
+		pair = h->at;
+		t = type == R_RISCV_PCREL_LO12_I ? HPK_R_DATA_LO12_I
+						 : HPK_R_DATA_LO12_S;
+	} else if (!in_data(c, target)) {
+		return 0;
+	} else if (type == R_RISCV_PCREL_HI20) {
+		t = HPK_R_DATA_HI20;
+	} else if (insn) {
+		t = type - R_RISCV_HI20 + HPK_R_DATA_ABS_HI20;
+	} else if (type == (c->xlen == 64 ? R_RISCV_64 : R_RISCV_32)) {
+		t = HPK_R_DATA_WORD;
+	} else {
+		return 0;
+	}
+	*done = true;
+	return reloc_add(&c->rs, off, d | pair << 32, t)
+		       ? 0
+		       : clc_fail(c->log, HP_OUT_OF_RESOURCES, "out of memory");
+}
+
 /* One relocation @p k of section @p rsec (target @p tgt): kept
  * (position-independent), recorded, or refused. 0 or an HP_ error (said). */
 static int conv_reloc(conv *c, const sect *rsec, const sect *tgt,
 		      const sect *symtab, uint64_t k)
 {
-	size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
-	const uint8_t *p = c->b + rsec->off + k * es;
-	uint64_t off, symi;
+	uint64_t off;
 	int64_t add;
 	uint32_t type;
-	if (c->e.is64) {
-		Elf64_Rela r;
-		memcpy(&r, p, sizeof(r));
-		off = r.r_offset, add = r.r_addend;
-		type = ELF64_R_TYPE(r.r_info);
-		symi = ELF64_R_SYM(r.r_info);
-	} else {
-		Elf32_Rela r;
-		memcpy(&r, p, sizeof(r));
-		off = r.r_offset, add = r.r_addend;
-		type = ELF32_R_TYPE(r.r_info);
-		symi = ELF32_R_SYM(r.r_info);
-	}
-	sym y = {"", 0, 0, SHN_ABS, 0};
-	if (symi && !sym_at(&c->e, symtab, symi, &y))
+	sym y;
+	if (!rela_at(c, rsec, symtab, k, &off, &add, &type, &y))
 		return clc_fail(c->log, HP_BUILD_PROGRAM_FAILURE,
 				"relocation names a missing symbol");
-	if (reloc_position_independent(type))
-		return 0;
-	uint32_t abs = c->xlen == 64 ? R_RISCV_64 : R_RISCV_32;
 	/* RV32: lui/addi pairs of picolibc's medlow code, patched by the
 	 * loader (object.h) */
 	bool insn = c->xlen == 32 &&
@@ -462,6 +410,15 @@ static int conv_reloc(conv *c, const sect *rsec, const sect *tgt,
 		     type == R_RISCV_LO12_S) &&
 		    (tgt->flags & SHF_EXECINSTR) && y.shndx != SHN_UNDEF &&
 		    y.shndx != SHN_ABS;
+	bool done = false;
+	int rc = c->dhi ? data_reloc(c, off, type, y.value + (uint64_t)add,
+				     insn, &done)
+			: 0;
+	if (rc || done)
+		return rc;
+	if (reloc_position_independent(type))
+		return 0;
+	uint32_t abs = c->xlen == 64 ? R_RISCV_64 : R_RISCV_32;
 	if (insn)
 		return !reloc_add(&c->rs, off, y.value + (uint64_t)add, type)
 			       ? clc_fail(c->log, HP_OUT_OF_RESOURCES,
@@ -480,7 +437,7 @@ static int conv_reloc(conv *c, const sect *rsec, const sect *tgt,
 			"undefined symbol '%s': kernel objects call only "
 			"hartpool/kernel.h and libc/libgcc functions",
 			y.name);
-	if (y.shndx != SHN_ABS && symi)
+	if (y.shndx != SHN_ABS)
 		return !reloc_add(&c->rs, off, y.value + (uint64_t)add,
 				  HPK_R_RELATIVE)
 			       ? clc_fail(c->log, HP_OUT_OF_RESOURCES,
@@ -495,10 +452,10 @@ static int conv_relocs(conv *c)
 	int rc = 0;
 	for (unsigned i = 1; i < c->e.shnum && !rc; i++) {
 		sect rsec, tgt, symtab;
-		if (!sect_named(&c->e, i, &rsec) || rsec.type != SHT_RELA ||
-		    !sect_named(&c->e, rsec.info, &tgt) ||
+		if (!elf_sect_named(&c->e, i, &rsec) || rsec.type != SHT_RELA ||
+		    !elf_sect_named(&c->e, rsec.info, &tgt) ||
 		    !(tgt.flags & SHF_ALLOC) ||
-		    !sect_at(&c->e, rsec.link, &symtab))
+		    !elf_sect_at(&c->e, rsec.link, &symtab))
 			continue;
 		size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
 		for (uint64_t k = 0; k < rsec.size / es && !rc; k++)
@@ -513,7 +470,7 @@ static int conv_local(conv *c, const char *const *all_local)
 {
 	for (uint64_t i = 1;; i++) {
 		sym y;
-		if (!sym_at(&c->e, &c->st, i, &y))
+		if (!elf_sym_at(&c->e, &c->st, i, &y))
 			break;
 		if (y.shndx != (unsigned)c->kern_idx ||
 		    strncmp(y.name, "hp_kernel_", 10))
@@ -547,7 +504,7 @@ static int conv_local(conv *c, const char *const *all_local)
 static int conv_globals(conv *c)
 {
 	sect meta;
-	if (find_sect(&c->e, ".hp_clmeta", &meta) < 0 || !meta.size)
+	if (elf_find_sect(&c->e, ".hp_clmeta", &meta) < 0 || !meta.size)
 		return 0;
 	char *m = (char *)c->img + meta.addr;
 	char *g = memmem(m, meta.size, "\nglobals\t", 9);
@@ -556,7 +513,7 @@ static int conv_globals(conv *c)
 	uint64_t at[3] = {UINT64_MAX, UINT64_MAX, 0};
 	for (uint64_t i = 1;; i++) {
 		sym y;
-		if (!sym_at(&c->e, &c->st, i, &y))
+		if (!elf_sym_at(&c->e, &c->st, i, &y))
 			break;
 		if (!strcmp(y.name, "__hpcl_globals"))
 			at[0] = y.value;
@@ -599,11 +556,13 @@ static int conv_write(conv *c, void **outp, size_t *outn)
 	h.api_offset = (uint32_t)c->api_off;
 	h.kernels_offset = (uint32_t)c->kern.addr;
 	h.kernels_size = (uint32_t)c->kern.size;
-	if (find_sect(&c->e, ".hp_clmeta", &meta) >= 0 && meta.size &&
+	if (elf_find_sect(&c->e, ".hp_clmeta", &meta) >= 0 && meta.size &&
 	    meta.type != SHT_NOBITS) {
 		h.meta_offset = (uint32_t)meta.addr;
 		h.meta_size = (uint32_t)meta.size;
 	}
+	h.data_offset = (uint32_t)c->dlo;
+	h.data_size = (uint32_t)(c->dhi - c->dlo);
 	h.reloc_offset = (uint32_t)(sizeof(h) + ((c->file_end + 7) & ~7ull));
 	h.reloc_count = (uint32_t)c->rs.n;
 	h.file_size =
@@ -643,6 +602,8 @@ int clc_convert(clc_log *l, const uint8_t *b, size_t size, unsigned xlen,
 	if (!rc)
 		rc = conv_image(&c);
 	if (!rc)
+		rc = conv_data(&c);
+	if (!rc)
 		rc = conv_relocs(&c);
 	if (!rc)
 		rc = conv_local(&c, all_local);
@@ -652,6 +613,7 @@ int clc_convert(clc_log *l, const uint8_t *b, size_t size, unsigned xlen,
 		rc = conv_write(&c, outp, outn);
 	free(c.img);
 	free(c.rs.r);
+	free(c.hi);
 	return rc;
 }
 

@@ -129,13 +129,12 @@ typedef struct hp_arg_buffer {
  * Program-scope data kernels may write (like OpenCL's program-scope
  * __global variables): `static HP_KERNEL_DATA uint32_t hits[64];`. With
  * isolation on, kernels reach no other firmware data. Zero-initialised
- * only (cleared at boot; an initialiser is lost).
+ * only (cleared at boot; an initialiser is lost). In a kernel object any
+ * writable global is such data, with its initialiser, one copy per loaded
+ * object in its session's memory (docs/kernel-objects.md).
  */
 #ifdef HP_KERNEL_OBJECT
-/* Loaded kernel objects are read-only images: no writable globals. */
-#define HP_KERNEL_DATA                                                         \
-	_Pragma("GCC error \"HP_KERNEL_DATA is not available in kernel "       \
-		"objects\"")
+#define HP_KERNEL_DATA
 #else
 #define HP_KERNEL_DATA __attribute__((section(".kdata")))
 #endif
