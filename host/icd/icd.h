@@ -126,11 +126,6 @@ void icd_prog_unload(cl_program p);
 /* ---- memory.c, svm.c ---- */
 /** A new buffer's serial (struct icd_arg_mem). */
 uint64_t icd_mem_serial(void);
-/** CL_DEVICE_SVM_CAPABILITIES: coarse-grain buffers everywhere, fine-grain
- * and atomics where the device's memory is mapped at its addresses. */
-cl_device_svm_capabilities icd_svm_caps(cl_device_id d);
-/** Where pointer @p p (inside SVM allocation @p m) is in its buffer. */
-size_t icd_svm_offset(cl_mem m, const void *p);
 
 /* ---- event.c ---- */
 /** Check a wait list: CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT. */

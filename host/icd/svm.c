@@ -18,14 +18,6 @@
 /* The largest alignment clSVMAlloc takes. */
 #define SVM_ALIGN_MAX (1u << 16)
 
-cl_device_svm_capabilities icd_svm_caps(cl_device_id d)
-{
-	cl_device_svm_capabilities c = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
-	if (hp_device_shares_addresses(d->hp))
-		c |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS;
-	return c;
-}
-
 static const cl_svm_mem_flags SVM_ACCESS =
 	CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
 
@@ -161,11 +153,6 @@ ICD_EXPORT void CL_API_CALL clSVMFree(cl_context c, void *p)
 			      "%p is no SVM allocation of the context", p);
 	icd_fail_deliver(icd_valid_ctx(c) ? c : NULL, rc);
 	icd_unlock();
-}
-
-size_t icd_svm_offset(cl_mem m, const void *p)
-{
-	return (size_t)((const char *)p - m->svm_ptr) + m->svm_at;
 }
 
 /* ---- commands ---- */

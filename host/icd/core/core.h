@@ -177,6 +177,9 @@ bool icd_valid_device(cl_device_id d);
 cl_ulong icd_max_alloc(cl_device_id d);
 /** The least icd_max_alloc of @p c's devices. */
 cl_ulong icd_ctx_max_alloc(cl_context c);
+/** CL_DEVICE_SVM_CAPABILITIES: coarse-grain buffers everywhere, fine-grain
+ * and atomics where the device's memory is mapped at its addresses. */
+cl_device_svm_capabilities icd_svm_caps(cl_device_id d);
 /** The ICD's own buffers a largest allocation must leave room for: printf
  * buffers of kernels in flight, a kernel object's staging copy. */
 #define ICD_HEAP_RESERVE (8ull << 20)
@@ -316,6 +319,8 @@ cl_int icd_svm_add(cl_context c, cl_mem m);
 bool icd_svm_release(cl_context c, void *p);
 /** Every allocation of @p c released (the context goes). */
 void icd_svm_release_all(cl_context c);
+/** Where pointer @p p (inside SVM allocation @p m) is in its buffer. */
+size_t icd_svm_offset(cl_mem m, const void *p);
 /** A CMD_SVM_FREE runs: the application's callback, or the frees. */
 cl_int icd_svm_free_run(struct icd_cmd *c);
 

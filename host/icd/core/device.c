@@ -229,6 +229,14 @@ cl_ulong icd_max_alloc(cl_device_id d)
 	       ~(cl_ulong)(HP_MBOX_BUFFER_ALIGN - 1);
 }
 
+cl_device_svm_capabilities icd_svm_caps(cl_device_id d)
+{
+	cl_device_svm_capabilities c = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
+	if (hp_device_shares_addresses(d->hp))
+		c |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS;
+	return c;
+}
+
 cl_ulong icd_ctx_max_alloc(cl_context c)
 {
 	cl_ulong max = ~(cl_ulong)0;

@@ -83,3 +83,8 @@ cl_int icd_svm_free_run(struct icd_cmd *c)
 		icd_svm_release(q->ctx, f->ptrs[i]);
 	return CL_SUCCESS;
 }
+
+size_t icd_svm_offset(cl_mem m, const void *p)
+{
+	return (size_t)((const char *)p - m->svm_ptr) + m->svm_at;
+}
