@@ -4,8 +4,10 @@
  * (include/hartpool/object.h; docs/kernel-objects.md). The image is the
  * allocated sections from address 0; every PC-relative relocation is
  * already right at any address, every absolute XLEN-wide pointer becomes an
- * HPK_R_RELATIVE entry; anything that would need the load address inside
- * code is refused.
+ * HPK_R_RELATIVE entry; the writable data (.data, .bss) is a range of its
+ * own whose every reference (an auipc pair, a pointer word) becomes an
+ * HPK_R_DATA_* entry, pointed at each loaded copy's block; anything else
+ * that would need the load address inside code is refused.
  */
 #define _GNU_SOURCE
 #include "package.h"
