@@ -31,7 +31,7 @@ $(HOST_O)/icd/%.c.o: %.c
 $(HOST_O)/libhartpool-icd.so: $(icd-objs) $(HOST_O)/libhartpool-clc.a \
 		$(HOST_O)/libhartpool.a host/icd/icd.map
 	@echo "  HOSTLD  $@"
-	$(Q)$(HOST_CC) -shared -fPIC -pthread -Wl,-Bsymbolic \
+	$(Q)$(HOST_CC) -shared -fPIC -pthread -Wl,-Bsymbolic -Wl,--no-undefined \
 		-Wl,--version-script=host/icd/icd.map -o $@ $(icd-objs) \
 		-Wl,--whole-archive $(HOST_O)/libhartpool-clc.a \
 		$(HOST_O)/libhartpool.a \
