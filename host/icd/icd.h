@@ -127,6 +127,22 @@ void icd_prog_unload(cl_program p);
 /** A new buffer's serial (struct icd_arg_mem). */
 uint64_t icd_mem_serial(void);
 
+/* ---- transfer.c: maps, for svm.c too ---- */
+/** Map [off, off + size) of @p m (checked): the host memory (m->host_ptr's,
+ * else a shadow copy) gets the bytes when the command (@p type) runs; the
+ * mapping is recorded at once, its address into *@p ptr. */
+cl_int icd_mem_map(cl_command_queue q, cl_mem m, cl_bool block,
+		   cl_map_flags flags, size_t off, size_t size, cl_uint nw,
+		   const cl_event *w, cl_event *ev, cl_command_type type,
+		   void **ptr);
+/** The record of @p m's mapping at @p ptr, NULL if none. */
+struct icd_map **icd_mem_map_of(cl_mem m, const void *ptr);
+/** Unmap the mapping *@p pp (a command of @p type: written back if it
+ * was mapped for writing). */
+cl_int icd_mem_unmap(cl_command_queue q, cl_mem m, struct icd_map **pp,
+		     cl_uint nw, const cl_event *w, cl_event *ev,
+		     cl_command_type type);
+
 /* ---- event.c ---- */
 /** Check a wait list: CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT. */
 cl_int icd_check_wait(cl_context ctx, cl_uint n, const cl_event *w);

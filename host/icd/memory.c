@@ -19,7 +19,7 @@ static void mem_destroy(struct icd_object *o)
 	}
 	if (!m->parent)
 		icd_mem_free(m);
-	if (m->svm_shadow)
+	if (m->svm_shadow_size)
 		munmap(m->svm_ptr, m->svm_shadow_size);
 	free(m->shadow);
 }

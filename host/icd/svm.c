@@ -86,7 +86,6 @@ static cl_int place(cl_context c, cl_mem m, hp_buffer base)
 		"host addresses %p (+%zu) for an SVM allocation are taken in "
 		"this process (sanitizer shadow memory?)",
 		(void *)m->svm_ptr, span);
-	m->svm_shadow = true;
 	m->svm_shadow_size = span;
 	return CL_SUCCESS;
 }
@@ -105,7 +104,6 @@ static cl_int svm_new(cl_context c, cl_svm_mem_flags f, size_t size,
 	m->size = span + al - HP_MBOX_BUFFER_ALIGN;
 	m->valid = ~0u;
 	m->svm = true;
-	m->svm_flags = f;
 	m->svm_size = size;
 	hp_buffer base = 0;
 	cl_int rc = icd_mem_addr(m, c->devs[0], &base);
@@ -113,12 +111,15 @@ static cl_int svm_new(cl_context c, cl_svm_mem_flags f, size_t size,
 		uint64_t p = (base + al - 1) / al * al;
 		m->svm_at = (size_t)(p - base);
 		m->svm_ptr = (char *)(uintptr_t)p;
+		/* where maps put offset 0 (only the pointer's pages are
+		 * ever touched) */
+		m->host_ptr = (char *)(uintptr_t)base;
 		rc = place(c, m, base);
 	}
 	if (!rc)
 		rc = icd_svm_add(c, m);
 	if (rc) {
-		if (m->svm_shadow)
+		if (m->svm_shadow_size)
 			munmap(m->svm_ptr, m->svm_shadow_size);
 		icd_mem_free(m);
 		icd_obj_discard(m);
@@ -290,34 +291,6 @@ static cl_int check_map_flags(cl_map_flags f, size_t n)
 	return CL_SUCCESS;
 }
 
-/* The map: the host pages get the allocation's bytes when it runs (none
- * to copy where they are a device's memory). */
-static cl_int svm_map(cl_command_queue q, cl_mem m, cl_bool block,
-		      cl_map_flags f, char *p, size_t n, cl_uint nw,
-		      const cl_event *w, cl_event *ev)
-{
-	struct icd_map *mp = calloc(1, sizeof(*mp));
-	struct icd_cmd *c = mp ? icd_cmd_on(CMD_MAP, m, NULL) : NULL;
-	if (!c) {
-		free(mp);
-		return CL_OUT_OF_HOST_MEMORY;
-	}
-	size_t off = icd_svm_offset(m, p);
-	c->u.map = (struct icd_cmd_map){m, off, n, p,
-					!(f & CL_MAP_WRITE_INVALIDATE_REGION)};
-	cl_int rc = icd_enqueue(q, c, nw, w, CL_COMMAND_SVM_MAP, block, ev);
-	if (rc) {
-		free(mp);
-		return rc;
-	}
-	*mp = (struct icd_map){
-		m->maps, p, off, n,
-		f & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)};
-	m->maps = mp;
-	m->map_count++;
-	return CL_SUCCESS;
-}
-
 ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool block,
 					      cl_map_flags f, void *p, size_t n,
 					      cl_uint nw, const cl_event *w,
@@ -330,8 +303,10 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue q, cl_bool block,
 		rc = check_map_flags(f, n);
 	if (!rc)
 		m = svm_of(q, p, n, true, "svm_ptr", &rc);
+	void *at;
 	if (!rc)
-		rc = svm_map(q, m, block, f, p, n, nw, w, ev);
+		rc = icd_mem_map(q, m, block, f, icd_svm_offset(m, p), n, nw, w,
+				 ev, CL_COMMAND_SVM_MAP, &at);
 	icd_fail_deliver(icd_ctx_of(q), rc);
 	icd_unlock();
 	return rc;
@@ -348,20 +323,12 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue q, void *p,
 	cl_mem m = NULL;
 	if (!rc)
 		m = svm_of(q, p, 0, true, "svm_ptr", &rc);
-	struct icd_map **pp = m ? &m->maps : NULL;
-	while (pp && *pp && (*pp)->ptr != p)
-		pp = &(*pp)->next;
-	struct icd_cmd *c = NULL;
-	if (!rc && (c = icd_cmd_on(CMD_UNMAP, m, NULL)) && *pp) {
-		struct icd_map *mp = *pp;
-		c->u.map = (struct icd_cmd_map){m, mp->off, mp->size, mp->ptr,
-						mp->write};
-		*pp = mp->next;
-		free(mp);
-		m->map_count--;
-	}
+	struct icd_map **pp = m ? icd_mem_map_of(m, p) : NULL;
 	if (!rc)
-		rc = icd_enqueue(q, c, nw, w, CL_COMMAND_SVM_UNMAP, false, ev);
+		rc = pp ? icd_mem_unmap(q, m, pp, nw, w, ev,
+					CL_COMMAND_SVM_UNMAP)
+			: icd_enqueue(q, icd_cmd_new(CMD_MARKER), nw, w,
+				      CL_COMMAND_SVM_UNMAP, false, ev);
 	icd_fail_deliver(icd_ctx_of(q), rc);
 	icd_unlock();
 	return rc;

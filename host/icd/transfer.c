@@ -427,11 +427,10 @@ static cl_int check_map(cl_mem m, cl_map_flags flags, size_t off, size_t size)
 	return CL_SUCCESS;
 }
 
-/* Map: the host memory (USE_HOST_PTR's, else a shadow copy) gets the
- * buffer's bytes when the command runs; the mapping is recorded at once. */
-static cl_int map(cl_command_queue q, cl_mem m, cl_bool block,
-		  cl_map_flags flags, size_t off, size_t size, cl_uint nw,
-		  const cl_event *w, cl_event *ev, void **ptr)
+cl_int icd_mem_map(cl_command_queue q, cl_mem m, cl_bool block,
+		   cl_map_flags flags, size_t off, size_t size, cl_uint nw,
+		   const cl_event *w, cl_event *ev, cl_command_type type,
+		   void **ptr)
 {
 	char *base = m->host_ptr;
 	if (!base) {
@@ -448,7 +447,7 @@ static cl_int map(cl_command_queue q, cl_mem m, cl_bool block,
 	c->u.map =
 		(struct icd_cmd_map){m, off, size, base + off,
 				     !(flags & CL_MAP_WRITE_INVALIDATE_REGION)};
-	cl_int rc = icd_enqueue(q, c, nw, w, CL_COMMAND_MAP_BUFFER, block, ev);
+	cl_int rc = icd_enqueue(q, c, nw, w, type, block, ev);
 	if (rc) {
 		free(mp);
 		return rc;
@@ -475,7 +474,8 @@ ICD_EXPORT void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m,
 	void *ptr = NULL;
 	cl_int rc = check_cmd(q, m, nw, w);
 	if (!rc && !(rc = check_map(m, flags, off, size)))
-		rc = map(q, m, block, flags, off, size, nw, w, ev, &ptr);
+		rc = icd_mem_map(q, m, block, flags, off, size, nw, w, ev,
+				 CL_COMMAND_MAP_BUFFER, &ptr);
 	done(q, rc);
 	icd_unlock();
 	if (errp)
@@ -483,18 +483,24 @@ ICD_EXPORT void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem m,
 	return ptr;
 }
 
-static cl_int find_map(cl_mem m, const void *ptr, struct icd_map ***at)
+struct icd_map **icd_mem_map_of(cl_mem m, const void *ptr)
 {
 	struct icd_map **pp = &m->maps;
 	while (*pp && (*pp)->ptr != ptr)
 		pp = &(*pp)->next;
-	FAIL_IF(!*pp, CL_INVALID_VALUE, "%p is no mapping of the buffer", ptr);
-	*at = pp;
+	return *pp ? pp : NULL;
+}
+
+static cl_int find_map(cl_mem m, const void *ptr, struct icd_map ***at)
+{
+	*at = icd_mem_map_of(m, ptr);
+	FAIL_IF(!*at, CL_INVALID_VALUE, "%p is no mapping of the buffer", ptr);
 	return CL_SUCCESS;
 }
 
-static cl_int unmap(cl_command_queue q, cl_mem m, struct icd_map **pp,
-		    cl_uint nw, const cl_event *w, cl_event *ev)
+cl_int icd_mem_unmap(cl_command_queue q, cl_mem m, struct icd_map **pp,
+		     cl_uint nw, const cl_event *w, cl_event *ev,
+		     cl_command_type type)
 {
 	struct icd_map *mp = *pp;
 	struct icd_cmd *c = icd_cmd_on(CMD_UNMAP, m, NULL);
@@ -505,7 +511,7 @@ static cl_int unmap(cl_command_queue q, cl_mem m, struct icd_map **pp,
 	*pp = mp->next;
 	free(mp);
 	m->map_count--;
-	return icd_enqueue(q, c, nw, w, CL_COMMAND_UNMAP_MEM_OBJECT, false, ev);
+	return icd_enqueue(q, c, nw, w, type, false, ev);
 }
 
 ICD_EXPORT cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q,
@@ -518,7 +524,8 @@ ICD_EXPORT cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q,
 	struct icd_map **pp = NULL;
 	cl_int rc = check_cmd(q, m, nw, w);
 	if (!rc && !(rc = find_map(m, ptr, &pp)))
-		rc = unmap(q, m, pp, nw, w, ev);
+		rc = icd_mem_unmap(q, m, pp, nw, w, ev,
+				   CL_COMMAND_UNMAP_MEM_OBJECT);
 	done(q, rc);
 	icd_unlock();
 	return rc;

@@ -275,12 +275,10 @@ struct _cl_mem {
 	 * svm_ptr, the same number on the host and on every device of the
 	 * context (each copy starts at svm_ptr - svm_at) */
 	bool svm;
-	cl_svm_mem_flags svm_flags;
 	char *svm_ptr;
 	size_t svm_size, svm_at;
-	/** host pages mapped at svm_ptr (svm_shadow_size bytes), when no
-	 * device's memory is there in this process */
-	bool svm_shadow;
+	/** bytes of host pages mapped at svm_ptr, when no device's memory
+	 * is there in this process (0: a device's is) */
 	size_t svm_shadow_size;
 };
 
