@@ -343,8 +343,27 @@ static struct fake_buf *buf_at(hp_device *d, uint64_t addr, uint64_t len)
 
 int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out)
 {
-	if (!size)
-		return fail(HP_INVALID_VALUE, "buffer of 0 bytes");
+	return hp_buffer_alloc_at(d, 0, size, out);
+}
+
+/* [addr, addr + size) overlaps a buffer of @p d? */
+static bool taken(const hp_device *d, uint64_t addr, uint64_t size)
+{
+	for (unsigned i = 0; i < FAKE_BUFFERS; i++) {
+		const struct fake_buf *f = &d->bufs[i];
+		if (f->mem && f->addr < addr + size && addr < f->addr + f->size)
+			return true;
+	}
+	return false;
+}
+
+/* addr 0: the next address of the device's heap */
+int hp_buffer_alloc_at(hp_device *d, uint64_t addr, uint64_t size,
+		       hp_buffer *out)
+{
+	if (!size || addr % HP_MBOX_BUFFER_ALIGN)
+		return fail(HP_INVALID_VALUE, "%llu bytes at 0x%llx",
+			    (unsigned long long)size, (unsigned long long)addr);
 	uint64_t used = 0;
 	for (unsigned i = 0; i < FAKE_BUFFERS; i++)
 		if (d->bufs[i].mem)
@@ -355,6 +374,10 @@ int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out)
 			    (unsigned long long)size,
 			    (unsigned long long)(FAKE_HEAP_SIZE - used),
 			    (unsigned long long)FAKE_HEAP_SIZE);
+	if (addr && taken(d, addr, size))
+		return fail(HP_OUT_OF_RESOURCES,
+			    "0x%llx: another buffer is there",
+			    (unsigned long long)addr);
 	for (unsigned i = 0; i < FAKE_BUFFERS; i++) {
 		struct fake_buf *f = &d->bufs[i];
 		if (f->mem)
@@ -363,45 +386,14 @@ int hp_buffer_alloc(hp_device *d, uint64_t size, hp_buffer *out)
 			return fail(HP_OUT_OF_RESOURCES, "out of host memory");
 		pthread_mutex_lock(&mu);
 		f->size = size;
-		f->addr = d->heap_next;
+		f->addr = addr ? addr : d->heap_next;
 		/* addresses are never reused: a stale one is noticed */
-		d->heap_next += (size + HP_MBOX_BUFFER_ALIGN - 1) &
-				~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
+		if (!addr)
+			d->heap_next += (size + HP_MBOX_BUFFER_ALIGN - 1) &
+					~(uint64_t)(HP_MBOX_BUFFER_ALIGN - 1);
 		stats.allocs++;
 		pthread_mutex_unlock(&mu);
 		*out = f->addr;
-		return 0;
-	}
-	return fail(HP_OUT_OF_RESOURCES, "all %u buffers in use", FAKE_BUFFERS);
-}
-
-int hp_buffer_alloc_at(hp_device *d, uint64_t addr, uint64_t size,
-		       hp_buffer *out)
-{
-	if (!addr)
-		return hp_buffer_alloc(d, size, out);
-	if (!size || addr % HP_MBOX_BUFFER_ALIGN)
-		return fail(HP_INVALID_VALUE, "%llu bytes at 0x%llx",
-			    (unsigned long long)size, (unsigned long long)addr);
-	for (unsigned i = 0; i < FAKE_BUFFERS; i++) {
-		struct fake_buf *f = &d->bufs[i];
-		if (f->mem && f->addr < addr + size && addr < f->addr + f->size)
-			return fail(HP_OUT_OF_RESOURCES,
-				    "0x%llx: another buffer is there",
-				    (unsigned long long)addr);
-	}
-	for (unsigned i = 0; i < FAKE_BUFFERS; i++) {
-		struct fake_buf *f = &d->bufs[i];
-		if (f->mem)
-			continue;
-		if (!(f->mem = calloc(1, size)))
-			return fail(HP_OUT_OF_RESOURCES, "out of host memory");
-		pthread_mutex_lock(&mu);
-		f->size = size;
-		f->addr = addr;
-		stats.allocs++;
-		pthread_mutex_unlock(&mu);
-		*out = addr;
 		return 0;
 	}
 	return fail(HP_OUT_OF_RESOURCES, "all %u buffers in use", FAKE_BUFFERS);
