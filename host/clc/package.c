@@ -308,6 +308,48 @@ static int hi_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
+typedef int (*rela_fn)(conv *c, const sect *rsec, const sect *tgt,
+		       const sect *symtab, uint64_t k);
+
+/* @p fn on every relocation of the sections that have @p flags, until
+ * one fails. */
+static int each_rela(conv *c, uint64_t flags, rela_fn fn)
+{
+	int rc = 0;
+	for (unsigned i = 1; i < c->e.shnum && !rc; i++) {
+		sect rsec, tgt, symtab;
+		if (!elf_sect_named(&c->e, i, &rsec) || rsec.type != SHT_RELA ||
+		    !elf_sect_named(&c->e, rsec.info, &tgt) ||
+		    !(tgt.flags & flags) ||
+		    !elf_sect_at(&c->e, rsec.link, &symtab))
+			continue;
+		size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
+		for (uint64_t k = 0; k < rsec.size / es && !rc; k++)
+			rc = fn(c, &rsec, &tgt, &symtab, k);
+	}
+	return rc;
+}
+
+/* An auipc reaching into the writable data: noted (c->hi). */
+static int note_hi(conv *c, const sect *rsec, const sect *tgt,
+		   const sect *symtab, uint64_t k)
+{
+	(void)tgt;
+	uint64_t off;
+	int64_t add;
+	uint32_t type;
+	sym y;
+	if (!rela_at(c, rsec, symtab, k, &off, &add, &type, &y) ||
+	    type != R_RISCV_PCREL_HI20 || !in_data(c, y.value + (uint64_t)add))
+		return 0;
+	struct conv_hi *n = realloc(c->hi, (c->nhi + 1) * sizeof(*n));
+	if (!n)
+		return clc_fail(c->log, HP_OUT_OF_RESOURCES, "out of memory");
+	c->hi = n;
+	c->hi[c->nhi++] = (struct conv_hi){off, y.value + (uint64_t)add};
+	return 0;
+}
+
 /* The writable data (.data, then .bss: one range after the read-only
  * part) and every auipc that reaches into it. 0 or an HP_ error
  * (said). */
@@ -325,34 +367,9 @@ static int conv_data(conv *c)
 				"writable data at %#llx: not after the code "
 				"or not aligned (linker/object.ld)",
 				(unsigned long long)c->dlo);
-	for (unsigned i = 1; i < c->e.shnum; i++) {
-		sect rsec, tgt, symtab;
-		if (!elf_sect_named(&c->e, i, &rsec) || rsec.type != SHT_RELA ||
-		    !elf_sect_named(&c->e, rsec.info, &tgt) ||
-		    !(tgt.flags & SHF_EXECINSTR) ||
-		    !elf_sect_at(&c->e, rsec.link, &symtab))
-			continue;
-		size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
-		for (uint64_t k = 0; k < rsec.size / es; k++) {
-			uint64_t off;
-			int64_t add;
-			uint32_t type;
-			sym y;
-			if (!rela_at(c, &rsec, &symtab, k, &off, &add, &type,
-				     &y) ||
-			    type != R_RISCV_PCREL_HI20 ||
-			    !in_data(c, y.value + (uint64_t)add))
-				continue;
-			struct conv_hi *n =
-				realloc(c->hi, (c->nhi + 1) * sizeof(*n));
-			if (!n)
-				return clc_fail(c->log, HP_OUT_OF_RESOURCES,
-						"out of memory");
-			c->hi = n;
-			c->hi[c->nhi++] =
-				(struct conv_hi){off, y.value + (uint64_t)add};
-		}
-	}
+	int rc = each_rela(c, SHF_EXECINSTR, note_hi);
+	if (rc)
+		return rc;
 	qsort(c->hi, c->nhi, sizeof(*c->hi), hi_cmp);
 	return 0;
 }
@@ -451,19 +468,7 @@ static int conv_reloc(conv *c, const sect *rsec, const sect *tgt,
 /* Relocations of allocated sections. 0 or an HP_ error (said). */
 static int conv_relocs(conv *c)
 {
-	int rc = 0;
-	for (unsigned i = 1; i < c->e.shnum && !rc; i++) {
-		sect rsec, tgt, symtab;
-		if (!elf_sect_named(&c->e, i, &rsec) || rsec.type != SHT_RELA ||
-		    !elf_sect_named(&c->e, rsec.info, &tgt) ||
-		    !(tgt.flags & SHF_ALLOC) ||
-		    !elf_sect_at(&c->e, rsec.link, &symtab))
-			continue;
-		size_t es = c->e.is64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
-		for (uint64_t k = 0; k < rsec.size / es && !rc; k++)
-			rc = conv_reloc(c, &rsec, &tgt, &symtab, k);
-	}
-	return rc;
+	return each_rela(c, SHF_ALLOC, conv_reloc);
 }
 
 /* Each kernel's __local variables: its local_mem_bytes (rounded to 64,
