@@ -374,29 +374,33 @@ static bool range_taken(uint64_t addr, uint64_t need)
 	       mbox_heap.bufs[i - 1].addr + mbox_heap.bufs[i - 1].size > addr;
 }
 
-/* Session sess's regions grown by [lo, hi), whole granules no other
- * session's region touches: false (nothing changed) if another's does or
- * sess would need more than its regions. */
-static bool regions_take(unsigned sess, uint64_t lo, uint64_t hi)
+/* Session sess's regions to cover [lo, hi), whole granules no other
+ * session's region touches: 1 if they grew, 0 if they covered it already,
+ * -1 (nothing changed) if another's touches it or sess would need more
+ * than its regions. */
+static int regions_take(unsigned sess, uint64_t lo, uint64_t hi)
 {
+	heap_region *rg = mbox_heap.reg[sess], keep[MBOX_HEAP_REGIONS_MAX];
+	unsigned n = mbox_heap.nreg[sess];
+	for (unsigned r = 0; r < n; r++)
+		if (rg[r].lo <= lo && hi <= rg[r].hi)
+			return 0;
 	for (unsigned s = 0; s < HP_MBOX_SESSIONS; s++)
 		for (unsigned r = 0; s != sess && r < mbox_heap.nreg[s]; r++)
 			if (mbox_heap.reg[s][r].lo < hi &&
 			    lo < mbox_heap.reg[s][r].hi)
-				return false;
-	heap_region *rg = mbox_heap.reg[sess], keep[MBOX_HEAP_REGIONS_MAX];
-	unsigned n = mbox_heap.nreg[sess];
+				return -1;
 	if (n == MBOX_HEAP_REGIONS_MAX)
-		return false;
+		return -1;
 	memcpy(keep, rg, n * sizeof(*rg));
 	rg[n] = (heap_region){lo, hi};
 	mbox_heap.nreg[sess] = n + 1;
 	regions_tidy(sess);
 	if (mbox_heap.nreg[sess] <= mbox_heap.max_regions)
-		return true;
+		return 1;
 	memcpy(rg, keep, n * sizeof(*rg));
 	mbox_heap.nreg[sess] = n;
-	return false;
+	return -1;
 }
 
 uint64_t mbox_heap_alloc_at(unsigned sess, uint64_t addr, uint64_t size,
@@ -420,22 +424,18 @@ uint64_t mbox_heap_alloc_at(unsigned sess, uint64_t addr, uint64_t size,
 		need = heap_end() - addr;
 	uint64_t lo = gran_down(addr), hi = gran_up(addr + need);
 	const char *no = NULL;
+	int grew = 0;
 	hal_lock_acquire(&mbox_heap.lock);
-	heap_region old[MBOX_HEAP_REGIONS_MAX];
-	unsigned nold = mbox_heap.nreg[sess];
-	memcpy(old, mbox_heap.reg[sess], nold * sizeof(*old));
 	if (mbox_heap.num_bufs >= HP_MBOX_BUFFERS_MAX)
 		no = "all buffers are in use";
 	else if (range_taken(addr, need))
 		no = "another buffer lies there";
-	else if (!regions_take(sess, lo, hi))
+	else if ((grew = regions_take(sess, lo, hi)) < 0)
 		no = "another session's memory is there, or the session has "
 		     "all its regions";
 	if (!no) {
 		insert(sess, addr, size);
-		*regions_changed =
-			nold != mbox_heap.nreg[sess] ||
-			memcmp(old, mbox_heap.reg[sess], nold * sizeof(*old));
+		*regions_changed = grew > 0;
 	}
 	hal_lock_release(&mbox_heap.lock);
 	if (no) {

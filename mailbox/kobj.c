@@ -253,13 +253,9 @@ int mbox_kobj_load(unsigned sess, uint64_t src, uint64_t size, uint64_t *handle,
 		return HP_OUT_OF_RESOURCES;
 	}
 	void *image = (void *)base;
-	uint64_t data = 0;
-	if (h.data_size &&
-	    !(data = alloc ? alloc(sess, h.data_size, why, n) : 0)) {
-		if (!alloc)
-			snprintf(why, n, "no memory for writable data");
+	uint64_t data = h.data_size ? alloc(sess, h.data_size, why, n) : 0;
+	if (h.data_size && !data)
 		return HP_OUT_OF_RESOURCES;
-	}
 	err = hpk_place(&h, file, image, &exec_api, (void *)(uintptr_t)data,
 			why, n);
 	/* FP instructions anywhere in the code: every kernel of the object
